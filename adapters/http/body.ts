@@ -1,0 +1,64 @@
+import { ProblemError } from '../../core/errors.ts'
+
+/**
+ * Reads a request body of at most `maxBytes`, counting bytes as they arrive (a missing or lying
+ * Content-Length cannot get more through). Throws 413 `payload-too-large`.
+ */
+export async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const declared = Number(request.headers.get('content-length') ?? 0)
+  if (declared > maxBytes) throw tooLarge(maxBytes)
+  if (!request.body) return new Uint8Array(0)
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = request.body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    size += value.byteLength
+    if (size > maxBytes) {
+      await reader.cancel()
+      throw tooLarge(maxBytes)
+    }
+    chunks.push(value)
+  }
+  const body = new Uint8Array(size)
+  let offset = 0
+  for (const chunk of chunks) {
+    body.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return body
+}
+
+function tooLarge(maxBytes: number): ProblemError {
+  return new ProblemError('payload-too-large', { detail: `The request body exceeds ${maxBytes} bytes.` })
+}
+
+/** The media type of the request without parameters, lower case; `''` when absent. */
+export function mediaType(request: Request): string {
+  return (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase()
+}
+
+const isJsonType = (type: string) => type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'))
+
+/**
+ * Parses a JSON body: 415 `unsupported-media-type` unless the content type is JSON, 413 when too large,
+ * 400 `invalid-json` when it does not parse. With `optional`, an empty body (any content type) is `undefined`.
+ */
+export async function readJson(request: Request, maxBytes: number, { optional = false } = {}): Promise<unknown> {
+  const type = mediaType(request)
+  if (optional && type === '') {
+    const bytes = await readBody(request, maxBytes)
+    if (bytes.length === 0) return undefined
+  }
+  if (!isJsonType(type)) {
+    throw new ProblemError('unsupported-media-type', { detail: 'Send the body as application/json.' })
+  }
+  const bytes = await readBody(request, maxBytes)
+  if (optional && bytes.length === 0) return undefined
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+  } catch (error) {
+    throw new ProblemError('invalid-json', { detail: 'The request body is not valid UTF-8 JSON.', cause: error })
+  }
+}

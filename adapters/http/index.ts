@@ -1,0 +1,60 @@
+/**
+ * @module clubcred/http: the fetch-style HTTP face. `(Request) => Promise<Response>`, so it runs on any
+ * runtime with fetch types and mounts in any framework.
+ */
+import { OAuthError, ProblemError } from '../../core/errors.ts'
+import { oauthErrorResponse } from './oauth-error.ts'
+import { problemResponse } from './problem.ts'
+import { Router, createRouteTable } from './router.ts'
+import { clubApiRoutes } from './routes/club-api.ts'
+import { oauthRoutes } from './routes/oauth.ts'
+import type { CoreIssuer } from '../../core/issuer.ts'
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+export interface FetchHandlerOptions {
+  /** Called with every error that becomes a 500; the response itself never shows it. */
+  onError?: (error: unknown, request: Request) => void
+}
+
+/**
+ * The HTTP face of an issuer: every surface of interface-spec at the paths of `issuer.config.urls`.
+ *
+ * @example
+ * const handle = createFetchHandler(issuer)
+ * const response = await handle(new Request('http://localhost:8787/v2/clubs/demo/'))
+ */
+export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: FetchHandlerOptions = {}): FetchHandler {
+  const { urls, problemBaseUrl } = issuer.config
+  const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '')
+
+  const routes = createRouteTable()
+  oauthRoutes(issuer, routes, pathOf(urls.auth))
+  clubApiRoutes(issuer, routes, pathOf(urls.base))
+
+  const router = Router({
+    catch: (error: unknown, request: Request) => {
+      if (error instanceof ProblemError) return problemResponse(error, problemBaseUrl)
+      if (error instanceof OAuthError) return oauthErrorResponse(error)
+      onError(error, request)
+      return problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl)
+    },
+    finally: [
+      (response: Response | undefined) =>
+        response ??
+        problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
+    ],
+  })
+  routes.mount(router)
+
+  return async (request) => {
+    if (request.method !== 'HEAD') return router.fetch(request)
+    // HEAD is GET without the body (RFC 9110 §9.3.2).
+    const response: Response = await router.fetch(new Request(request, { method: 'GET' }))
+    return new Response(null, { status: response.status, headers: response.headers })
+  }
+}
+
+function logError(error: unknown, request: Request): void {
+  console.error(`clubcred: ${request.method} ${new URL(request.url).pathname} failed:`, error)
+}

@@ -1,0 +1,71 @@
+import { ProblemError, type ProblemCode } from '../../core/errors.ts'
+
+interface ProblemType {
+  status: number
+  title: string
+  headers?: (error: ProblemError) => Record<string, string>
+}
+
+const bearer = (attributes: string) => ({ 'www-authenticate': `Bearer realm="clubcred", ${attributes}` })
+
+/** Every problem code with its HTTP status: exhaustive at compile time, the only such table. */
+export const PROBLEMS = {
+  'invalid-token': { status: 401, title: 'Invalid access token', headers: () => bearer('error="invalid_token"') },
+  'insufficient-scope': {
+    status: 403,
+    title: 'Insufficient scope',
+    headers: (error) => bearer(`error="insufficient_scope", scope="${error.extra?.scope ?? ''}"`),
+  },
+  'club-forbidden': { status: 403, title: 'Token of another club' },
+  'club-not-found': { status: 404, title: 'Club not found' },
+  'client-not-found': { status: 404, title: 'Client not found' },
+  'issuing-disabled': { status: 403, title: 'Issuing is disabled for this club' },
+  'achievement-not-found': { status: 404, title: 'Achievement template not found' },
+  'issuance-not-found': { status: 404, title: 'Issuance not found' },
+  'design-not-found': { status: 404, title: 'Design not found' },
+  'route-not-found': { status: 404, title: 'Route not found' },
+  'method-not-allowed': {
+    status: 405,
+    title: 'Method not allowed',
+    headers: (error) => ({ allow: String(error.extra?.allow ?? '') }),
+  },
+  'invalid-json': { status: 400, title: 'Malformed JSON body' },
+  'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
+  'payload-too-large': { status: 413, title: 'Payload too large' },
+  'validation-failed': { status: 422, title: 'Validation failed' },
+  'rate-limited': {
+    status: 429,
+    title: 'Too many requests',
+    headers: (error) => ({ 'retry-after': String(error.extra?.retryAfter ?? 1) }),
+  },
+  'credential-pending': { status: 409, title: 'Credential not yet created' },
+  'idempotency-key-reused': { status: 422, title: 'Idempotency key reused with another request' },
+  'idempotency-in-flight': { status: 409, title: 'A request with this idempotency key is in flight' },
+  'too-many-recipients': { status: 422, title: 'Too many recipients' },
+  conflict: { status: 409, title: 'Conflict' },
+  'internal-error': { status: 500, title: 'Internal server error' },
+} satisfies Record<ProblemCode, ProblemType> as Record<ProblemCode, ProblemType>
+
+/** The one serializer of RFC 9457 problem documents. */
+export function problemResponse(error: ProblemError, problemBaseUrl: string): Response {
+  const type = PROBLEMS[error.code]
+  const body: Record<string, unknown> = {
+    type: `${problemBaseUrl}/${error.code}`,
+    title: type.title,
+    status: type.status,
+    detail: error.detail ?? type.title,
+    code: error.code,
+  }
+  if (error.extra) {
+    for (const [name, value] of Object.entries(error.extra)) body[name] ??= value
+  }
+  if (error.errors) body.errors = error.errors
+  return new Response(JSON.stringify(body), {
+    status: type.status,
+    headers: {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      ...type.headers?.(error),
+    },
+  })
+}

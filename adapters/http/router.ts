@@ -1,0 +1,48 @@
+import { Router, type IRequest, type RouterType } from 'itty-router'
+import { ProblemError } from '../../core/errors.ts'
+
+export type Handler = (request: IRequest) => Promise<Response> | Response
+
+/**
+ * Routes of one surface, with the methods each path allows, so that a known path with another method
+ * answers 405 with `Allow` instead of 404.
+ */
+export interface RouteTable {
+  add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, handler: Handler): void
+  /** Registers the routes on `router`, then a 405 catch-all for each path. */
+  mount(router: RouterType): void
+}
+
+export function createRouteTable(): RouteTable {
+  const routes: { method: string; path: string; handler: Handler }[] = []
+  return {
+    add(method, path, handler) {
+      routes.push({ method, path, handler })
+    },
+    mount(router) {
+      const allowed = new Map<string, string[]>()
+      for (const { method, path, handler } of routes) {
+        router[method.toLowerCase() as 'get'](path, handler)
+        allowed.set(path, [...(allowed.get(path) ?? []), method])
+      }
+      for (const [path, methods] of allowed) {
+        const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
+        router.all(path, () => {
+          throw new ProblemError('method-not-allowed', { detail: `Allowed methods: ${allow}.`, extra: { allow } })
+        })
+      }
+    },
+  }
+}
+
+/** A path parameter, percent-decoded (itty-router hands them over raw). */
+export function param(request: IRequest, name: string): string {
+  const raw = request.params[name] ?? ''
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
+export { Router }

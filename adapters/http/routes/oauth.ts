@@ -1,0 +1,54 @@
+import { OAuthError } from '../../../core/errors.ts'
+import { mediaType, readBody } from '../body.ts'
+import { json } from '../responses.ts'
+import type { CoreIssuer } from '../../../core/issuer.ts'
+import type { RouteTable } from '../router.ts'
+
+/** `POST {auth_url}/token`: the client credentials grant (interface-spec §4.1, RFC 6749 §4.4). */
+export function oauthRoutes(issuer: CoreIssuer, routes: RouteTable, authPath: string): void {
+  routes.add('POST', `${authPath}/token`, async (request) => {
+    const { clientId, clientSecret } = basicCredentials(request.headers.get('authorization'))
+    if (mediaType(request) !== 'application/x-www-form-urlencoded') {
+      throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded.')
+    }
+    let form: URLSearchParams
+    try {
+      form = new URLSearchParams(new TextDecoder().decode(await readBody(request, issuer.config.maxBodyBytes)))
+    } catch (error) {
+      throw new OAuthError('invalid_request', 'The token request body is too large.', { cause: error })
+    }
+    const token = await issuer.tokens.issue({
+      clientId,
+      clientSecret,
+      grantType: form.get('grant_type'),
+      scope: form.get('scope'),
+    })
+    return json(token, 200, { pragma: 'no-cache' })
+  })
+}
+
+/**
+ * Client id and secret from HTTP Basic. RFC 6749 §2.3.1 form-urlencodes both before base64, so
+ * decode them (clients such as openid-client encode `:` and `+`); a value that does not decode is used as sent.
+ */
+function basicCredentials(header: string | null): { clientId: string | null; clientSecret: string | null } {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(header ?? '')
+  if (!match) return { clientId: null, clientSecret: null }
+  let decoded: string
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(atob(match[1]!), (c) => c.charCodeAt(0)))
+  } catch {
+    return { clientId: null, clientSecret: null }
+  }
+  const colon = decoded.indexOf(':')
+  if (colon < 0) return { clientId: null, clientSecret: null }
+  return { clientId: formDecode(decoded.slice(0, colon)), clientSecret: formDecode(decoded.slice(colon + 1)) }
+}
+
+function formDecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '))
+  } catch {
+    return value
+  }
+}

@@ -1,0 +1,39 @@
+import { json, num, str, type Database } from './database.ts'
+import type { ApiClient } from '../../core/clients/api-client.ts'
+import type { ClientStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toClient = (row: SqliteRow): ApiClient => ({
+  id: str(row.id),
+  club: str(row.club),
+  secretHash: str(row.secret_hash),
+  scopes: json(row.scopes),
+  secretSetAt: num(row.secret_set_at),
+  createdAt: num(row.created_at),
+})
+
+export function createClientStore(db: Database): ClientStore {
+  return {
+    async insert(client) {
+      db.run(
+        'INSERT INTO clients (id, club, secret_hash, scopes, secret_set_at, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+        client.id,
+        client.club,
+        client.secretHash,
+        JSON.stringify(client.scopes),
+        client.secretSetAt,
+        client.createdAt,
+      )
+    },
+    async findById(id) {
+      const row = db.get('SELECT * FROM clients WHERE id = ?', id)
+      return row ? toClient(row) : null
+    },
+    async updateSecret(id, secretHash, secretSetAt) {
+      return db.run('UPDATE clients SET secret_hash = ?, secret_set_at = ? WHERE id = ?', secretHash, secretSetAt, id) > 0
+    },
+    async delete(id) {
+      return db.run('DELETE FROM clients WHERE id = ?', id) > 0
+    },
+  }
+}

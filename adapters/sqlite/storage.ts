@@ -1,0 +1,78 @@
+import { createMutex } from '../../core/util/mutex.ts'
+import { createClientStore } from './clients.ts'
+import { createClubStore } from './clubs.ts'
+import { createDatabase } from './database.ts'
+import { createKeyRecordStore } from './keys.ts'
+import { migrate } from './migrate.ts'
+import type { StoragePort, Stores } from '../../core/ports/storage.ts'
+import type { SqliteDriver } from './driver.ts'
+
+export interface SqliteStorageOptions {
+  /** An open driver: `betterSqlite3Driver(path)` on Node, `nodeSqliteDriver(path)` on Deno. */
+  driver: SqliteDriver
+}
+
+/**
+ * SQLite storage on one connection. WAL lets readers in other processes (the admin CLI) work beside
+ * the server; `BEGIN IMMEDIATE` takes the write lock up front so that two processes never deadlock
+ * upgrading read locks; the async mutex keeps this process's other requests out of an open unit.
+ *
+ * @example
+ * const storage = createSqliteStorage({ driver: betterSqlite3Driver('data/clubcred.db') })
+ */
+export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePort {
+  driver.exec('PRAGMA journal_mode = WAL')
+  // FULL: a committed issuance survives power loss too, not only a crashed process.
+  driver.exec('PRAGMA synchronous = FULL')
+  driver.exec('PRAGMA foreign_keys = ON')
+  driver.exec('PRAGMA busy_timeout = 10000')
+  migrate(driver)
+
+  const db = createDatabase(driver)
+  const stores: Stores = {
+    clubs: createClubStore(db),
+    clients: createClientStore(db),
+    keys: createKeyRecordStore(db),
+  }
+  const mutex = createMutex()
+  let closed = false
+
+  return {
+    ...outsideUnits(stores, mutex.read),
+    transaction(work) {
+      if (closed) return Promise.reject(new Error('storage is closed'))
+      return mutex.exclusive(async () => {
+        driver.exec('BEGIN IMMEDIATE')
+        try {
+          const result = await work(stores)
+          driver.exec('COMMIT')
+          return result
+        } catch (error) {
+          driver.exec('ROLLBACK')
+          throw error
+        }
+      })
+    },
+    async close() {
+      await mutex.exclusive(async () => {
+        closed = true
+        driver.close()
+      })
+    },
+  }
+}
+
+/**
+ * Outside a unit of work every store method waits for a running unit (the connection is shared, and
+ * it must not read that unit's uncommitted rows). A single statement is atomic on its own.
+ */
+function outsideUnits(stores: Stores, read: <T>(work: () => T | Promise<T>) => Promise<T>): Stores {
+  const wrapped: Record<string, Record<string, unknown>> = {}
+  for (const [name, store] of Object.entries(stores)) {
+    wrapped[name] = {}
+    for (const [method, fn] of Object.entries(store as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
+      wrapped[name][method] = (...args: unknown[]) => read(() => fn(...args))
+    }
+  }
+  return wrapped as unknown as Stores
+}

@@ -1,0 +1,13 @@
+import type { ScopeName } from '../scopes.ts'
+
+/** An API client: the credential unit bound to one club. interface-spec §2.2. */
+export interface ApiClient {
+  id: string
+  club: string
+  /** `sha256$<base64url>` of the secret; the secret itself is never stored. */
+  secretHash: string
+  scopes: ScopeName[]
+  /** When the current secret was set (ms). Tokens issued before it are refused. */
+  secretSetAt: number
+  createdAt: number
+}

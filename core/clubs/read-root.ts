@@ -1,0 +1,17 @@
+import { ProblemError } from '../errors.ts'
+import type { IssuerContext } from '../context.ts'
+import type { Principal } from '../tokens/principal.ts'
+
+/** The club root of interface-spec §4.2. `grantedOperations` lists the scope names of the caller's token. */
+export interface ClubRoot {
+  domain: string
+  name: string
+  canIssue: boolean
+  grantedOperations: string[]
+}
+
+export async function readClubRoot(ctx: IssuerContext, principal: Principal): Promise<ClubRoot> {
+  const club = await ctx.storage.clubs.findByDomain(principal.club)
+  if (!club) throw new ProblemError('club-not-found', { detail: `There is no club ${principal.club}.` })
+  return { domain: club.domain, name: club.name, canIssue: club.canIssue, grantedOperations: [...principal.scopes] }
+}

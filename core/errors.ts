@@ -1,0 +1,107 @@
+/**
+ * The one error type every rule raises. Codes are stable and never renamed: integrators
+ * switch on them. Core carries no HTTP status; `adapters/http/problem.ts` maps each code.
+ */
+export type ProblemCode =
+  | 'invalid-token'
+  | 'insufficient-scope'
+  | 'club-forbidden'
+  | 'club-not-found'
+  | 'client-not-found'
+  | 'issuing-disabled'
+  | 'achievement-not-found'
+  | 'issuance-not-found'
+  | 'design-not-found'
+  | 'route-not-found'
+  | 'method-not-allowed'
+  | 'invalid-json'
+  | 'unsupported-media-type'
+  | 'payload-too-large'
+  | 'validation-failed'
+  | 'rate-limited'
+  | 'credential-pending'
+  | 'idempotency-key-reused'
+  | 'idempotency-in-flight'
+  | 'too-many-recipients'
+  | 'conflict'
+  | 'internal-error'
+
+/** One failed field of a validation problem: `message` is a stable code, `path` a JSON pointer-ish dotted path. */
+export interface FieldError {
+  message: string
+  path: string
+}
+
+export interface ProblemOptions {
+  detail?: string
+  errors?: FieldError[]
+  /** Extra, code-specific members (for example the scope an `insufficient-scope` needed). */
+  extra?: Record<string, string | number>
+  cause?: unknown
+}
+
+export class ProblemError extends Error {
+  readonly code: ProblemCode
+  readonly detail: string | undefined
+  readonly errors: FieldError[] | undefined
+  readonly extra: Record<string, string | number> | undefined
+
+  constructor(code: ProblemCode, options: ProblemOptions = {}) {
+    super(options.detail ?? code, { cause: options.cause })
+    this.name = this.constructor.name
+    this.code = code
+    this.detail = options.detail
+    this.errors = options.errors
+    this.extra = options.extra
+  }
+}
+
+/** A validation failure: 422 `validation-failed` carrying the spec's own codes in `errors[]`. */
+export function validationFailed(errors: FieldError[], detail = 'The request did not pass validation.'): ProblemError {
+  return new ProblemError('validation-failed', { detail, errors })
+}
+
+export function insufficientScope(scope: string): ProblemError {
+  return new ProblemError('insufficient-scope', {
+    detail: `This operation needs the scope ${scope}.`,
+    extra: { scope },
+  })
+}
+
+export function invalidToken(detail: string, cause?: unknown): ProblemError {
+  return new ProblemError('invalid-token', { detail, cause })
+}
+
+/**
+ * RFC 6749 §5.2 errors of the token endpoint. A separate type because the token endpoint answers
+ * in OAuth's own shape, never problem+json.
+ */
+export type OAuthErrorCode =
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'rate_limited'
+
+export class OAuthError extends Error {
+  readonly error: OAuthErrorCode
+  /** Seconds until a rate-limited client may try again. */
+  readonly retryAfter: number | undefined
+
+  constructor(error: OAuthErrorCode, description: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+    super(description, { cause: options.cause })
+    this.name = this.constructor.name
+    this.error = error
+    this.retryAfter = options.retryAfter
+  }
+}
+
+/** A uniqueness or concurrency conflict raised by a storage adapter, with the driver error as `cause`. */
+export class StorageConflict extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause })
+    this.name = this.constructor.name
+  }
+}

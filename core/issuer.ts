@@ -1,0 +1,91 @@
+import { resolveConfig, type IssuerConfig, type IssuerUrls } from './config.ts'
+import { createFailureLimiter } from './clients/failure-limiter.ts'
+import { createClient, type CreateClientInput } from './clients/create.ts'
+import { deleteClient } from './clients/delete.ts'
+import { rotateClientSecret } from './clients/rotate.ts'
+import { createClub, type CreateClubInput } from './clubs/create.ts'
+import { readClubRoot } from './clubs/read-root.ts'
+import { updateClubFlags } from './clubs/update.ts'
+import { createKeyStore } from './keys/create-key-store.ts'
+import { systemClock, type Clock } from './ports/clock.ts'
+import { webCryptoRandom, type RandomSource } from './ports/random.ts'
+import type { KeyStore } from './ports/key-store.ts'
+import type { StoragePort } from './ports/storage.ts'
+import { authorize } from './tokens/authorize.ts'
+import { issueAccessToken, type TokenRequest } from './tokens/issue.ts'
+import { verifyAccessToken } from './tokens/verify.ts'
+import type { IssuerContext } from './context.ts'
+import type { Principal } from './tokens/principal.ts'
+import type { ScopeName } from './scopes.ts'
+
+export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
+  urls: IssuerUrls
+  storage: StoragePort
+  /** The key store; when absent, the default one is built on `storage` with `masterKey`. */
+  keys?: KeyStore
+  /** 32 bytes sealing private keys at rest; required when `keys` is absent. */
+  masterKey?: Uint8Array
+  clock?: Clock
+  random?: RandomSource
+}
+
+/**
+ * Creates an issuer: the domain operations of clubcred over the given ports, with no HTTP.
+ * The package root's `createIssuer` adds `fetch`.
+ *
+ * @example
+ * const issuer = createCoreIssuer({ storage: createMemoryStorage(), masterKey, urls: defaultUrls(8787) })
+ * const club = await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+ */
+export function createCoreIssuer(options: IssuerOptions) {
+  if (!options || typeof options !== 'object') throw new TypeError('createIssuer: options are required')
+  const { storage, clock = systemClock, random = webCryptoRandom } = options
+  if (!storage || typeof storage.transaction !== 'function') {
+    throw new TypeError('createIssuer: `storage` must be a StoragePort (createMemoryStorage, createSqliteStorage, ...)')
+  }
+  const config = resolveConfig(options)
+  let keys = options.keys
+  if (!keys) {
+    if (!(options.masterKey instanceof Uint8Array)) {
+      throw new TypeError('createIssuer: pass either `keys` (a KeyStore) or `masterKey` (32 bytes)')
+    }
+    keys = createKeyStore({ storage, masterKey: options.masterKey, clock, random })
+  }
+  const ctx: IssuerContext = {
+    config,
+    storage,
+    keys,
+    clock,
+    random,
+    clientAuthFailures: createFailureLimiter({ clock, ...config.clientAuthFailures }),
+  }
+
+  return {
+    config,
+    /** The wired ports, for adapters that build on core verbs. */
+    context: ctx,
+    clubs: {
+      create: (input: CreateClubInput) => createClub(ctx, input),
+      find: (domain: string) => storage.clubs.findByDomain(domain),
+      setVerified: (domain: string, issuerVerified: boolean) => updateClubFlags(ctx, domain, { issuerVerified }),
+      setCanIssue: (domain: string, canIssue: boolean) => updateClubFlags(ctx, domain, { canIssue }),
+      root: (principal: Principal) => readClubRoot(ctx, principal),
+    },
+    clients: {
+      create: (input: CreateClientInput) => createClient(ctx, input),
+      rotate: (clientId: string) => rotateClientSecret(ctx, clientId),
+      delete: (clientId: string) => deleteClient(ctx, clientId),
+    },
+    tokens: {
+      issue: (request: TokenRequest) => issueAccessToken(ctx, request),
+      verify: (token: string) => verifyAccessToken(ctx, token),
+      authorize: (principal: Principal, club: string, scope: ScopeName) => authorize(principal, club, scope),
+    },
+    keys: {
+      rotate: (club: string) => keys.rotate(`club:${club}`),
+    },
+    close: () => storage.close(),
+  }
+}
+
+export type CoreIssuer = ReturnType<typeof createCoreIssuer>

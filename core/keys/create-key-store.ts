@@ -1,0 +1,116 @@
+import { exportJWK, generateKeyPair, importJWK, type JWK } from 'jose'
+import { StorageConflict } from '../errors.ts'
+import { toBase64Url } from '../crypto/base64url.ts'
+import { createSealer, type Sealer } from '../crypto/seal.ts'
+import { systemClock, type Clock } from '../ports/clock.ts'
+import type { KeyStore, PublicKeyRecord, SigningKey } from '../ports/key-store.ts'
+import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
+import type { StoragePort, StoredKey } from '../ports/storage.ts'
+
+export interface KeyStoreOptions {
+  storage: StoragePort
+  /** 32 bytes that seal every private key at rest (`CLUBCRED_MASTER_KEY` on the server). */
+  masterKey: Uint8Array
+  clock?: Clock
+  random?: RandomSource
+}
+
+/**
+ * The default key store: P-256 keys in the storage port, private parts sealed with the master key.
+ * Decrypted keys are cached by kid (key material never changes); the active kid is read from storage
+ * on every call, so a `key rotate` from the CLI takes effect in a running server at once.
+ */
+export function createKeyStore({ storage, masterKey, clock = systemClock, random = webCryptoRandom }: KeyStoreOptions): KeyStore {
+  if (masterKey.length !== 32) throw new TypeError('createKeyStore: masterKey must be 32 bytes')
+  let sealer: Promise<Sealer> | undefined
+  const getSealer = () => (sealer ??= createSealer(masterKey))
+  const unsealed = new Map<string, Promise<PrivateMaterial>>()
+  const verificationKeys = new Map<string, Promise<CryptoKey>>()
+
+  async function unseal(stored: StoredKey): Promise<SigningKey> {
+    let material = unsealed.get(stored.kid)
+    if (!material) {
+      material = (async () => {
+        const privateJwk = JSON.parse(await (await getSealer()).open(stored.sealedPrivateKey, stored.kid)) as JWK
+        const privateKey = (await importJWK(privateJwk, 'ES256')) as CryptoKey
+        return { privateKey, privateJwk }
+      })()
+      material.catch(() => unsealed.delete(stored.kid))
+      unsealed.set(stored.kid, material)
+    }
+    return { ...toPublicRecord(stored), ...(await material) }
+  }
+
+  async function createKey(owner: string, replaceActive: boolean): Promise<SigningKey> {
+    // Generate and seal before the transaction: no slow crypto while holding the write lock.
+    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true })
+    const { kty, crv, x, y } = await exportJWK(publicKey)
+    const kid = toBase64Url(random.bytes(12))
+    const stored: StoredKey = {
+      kid,
+      owner,
+      alg: 'ES256',
+      publicJwk: { kty, crv, x, y },
+      sealedPrivateKey: await (await getSealer()).seal(JSON.stringify(await exportJWK(privateKey)), kid),
+      active: true,
+      createdAt: clock.now(),
+    }
+    const winner = await storage.transaction(async (tx) => {
+      if (replaceActive) {
+        await tx.keys.deactivateAll(owner)
+      } else {
+        const existing = await tx.keys.findActive(owner)
+        if (existing) return existing
+      }
+      await tx.keys.insert(stored)
+      return stored
+    })
+    return unseal(winner)
+  }
+
+  return {
+    async activeKey(owner) {
+      const active = await storage.keys.findActive(owner)
+      if (active) return unseal(active)
+      try {
+        return await createKey(owner, false)
+      } catch (error) {
+        // Another process created the owner's first key between our read and our write.
+        if (!(error instanceof StorageConflict)) throw error
+        const winner = await storage.keys.findActive(owner)
+        if (!winner) throw error
+        return unseal(winner)
+      }
+    },
+    async publicKeys(owner) {
+      return (await storage.keys.listByOwner(owner)).map(toPublicRecord)
+    },
+    async findPublicKey(owner, kid) {
+      const stored = await storage.keys.findByKid(kid)
+      return stored && stored.owner === owner ? toPublicRecord(stored) : null
+    },
+    async verificationKey(owner, kid) {
+      const cacheKey = `${owner} ${kid}`
+      let key = verificationKeys.get(cacheKey)
+      if (!key) {
+        const stored = await storage.keys.findByKid(kid)
+        if (!stored || stored.owner !== owner) return null
+        key = importJWK(stored.publicJwk, 'ES256') as Promise<CryptoKey>
+        verificationKeys.set(cacheKey, key)
+      }
+      return key
+    },
+    rotate(owner) {
+      return createKey(owner, true)
+    },
+  }
+}
+
+interface PrivateMaterial {
+  privateKey: CryptoKey
+  privateJwk: JWK
+}
+
+function toPublicRecord({ kid, owner, alg, publicJwk, active, createdAt }: StoredKey): PublicKeyRecord {
+  return { kid, owner, alg, publicJwk, active, createdAt }
+}

@@ -1,0 +1,23 @@
+/**
+ * @module clubcred: an embeddable Open Badges 3.0 issuer. `createIssuer` is core plus its HTTP face.
+ *
+ * @example
+ * import { createIssuer, defaultUrls } from 'clubcred'
+ * import { createMemoryStorage } from 'clubcred/memory'
+ * const issuer = createIssuer({ storage: createMemoryStorage(), masterKey, urls: defaultUrls(8787) })
+ * const response = await issuer.fetch(new Request('http://localhost:8787/oauth/token', { method: 'POST' }))
+ */
+import { createCoreIssuer, type IssuerOptions } from './core/issuer.ts'
+import { createFetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+
+export * from './core/index.ts'
+export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+
+/** Creates an issuer with its HTTP face: the core operations plus `fetch(request)`. */
+export function createIssuer(options: IssuerOptions & { http?: FetchHandlerOptions }) {
+  const core = createCoreIssuer(options)
+  const fetch = createFetchHandler(core, options.http)
+  return { ...core, fetch }
+}
+
+export type Issuer = ReturnType<typeof createIssuer>

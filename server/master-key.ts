@@ -1,0 +1,30 @@
+import { randomBytes } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fromBase64Url, toBase64Url } from '../core/crypto/base64url.ts'
+
+/**
+ * The master key that seals private keys: from `CLUBCRED_MASTER_KEY` (64 hex digits or 43 base64url
+ * characters), else from `<dataDir>/master.key`, created (mode 0600) on first use. Creation uses the
+ * exclusive flag, so a CLI and a server starting together agree on one key.
+ */
+export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Uint8Array {
+  if (fromEnv) return parseMasterKey(fromEnv, 'CLUBCRED_MASTER_KEY')
+  const file = join(dataDir, 'master.key')
+  try {
+    writeFileSync(file, toBase64Url(randomBytes(32)) + '\n', { flag: 'wx', mode: 0o600 })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  }
+  return parseMasterKey(readFileSync(file, 'utf8').trim(), file)
+}
+
+function parseMasterKey(text: string, source: string): Uint8Array {
+  const bytes = /^[0-9a-f]{64}$/i.test(text)
+    ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16))
+    : /^[A-Za-z0-9_-]{43}$/.test(text)
+      ? fromBase64Url(text)
+      : null
+  if (!bytes || bytes.length !== 32) throw new TypeError(`${source}: the master key must be 32 bytes, as 64 hex digits or 43 base64url characters`)
+  return bytes
+}

@@ -1,0 +1,60 @@
+/**
+ * The standalone server on Node: `npm start`. Reads DESIGN §3's environment, opens `./data`, creates
+ * the demo club on first start and serves every surface on one port.
+ */
+import { createServer, type Server } from 'node:http'
+import { pathToFileURL } from 'node:url'
+import type { AddressInfo } from 'node:net'
+import { toNodeListener } from '../adapters/node/index.ts'
+import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
+import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { readServerConfig, resolveUrls } from './config.ts'
+import { wireIssuer } from './wire.ts'
+import type { Clock } from '../core/ports/clock.ts'
+import type { Issuer } from '../index.ts'
+
+export interface RunningServer {
+  url: string
+  issuer: Issuer
+  server: Server
+  close(): Promise<void>
+}
+
+/** Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. */
+export async function startNodeServer({ env = process.env, clock }: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<RunningServer> {
+  const config = readServerConfig(env)
+  let listener: ReturnType<typeof toNodeListener> | undefined
+  const server = createServer((req, res) => listener!(req, res))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, resolve)
+  })
+  const port = (server.address() as AddressInfo).port
+  const urls = resolveUrls(config, port)
+  const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, ...(clock ? { clock } : {}) })
+  listener = toNodeListener(issuer.fetch)
+
+  const demo = await bootstrapDemo(issuer)
+  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    issuer,
+    server,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      await issuer.close()
+    },
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const running = await startNodeServer()
+  process.stderr.write(`clubcred listening on ${running.url}\n`)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      running.close().then(() => process.exit(0))
+      setTimeout(() => process.exit(1), 5000).unref()
+    })
+  }
+}

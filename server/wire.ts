@@ -1,0 +1,25 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createIssuer, type Issuer } from '../index.ts'
+import { createSqliteStorage } from '../adapters/sqlite/index.ts'
+import { loadMasterKey } from './master-key.ts'
+import type { IssuerUrls } from '../core/config.ts'
+import type { Clock } from '../core/ports/clock.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
+import type { ServerConfig } from './config.ts'
+
+export interface WireOptions {
+  config: ServerConfig
+  urls: IssuerUrls
+  /** Opens the SQLite driver on a file path: each runtime entry passes its own. */
+  openDriver: (filename: string) => SqliteDriver
+  clock?: Clock
+}
+
+/** Opens the data dir's SQLite file and builds the issuer on it. */
+export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Issuer {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const storage = createSqliteStorage({ driver: openDriver(join(config.dataDir, 'clubcred.db')) })
+  const masterKey = loadMasterKey(config.dataDir, config.masterKey)
+  return createIssuer({ storage, masterKey, urls, ...(clock ? { clock } : {}) })
+}
