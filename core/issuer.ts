@@ -1,5 +1,8 @@
 import { resolveConfig, type IssuerConfig, type IssuerUrls } from './config.ts'
 import { createFailureLimiter } from './clients/failure-limiter.ts'
+import { createTemplate } from './achievements/create.ts'
+import { patchTemplate } from './achievements/patch.ts'
+import { listTemplates, readTemplate } from './achievements/read.ts'
 import { createClient, type CreateClientInput } from './clients/create.ts'
 import { deleteClient } from './clients/delete.ts'
 import { rotateClientSecret } from './clients/rotate.ts'
@@ -17,6 +20,8 @@ import { verifyAccessToken } from './tokens/verify.ts'
 import type { IssuerContext } from './context.ts'
 import type { Principal } from './tokens/principal.ts'
 import type { ScopeName } from './scopes.ts'
+import type { ListQuery } from './lists/cursor.ts'
+import { clubKeyOwner } from './issuers/did.ts'
 
 export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
   urls: IssuerUrls
@@ -81,8 +86,14 @@ export function createCoreIssuer(options: IssuerOptions) {
       verify: (token: string) => verifyAccessToken(ctx, token),
       authorize: (principal: Principal, club: string, scope: ScopeName) => authorize(principal, club, scope),
     },
+    achievements: {
+      create: (club: string, input: unknown) => createTemplate(ctx, club, input),
+      patch: (club: string, id: number, input: unknown) => patchTemplate(ctx, club, id, input),
+      read: (club: string, id: number) => readTemplate(ctx, club, id),
+      list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
+    },
     keys: {
-      rotate: (club: string) => keys.rotate(`club:${club}`),
+      rotate: (club: string) => keys.rotate(clubKeyOwner(club)),
     },
     close: () => storage.close(),
   }

@@ -1,5 +1,6 @@
 import { StorageConflict } from '../../core/errors.ts'
 import { createMutex } from '../../core/util/mutex.ts'
+import type { AchievementTemplate, NewRequirement, Requirement } from '../../core/achievements/template.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { StoragePort, StoredKey, Stores } from '../../core/ports/storage.ts'
@@ -9,6 +10,21 @@ interface State {
   clubs: Map<string, Club>
   clients: Map<string, ApiClient>
   keys: Map<string, StoredKey>
+  achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
+  requirements: Map<number, Requirement & { templateId: number }>
+  /** Id sequences; never rolled back, so an id is never handed out twice. */
+  sequences: { achievement: number; requirement: number }
+}
+
+function createState(): State {
+  return {
+    clubs: new Map(),
+    clients: new Map(),
+    keys: new Map(),
+    achievements: new Map(),
+    requirements: new Map(),
+    sequences: { achievement: 0, requirement: 0 },
+  }
 }
 
 /** Undo steps of the running unit of work, replayed in reverse on rollback. */
@@ -33,6 +49,23 @@ function remove<K, V>(journal: Journal, map: Map<K, V>, key: K): boolean {
 }
 
 function createStores(state: State, journal: Journal): Stores {
+  function requirementsOf(templateId: number): Requirement[] {
+    return [...state.requirements.values()]
+      .filter((requirement) => requirement.templateId === templateId)
+      .map(({ templateId: _, ...requirement }) => copy(requirement))
+  }
+  function insertRequirements(templateId: number, requirements: NewRequirement[]): Requirement[] {
+    return requirements.map((requirement) => {
+      const stored = { ...copy(requirement), id: ++state.sequences.requirement }
+      put(journal, state.requirements, stored.id, { ...stored, templateId })
+      return stored
+    })
+  }
+  const withRequirements = (template: Omit<AchievementTemplate, 'requirements'>): AchievementTemplate => ({
+    ...copy(template),
+    requirements: requirementsOf(template.id),
+  })
+
   return {
     clubs: {
       async insert(club) {
@@ -71,6 +104,39 @@ function createStores(state: State, journal: Journal): Stores {
       },
       async delete(id) {
         return remove(journal, state.clients, id)
+      },
+    },
+    achievements: {
+      async insert(template) {
+        const { requirements, ...fields } = copy(template)
+        const id = ++state.sequences.achievement
+        put(journal, state.achievements, id, { ...fields, id, issuedCount: 0 })
+        insertRequirements(id, requirements)
+        return withRequirements(state.achievements.get(id)!)
+      },
+      async findById(club, id) {
+        const template = state.achievements.get(id)
+        return template && template.club === club ? withRequirements(template) : null
+      },
+      async update(template) {
+        const current = state.achievements.get(template.id)
+        if (!current || current.club !== template.club) return false
+        const { requirements: _, id, club, issuedCount, createdAt, ...fields } = copy(template)
+        put(journal, state.achievements, id, { ...current, ...fields })
+        return true
+      },
+      async replaceRequirements(templateId, requirements) {
+        for (const [id, requirement] of state.requirements) {
+          if (requirement.templateId === templateId) remove(journal, state.requirements, id)
+        }
+        return insertRequirements(templateId, requirements)
+      },
+      async list(club, { limit, beforeId }) {
+        return [...state.achievements.values()]
+          .filter((template) => template.club === club && (beforeId === null || template.id < beforeId))
+          .sort((a, b) => b.id - a.id)
+          .slice(0, limit)
+          .map(withRequirements)
       },
     },
     keys: {
@@ -132,7 +198,7 @@ function outsideUnits(unit: <T>(work: (tx: Stores) => Promise<T>) => Promise<T>,
  * const storage = createMemoryStorage()
  */
 export function createMemoryStorage(): StoragePort {
-  const state: State = { clubs: new Map(), clients: new Map(), keys: new Map() }
+  const state = createState()
   const mutex = createMutex()
   let closed = false
 

@@ -1,4 +1,5 @@
 import { createMutex } from '../../core/util/mutex.ts'
+import { createAchievementStore } from './achievements.ts'
 import { createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase } from './database.ts'
@@ -33,6 +34,7 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
     clubs: createClubStore(db),
     clients: createClientStore(db),
     keys: createKeyRecordStore(db),
+    achievements: createAchievementStore(db),
   }
   const mutex = createMutex()
   let closed = false

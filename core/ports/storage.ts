@@ -1,3 +1,4 @@
+import type { AchievementTemplate, NewAchievementTemplate, NewRequirement, Requirement } from '../achievements/template.ts'
 import type { ApiClient } from '../clients/api-client.ts'
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
@@ -56,11 +57,37 @@ export interface KeyRecordStore {
   deactivateAll(owner: string): Promise<void>
 }
 
+/** Keyset page request: rows strictly below `beforeId` (all when `null`), highest id first. */
+export interface KeysetPage {
+  limit: number
+  beforeId: number | null
+}
+
+export interface AchievementStore {
+  /**
+   * Inserts a template and its requirements with fresh ids, returning the stored template. Template
+   * and requirement ids MUST increase and MUST never be reused, also after deletions.
+   */
+  insert(template: NewAchievementTemplate): Promise<AchievementTemplate>
+  /** The club's template with this id, requirements included (in any order), or `null`. */
+  findById(club: string, id: number): Promise<AchievementTemplate | null>
+  /**
+   * Writes every field of `template` except `id`, `club`, `requirements`, `issuedCount` and `createdAt`.
+   * Returns `false` when there is no such template.
+   */
+  update(template: AchievementTemplate): Promise<boolean>
+  /** Deletes the template's requirements and inserts these with fresh ids; returns them. */
+  replaceRequirements(templateId: number, requirements: NewRequirement[]): Promise<Requirement[]>
+  /** The club's templates, highest id (newest) first, keyset-paged; `[]` when none. */
+  list(club: string, page: KeysetPage): Promise<AchievementTemplate[]>
+}
+
 /** The stores a unit of work sees. */
 export interface Stores {
   clubs: ClubStore
   clients: ClientStore
   keys: KeyRecordStore
+  achievements: AchievementStore
 }
 
 /** The stores as seen inside a transaction. */

@@ -1,8 +1,12 @@
 import init from './0001_init.ts'
+import achievements from './0002_achievements.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
  * that has shipped is never edited. SQL lives in modules (not .sql files) so that it bundles and loads
  * the same on every runtime without file access.
  */
-export const MIGRATIONS: { version: number; name: string; sql: string }[] = [{ version: 1, name: 'init', sql: init }]
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  { version: 1, name: 'init', sql: init },
+  { version: 2, name: 'achievements', sql: achievements },
+]

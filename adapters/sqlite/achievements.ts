@@ -1,0 +1,125 @@
+import { json, num, str, type Database } from './database.ts'
+import type { AchievementTemplate, NewRequirement, Requirement, RequirementType, TemplateType } from '../../core/achievements/template.ts'
+import type { AchievementStore } from '../../core/ports/storage.ts'
+import type { SqliteRow, SqliteValue } from './driver.ts'
+
+const nullableStr = (value: SqliteValue | undefined): string | null => (value === null || value === undefined ? null : String(value))
+const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
+
+const toRequirement = (row: SqliteRow): Requirement => ({
+  id: num(row.id),
+  type: nullableStr(row.type) as RequirementType | null,
+  description: nullableStr(row.description),
+  url: nullableStr(row.url),
+  order: num(row.sort_order),
+})
+
+const toTemplate = (row: SqliteRow, requirements: Requirement[]): AchievementTemplate => ({
+  id: num(row.id),
+  club: str(row.club),
+  name: str(row.name),
+  nameEn: nullableStr(row.name_en),
+  type: str(row.type) as TemplateType,
+  description: str(row.description),
+  descriptionEn: nullableStr(row.description_en),
+  imprintDescription: str(row.imprint_description),
+  imprintDescriptionEn: nullableStr(row.imprint_description_en),
+  tag: json(row.tag),
+  requirements,
+  program: row.program === null ? null : json(row.program),
+  coIssuers: json(row.co_issuers),
+  prefix: nullableStr(row.prefix),
+  courseBeginAt: nullableStr(row.course_begin_at),
+  courseEndAt: nullableStr(row.course_end_at),
+  badgeDesignId: nullableNum(row.badge_design_id),
+  certificateDesignId: nullableNum(row.certificate_design_id),
+  issuedCount: num(row.issued_count),
+  createdAt: num(row.created_at),
+  updatedAt: num(row.updated_at),
+})
+
+const FIELDS =
+  'name = ?, name_en = ?, type = ?, description = ?, description_en = ?, imprint_description = ?, imprint_description_en = ?, ' +
+  'tag = ?, program = ?, co_issuers = ?, prefix = ?, course_begin_at = ?, course_end_at = ?, badge_design_id = ?, ' +
+  'certificate_design_id = ?, updated_at = ?'
+
+function fieldValues(t: Omit<AchievementTemplate, 'id' | 'requirements' | 'issuedCount'>): SqliteValue[] {
+  return [
+    t.name,
+    t.nameEn,
+    t.type,
+    t.description,
+    t.descriptionEn,
+    t.imprintDescription,
+    t.imprintDescriptionEn,
+    JSON.stringify(t.tag),
+    t.program ? JSON.stringify(t.program) : null,
+    JSON.stringify(t.coIssuers),
+    t.prefix,
+    t.courseBeginAt,
+    t.courseEndAt,
+    t.badgeDesignId,
+    t.certificateDesignId,
+    t.updatedAt,
+  ]
+}
+
+export function createAchievementStore(db: Database): AchievementStore {
+  function insertRequirements(templateId: number, requirements: NewRequirement[]): Requirement[] {
+    return requirements.map((requirement) => {
+      const row = db.get(
+        'INSERT INTO requirements (achievement_id, type, description, url, sort_order) VALUES (?, ?, ?, ?, ?) RETURNING *',
+        templateId,
+        requirement.type,
+        requirement.description,
+        requirement.url,
+        requirement.order,
+      )
+      return toRequirement(row!)
+    })
+  }
+
+  function withRequirements(rows: SqliteRow[]): AchievementTemplate[] {
+    if (rows.length === 0) return []
+    const byTemplate = new Map<number, Requirement[]>(rows.map((row) => [num(row.id), []]))
+    const requirementRows = db.all(
+      'SELECT * FROM requirements WHERE achievement_id IN (SELECT value FROM json_each(?))',
+      JSON.stringify([...byTemplate.keys()]),
+    )
+    for (const row of requirementRows) byTemplate.get(num(row.achievement_id))!.push(toRequirement(row))
+    return rows.map((row) => toTemplate(row, byTemplate.get(num(row.id))!))
+  }
+
+  return {
+    async insert(template) {
+      const row = db.get(
+        `INSERT INTO achievements (club, created_at, issued_count, name, name_en, type, description, description_en,
+           imprint_description, imprint_description_en, tag, program, co_issuers, prefix, course_begin_at, course_end_at,
+           badge_design_id, certificate_design_id, updated_at)
+         VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        template.club,
+        template.createdAt,
+        ...fieldValues(template),
+      )!
+      return toTemplate(row, insertRequirements(num(row.id), template.requirements))
+    },
+    async findById(club, id) {
+      const row = db.get('SELECT * FROM achievements WHERE club = ? AND id = ?', club, id)
+      return row ? withRequirements([row])[0]! : null
+    },
+    async update(template) {
+      return db.run(`UPDATE achievements SET ${FIELDS} WHERE id = ? AND club = ?`, ...fieldValues(template), template.id, template.club) > 0
+    },
+    async replaceRequirements(templateId, requirements) {
+      db.run('DELETE FROM requirements WHERE achievement_id = ?', templateId)
+      return insertRequirements(templateId, requirements)
+    },
+    async list(club, { limit, beforeId }) {
+      const rows =
+        beforeId === null
+          ? db.all('SELECT * FROM achievements WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
+          : db.all('SELECT * FROM achievements WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+      return withRequirements(rows)
+    },
+  }
+}

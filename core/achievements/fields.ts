@@ -1,0 +1,93 @@
+import * as v from 'valibot'
+import { REQUIREMENT_TYPES, TEMPLATE_TYPES } from './template.ts'
+
+/**
+ * The field rules of templates as valibot pieces, shared by the v2, v1 and legacy write shapes so that
+ * each rule of spec §4.10 exists once. Issue messages are the stable codes clients see in `errors[]`.
+ */
+
+/** "Latin script" (spec §2.3): Latin letters with their accents, plus what no script owns (digits,
+ * punctuation, spaces, symbols) and combining marks. Hangul, CJK, Cyrillic, Greek... are not. */
+const LATIN = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u
+
+export const isLatin = (text: string): boolean => LATIN.test(text)
+
+/** Characters counted as users count them (code points), not UTF-16 units. */
+export const characterCount = (text: string): number => [...text].length
+
+const text = (max: number) =>
+  v.pipe(
+    v.string('must-be-string'),
+    v.check((value) => characterCount(value) <= max, 'too-long'),
+  )
+
+/** Text that must not be empty (after trimming white space). */
+export const requiredText = (max: number) =>
+  v.pipe(
+    v.string('must-be-string'),
+    v.check((value) => value.trim().length > 0, 'required'),
+    v.check((value) => characterCount(value) <= max, 'too-long'),
+  )
+
+/** Optional text; an empty or blank string becomes `null`. */
+export const optionalText = (max: number) =>
+  v.pipe(
+    v.nullish(text(max)),
+    v.transform((value) => (value && value.trim().length > 0 ? value : null)),
+  )
+
+/** An English slot (spec §4.10 rule 3): Latin script only; an empty string is stored as none. */
+export const englishText = (max: number) =>
+  v.pipe(
+    v.nullish(v.pipe(text(max), v.check(isLatin, 'en-text-not-latin'))),
+    v.transform((value) => (value && value.trim().length > 0 ? value : null)),
+  )
+
+export const TAG_MAX_ITEMS = 30
+export const TAG_MAX_LENGTH = 50
+const COMMAS = /[,，]/
+
+/**
+ * Tags (spec §4.10 rule 2): each trimmed; an item that is empty after trimming or holds a comma is
+ * rejected (`tag-contains-comma`), never silently dropped; then de-duplicated, and the stored set holds
+ * at most 30 items of at most 50 characters.
+ */
+export const tagList = v.pipe(
+  v.array(
+    v.pipe(
+      v.string('tag-contains-comma'),
+      v.trim(),
+      v.check((tag) => tag.length > 0 && !COMMAS.test(tag), 'tag-contains-comma'),
+      v.check((tag) => characterCount(tag) <= TAG_MAX_LENGTH, 'tag-too-long'),
+    ),
+    'must-be-array',
+  ),
+  v.transform((tags) => [...new Set(tags)]),
+  v.check((tags) => tags.length <= TAG_MAX_ITEMS, 'too-many-tags'),
+)
+
+export const templateType = v.picklist(TEMPLATE_TYPES, 'unknown-type')
+
+export const requirementType = v.nullish(v.picklist(REQUIREMENT_TYPES, 'unknown-requirement-type'))
+
+const isWebUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+
+/** A link: an absolute http(s) URL; an empty string is none. */
+export const optionalUrl = v.pipe(
+  v.nullish(
+    v.pipe(
+      v.string('must-be-string'),
+      v.check((value) => value.trim() === '' || isWebUrl(value.trim()), 'invalid-url'),
+      v.check((value) => value.length <= 2048, 'too-long'),
+    ),
+  ),
+  v.transform((value) => (value && value.trim() !== '' ? value.trim() : null)),
+)
+
+/** spec §4.10 rule 4: a requirement needs a description or a url. */
+export const hasDescriptionOrUrl = (requirement: { description?: string | null; url?: string | null }): boolean =>
+  Boolean(requirement.description) || Boolean(requirement.url)
+
+export const REQUIREMENTS_MAX = 100
+
+export const MAX = { name: 200, description: 10_000, requirement: 2_000, programName: 200 } as const

@@ -1,0 +1,18 @@
+import { requireClub } from '../clubs/require.ts'
+import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
+import { presentTemplate, type TemplateView } from './present.ts'
+import { requireTemplate } from './require.ts'
+import type { IssuerContext } from '../context.ts'
+
+export async function readTemplate(ctx: IssuerContext, clubDomain: string, id: number): Promise<TemplateView> {
+  const club = await requireClub(ctx.storage, clubDomain)
+  return presentTemplate(ctx.config, club, await requireTemplate(ctx.storage, clubDomain, id))
+}
+
+/** The club's templates, newest first, as a cursor list (spec §4.10, DESIGN §5). */
+export async function listTemplates(ctx: IssuerContext, clubDomain: string, query: ListQuery): Promise<Page<TemplateView>> {
+  const { limit, beforeId } = parseListQuery('achievements', query)
+  const club = await requireClub(ctx.storage, clubDomain)
+  const rows = await ctx.storage.achievements.list(clubDomain, { limit: limit + 1, beforeId })
+  return toPage('achievements', rows, limit, (template) => presentTemplate(ctx.config, club, template))
+}

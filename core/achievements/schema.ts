@@ -1,0 +1,106 @@
+import * as v from 'valibot'
+import { validationFailed, type FieldError } from '../errors.ts'
+import {
+  MAX,
+  REQUIREMENTS_MAX,
+  englishText,
+  hasDescriptionOrUrl,
+  optionalText,
+  optionalUrl,
+  requiredText,
+  requirementType,
+  tagList,
+  templateType,
+} from './fields.ts'
+
+/**
+ * The v2 write shape of a template (spec §2.3): the single source of what create and patch accept.
+ * Reads and writes share one shape, so the read-only fields a client round-trips (`id`, `alignment`,
+ * `achievementType`, `coIssuers`, `issuedCount`, `criteria.narrative`, requirement `id`...) are accepted
+ * and ignored; any other unknown member is 422 `unknown-field`, which catches typos.
+ */
+const ignored = v.optional(v.unknown())
+
+export const requirementInput = v.pipe(
+  v.strictObject(
+    {
+      id: ignored,
+      type: requirementType,
+      description: optionalText(MAX.requirement),
+      url: optionalUrl,
+    },
+    'unknown-field',
+  ),
+  v.check((requirement) => hasDescriptionOrUrl(requirement), 'requirement-empty'),
+)
+
+export const programInput = v.nullable(
+  v.strictObject(
+    {
+      name: optionalText(MAX.programName),
+      url: optionalUrl,
+      isPublic: v.optional(v.boolean('must-be-boolean')),
+    },
+    'unknown-field',
+  ),
+)
+
+const writeEntries = {
+  name: v.optional(requiredText(MAX.name)),
+  nameEn: v.optional(englishText(MAX.name)),
+  type: v.optional(templateType),
+  description: v.optional(v.pipe(v.nullable(requiredText(MAX.description)), v.check((value) => value !== null, 'required'))),
+  descriptionEn: v.optional(englishText(MAX.description)),
+  imprintDescription: v.optional(optionalText(MAX.description)),
+  imprintDescriptionEn: v.optional(englishText(MAX.description)),
+  tag: v.optional(tagList),
+  criteria: v.optional(
+    v.strictObject(
+      {
+        narrative: ignored,
+        requirements: v.optional(v.pipe(v.array(requirementInput, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
+      },
+      'unknown-field',
+    ),
+  ),
+  program: v.optional(programInput),
+  // Read-only members of the read shape.
+  id: ignored,
+  alignment: ignored,
+  achievementType: ignored,
+  coIssuers: ignored,
+  issuedCount: ignored,
+  createdAt: ignored,
+  updatedAt: ignored,
+}
+
+export const templatePatchSchema = v.strictObject(writeEntries, 'unknown-field')
+
+export const templateCreateSchema = v.strictObject(
+  {
+    ...writeEntries,
+    name: requiredText(MAX.name),
+    description: requiredText(MAX.description),
+  },
+  'unknown-field',
+)
+
+export type TemplatePatchInput = v.InferOutput<typeof templatePatchSchema>
+export type TemplateCreateInput = v.InferOutput<typeof templateCreateSchema>
+
+/** Parses `input` with `schema`, or throws 422 `validation-failed` listing every failed field. */
+export function parseInput<S extends v.GenericSchema>(schema: S, input: unknown): v.InferOutput<S> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw validationFailed([{ message: 'must-be-object', path: '' }], 'The body must be a JSON object.')
+  }
+  const result = v.safeParse(schema, input)
+  if (result.success) return result.output
+  throw validationFailed(result.issues.map(toFieldError))
+}
+
+function toFieldError(issue: v.BaseIssue<unknown>): FieldError {
+  const path = (issue.path ?? []).map((item) => String(item.key)).join('.')
+  // A missing required member reports the object schema's own type issue; name it `required`.
+  const message = issue.kind === 'schema' && issue.input === undefined ? 'required' : issue.message
+  return { message, path }
+}

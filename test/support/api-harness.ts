@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
+import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
+import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
+import type { Clock } from '../../core/ports/clock.ts'
+
+export const ORIGIN = 'http://localhost:8787'
+
+export interface ApiResponse {
+  status: number
+  headers: Headers
+  body: any
+}
+
+export interface Api {
+  issuer: Issuer
+  club: string
+  token: string
+  /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>
+  /** A token for another client of this club with only these scopes. */
+  tokenWith(scopes: string[]): Promise<string>
+  close(): Promise<void>
+}
+
+/**
+ * An issuer on a fresh SQLite file with one club and an all-scope client, called in-process through
+ * its fetch handler.
+ */
+export async function openApi({ club = 'chess', clock }: { club?: string; clock?: Clock } = {}): Promise<Api> {
+  const dir = mkdtempSync(join(tmpdir(), 'clubcred-api-'))
+  const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) })
+  const issuer = createIssuer({
+    storage,
+    masterKey: new Uint8Array(32).fill(7),
+    urls: defaultUrls(8787),
+    ...(clock ? { clock } : {}),
+    http: { onError: (error) => console.error(error) },
+  })
+  await issuer.clubs.create({ domain: club, name: 'Chess Club' })
+
+  async function tokenFor(scopes?: string[]): Promise<string> {
+    const client = await issuer.clients.create({ club, ...(scopes ? { scopes } : {}) })
+    const response = await issuer.fetch(
+      new Request(`${ORIGIN}/oauth/token`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`),
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'grant_type=client_credentials',
+      }),
+    )
+    const body = (await response.json()) as { access_token: string }
+    return body.access_token
+  }
+  const token = await tokenFor()
+
+  return {
+    issuer,
+    club,
+    token,
+    async call(method, path, body, headers = {}) {
+      const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, ...headers } }
+      if (body !== undefined) {
+        init.body = typeof body === 'string' ? body : JSON.stringify(body)
+        ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
+      }
+      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, init))
+      const text = await response.text()
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null }
+    },
+    tokenWith: tokenFor,
+    async close() {
+      await issuer.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
