@@ -1,0 +1,32 @@
+/**
+ * The storage port conformance suite: every storage adapter runs it (STYLE §3). One group of cases per
+ * aggregate in `storage/*.cases.ts`; add a group by adding one line to GROUPS.
+ *
+ * @example
+ * storageSuite({ name: 'memory', open: async () => { const storage = createMemoryStorage(); return { storage, close: () => storage.close() } } })
+ */
+import { describe } from 'node:test'
+import { clientCases } from './storage/clients.cases.ts'
+import { clubCases } from './storage/clubs.cases.ts'
+import { keyCases } from './storage/keys.cases.ts'
+import { transactionCases } from './storage/transactions.cases.ts'
+import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
+
+export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
+
+const GROUPS: StorageCases[] = [clubCases, clientCases, keyCases, transactionCases]
+
+export interface StorageSuiteOptions {
+  /** Shown in the test names: `storage port › <name>`. */
+  name: string
+  /** A fresh, empty store for every test; `close` releases it (and removes its files). */
+  open: OpenStorage
+  /** Cases this adapter cannot pass, by exact name, each with the reason shown in the output. */
+  skip?: SkipList
+}
+
+export function storageSuite({ name, open, skip }: StorageSuiteOptions): void {
+  describe(`storage port › ${name}`, () => {
+    for (const cases of GROUPS) cases(open, skip ? { skip } : {})
+  })
+}
