@@ -7,7 +7,10 @@ export interface ApiClient {
   /** `sha256$<base64url>` of the secret; the secret itself is never stored. */
   secretHash: string
   scopes: ScopeName[]
-  /** When the current secret was set (ms). Tokens issued before it are refused. */
+  /**
+   * When the current secret was set (ms). Tokens obtained with an earlier secret are refused: they carry
+   * a binding to the secret hash (`core/tokens/secret-binding.ts`).
+   */
   secretSetAt: number
   createdAt: number
 }

@@ -3,6 +3,7 @@ import { OAuthError } from '../errors.ts'
 import { hashSecret, verifySecret } from '../crypto/secret-hash.ts'
 import { parseScopeString, toScopeString, type ScopeName } from '../scopes.ts'
 import type { IssuerContext } from '../context.ts'
+import { SECRET_BINDING_CLAIM, secretBinding } from './secret-binding.ts'
 
 /** The owner name of the key that signs access tokens. */
 export const PLATFORM_KEY_OWNER = 'platform'
@@ -45,7 +46,7 @@ export async function issueAccessToken(ctx: IssuerContext, request: TokenRequest
   const key = await ctx.keys.activeKey(PLATFORM_KEY_OWNER)
   const issuedAt = Math.floor(ctx.clock.now() / 1000)
   const scope = scopes.map(toScopeString).join(' ')
-  const accessToken = await new SignJWT({ club: client.club, scope })
+  const accessToken = await new SignJWT({ club: client.club, scope, [SECRET_BINDING_CLAIM]: await secretBinding(client.secretHash) })
     .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid })
     .setIssuer(accessTokenIssuer(ctx))
     .setSubject(client.id)

@@ -3,6 +3,7 @@ import { invalidToken } from '../errors.ts'
 import { parseScopeString, type ScopeName } from '../scopes.ts'
 import { PLATFORM_KEY_OWNER, accessTokenAudience, accessTokenIssuer } from './issue.ts'
 import type { IssuerContext } from '../context.ts'
+import { SECRET_BINDING_CLAIM, secretBinding } from './secret-binding.ts'
 import type { Principal } from './principal.ts'
 
 /**
@@ -25,14 +26,14 @@ export async function verifyAccessToken(ctx: IssuerContext, token: string): Prom
     if (error instanceof errors.JWTExpired) throw invalidToken('The access token has expired.', error)
     throw invalidToken('The access token is invalid.', error)
   }
-  const { sub, club, scope, iat, jti } = payload
+  const { sub, club, scope, jti } = payload
   if (typeof club !== 'string' || typeof scope !== 'string' || typeof sub !== 'string' || typeof jti !== 'string') {
     throw invalidToken('The access token lacks required claims.')
   }
   const client = await ctx.storage.clients.findById(sub)
   if (!client || client.club !== club) throw invalidToken('The client of this access token no longer exists.')
-  // iat has whole seconds; compare in whole seconds so that a token from the rotation's own second stays valid.
-  if ((iat ?? 0) < Math.floor(client.secretSetAt / 1000)) {
+  // Bound to the exact secret it was obtained with: a rotation revokes it, also within the same second.
+  if (payload[SECRET_BINDING_CLAIM] !== (await secretBinding(client.secretHash))) {
     throw invalidToken('The client secret was rotated after this access token was issued.')
   }
   const scopes = scope

@@ -39,6 +39,7 @@ describe('issuing an access token (client credentials)', () => {
       currentDate: new Date(TEST_EPOCH),
     })
     const iat = TEST_EPOCH / 1000
+    assert.deepStrictEqual(Object.keys(payload).sort(), ['aud', 'club', 'exp', 'iat', 'iss', 'jti', 'scope', 'sgen', 'sub'])
     assert.equal(payload.iss, 'http://localhost:8787/oauth')
     assert.equal(payload.sub, client.client_id)
     assert.equal(payload.aud, 'http://localhost:8787')

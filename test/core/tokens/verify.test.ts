@@ -114,6 +114,8 @@ describe('verifying an access token', () => {
     ['an unknown client', { sub: 'cc_ghost' }],
     ['no exp', { exp: undefined }],
     ['no iat', { iat: undefined }],
+    ['no secret binding', { sgen: undefined }],
+    ['the secret binding of another client', { sgen: 'AAAAAAAAAAAAAAAA' }],
   ] as const) {
     it(`refuses a platform-signed token with ${what}`, async () => {
       await assert.rejects(h.issuer.tokens.verify(await forge({ ...claims(), ...change })), isInvalidToken)
