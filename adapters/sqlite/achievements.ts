@@ -1,10 +1,7 @@
-import { json, num, str, type Database } from './database.ts'
+import { json, nullableNum, nullableStr, num, str, type Database } from './database.ts'
 import type { AchievementTemplate, NewRequirement, Requirement, RequirementType, TemplateType } from '../../core/achievements/template.ts'
 import type { AchievementStore } from '../../core/ports/storage.ts'
 import type { SqliteRow, SqliteValue } from './driver.ts'
-
-const nullableStr = (value: SqliteValue | undefined): string | null => (value === null || value === undefined ? null : String(value))
-const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
 
 const toRequirement = (row: SqliteRow): Requirement => ({
   id: num(row.id),
@@ -113,6 +110,9 @@ export function createAchievementStore(db: Database): AchievementStore {
     async replaceRequirements(templateId, requirements) {
       db.run('DELETE FROM requirements WHERE achievement_id = ?', templateId)
       return insertRequirements(templateId, requirements)
+    },
+    async incrementIssuedCount(templateId, by) {
+      db.run('UPDATE achievements SET issued_count = issued_count + ? WHERE id = ?', by, templateId)
     },
     async list(club, { limit, beforeId }) {
       const rows =

@@ -35,3 +35,7 @@ export const bool = (value: SqliteValue | undefined): boolean => value === 1 || 
 export const num = (value: SqliteValue | undefined): number => Number(value)
 export const str = (value: SqliteValue | undefined): string => String(value)
 export const json = <T>(value: SqliteValue | undefined): T => JSON.parse(String(value)) as T
+export const nullableStr = (value: SqliteValue | undefined): string | null =>
+  value === null || value === undefined ? null : String(value)
+export const nullableNum = (value: SqliteValue | undefined): number | null =>
+  value === null || value === undefined ? null : Number(value)

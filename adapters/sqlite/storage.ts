@@ -4,6 +4,12 @@ import { createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
+import { createCredentialStore, createSigningJobStore } from './credentials.ts'
+import { createEventStore } from './events.ts'
+import { createIdempotencyStore } from './idempotency.ts'
+import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
+import { createOutboxStore } from './outbox.ts'
+import { createStatusListStore } from './status-lists.ts'
 import { migrate } from './migrate.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import type { SqliteDriver } from './driver.ts'
@@ -35,6 +41,14 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
     clients: createClientStore(db),
     keys: createKeyRecordStore(db),
     achievements: createAchievementStore(db),
+    snapshots: createSnapshotStore(db),
+    issuances: createIssuanceStore(db),
+    credentials: createCredentialStore(db),
+    signingJobs: createSigningJobStore(db),
+    statusLists: createStatusListStore(db),
+    events: createEventStore(db),
+    idempotency: createIdempotencyStore(db),
+    outbox: createOutboxStore(db),
   }
   const mutex = createMutex()
   let closed = false

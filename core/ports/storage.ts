@@ -1,5 +1,6 @@
 import type { AchievementTemplate, NewAchievementTemplate, NewRequirement, Requirement } from '../achievements/template.ts'
 import type { ApiClient } from '../clients/api-client.ts'
+import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
 
@@ -80,6 +81,166 @@ export interface AchievementStore {
   replaceRequirements(templateId: number, requirements: NewRequirement[]): Promise<Requirement[]>
   /** The club's templates, highest id (newest) first, keyset-paged; `[]` when none. */
   list(club: string, page: KeysetPage): Promise<AchievementTemplate[]>
+  /** Adds `by` to the template's `issuedCount`. */
+  incrementIssuedCount(templateId: number, by: number): Promise<void>
+}
+
+export interface SnapshotStore {
+  /** Stores a template snapshot with a fresh id; returns the id. */
+  insert(snapshot: Omit<TemplateSnapshot, 'id'>): Promise<number>
+  findById(id: number): Promise<TemplateSnapshot | null>
+}
+
+export interface IssuanceStore {
+  /** Inserts with a fresh, increasing id (never reused); returns the id. */
+  insert(issuance: NewIssuance): Promise<number>
+  findById(club: string, id: number): Promise<Issuance | null>
+  /**
+   * The club's issuances of this template held by this recipient: matched by `externalUserId` when it
+   * is not null, else by e-mail compared case-insensitively. Any order; `[]` when none.
+   */
+  findHeld(club: string, achievementId: number, recipient: { externalUserId: string | null; email: string }): Promise<Issuance[]>
+  /** The club's issuances, highest id first, keyset-paged, optionally of one template only. */
+  list(club: string, page: KeysetPage & { achievementId?: number | null }): Promise<Issuance[]>
+  /** Sets `revokedAt` and `revocationReason` when not yet revoked. Returns `true` when it changed the row. */
+  revoke(club: string, id: number, revokedAt: number, reason: string | null): Promise<boolean>
+}
+
+export interface CredentialStore {
+  /**
+   * Stores a signed credential. MUST throw `StorageConflict` when the issuance has a credential already
+   * (a constraint, not a check: two workers racing MUST NOT both succeed) or the id exists.
+   */
+  insert(credential: CredentialRecord): Promise<void>
+  findById(id: string): Promise<CredentialRecord | null>
+  findByIssuance(issuanceId: number): Promise<CredentialRecord | null>
+  /** The credentials of these issuances (those that have one), any order. */
+  findByIssuances(issuanceIds: number[]): Promise<CredentialRecord[]>
+}
+
+/** A pending signing job: one per issuance without a credential. */
+export interface SigningJob {
+  issuanceId: number
+  club: string
+  /** The status-list slot reserved for the credential, kept across retries so that none is wasted. */
+  statusListId: number | null
+  statusListIndex: number | null
+  attempts: number
+  /** Until when a worker holds the job (ms), or `null`. */
+  leaseUntil: number | null
+  lastError: string | null
+}
+
+export interface SigningJobStore {
+  enqueue(job: { issuanceId: number; club: string }): Promise<void>
+  /**
+   * Leases up to `limit` jobs that are free or whose lease ended before `now`, lowest issuance id first:
+   * sets `leaseUntil = now + leaseMs` and increments `attempts`. Inside a unit of work, concurrent claims
+   * MUST NOT return the same job.
+   */
+  claim(now: number, leaseMs: number, limit: number): Promise<SigningJob[]>
+  reserveStatusSlot(issuanceId: number, statusListId: number, statusListIndex: number): Promise<void>
+  /** Frees a job's lease after a failure, recording the error; it is retried at `retryAt`. */
+  release(issuanceId: number, error: string, retryAt: number): Promise<void>
+  /** Removes the job (its credential is stored). */
+  complete(issuanceId: number): Promise<void>
+  /** Number of jobs not yet completed. */
+  count(): Promise<number>
+}
+
+/** A Bitstring Status List of a club: `size` slots, handed out in a permuted order (see core/status-lists). */
+export interface StatusList {
+  id: number
+  club: string
+  purpose: 'revocation'
+  size: number
+  /** Secret of the slot permutation, base64url. */
+  seed: string
+  /** Slots handed out so far. */
+  allocated: number
+  createdAt: number
+}
+
+export interface StatusListStore {
+  /** Creates a list with a fresh id; returns it. */
+  insert(list: Omit<StatusList, 'id' | 'allocated'>): Promise<StatusList>
+  /** The club's newest list of this purpose, or `null`. */
+  current(club: string, purpose: 'revocation'): Promise<StatusList | null>
+  findById(id: number): Promise<StatusList | null>
+  /** The club's lists, oldest first. */
+  listByClub(club: string): Promise<StatusList[]>
+  /**
+   * Takes the next slot position of the list: returns `allocated` and increments it, or `null` when the
+   * list is full. MUST never return one position twice.
+   */
+  takeSlot(listId: number): Promise<number | null>
+}
+
+/** An event of the club feed (spec §2.10, §6). */
+export interface ClubEvent {
+  id: number
+  club: string
+  type: 'issuance.issued' | 'issuance.credential_issued' | 'issuance.revoked'
+  subject: { type: 'issuance'; id: string }
+  occurredAt: number
+}
+
+export interface EventStore {
+  /** Appends with a fresh, increasing id; returns it. */
+  append(event: Omit<ClubEvent, 'id'>): Promise<number>
+  /** The club's events, highest id (newest) first, keyset-paged. */
+  list(club: string, page: KeysetPage): Promise<ClubEvent[]>
+}
+
+export interface IdempotencyRecord {
+  /** Client and route the key belongs to. */
+  scope: string
+  key: string
+  requestHash: string
+  /** `null` while the first request is in flight. */
+  response: { status: number; body: string } | null
+  createdAt: number
+  expiresAt: number
+}
+
+export interface IdempotencyStore {
+  find(scope: string, key: string): Promise<IdempotencyRecord | null>
+  /** MUST throw `StorageConflict` when (scope, key) exists. */
+  insert(record: IdempotencyRecord): Promise<void>
+  complete(scope: string, key: string, response: { status: number; body: string }): Promise<void>
+  delete(scope: string, key: string): Promise<void>
+  /** Deletes records whose `expiresAt` is before `now`; returns how many. */
+  purgeExpired(now: number): Promise<number>
+}
+
+/** An e-mail waiting to be sent (transactional outbox). */
+export interface OutboxMessage {
+  id: number
+  club: string
+  issuanceId: number
+  to: string
+  subject: string
+  text: string
+  html: string
+  attempts: number
+  /** Not before this time (ms): the retry back-off, and the lease of a sender working on it. */
+  nextAttemptAt: number
+  sentAt: number | null
+  lastError: string | null
+  createdAt: number
+}
+
+export interface OutboxStore {
+  enqueue(message: Omit<OutboxMessage, 'id' | 'attempts' | 'sentAt' | 'lastError'>): Promise<number>
+  /**
+   * Leases up to `limit` unsent messages due at `now` with fewer than `maxAttempts` attempts: sets
+   * `nextAttemptAt = now + leaseMs` and increments `attempts`. Oldest first.
+   */
+  claimDue(now: number, leaseMs: number, limit: number, maxAttempts: number): Promise<OutboxMessage[]>
+  markSent(id: number, sentAt: number): Promise<void>
+  markFailed(id: number, error: string, nextAttemptAt: number): Promise<void>
+  /** The messages of an issuance, oldest first. */
+  listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
 }
 
 /** The stores a unit of work sees. */
@@ -88,6 +249,14 @@ export interface Stores {
   clients: ClientStore
   keys: KeyRecordStore
   achievements: AchievementStore
+  snapshots: SnapshotStore
+  issuances: IssuanceStore
+  credentials: CredentialStore
+  signingJobs: SigningJobStore
+  statusLists: StatusListStore
+  events: EventStore
+  idempotency: IdempotencyStore
+  outbox: OutboxStore
 }
 
 /** The stores as seen inside a transaction. */

@@ -1,5 +1,6 @@
 import init from './0001_init.ts'
 import achievements from './0002_achievements.ts'
+import issuing from './0003_issuing.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -9,4 +10,5 @@ import achievements from './0002_achievements.ts'
 export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'achievements', sql: achievements },
+  { version: 3, name: 'issuing', sql: issuing },
 ]

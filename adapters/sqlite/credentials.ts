@@ -1,0 +1,95 @@
+import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialStore, SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toCredential = (row: SqliteRow): CredentialRecord => ({
+  id: str(row.id),
+  issuanceId: num(row.issuance_id),
+  club: str(row.club),
+  jwt: str(row.jwt),
+  issuedAt: num(row.issued_at),
+  validUntil: nullableNum(row.valid_until),
+  statusListId: num(row.status_list_id),
+  statusListIndex: num(row.status_list_index),
+})
+
+export function createCredentialStore(db: Database): CredentialStore {
+  return {
+    async insert(credential) {
+      db.run(
+        `INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        credential.id,
+        credential.issuanceId,
+        credential.club,
+        credential.jwt,
+        credential.issuedAt,
+        credential.validUntil,
+        credential.statusListId,
+        credential.statusListIndex,
+      )
+    },
+    async findById(id) {
+      const row = db.get('SELECT * FROM credentials WHERE id = ?', id)
+      return row ? toCredential(row) : null
+    },
+    async findByIssuance(issuanceId) {
+      const row = db.get('SELECT * FROM credentials WHERE issuance_id = ?', issuanceId)
+      return row ? toCredential(row) : null
+    },
+    async findByIssuances(issuanceIds) {
+      if (issuanceIds.length === 0) return []
+      return db
+        .all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds))
+        .map(toCredential)
+    },
+  }
+}
+
+const toJob = (row: SqliteRow): SigningJob => ({
+  issuanceId: num(row.issuance_id),
+  club: str(row.club),
+  statusListId: nullableNum(row.status_list_id),
+  statusListIndex: nullableNum(row.status_list_index),
+  attempts: num(row.attempts),
+  leaseUntil: nullableNum(row.lease_until),
+  lastError: nullableStr(row.last_error),
+})
+
+export function createSigningJobStore(db: Database): SigningJobStore {
+  return {
+    async enqueue({ issuanceId, club }) {
+      db.run('INSERT INTO signing_jobs (issuance_id, club) VALUES (?, ?)', issuanceId, club)
+    },
+    async claim(now, leaseMs, limit) {
+      // One statement: the rows it leases are exactly the rows it returns.
+      return db
+        .all(
+          `UPDATE signing_jobs SET lease_until = ?, attempts = attempts + 1
+           WHERE issuance_id IN (
+             SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ?
+             ORDER BY issuance_id LIMIT ?)
+           RETURNING *`,
+          now + leaseMs,
+          now,
+          limit,
+        )
+        .map(toJob)
+        .sort((a, b) => a.issuanceId - b.issuanceId)
+    },
+    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
+      db.run('UPDATE signing_jobs SET status_list_id = ?, status_list_index = ? WHERE issuance_id = ?', statusListId, statusListIndex, issuanceId)
+    },
+    async release(issuanceId, error, retryAt) {
+      // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
+      db.run('UPDATE signing_jobs SET lease_until = ?, last_error = ? WHERE issuance_id = ?', retryAt - 1, error, issuanceId)
+    },
+    async complete(issuanceId) {
+      db.run('DELETE FROM signing_jobs WHERE issuance_id = ?', issuanceId)
+    },
+    async count() {
+      return num(db.get('SELECT count(*) AS n FROM signing_jobs')?.n)
+    },
+  }
+}

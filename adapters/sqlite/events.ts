@@ -1,0 +1,34 @@
+import { num, str, type Database } from './database.ts'
+import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toEvent = (row: SqliteRow): ClubEvent => ({
+  id: num(row.id),
+  club: str(row.club),
+  type: str(row.type) as ClubEvent['type'],
+  subject: { type: 'issuance', id: str(row.subject_id) },
+  occurredAt: num(row.occurred_at),
+})
+
+export function createEventStore(db: Database): EventStore {
+  return {
+    async append(event) {
+      const row = db.get(
+        'INSERT INTO events (club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+        event.club,
+        event.type,
+        event.subject.type,
+        event.subject.id,
+        event.occurredAt,
+      )
+      return num(row!.id)
+    },
+    async list(club, { limit, beforeId }) {
+      const rows =
+        beforeId === null
+          ? db.all('SELECT * FROM events WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
+          : db.all('SELECT * FROM events WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+      return rows.map(toEvent)
+    },
+  }
+}

@@ -1,0 +1,112 @@
+import { json, nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import type { Issuance, IssueMode, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toIssuance = (row: SqliteRow): Issuance => ({
+  id: num(row.id),
+  club: str(row.club),
+  achievementId: num(row.achievement_id),
+  snapshotId: num(row.snapshot_id),
+  recipient: { externalUserId: nullableStr(row.external_user_id), name: str(row.recipient_name), email: str(row.recipient_email) },
+  evidences: json(row.evidences),
+  mode: str(row.mode) as IssueMode,
+  expiresAt: nullableNum(row.expires_at),
+  createdAt: num(row.created_at),
+  revokedAt: nullableNum(row.revoked_at),
+  revocationReason: nullableStr(row.revocation_reason),
+})
+
+export function createIssuanceStore(db: Database): IssuanceStore {
+  return {
+    async insert(issuance) {
+      const row = db.get(
+        `INSERT INTO issuances (club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
+           evidences, mode, expires_at, created_at, revoked_at, revocation_reason)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        issuance.club,
+        issuance.achievementId,
+        issuance.snapshotId,
+        issuance.recipient.externalUserId,
+        issuance.recipient.name,
+        issuance.recipient.email,
+        JSON.stringify(issuance.evidences),
+        issuance.mode,
+        issuance.expiresAt,
+        issuance.createdAt,
+        issuance.revokedAt,
+        issuance.revocationReason,
+      )
+      return num(row!.id)
+    },
+    async findById(club, id) {
+      const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)
+      return row ? toIssuance(row) : null
+    },
+    async findHeld(club, achievementId, { externalUserId, email }) {
+      const rows =
+        externalUserId !== null
+          ? db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND external_user_id = ?', club, achievementId, externalUserId)
+          : db.all(
+              'SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND recipient_email = ? COLLATE NOCASE',
+              club,
+              achievementId,
+              email,
+            )
+      return rows.map(toIssuance)
+    },
+    async list(club, { limit, beforeId, achievementId = null }) {
+      const conditions = ['club = ?']
+      const params: (string | number)[] = [club]
+      if (beforeId !== null) {
+        conditions.push('id < ?')
+        params.push(beforeId)
+      }
+      if (achievementId !== null) {
+        conditions.push('achievement_id = ?')
+        params.push(achievementId)
+      }
+      return db
+        .all(`SELECT * FROM issuances WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT ?`, ...params, limit)
+        .map(toIssuance)
+    },
+    async revoke(club, id, revokedAt, reason) {
+      return (
+        db.run(
+          'UPDATE issuances SET revoked_at = ?, revocation_reason = ? WHERE club = ? AND id = ? AND revoked_at IS NULL',
+          revokedAt,
+          reason,
+          club,
+          id,
+        ) > 0
+      )
+    },
+  }
+}
+
+export function createSnapshotStore(db: Database): SnapshotStore {
+  return {
+    async insert(snapshot) {
+      const row = db.get(
+        'INSERT INTO snapshots (club, achievement_id, view, created_at) VALUES (?, ?, ?, ?) RETURNING id',
+        snapshot.club,
+        snapshot.achievementId,
+        JSON.stringify(snapshot.view),
+        snapshot.createdAt,
+      )
+      return num(row!.id)
+    },
+    async findById(id) {
+      const row = db.get('SELECT * FROM snapshots WHERE id = ?', id)
+      if (!row) return null
+      const snapshot: TemplateSnapshot = {
+        id: num(row.id),
+        club: str(row.club),
+        achievementId: num(row.achievement_id),
+        view: json(row.view),
+        createdAt: num(row.created_at),
+      }
+      return snapshot
+    },
+  }
+}

@@ -1,0 +1,63 @@
+import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toMessage = (row: SqliteRow): OutboxMessage => ({
+  id: num(row.id),
+  club: str(row.club),
+  issuanceId: num(row.issuance_id),
+  to: str(row.recipient),
+  subject: str(row.subject),
+  text: str(row.text_body),
+  html: str(row.html_body),
+  attempts: num(row.attempts),
+  nextAttemptAt: num(row.next_attempt_at),
+  sentAt: nullableNum(row.sent_at),
+  lastError: nullableStr(row.last_error),
+  createdAt: num(row.created_at),
+})
+
+export function createOutboxStore(db: Database): OutboxStore {
+  return {
+    async enqueue(message) {
+      const row = db.get(
+        `INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        message.club,
+        message.issuanceId,
+        message.to,
+        message.subject,
+        message.text,
+        message.html,
+        message.nextAttemptAt,
+        message.createdAt,
+      )
+      return num(row!.id)
+    },
+    async claimDue(now, leaseMs, limit, maxAttempts) {
+      return db
+        .all(
+          `UPDATE outbox SET next_attempt_at = ?, attempts = attempts + 1
+           WHERE id IN (
+             SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ? AND attempts < ?
+             ORDER BY id LIMIT ?)
+           RETURNING *`,
+          now + leaseMs,
+          now,
+          maxAttempts,
+          limit,
+        )
+        .map(toMessage)
+        .sort((a, b) => a.id - b.id)
+    },
+    async markSent(id, sentAt) {
+      db.run('UPDATE outbox SET sent_at = ?, last_error = NULL WHERE id = ?', sentAt, id)
+    },
+    async markFailed(id, error, nextAttemptAt) {
+      db.run('UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?', error, nextAttemptAt, id)
+    },
+    async listByIssuance(issuanceId) {
+      return db.all('SELECT * FROM outbox WHERE issuance_id = ? ORDER BY id', issuanceId).map(toMessage)
+    },
+  }
+}

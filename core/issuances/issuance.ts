@@ -1,0 +1,63 @@
+import type { TemplateView } from '../achievements/present.ts'
+
+/** Delivery of an issuance (spec §4.3 `mode`, DESIGN §5): `email` notifies the recipient, `none` is silent. */
+export const ISSUE_MODES = ['email', 'none'] as const
+export type IssueMode = (typeof ISSUE_MODES)[number]
+
+export interface Recipient {
+  /** The caller's own id of the person, if it sent one. */
+  externalUserId: string | null
+  name: string
+  /** As sent, trimmed; compared case-insensitively. */
+  email: string
+}
+
+export interface Evidence {
+  url: string | null
+  name: string | null
+  description: string | null
+  /** Only public evidence is engraved into the credential. */
+  isPublic: boolean
+}
+
+/** An issuance: one recipient given one template (spec §2.6). */
+export interface Issuance {
+  id: number
+  club: string
+  achievementId: number
+  /** The template as issued: engraved into the credential and read back as the detail's `form`. */
+  snapshotId: number
+  recipient: Recipient
+  evidences: Evidence[]
+  mode: IssueMode
+  /** When the credential stops being valid (ms), or `null` for never. */
+  expiresAt: number | null
+  createdAt: number
+  revokedAt: number | null
+  revocationReason: string | null
+}
+
+export type NewIssuance = Omit<Issuance, 'id'>
+
+/** The template as issued, stored once per batch and shared by its issuances. */
+export interface TemplateSnapshot {
+  id: number
+  club: string
+  achievementId: number
+  view: TemplateView
+  createdAt: number
+}
+
+/** The signed credential of an issuance: the JWT is the only record that never changes. */
+export interface CredentialRecord {
+  /** UUID; `jti` and `vc.id` are `urn:uuid:<id>`. */
+  id: string
+  issuanceId: number
+  club: string
+  jwt: string
+  issuedAt: number
+  /** `validUntil` (ms), or `null`. */
+  validUntil: number | null
+  statusListId: number
+  statusListIndex: number
+}
