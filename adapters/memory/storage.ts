@@ -3,7 +3,17 @@ import { createMutex } from '../../core/util/mutex.ts'
 import type { AchievementTemplate, NewRequirement, Requirement } from '../../core/achievements/template.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Club } from '../../core/clubs/club.ts'
-import type { StoragePort, StoredKey, Stores } from '../../core/ports/storage.ts'
+import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type {
+  ClubEvent,
+  IdempotencyRecord,
+  OutboxMessage,
+  SigningJob,
+  StatusList,
+  StoragePort,
+  StoredKey,
+  Stores,
+} from '../../core/ports/storage.ts'
 
 /** Everything the memory storage holds; owned by one storage instance, never module-global. */
 interface State {
@@ -12,8 +22,20 @@ interface State {
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
+  snapshots: Map<number, TemplateSnapshot>
+  issuances: Map<number, Issuance>
+  credentials: Map<string, CredentialRecord>
+  /** Index of `credentials`: issuance id → credential id; also the one-credential-per-issuance rule. */
+  credentialByIssuance: Map<number, string>
+  /** Keyed by issuance id: at most one job per issuance. */
+  signingJobs: Map<number, SigningJob>
+  statusLists: Map<number, StatusList>
+  events: Map<number, ClubEvent>
+  /** Keyed by `idempotencyKey(scope, key)`. */
+  idempotency: Map<string, IdempotencyRecord>
+  outbox: Map<number, OutboxMessage>
   /** Id sequences; never rolled back, so an id is never handed out twice. */
-  sequences: { achievement: number; requirement: number }
+  sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number }
 }
 
 function createState(): State {
@@ -23,7 +45,16 @@ function createState(): State {
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),
-    sequences: { achievement: 0, requirement: 0 },
+    snapshots: new Map(),
+    issuances: new Map(),
+    credentials: new Map(),
+    credentialByIssuance: new Map(),
+    signingJobs: new Map(),
+    statusLists: new Map(),
+    events: new Map(),
+    idempotency: new Map(),
+    outbox: new Map(),
+    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0 },
   }
 }
 
@@ -31,6 +62,21 @@ function createState(): State {
 type Journal = (() => void)[]
 
 const copy = <T>(value: T): T => structuredClone(value)
+
+/** `list(...)` of any id-keyed rows: the club's, strictly below `beforeId`, highest id first, at most `limit`. */
+function keysetPage<T extends { id: number }>(rows: Iterable<T>, beforeId: number | null, limit: number): T[] {
+  return [...rows]
+    .filter((row) => beforeId === null || row.id < beforeId)
+    .sort((a, b) => b.id - a.id)
+    .slice(0, limit)
+    .map(copy)
+}
+
+/** One Map key for the pair; JSON keeps `('a:b', 'c')` and `('a', 'b:c')` apart. */
+const idempotencyKey = (scope: string, key: string): string => JSON.stringify([scope, key])
+
+/** E-mail addresses compare case-insensitively (Issuance.recipient.email). */
+const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
 
 /** Sets `map[key] = value` and records how to undo it. */
 function put<K, V>(journal: Journal, map: Map<K, V>, key: K, value: V): void {
@@ -137,6 +183,222 @@ function createStores(state: State, journal: Journal): Stores {
           .sort((a, b) => b.id - a.id)
           .slice(0, limit)
           .map(withRequirements)
+      },
+      async incrementIssuedCount(templateId, by) {
+        const template = state.achievements.get(templateId)
+        if (template) put(journal, state.achievements, templateId, { ...template, issuedCount: template.issuedCount + by })
+      },
+    },
+    snapshots: {
+      async insert(snapshot) {
+        const id = ++state.sequences.snapshot
+        put(journal, state.snapshots, id, { ...copy(snapshot), id })
+        return id
+      },
+      async findById(id) {
+        const snapshot = state.snapshots.get(id)
+        return snapshot ? copy(snapshot) : null
+      },
+    },
+    issuances: {
+      async insert(issuance) {
+        const id = ++state.sequences.issuance
+        put(journal, state.issuances, id, { ...copy(issuance), id })
+        return id
+      },
+      async findById(club, id) {
+        const issuance = state.issuances.get(id)
+        return issuance && issuance.club === club ? copy(issuance) : null
+      },
+      async findHeld(club, achievementId, recipient) {
+        return [...state.issuances.values()]
+          .filter(
+            (issuance) =>
+              issuance.club === club &&
+              issuance.achievementId === achievementId &&
+              (recipient.externalUserId !== null
+                ? issuance.recipient.externalUserId === recipient.externalUserId
+                : sameEmail(issuance.recipient.email, recipient.email)),
+          )
+          .map(copy)
+      },
+      async list(club, { limit, beforeId, achievementId }) {
+        const rows = [...state.issuances.values()].filter(
+          (issuance) => issuance.club === club && (achievementId == null || issuance.achievementId === achievementId),
+        )
+        return keysetPage(rows, beforeId, limit)
+      },
+      async revoke(club, id, revokedAt, reason) {
+        const issuance = state.issuances.get(id)
+        if (!issuance || issuance.club !== club || issuance.revokedAt !== null) return false
+        put(journal, state.issuances, id, { ...issuance, revokedAt, revocationReason: reason })
+        return true
+      },
+    },
+    credentials: {
+      async insert(credential) {
+        if (state.credentials.has(credential.id)) throw new StorageConflict(`credential ${credential.id} exists`)
+        if (state.credentialByIssuance.has(credential.issuanceId)) {
+          throw new StorageConflict(`issuance ${credential.issuanceId} has a credential`)
+        }
+        put(journal, state.credentials, credential.id, copy(credential))
+        put(journal, state.credentialByIssuance, credential.issuanceId, credential.id)
+      },
+      async findById(id) {
+        const credential = state.credentials.get(id)
+        return credential ? copy(credential) : null
+      },
+      async findByIssuance(issuanceId) {
+        const id = state.credentialByIssuance.get(issuanceId)
+        return id === undefined ? null : copy(state.credentials.get(id)!)
+      },
+      async findByIssuances(issuanceIds) {
+        return [...new Set(issuanceIds)].flatMap((issuanceId) => {
+          const id = state.credentialByIssuance.get(issuanceId)
+          return id === undefined ? [] : [copy(state.credentials.get(id)!)]
+        })
+      },
+    },
+    signingJobs: {
+      async enqueue({ issuanceId, club }) {
+        if (state.signingJobs.has(issuanceId)) throw new StorageConflict(`issuance ${issuanceId} has a signing job`)
+        put(journal, state.signingJobs, issuanceId, {
+          issuanceId,
+          club,
+          statusListId: null,
+          statusListIndex: null,
+          attempts: 0,
+          leaseUntil: null,
+          lastError: null,
+        })
+      },
+      async claim(now, leaseMs, limit) {
+        // A lease (or a retry time set by `release`) ends at `leaseUntil`: from then on the job is free.
+        const free = [...state.signingJobs.values()]
+          .filter((job) => job.leaseUntil === null || job.leaseUntil <= now)
+          .sort((a, b) => a.issuanceId - b.issuanceId)
+          .slice(0, limit)
+        return free.map((job) => {
+          const leased = { ...job, leaseUntil: now + leaseMs, attempts: job.attempts + 1 }
+          put(journal, state.signingJobs, job.issuanceId, leased)
+          return copy(leased)
+        })
+      },
+      async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
+        const job = state.signingJobs.get(issuanceId)
+        if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
+      },
+      async release(issuanceId, error, retryAt) {
+        const job = state.signingJobs.get(issuanceId)
+        if (job) put(journal, state.signingJobs, issuanceId, { ...job, leaseUntil: retryAt, lastError: error })
+      },
+      async complete(issuanceId) {
+        remove(journal, state.signingJobs, issuanceId)
+      },
+      async count() {
+        return state.signingJobs.size
+      },
+    },
+    statusLists: {
+      async insert(list) {
+        const stored: StatusList = { ...copy(list), id: ++state.sequences.statusList, allocated: 0 }
+        put(journal, state.statusLists, stored.id, stored)
+        return copy(stored)
+      },
+      async current(club, purpose) {
+        let newest: StatusList | null = null
+        for (const list of state.statusLists.values()) {
+          if (list.club === club && list.purpose === purpose && (newest === null || list.id > newest.id)) newest = list
+        }
+        return newest ? copy(newest) : null
+      },
+      async findById(id) {
+        const list = state.statusLists.get(id)
+        return list ? copy(list) : null
+      },
+      async listByClub(club) {
+        return [...state.statusLists.values()]
+          .filter((list) => list.club === club)
+          .sort((a, b) => a.id - b.id)
+          .map(copy)
+      },
+      async takeSlot(listId) {
+        const list = state.statusLists.get(listId)
+        if (!list || list.allocated >= list.size) return null
+        put(journal, state.statusLists, listId, { ...list, allocated: list.allocated + 1 })
+        return list.allocated
+      },
+    },
+    events: {
+      async append(event) {
+        const id = ++state.sequences.event
+        put(journal, state.events, id, { ...copy(event), id })
+        return id
+      },
+      async list(club, { limit, beforeId }) {
+        return keysetPage(
+          [...state.events.values()].filter((event) => event.club === club),
+          beforeId,
+          limit,
+        )
+      },
+    },
+    idempotency: {
+      async find(scope, key) {
+        const record = state.idempotency.get(idempotencyKey(scope, key))
+        return record ? copy(record) : null
+      },
+      async insert(record) {
+        const mapKey = idempotencyKey(record.scope, record.key)
+        if (state.idempotency.has(mapKey)) throw new StorageConflict(`idempotency key ${record.key} exists in ${record.scope}`)
+        put(journal, state.idempotency, mapKey, copy(record))
+      },
+      async complete(scope, key, response) {
+        const mapKey = idempotencyKey(scope, key)
+        const record = state.idempotency.get(mapKey)
+        if (record) put(journal, state.idempotency, mapKey, { ...record, response: copy(response) })
+      },
+      async delete(scope, key) {
+        remove(journal, state.idempotency, idempotencyKey(scope, key))
+      },
+      async purgeExpired(now) {
+        let purged = 0
+        for (const [mapKey, record] of state.idempotency) {
+          if (record.expiresAt < now && remove(journal, state.idempotency, mapKey)) purged++
+        }
+        return purged
+      },
+    },
+    outbox: {
+      async enqueue(message) {
+        const id = ++state.sequences.outbox
+        put(journal, state.outbox, id, { ...copy(message), id, attempts: 0, sentAt: null, lastError: null })
+        return id
+      },
+      async claimDue(now, leaseMs, limit, maxAttempts) {
+        const due = [...state.outbox.values()]
+          .filter((message) => message.sentAt === null && message.nextAttemptAt <= now && message.attempts < maxAttempts)
+          .sort((a, b) => a.id - b.id)
+          .slice(0, limit)
+        return due.map((message) => {
+          const leased = { ...message, nextAttemptAt: now + leaseMs, attempts: message.attempts + 1 }
+          put(journal, state.outbox, message.id, leased)
+          return copy(leased)
+        })
+      },
+      async markSent(id, sentAt) {
+        const message = state.outbox.get(id)
+        if (message) put(journal, state.outbox, id, { ...message, sentAt })
+      },
+      async markFailed(id, error, nextAttemptAt) {
+        const message = state.outbox.get(id)
+        if (message) put(journal, state.outbox, id, { ...message, lastError: error, nextAttemptAt })
+      },
+      async listByIssuance(issuanceId) {
+        return [...state.outbox.values()]
+          .filter((message) => message.issuanceId === issuanceId)
+          .sort((a, b) => a.id - b.id)
+          .map(copy)
       },
     },
     keys: {
