@@ -17,6 +17,9 @@ export function oauthRoutes(issuer: CoreIssuer, routes: RouteTable, authPath: st
     } catch (error) {
       throw new OAuthError('invalid_request', 'The token request body is too large.', { cause: error })
     }
+    // RFC 6749 §3.2: request parameters MUST NOT be included more than once.
+    const repeated = [...new Set(form.keys())].find((name) => form.getAll(name).length > 1)
+    if (repeated !== undefined) throw new OAuthError('invalid_request', `The parameter ${repeated} is repeated.`)
     const token = await issuer.tokens.issue({
       clientId,
       clientSecret,

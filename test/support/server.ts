@@ -1,0 +1,250 @@
+/**
+ * The real server as a child process, and the admin CLI as a child process, on one data dir.
+ * Tests talk to the server over HTTP with undici, as an integrator would.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Agent, request } from 'undici'
+
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const NODE_ENTRY = join(ROOT, 'server/node.ts')
+const CLOCKED_ENTRY = join(ROOT, 'test/support/clocked-server.ts')
+const CLI_ENTRY = join(ROOT, 'server/cli.ts')
+
+/** A fresh data dir under the OS temp dir. */
+export function freshDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'clubcred-server-'))
+}
+
+/** The parent's environment without any CLUBCRED_* or PORT/HOST that would leak into the child. */
+function childEnv(dataDir: string, extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (!name.startsWith('CLUBCRED_') && name !== 'PORT' && name !== 'HOST') env[name] = value
+  }
+  return { ...env, PORT: '0', HOST: '127.0.0.1', CLUBCRED_DATA_DIR: dataDir, ...extra }
+}
+
+export interface HttpResponse {
+  status: number
+  headers: Record<string, string>
+  text: string
+  /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
+  json: any
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS'
+  headers?: Record<string, string>
+  body?: string
+}
+
+export interface ServerProcess {
+  /** `http://127.0.0.1:<port>`, as printed on the listening line. */
+  url: string
+  dataDir: string
+  /** Everything the server wrote to stderr so far. */
+  readonly stderr: string
+  /** An HTTP request to `url + path`. */
+  http(path: string, options?: RequestOptions): Promise<HttpResponse>
+  /** SIGTERM, then the exit code (SIGKILL after 5 s). Idempotent. */
+  stop(): Promise<number | null>
+}
+
+export interface ClockedServerProcess extends ServerProcess {
+  /** Moves the server's clock forward by `ms` (acknowledged over IPC before this resolves). */
+  advance(ms: number): Promise<void>
+  /** Sets the server's clock to `ms` since the epoch. */
+  set(ms: number): Promise<void>
+}
+
+export interface StartOptions {
+  /** Defaults to a fresh temp dir. */
+  dataDir?: string
+  env?: Record<string, string>
+}
+
+/** Spawns `node --import tsx server/node.ts` and waits for `clubcred listening on <url>`. */
+export function startServer(options: StartOptions = {}): Promise<ServerProcess> {
+  return launch(NODE_ENTRY, options, false)
+}
+
+/** Spawns the clocked test entry (startNodeServer with a clock the test moves over IPC). */
+export async function startClockedServer(options: StartOptions = {}): Promise<ClockedServerProcess> {
+  return (await launch(CLOCKED_ENTRY, options, true)) as ClockedServerProcess
+}
+
+async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: StartOptions, ipc: boolean): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: ROOT,
+    env: childEnv(dataDir, env),
+    stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
+  })
+  let stderr = ''
+  child.stdout!.resume()
+  child.stderr!.setEncoding('utf8')
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start within 20 s; stderr:\n${stderr}`)), 20_000)
+    const fail = (error: Error) => {
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      reject(error)
+    }
+    child.stderr!.on('data', (chunk: string) => {
+      stderr += chunk
+      const match = /clubcred listening on (\S+)\n/.exec(stderr)
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    })
+    void exited.then((code) => fail(new Error(`server exited with ${code} before listening; stderr:\n${stderr}`)))
+  })
+
+  const agent = new Agent({ keepAliveTimeout: 1000 })
+  let stopping: Promise<number | null> | undefined
+
+  const handle: ClockedServerProcess = {
+    url,
+    dataDir,
+    get stderr() {
+      return stderr
+    },
+    async http(path, { method = 'GET', headers = {}, body } = {}) {
+      const response = await request(url + path, { method, headers, body, dispatcher: agent })
+      const text = await response.body.text()
+      const flat: Record<string, string> = {}
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value
+      }
+      let json: unknown
+      try {
+        json = text ? JSON.parse(text) : undefined
+      } catch {
+        json = undefined
+      }
+      return { status: response.statusCode, headers: flat, text, json }
+    },
+    stop() {
+      stopping ??= (async () => {
+        await agent.close()
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
+        const killer = setTimeout(() => child.kill('SIGKILL'), 5000)
+        const code = await exited
+        clearTimeout(killer)
+        return code
+      })()
+      return stopping
+    },
+    advance: (ms) => tell(child, { advance: ms }),
+    set: (ms) => tell(child, { set: ms }),
+  }
+  return handle
+}
+
+function tell(child: ChildProcess, message: { advance: number } | { set: number }): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (!child.send) return reject(new Error('not a clocked server'))
+    const onMessage = (reply: unknown) => {
+      if (reply === 'ok') {
+        child.off('message', onMessage)
+        resolve()
+      }
+    }
+    child.on('message', onMessage)
+    child.send(message, (error) => error && reject(error))
+  })
+}
+
+/** Removes a data dir made by `freshDataDir`. */
+export function removeDataDir(dataDir: string): void {
+  rmSync(dataDir, { recursive: true, force: true })
+}
+
+export interface CliResult {
+  /** The exit code. */
+  code: number
+  /** stdout parsed as one JSON value. */
+  json: any
+  stdout: string
+  stderr: string
+}
+
+/** Runs `node --import tsx server/cli.ts ...args` on `dataDir`. Never rejects on a non-zero exit. */
+export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', CLI_ENTRY, ...args],
+      { cwd: ROOT, env: childEnv(dataDir, {}), timeout: 20_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+        if (error && typeof error.code !== 'number') return reject(error)
+        let json: unknown
+        try {
+          json = JSON.parse(stdout)
+        } catch {
+          json = undefined
+        }
+        resolve({ code, json, stdout, stderr })
+      },
+    )
+  })
+}
+
+/** `runCli`, asserting success: returns the printed object. */
+export async function cli(dataDir: string, ...args: string[]): Promise<any> {
+  const result = await runCli(dataDir, ...args)
+  if (result.code !== 0 || result.json === undefined) {
+    throw new Error(`cli ${args.join(' ')} failed with ${result.code}:\n${result.stdout}\n${result.stderr}`)
+  }
+  return result.json
+}
+
+/** A club and a client of it, made with the CLI. */
+export async function clubAndClient(dataDir: string, domain: string, scopes?: string): Promise<{ client_id: string; client_secret: string; scopes: string[] }> {
+  await cli(dataDir, 'club', 'create', '--domain', domain, '--name', `${domain} club`)
+  return cli(dataDir, 'client', 'create', '--club', domain, ...(scopes ? ['--scopes', scopes] : []))
+}
+
+/** HTTP Basic as RFC 6749 §2.3.1 says: id and secret form-urlencoded, then base64. */
+export function basic(id: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+')
+  return 'Basic ' + Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')
+}
+
+export const FORM = 'application/x-www-form-urlencoded'
+
+/** POST /oauth/token with the client credentials grant. */
+export function tokenRequest(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string) {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) })
+  return server.http('/oauth/token', {
+    method: 'POST',
+    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': FORM },
+    body: body.toString(),
+  })
+}
+
+/** An access token, asserting the token endpoint said 200. */
+export async function accessToken(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
+  const response = await tokenRequest(server, client, scope)
+  if (response.status !== 200) throw new Error(`token endpoint said ${response.status}: ${response.text}`)
+  return response.json.access_token
+}
+
+/** GET the club root with a bearer token. */
+export function clubRoot(server: ServerProcess, club: string, token: string | null, method: 'GET' | 'HEAD' = 'GET') {
+  return server.http(`/v2/clubs/${club}/`, { method, headers: token === null ? {} : { authorization: `Bearer ${token}` } })
+}
+
+/** The demo client a first start prints on stderr, or `null` when it printed none. */
+export function demoClientFrom(stderr: string): { client_id: string; client_secret: string } | null {
+  const id = /client_id:\s+(\S+)/.exec(stderr)
+  const secret = /client_secret:\s+(\S+)/.exec(stderr)
+  return id && secret ? { client_id: id[1]!, client_secret: secret[1]! } : null
+}
