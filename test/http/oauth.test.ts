@@ -20,18 +20,9 @@ import {
   type HttpResponse,
   type ServerProcess,
 } from '../support/server.ts'
+import { assertOAuthError } from '../support/assertions.ts'
 
 type Client = { client_id: string; client_secret: string }
-
-/** Asserts an RFC 6749 §5.2 error response. */
-function assertOAuthError(response: HttpResponse, status: number, error: string): void {
-  assert.equal(response.status, status, response.text)
-  assert.match(response.headers['content-type'] ?? '', /^application\/json\b/)
-  assert.equal(response.headers['cache-control'], 'no-store')
-  assert.equal(response.json?.error, error, response.text)
-  assert.equal(typeof response.json?.error_description, 'string')
-  assert.deepStrictEqual(Object.keys(response.json).sort(), ['error', 'error_description'])
-}
 
 function assertBasicChallenge(response: HttpResponse): void {
   assert.match(response.headers['www-authenticate'] ?? '', /^Basic\b/i)
