@@ -4,6 +4,9 @@ import type { Clock } from './ports/clock.ts'
 import type { KeyStore } from './ports/key-store.ts'
 import type { RandomSource } from './ports/random.ts'
 import type { StoragePort } from './ports/storage.ts'
+import type { JwtSigner } from './ports/signer.ts'
+import type { Notifier } from './ports/notifier.ts'
+import type { Signal } from './util/signal.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -13,4 +16,9 @@ export interface IssuerContext {
   clock: Clock
   random: RandomSource
   clientAuthFailures: FailureLimiter
+  signer: JwtSigner
+  /** Delivers e-mail from the outbox; `null` keeps messages in the outbox. */
+  notifier: Notifier | null
+  /** Woken when issuances are accepted, so that the signing worker starts at once. */
+  signingQueue: Signal
 }

@@ -21,6 +21,15 @@ import type { IssuerContext } from './context.ts'
 import type { Principal } from './tokens/principal.ts'
 import type { ScopeName } from './scopes.ts'
 import type { ListQuery } from './lists/cursor.ts'
+import { webCryptoSigner } from './credentials/webcrypto-signer.ts'
+import { listEvents } from './events/list.ts'
+import { withIdempotency } from './idempotency/claim.ts'
+import { issueBatch, type BatchResult } from './issuances/issue.ts'
+import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
+import type { JwtSigner } from './ports/signer.ts'
+import type { Notifier } from './ports/notifier.ts'
+import { createWorker, type WorkerOptions } from './signing/worker.ts'
+import { createSignal } from './util/signal.ts'
 import { clubKeyOwner } from './issuers/did.ts'
 
 export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
@@ -32,6 +41,20 @@ export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
   masterKey?: Uint8Array
   clock?: Clock
   random?: RandomSource
+  /** Signs credentials; default: portable WebCrypto. `createNodeSigner()` from `clubcred/node` is faster. */
+  signer?: JwtSigner
+  /** Sends recipient e-mail; without one, messages wait in the outbox. */
+  notifier?: Notifier | null
+  /** Options of `issuer.worker`. */
+  worker?: WorkerOptions
+}
+
+/** Options of an issue call. */
+export interface IssueOptions {
+  /** `Idempotency-Key`: a repeat with the same key and body replays the first result. */
+  idempotencyKey?: string | null
+  /** Whose keys these are (the API client); keys are scoped to it and the route. */
+  idempotencyScope?: string
 }
 
 /**
@@ -63,7 +86,11 @@ export function createCoreIssuer(options: IssuerOptions) {
     clock,
     random,
     clientAuthFailures: createFailureLimiter({ clock, ...config.clientAuthFailures }),
+    signer: options.signer ?? webCryptoSigner,
+    notifier: options.notifier ?? null,
+    signingQueue: createSignal(),
   }
+  const worker = createWorker(ctx, options.worker)
 
   return {
     config,
@@ -92,10 +119,35 @@ export function createCoreIssuer(options: IssuerOptions) {
       read: (club: string, id: number) => readTemplate(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
     },
+    issuances: {
+      /**
+       * Issues a template to recipients (spec §4.3). Returns the batch result, its JSON text (what the
+       * HTTP face sends, byte for byte on replays) and whether it is a replay.
+       */
+      async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const outcome = await withIdempotency(
+          ctx,
+          { scope: `${idempotencyScope} POST issuances ${club}`, key: idempotencyKey, body: input },
+          async (claim) => ({ status: 200, body: (await issueBatch(ctx, club, input, claim)).body }),
+        )
+        return { ...outcome, result: JSON.parse(outcome.body) as BatchResult }
+      },
+      read: (club: string, id: number) => readIssuance(ctx, club, id),
+      list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
+      credential: (club: string, id: number) => readCredential(ctx, club, id),
+    },
+    events: {
+      list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),
+    },
+    /** The background worker that signs credentials and sends mail; the server starts it. */
+    worker,
     keys: {
       rotate: (club: string) => keys.rotate(clubKeyOwner(club)),
     },
-    close: () => storage.close(),
+    async close() {
+      await worker.stop()
+      await storage.close()
+    },
   }
 }
 

@@ -33,6 +33,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   const urls = resolveUrls(config, port)
   const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, ...(clock ? { clock } : {}) })
   listener = toNodeListener(issuer.fetch)
+  issuer.worker.start()
 
   const demo = await bootstrapDemo(issuer)
   if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createIssuer, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { loadMasterKey } from './master-key.ts'
+import { createNodeSigner } from '../adapters/node/signer.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
@@ -21,5 +22,5 @@ export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Is
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const storage = createSqliteStorage({ driver: openDriver(join(config.dataDir, 'clubcred.db')) })
   const masterKey = loadMasterKey(config.dataDir, config.masterKey)
-  return createIssuer({ storage, masterKey, urls, ...(clock ? { clock } : {}) })
+  return createIssuer({ storage, masterKey, urls, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
 }

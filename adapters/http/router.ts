@@ -45,4 +45,10 @@ export function param(request: IRequest, name: string): string {
   }
 }
 
+/** A numeric path id; anything else becomes 0, an id that matches nothing, so the verb answers its own 404. */
+export function numericId(request: IRequest, name = 'id'): number {
+  const raw = param(request, name)
+  return /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : 0
+}
+
 export { Router }

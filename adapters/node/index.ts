@@ -60,3 +60,5 @@ async function handle(handler: (request: Request) => Promise<Response>, req: Inc
   res.writeHead(response.status, out)
   res.end(body)
 }
+
+export { createNodeSigner } from './signer.ts'

@@ -21,47 +21,52 @@ import {
  */
 const ignored = v.optional(v.unknown())
 
+const isRecord = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input)
+
+/**
+ * A member that must be a JSON object: any other value, an array too, is `must-be-object` (valibot's
+ * object schemas take an array for an object, so `criteria: []` would pass as a patch that changes
+ * nothing); an unknown member inside is `unknown-field`.
+ */
+function record<const E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(v.custom<Record<string, unknown>>(isRecord, 'must-be-object'), v.strictObject(entries, 'unknown-field'))
+}
+
 export const requirementInput = v.pipe(
-  v.strictObject(
-    {
-      id: ignored,
-      type: requirementType,
-      description: optionalText(MAX.requirement),
-      url: optionalUrl,
-    },
-    'unknown-field',
-  ),
+  record({
+    id: ignored,
+    type: requirementType,
+    description: optionalText(MAX.requirement),
+    url: optionalUrl,
+  }),
   v.check((requirement) => hasDescriptionOrUrl(requirement), 'requirement-empty'),
 )
 
 export const programInput = v.nullable(
-  v.strictObject(
-    {
-      name: optionalText(MAX.programName),
-      url: optionalUrl,
-      isPublic: v.optional(v.boolean('must-be-boolean')),
-    },
-    'unknown-field',
-  ),
+  record({
+    name: optionalText(MAX.programName),
+    url: optionalUrl,
+    isPublic: v.optional(v.boolean('must-be-boolean')),
+  }),
 )
 
+/** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
+const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
+
 const writeEntries = {
-  name: v.optional(requiredText(MAX.name)),
+  name: notEmptied(MAX.name),
   nameEn: v.optional(englishText(MAX.name)),
   type: v.optional(templateType),
-  description: v.optional(v.pipe(v.nullable(requiredText(MAX.description)), v.check((value) => value !== null, 'required'))),
+  description: notEmptied(MAX.description),
   descriptionEn: v.optional(englishText(MAX.description)),
   imprintDescription: v.optional(optionalText(MAX.description)),
   imprintDescriptionEn: v.optional(englishText(MAX.description)),
   tag: v.optional(tagList),
   criteria: v.optional(
-    v.strictObject(
-      {
-        narrative: ignored,
-        requirements: v.optional(v.pipe(v.array(requirementInput, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
-      },
-      'unknown-field',
-    ),
+    record({
+      narrative: ignored,
+      requirements: v.optional(v.pipe(v.array(requirementInput, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
+    }),
   ),
   program: v.optional(programInput),
   // Read-only members of the read shape.

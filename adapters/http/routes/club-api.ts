@@ -1,7 +1,8 @@
 import { authorizeClubOperation } from '../auth.ts'
 import { readJson } from '../body.ts'
 import { json } from '../responses.ts'
-import { param, type RouteTable } from '../router.ts'
+import { numericId, param, type RouteTable } from '../router.ts'
+import { issuanceRoutes } from './issuances.ts'
 import type { IRequest } from 'itty-router'
 import type { CoreIssuer } from '../../../core/issuer.ts'
 import type { ListQuery } from '../../../core/lists/cursor.ts'
@@ -39,16 +40,12 @@ export function clubApiRoutes(issuer: CoreIssuer, routes: RouteTable, basePath: 
     const body = await readJson(request, maxBodyBytes)
     return json({ data: await issuer.achievements.patch(clubOf(request), numericId(request), body) })
   })
+
+  issuanceRoutes(issuer, routes, club)
 }
 
 /** `limit` and `cursor` of a cursor list; a repeated parameter counts by its first value. */
 export function listQuery(request: Request): ListQuery {
   const search = new URL(request.url).searchParams
   return { limit: search.get('limit'), cursor: search.get('cursor') }
-}
-
-/** A numeric path id; anything else is an id that matches nothing (0), so the verb answers its 404. */
-function numericId(request: IRequest): number {
-  const raw = param(request, 'id')
-  return /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : 0
 }

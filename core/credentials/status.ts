@@ -1,0 +1,12 @@
+/** Credential status values (spec §2.7, §3). */
+export type CredentialStatus = 'valid' | 'expired' | 'revoked'
+
+/**
+ * The status of a credential, computed on every read: revoked, else expired (`validUntil` passed),
+ * else valid. Revoked wins over expired (spec §3). The signature is not checked here.
+ */
+export function credentialStatus(state: { revokedAt: number | null; validUntil: number | null }, now: number): CredentialStatus {
+  if (state.revokedAt !== null) return 'revoked'
+  if (state.validUntil !== null && now >= state.validUntil) return 'expired'
+  return 'valid'
+}

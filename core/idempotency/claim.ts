@@ -1,0 +1,78 @@
+import { ProblemError, validationFailed } from '../errors.ts'
+import { canonicalJson } from '../crypto/canonical-json.ts'
+import { toBase64Url } from '../crypto/base64url.ts'
+import type { IssuerContext } from '../context.ts'
+
+/** Keys are kept 24 hours (DESIGN §5). */
+export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
+/**
+ * A claim whose request never finished (the process died) is taken over after this long. Safe: the
+ * response is stored in the same unit of work as the operation, so an unfinished claim did nothing.
+ */
+export const IDEMPOTENCY_IN_FLIGHT_MS = 60 * 1000
+
+/** A claimed key: the operation MUST store its response with `tx.idempotency.complete` in its own unit of work. */
+export interface IdempotencyClaim {
+  scope: string
+  key: string
+}
+
+export type ClaimOutcome = { claim: IdempotencyClaim } | { replay: { status: number; body: string } }
+
+/** 1..255 printable ASCII characters (DESIGN §5, after the IETF httpapi Idempotency-Key draft). */
+const KEY = /^[\x20-\x7e]{1,255}$/
+
+/**
+ * Claims an `Idempotency-Key` for one client and route. Same key, same body, finished: the stored
+ * response to replay. Same key, other body: 422 `idempotency-key-reused`. Same key, still running:
+ * 409 `idempotency-in-flight`. Exactly one of concurrent first requests gets the claim.
+ */
+export async function claimIdempotencyKey(ctx: IssuerContext, scope: string, key: string, body: unknown): Promise<ClaimOutcome> {
+  if (!KEY.test(key)) {
+    throw validationFailed([{ message: 'invalid-idempotency-key', path: 'Idempotency-Key' }], 'An Idempotency-Key is 1 to 255 printable ASCII characters.')
+  }
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(body ?? null)))
+  const requestHash = toBase64Url(new Uint8Array(digest))
+  const now = ctx.clock.now()
+  return ctx.storage.transaction(async (tx) => {
+    const existing = await tx.idempotency.find(scope, key)
+    if (existing && existing.expiresAt > now) {
+      if (existing.requestHash !== requestHash) {
+        throw new ProblemError('idempotency-key-reused', { detail: 'This Idempotency-Key was used with another request body.' })
+      }
+      if (existing.response) return { replay: existing.response }
+      if (now - existing.createdAt < IDEMPOTENCY_IN_FLIGHT_MS) {
+        throw new ProblemError('idempotency-in-flight', { detail: 'A request with this Idempotency-Key is still being processed.' })
+      }
+    }
+    if (existing) await tx.idempotency.delete(scope, key)
+    await tx.idempotency.insert({ scope, key, requestHash, response: null, createdAt: now, expiresAt: now + IDEMPOTENCY_RETENTION_MS })
+    return { claim: { scope, key } }
+  })
+}
+
+/** Gives a claim up after its operation failed, so that the client may retry with the same key. */
+export async function releaseIdempotencyKey(ctx: IssuerContext, claim: IdempotencyClaim): Promise<void> {
+  await ctx.storage.transaction((tx) => tx.idempotency.delete(claim.scope, claim.key))
+}
+
+/**
+ * Runs an operation under an optional Idempotency-Key. `run` receives the claim (or `null`) and MUST
+ * complete it in the unit of work that does the operation. Returns the response body text and whether
+ * it is a replay.
+ */
+export async function withIdempotency(
+  ctx: IssuerContext,
+  idempotency: { scope: string; key: string | null; body: unknown },
+  run: (claim: IdempotencyClaim | null) => Promise<{ status: number; body: string }>,
+): Promise<{ status: number; body: string; replayed: boolean }> {
+  if (idempotency.key === null) return { ...(await run(null)), replayed: false }
+  const outcome = await claimIdempotencyKey(ctx, idempotency.scope, idempotency.key, idempotency.body)
+  if ('replay' in outcome) return { ...outcome.replay, replayed: true }
+  try {
+    return { ...(await run(outcome.claim)), replayed: false }
+  } catch (error) {
+    await releaseIdempotencyKey(ctx, outcome.claim)
+    throw error
+  }
+}

@@ -1,0 +1,160 @@
+import * as v from 'valibot'
+import { ProblemError, validationFailed } from '../errors.ts'
+import { parseInput } from '../achievements/schema.ts'
+import { presentTemplate } from '../achievements/present.ts'
+import { requireTemplate } from '../achievements/require.ts'
+import { requireClub } from '../clubs/require.ts'
+import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInput } from './schema.ts'
+import type { IssuerContext } from '../context.ts'
+import type { IdempotencyClaim } from '../idempotency/claim.ts'
+import type { UnitOfWork } from '../ports/storage.ts'
+import type { IssueMode } from './issuance.ts'
+
+/** One item of the batch result (spec §2.9, DESIGN §5). */
+export type BatchItem =
+  | { ref: string; status: 'issued'; resourceId: number; error: null }
+  | { ref: string; status: 'skipped'; error: { code: 'duplicate-in-request' | 'already-issued'; message: string; resourceId?: number } }
+  | { ref: string; status: 'failed'; error: { code: string; message: string; path: string } }
+
+export interface BatchResult {
+  results: BatchItem[]
+  summary: { total: number; ok: number; skipped: number; failed: number }
+}
+
+/**
+ * Issues a template to a batch of recipients (spec §4.3). The whole batch is one unit of work: every
+ * accepted recipient gets its issuance, its `issuance.issued` event and its signing job, or none does.
+ * When `claim` is given, the response is stored under it in the same unit, so that a crash can never
+ * leave a batch issued but its Idempotency-Key unanswered.
+ */
+export async function issueBatch(
+  ctx: IssuerContext,
+  clubDomain: string,
+  input: unknown,
+  claim: IdempotencyClaim | null = null,
+): Promise<{ result: BatchResult; body: string }> {
+  if (Array.isArray((input as { recipients?: unknown })?.recipients) && (input as { recipients: unknown[] }).recipients.length > MAX_RECIPIENTS) {
+    throw new ProblemError('too-many-recipients', { detail: `At most ${MAX_RECIPIENTS} recipients per call.` })
+  }
+  const request = parseInput(issueRequestSchema, input)
+  const now = ctx.clock.now()
+  if (request.expiresAt !== undefined && request.expiresAt <= now) {
+    throw validationFailed([{ message: 'expires-at-in-past', path: 'expiresAt' }])
+  }
+
+  const outcome = await ctx.storage.transaction(async (tx) => {
+    const club = await requireClub(tx, clubDomain)
+    if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
+    const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
+    let snapshotId: number | null = null
+    const seen = new Set<string>()
+    const results: BatchItem[] = []
+
+    for (const [index, entry] of request.recipients.entries()) {
+      const ref = refOf(entry, index)
+      const parsed = v.safeParse(recipientSchema, entry)
+      if (!parsed.success) {
+        results.push(failed(ref, index, parsed.issues[0]!))
+        continue
+      }
+      const recipient = parsed.output
+      const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
+      if (expiresAt !== null && expiresAt <= now) {
+        results.push({ ref, status: 'failed', error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` } })
+        continue
+      }
+      const identity = recipient.externalUserId ?? `email:${recipient.email.toLowerCase()}`
+      if (seen.has(identity)) {
+        results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
+        continue
+      }
+      seen.add(identity)
+      const held = await heldIssuance(tx, clubDomain, template.id, recipient, now)
+      if (held !== null) {
+        results.push({
+          ref,
+          status: 'skipped',
+          error: { code: 'already-issued', message: 'The recipient already holds this achievement.', resourceId: held },
+        })
+        continue
+      }
+      snapshotId ??= await tx.snapshots.insert({
+        club: clubDomain,
+        achievementId: template.id,
+        view: presentTemplate(ctx.config, club, template),
+        createdAt: now,
+      })
+      const id = await insertIssuance(tx, { club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now })
+      results.push({ ref, status: 'issued', resourceId: id, error: null })
+    }
+
+    const result: BatchResult = { results, summary: summarize(results) }
+    const body = JSON.stringify(result)
+    if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
+    return { result, body }
+  })
+  if (outcome.result.summary.ok > 0) ctx.signingQueue.notify()
+  return outcome
+}
+
+async function insertIssuance(
+  tx: UnitOfWork,
+  i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
+): Promise<number> {
+  const id = await tx.issuances.insert({
+    club: i.club,
+    achievementId: i.achievementId,
+    snapshotId: i.snapshotId,
+    recipient: { externalUserId: i.recipient.externalUserId ?? null, name: i.recipient.name.trim(), email: i.recipient.email },
+    evidences: i.recipient.evidences.map((evidence) => ({
+      url: evidence.url ?? null,
+      name: evidence.name ?? null,
+      description: evidence.description ?? null,
+      isPublic: evidence.isPublic,
+    })),
+    mode: i.mode,
+    expiresAt: i.expiresAt,
+    createdAt: i.now,
+    revokedAt: null,
+    revocationReason: null,
+  })
+  await tx.events.append({ club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
+  await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
+  return id
+}
+
+/**
+ * DESIGN §5: a recipient (by externalUserId, else e-mail) who holds an issuance of this template that
+ * is neither revoked nor expired (a pending one counts) is skipped. Returns that issuance's id.
+ */
+async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number, recipient: RecipientInput, now: number): Promise<number | null> {
+  const held = await tx.issuances.findHeld(club, achievementId, { externalUserId: recipient.externalUserId ?? null, email: recipient.email })
+  const active = held.find((issuance) => issuance.revokedAt === null && (issuance.expiresAt === null || issuance.expiresAt > now))
+  return active ? active.id : null
+}
+
+/** `ref` is the recipient's externalUserId, else its zero-based index as a string (DESIGN §5). */
+function refOf(entry: unknown, index: number): string {
+  const externalUserId = (entry as { externalUserId?: unknown } | null)?.externalUserId
+  return typeof externalUserId === 'string' && externalUserId.trim() !== '' ? externalUserId.trim() : String(index)
+}
+
+const MESSAGES: Record<string, string> = {
+  'invalid-email': 'The e-mail address is not valid.',
+  required: 'A required member is missing or empty.',
+  'unknown-field': 'The entry has a member clubcred does not know.',
+  'too-long': 'A member is too long.',
+  'invalid-date-time': 'A date-time is not ISO 8601.',
+  'invalid-url': 'An evidence url is not an http(s) URL.',
+}
+
+function failed(ref: string, index: number, issue: v.BaseIssue<unknown>): BatchItem {
+  const path = ['recipients', index, ...(issue.path ?? []).map((item) => item.key)].join('.')
+  const code = issue.kind === 'schema' && issue.input === undefined ? 'required' : issue.message
+  return { ref, status: 'failed', error: { code, message: MESSAGES[code] ?? `The entry is not valid (${code}).`, path } }
+}
+
+function summarize(results: BatchItem[]): BatchResult['summary'] {
+  const count = (status: BatchItem['status']) => results.filter((item) => item.status === status).length
+  return { total: results.length, ok: count('issued'), skipped: count('skipped'), failed: count('failed') }
+}

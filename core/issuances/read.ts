@@ -1,0 +1,53 @@
+import { decodeJwt } from 'jose'
+import { ProblemError } from '../errors.ts'
+import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
+import { presentIssuanceDetail, presentIssuanceItem, type IssuanceDetail, type IssuanceItem } from './present.ts'
+import type { IssuerContext } from '../context.ts'
+import type { Stores } from '../ports/storage.ts'
+import type { Issuance } from './issuance.ts'
+
+/** The club's issuance, or 404 `issuance-not-found` (also for another club's issuance). */
+export async function requireIssuance(stores: Stores, club: string, id: number): Promise<Issuance> {
+  const issuance = Number.isSafeInteger(id) && id > 0 ? await stores.issuances.findById(club, id) : null
+  if (!issuance) throw new ProblemError('issuance-not-found', { detail: `There is no issuance ${id}.` })
+  return issuance
+}
+
+export async function readIssuance(ctx: IssuerContext, club: string, id: number, stores: Stores = ctx.storage): Promise<IssuanceDetail> {
+  const issuance = await requireIssuance(stores, club, id)
+  const snapshot = await stores.snapshots.findById(issuance.snapshotId)
+  const credential = await stores.credentials.findByIssuance(issuance.id)
+  return presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now())
+}
+
+/** The club's issuances, newest first, optionally of one template (`achievementId`). */
+export async function listIssuances(
+  ctx: IssuerContext,
+  club: string,
+  query: ListQuery & { achievementId?: string | null },
+): Promise<Page<IssuanceItem>> {
+  const page = parseListQuery('issuances', query)
+  let achievementId: number | null = null
+  if (query.achievementId !== undefined && query.achievementId !== null) {
+    achievementId = /^[1-9]\d{0,14}$/.test(query.achievementId) ? Number(query.achievementId) : -1
+    if (achievementId < 0) {
+      throw new ProblemError('validation-failed', { errors: [{ message: 'invalid-achievement-id', path: 'achievementId' }] })
+    }
+  }
+  const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeId: page.beforeId, achievementId })
+  const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
+  const now = ctx.clock.now()
+  return toPage('issuances', rows, page.limit, (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now))
+}
+
+/** The credential read (spec §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */
+export async function readCredential(ctx: IssuerContext, club: string, issuanceId: number) {
+  const issuance = await requireIssuance(ctx.storage, club, issuanceId)
+  const credential = await ctx.storage.credentials.findByIssuance(issuance.id)
+  if (!credential) {
+    throw new ProblemError('credential-pending', {
+      detail: 'The signed credential is not created yet; wait for the issuance.credential_issued event.',
+    })
+  }
+  return { id: credential.id, format: 'OB3_VC_JWT' as const, jwt: credential.jwt, payload: decodeJwt(credential.jwt) }
+}
