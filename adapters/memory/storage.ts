@@ -273,9 +273,9 @@ function createStores(state: State, journal: Journal): Stores {
         })
       },
       async claim(now, leaseMs, limit) {
-        // A lease (or a retry time set by `release`) ends at `leaseUntil`: from then on the job is free.
+        // `leaseUntil` is the last instant the lease holds: the job is free once it is before `now`.
         const free = [...state.signingJobs.values()]
-          .filter((job) => job.leaseUntil === null || job.leaseUntil <= now)
+          .filter((job) => job.leaseUntil === null || job.leaseUntil < now)
           .sort((a, b) => a.issuanceId - b.issuanceId)
           .slice(0, limit)
         return free.map((job) => {
@@ -290,7 +290,8 @@ function createStores(state: State, journal: Journal): Stores {
       },
       async release(issuanceId, error, retryAt) {
         const job = state.signingJobs.get(issuanceId)
-        if (job) put(journal, state.signingJobs, issuanceId, { ...job, leaseUntil: retryAt, lastError: error })
+        // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
+        if (job) put(journal, state.signingJobs, issuanceId, { ...job, leaseUntil: retryAt - 1, lastError: error })
       },
       async complete(issuanceId) {
         remove(journal, state.signingJobs, issuanceId)
@@ -388,7 +389,7 @@ function createStores(state: State, journal: Journal): Stores {
       },
       async markSent(id, sentAt) {
         const message = state.outbox.get(id)
-        if (message) put(journal, state.outbox, id, { ...message, sentAt })
+        if (message) put(journal, state.outbox, id, { ...message, sentAt, lastError: null })
       },
       async markFailed(id, error, nextAttemptAt) {
         const message = state.outbox.get(id)

@@ -10,11 +10,22 @@ import { clientCases } from './storage/clients.cases.ts'
 import { clubCases } from './storage/clubs.cases.ts'
 import { keyCases } from './storage/keys.cases.ts'
 import { transactionCases } from './storage/transactions.cases.ts'
+import { credentialCases } from './storage/credentials.cases.ts'
+import { eventCases } from './storage/events.cases.ts'
+import { idempotencyCases } from './storage/idempotency.cases.ts'
+import { issuanceCases } from './storage/issuances.cases.ts'
+import { outboxCases } from './storage/outbox.cases.ts'
+import { signingJobCases } from './storage/signing-jobs.cases.ts'
+import { snapshotCases } from './storage/snapshots.cases.ts'
+import { statusListCases } from './storage/status-lists.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 
-const GROUPS: StorageCases[] = [clubCases, clientCases, keyCases, transactionCases]
+const GROUPS: StorageCases[] = [
+  clubCases, clientCases, keyCases, transactionCases,
+  snapshotCases, issuanceCases, credentialCases, signingJobCases, statusListCases, eventCases, idempotencyCases, outboxCases,
+]
 
 export interface StorageSuiteOptions {
   /** Shown in the test names: `storage port › <name>`. */

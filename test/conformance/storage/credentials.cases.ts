@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict'
+import { describe } from 'node:test'
+import { StorageConflict } from '../../../core/errors.ts'
+import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
+import { seedIssuances, seedTemplate } from './issuances.cases.ts'
+
+function aCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecord {
+  return {
+    id: '3f0b5f8e-2a4c-4d7e-9b1a-6c2d8e4f0a11',
+    issuanceId: 1,
+    club: 'chess',
+    jwt: 'eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJkaWQ6d2ViOmV4YW1wbGUifQ.c2lnbmF0dXJl',
+    issuedAt: 1_900_000_001_000,
+    validUntil: 1_950_000_000_000,
+    statusListId: 1,
+    statusListIndex: 4711,
+    ...overrides,
+  }
+}
+
+const uuid = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`
+
+/** CredentialStore: core/ports/storage.ts. */
+export function credentialCases(open: OpenStorage, options: CaseOptions = {}): void {
+  describe('credentials', () => {
+    const storage = freshStore(open)
+    const it = caseRunner(options)
+
+    /** A club, a template and `count` issuances; returns the issuance ids. */
+    async function issuances(count: number): Promise<number[]> {
+      return seedIssuances(storage(), await seedTemplate(storage()), count)
+    }
+
+    it('a credential read back by id and by issuance equals the credential inserted, as a plain object', async () => {
+      const [issuanceId] = await issuances(1)
+      const credential = aCredential({ issuanceId: issuanceId! })
+      await storage().transaction((tx) => tx.credentials.insert(credential))
+      const byId = await storage().credentials.findById(credential.id)
+      assert.deepStrictEqual(byId, credential)
+      assert.equal(Object.getPrototypeOf(byId), Object.prototype)
+      assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), credential)
+    })
+
+    it('a credential without validUntil round-trips with null', async () => {
+      const [issuanceId] = await issuances(1)
+      const credential = aCredential({ issuanceId: issuanceId!, validUntil: null, statusListIndex: 0 })
+      await storage().transaction((tx) => tx.credentials.insert(credential))
+      assert.deepStrictEqual(await storage().credentials.findById(credential.id), credential)
+    })
+
+    it('absent credentials read as null, and findByIssuances of none or of issuances without credentials is []', async () => {
+      assert.equal(await storage().credentials.findById(uuid(1)), null)
+      assert.equal(await storage().credentials.findByIssuance(1), null)
+      assert.deepStrictEqual(await storage().credentials.findByIssuances([]), [])
+      const ids = await issuances(2)
+      assert.deepStrictEqual(await storage().credentials.findByIssuances(ids), [])
+      assert.equal(await storage().credentials.findByIssuance(ids[0]!), null)
+    })
+
+    it('findByIssuances returns the credentials of the issuances that have one, and no others', async () => {
+      const ids = await issuances(4)
+      const credentials = [ids[0]!, ids[2]!, ids[3]!].map((issuanceId, i) => aCredential({ id: uuid(i + 1), issuanceId, statusListIndex: i }))
+      await storage().transaction(async (tx) => {
+        for (const credential of credentials) await tx.credentials.insert(credential)
+      })
+      const found = await storage().credentials.findByIssuances([ids[1]!, ids[2]!, ids[0]!, 9999])
+      assert.deepStrictEqual(
+        found.sort((a, b) => a.issuanceId - b.issuanceId),
+        [credentials[0], credentials[1]],
+      )
+      assert.deepStrictEqual(await storage().credentials.findByIssuances([ids[3]!, ids[3]!]), [credentials[2]])
+    })
+
+    it('a second credential for the same issuance throws StorageConflict and the first stays', async () => {
+      const [issuanceId] = await issuances(1)
+      const first = aCredential({ issuanceId: issuanceId!, id: uuid(1), statusListIndex: 1 })
+      await storage().transaction((tx) => tx.credentials.insert(first))
+      await assert.rejects(
+        storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(2), statusListIndex: 2, jwt: 'other' }))),
+        (error) => error instanceof StorageConflict,
+      )
+      assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), first)
+      assert.equal(await storage().credentials.findById(uuid(2)), null)
+    })
+
+    it('a credential with an existing id throws StorageConflict, also for another issuance', async () => {
+      const [a, b] = await issuances(2)
+      const first = aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 })
+      await storage().transaction((tx) => tx.credentials.insert(first))
+      await assert.rejects(
+        storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: b!, id: uuid(1), statusListIndex: 2 }))),
+        (error) => error instanceof StorageConflict,
+      )
+      assert.deepStrictEqual(await storage().credentials.findById(uuid(1)), first)
+      assert.equal(await storage().credentials.findByIssuance(b!), null)
+    })
+
+    it('of 20 concurrent units inserting credentials for one issuance exactly one succeeds, the others get StorageConflict', async () => {
+      const [issuanceId] = await issuances(1)
+      const contenders = Array.from({ length: 20 }, (_, i) => aCredential({ issuanceId: issuanceId!, id: uuid(i + 1), statusListIndex: i }))
+      const results = await Promise.allSettled(contenders.map((credential) => storage().transaction((tx) => tx.credentials.insert(credential))))
+      const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [contenders[i]!] : []))
+      assert.equal(winners.length, 1, `${winners.length} units succeeded`)
+      for (const result of results) {
+        if (result.status === 'rejected') assert.ok(result.reason instanceof StorageConflict, String(result.reason))
+      }
+      assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), winners[0])
+      assert.deepStrictEqual(await storage().credentials.findByIssuances([issuanceId!]), [winners[0]])
+      for (const loser of contenders.filter((credential) => credential !== winners[0])) {
+        assert.equal(await storage().credentials.findById(loser.id), null)
+      }
+    })
+
+    it('of 20 concurrent units that each check for a credential and then insert one, exactly one stores it', async () => {
+      const [issuanceId] = await issuances(1)
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          storage().transaction(async (tx) => {
+            if (await tx.credentials.findByIssuance(issuanceId!)) return 'already'
+            await new Promise((resolve) => setImmediate(resolve))
+            await tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(i + 1), statusListIndex: i }))
+            return 'inserted'
+          }),
+        ),
+      )
+      const outcomes = results.map((result) => (result.status === 'fulfilled' ? result.value : result.reason instanceof StorageConflict ? 'conflict' : String(result.reason)))
+      assert.equal(outcomes.filter((outcome) => outcome === 'inserted').length, 1, outcomes.join(', '))
+      assert.ok(outcomes.every((outcome) => outcome === 'inserted' || outcome === 'already' || outcome === 'conflict'), outcomes.join(', '))
+      assert.ok(await storage().credentials.findByIssuance(issuanceId!))
+    })
+
+    it('a credential inserted in a rolled-back unit is gone, and its issuance and its id are free again', async () => {
+      const [issuanceId, other] = await issuances(2)
+      const failure = new Error('roll back')
+      await assert.rejects(
+        storage().transaction(async (tx) => {
+          await tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(1) }))
+          throw failure
+        }),
+        (error) => error === failure,
+      )
+      assert.equal(await storage().credentials.findById(uuid(1)), null)
+      assert.equal(await storage().credentials.findByIssuance(issuanceId!), null)
+      assert.deepStrictEqual(await storage().credentials.findByIssuances([issuanceId!]), [])
+      const second = aCredential({ issuanceId: issuanceId!, id: uuid(2) })
+      await storage().transaction((tx) => tx.credentials.insert(second))
+      assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), second)
+      await storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: other!, id: uuid(1), statusListIndex: 1 })))
+      assert.equal((await storage().credentials.findById(uuid(1)))?.issuanceId, other)
+    })
+
+    it('a StorageConflict caught inside a unit keeps the unit\'s other credentials', async () => {
+      const [a, b] = await issuances(2)
+      const outcome = await storage().transaction(async (tx) => {
+        await tx.credentials.insert(aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 }))
+        try {
+          await tx.credentials.insert(aCredential({ issuanceId: a!, id: uuid(2), statusListIndex: 2 }))
+        } catch (error) {
+          assert.ok(error instanceof StorageConflict)
+        }
+        await tx.credentials.insert(aCredential({ issuanceId: b!, id: uuid(3), statusListIndex: 3 }))
+        return 'done'
+      })
+      assert.equal(outcome, 'done')
+      assert.equal((await storage().credentials.findByIssuance(a!))?.id, uuid(1))
+      assert.equal((await storage().credentials.findByIssuance(b!))?.id, uuid(3))
+      assert.equal(await storage().credentials.findById(uuid(2)), null)
+    })
+
+    it('changing an inserted or returned credential changes nothing stored', async () => {
+      const [issuanceId] = await issuances(1)
+      const credential = aCredential({ issuanceId: issuanceId! })
+      await storage().transaction((tx) => tx.credentials.insert(credential))
+      credential.jwt = 'mutated'
+      const found = await storage().credentials.findByIssuance(issuanceId!)
+      assert.deepStrictEqual(found, aCredential({ issuanceId: issuanceId! }))
+      found!.jwt = 'mutated after read'
+      assert.deepStrictEqual(await storage().credentials.findById(found!.id), aCredential({ issuanceId: issuanceId! }))
+    })
+  })
+}
