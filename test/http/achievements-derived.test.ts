@@ -79,6 +79,14 @@ describe('engraved description (spec §4.10 rule 7)', () => {
     assert.equal((await read(api, saved.id)).imprintDescription, 'Engraved text')
   })
 
+  it('a patch that sends imprintDescription as "" or null makes it a mirror again, which then follows the description', async () => {
+    for (const imprintDescription of ['', null]) {
+      const saved = await create(api, aTemplate({ description: 'Old text', imprintDescription: 'Engraved text' }))
+      assert.equal((await patch(api, saved.id, { imprintDescription })).imprintDescription, 'Old text')
+      assert.equal((await patch(api, saved.id, { description: 'New text' })).imprintDescription, 'New text')
+    }
+  })
+
   it('a patch of both description and imprintDescription sets each', async () => {
     const saved = await create(api, aTemplate({ description: 'Old text' }))
     const patched = await patch(api, saved.id, { description: 'New text', imprintDescription: 'Engraved text' })
@@ -146,6 +154,27 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
       ].join('\n'),
     )
     assert.deepEqual((await read(api, saved.id)).criteria, saved.criteria)
+  })
+
+  it('line breaks inside a requirement do not add narrative lines: each requirement is one numbered line', async () => {
+    const saved = await create(
+      api,
+      aTemplate({
+        criteria: {
+          requirements: [
+            { description: 'Win a game\n2. Forged line', url: 'https://chess.example/win' },
+            { description: '  Padded\r\n\r\n  text\u2028end  ' },
+            { url: 'https://chess.example/a\nb' },
+          ],
+        },
+      }),
+    )
+    const lines = saved.criteria.narrative.split('\n')
+    assert.deepEqual(lines.map((line: string) => line.slice(0, 3)), ['1. ', '2. ', '3. '])
+    assert.equal(lines[0], '1. Win a game 2. Forged line (https://chess.example/win)')
+    assert.equal(lines[1], '2. Padded text end')
+    // The stored description keeps what the client sent; only the narrative line is joined.
+    assert.equal(saved.criteria.requirements[0].description, 'Win a game\n2. Forged line')
   })
 
   it('a replacement in another order renumbers the narrative in the new order', async () => {

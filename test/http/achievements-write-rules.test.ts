@@ -171,6 +171,17 @@ describe('description (spec §4.10 rule 1)', () => {
     assert.equal((await read(api, saved.id)).description, 'Keep me')
   })
 
+  it('a patch that empties name with "", blank or null is refused with required and the name is unchanged', async () => {
+    const saved = await create(api, aTemplate({ name: 'Keep me' }))
+    for (const name of ['', '   ', null]) {
+      await assertPatchRefused(saved.id, { name }, [{ message: 'required', path: 'name' }])
+    }
+  })
+
+  it('a create without name is refused with required', async () => {
+    await assertCreateRefused({ description: 'No name' }, [{ message: 'required', path: 'name' }])
+  })
+
   it('a patch without description keeps it', async () => {
     const saved = await create(api, aTemplate({ description: 'Keep me' }))
     assert.equal((await patch(api, saved.id, { name: 'Renamed' })).description, 'Keep me')
@@ -252,6 +263,49 @@ describe('template type (DESIGN §5 "Templates")', () => {
 
   it('an unknown type is refused with unknown-type', async () => {
     await assertCreateRefused(aTemplate({ type: 'trophy' }), [{ message: 'unknown-type', path: 'type' }])
+  })
+})
+
+describe('lengths and links (docs/decisions.md "Templates")', () => {
+  it('a name over 200 characters is refused with too-long, 200 Hangul characters are accepted', async () => {
+    await assertCreateRefused(aTemplate({ name: 'x'.repeat(201) }), [{ message: 'too-long', path: 'name' }])
+    assert.equal((await create(api, aTemplate({ name: '체'.repeat(200) }))).name, '체'.repeat(200))
+  })
+
+  it('a requirement or program url that is not http(s) is refused with invalid-url', async () => {
+    const saved = await create(api)
+    for (const url of ['javascript:alert(1)', 'ftp://chess.example/file', 'not a url']) {
+      await assertPatchRefused(saved.id, { criteria: { requirements: [{ url }] } }, [{ message: 'invalid-url', path: 'criteria.requirements.0.url' }])
+      await assertPatchRefused(saved.id, { program: { url } }, [{ message: 'invalid-url', path: 'program.url' }])
+    }
+  })
+})
+
+describe('members of the wrong type', () => {
+  it('criteria, program or a requirement that is no object, an array included, is refused with must-be-object at its path', async () => {
+    const saved = await create(api)
+    await assertPatchRefused(saved.id, { criteria: null }, [{ message: 'must-be-object', path: 'criteria' }])
+    await assertPatchRefused(saved.id, { criteria: [] }, [{ message: 'must-be-object', path: 'criteria' }])
+    await assertPatchRefused(saved.id, { program: 'Spring league' }, [{ message: 'must-be-object', path: 'program' }])
+    await assertPatchRefused(saved.id, { program: [] }, [{ message: 'must-be-object', path: 'program' }])
+    await assertPatchRefused(saved.id, { criteria: { requirements: [[]] } }, [{ message: 'must-be-object', path: 'criteria.requirements.0' }])
+    await assertPatchRefused(saved.id, { criteria: { requirements: ['Win a game'] } }, [{ message: 'must-be-object', path: 'criteria.requirements.0' }])
+  })
+
+  it('tag or requirements that are no array are refused with must-be-array', async () => {
+    const saved = await create(api)
+    await assertPatchRefused(saved.id, { tag: 'a,b' }, [{ message: 'must-be-array', path: 'tag' }])
+    await assertPatchRefused(saved.id, { tag: null }, [{ message: 'must-be-array', path: 'tag' }])
+    await assertPatchRefused(saved.id, { criteria: { requirements: null } }, [{ message: 'must-be-array', path: 'criteria.requirements' }])
+  })
+
+  it('a text member that is no string is refused with must-be-string', async () => {
+    await assertCreateRefused(aTemplate({ nameEn: 5 }), [{ message: 'must-be-string', path: 'nameEn' }])
+    await assertCreateRefused(aTemplate({ description: 42 }), [{ message: 'must-be-string', path: 'description' }])
+  })
+
+  it('program.isPublic that is no boolean is refused with must-be-boolean', async () => {
+    await assertCreateRefused(aTemplate({ program: { isPublic: 'yes' } }), [{ message: 'must-be-boolean', path: 'program.isPublic' }])
   })
 })
 
