@@ -6,6 +6,7 @@
  * storageSuite({ name: 'memory', open: async () => { const storage = createMemoryStorage(); return { storage, close: () => storage.close() } } })
  */
 import { describe } from 'node:test'
+import { achievementCases } from './storage/achievements.cases.ts'
 import { clientCases } from './storage/clients.cases.ts'
 import { clubCases } from './storage/clubs.cases.ts'
 import { keyCases } from './storage/keys.cases.ts'
@@ -23,7 +24,7 @@ import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 
 const GROUPS: StorageCases[] = [
-  clubCases, clientCases, keyCases, transactionCases,
+  clubCases, clientCases, keyCases, transactionCases, achievementCases,
   snapshotCases, issuanceCases, credentialCases, signingJobCases, statusListCases, eventCases, idempotencyCases, outboxCases,
 ]
 
