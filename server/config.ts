@@ -10,6 +10,8 @@ export interface ServerConfig {
   /** URL overrides from the environment; the rest follow the port the server listens on. */
   urlOverrides: Partial<IssuerUrls>
   smtpUrl: string | undefined
+  /** `CLUBCRED_MAIL_FROM`: the From of recipient mail. */
+  mailFrom: string | undefined
 }
 
 export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -31,6 +33,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     masterKey: env.CLUBCRED_MASTER_KEY || undefined,
     urlOverrides: overrides,
     smtpUrl: env.CLUBCRED_SMTP_URL || undefined,
+    mailFrom: env.CLUBCRED_MAIL_FROM || undefined,
   }
 }
 

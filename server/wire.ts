@@ -4,6 +4,7 @@ import { createIssuer, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { loadMasterKey } from './master-key.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
@@ -22,5 +23,13 @@ export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Is
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const storage = createSqliteStorage({ driver: openDriver(join(config.dataDir, 'clubcred.db')) })
   const masterKey = loadMasterKey(config.dataDir, config.masterKey)
-  return createIssuer({ storage, masterKey, urls, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
+  return createIssuer({
+    storage,
+    masterKey,
+    urls,
+    signer: createNodeSigner(),
+    // Without SMTP, recipient mail waits in the outbox table.
+    notifier: config.smtpUrl ? createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }) : null,
+    ...(clock ? { clock } : {}),
+  })
 }

@@ -1,28 +1,124 @@
-import { createPrivateKey, sign, type KeyObject } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto'
+import { Worker } from 'node:worker_threads'
 import type { JwtSigner } from '../../core/ports/signer.ts'
+import type { SigningKey } from '../../core/ports/key-store.ts'
+
+export interface NodeSignerOptions {
+  /**
+   * Worker threads that sign beside the main thread. `0` signs on the calling thread. Default: one
+   * per core beyond the first, so that a 2-core machine signs on the core the server does not use.
+   */
+  threads?: number
+  /** Batches smaller than this are signed on the calling thread: a round trip to a worker costs more. */
+  minPoolBatch?: number
+}
 
 /**
- * The fast ES256 signer for Node: a cached node:crypto KeyObject and the compact JWS built directly,
- * synchronously (jose's SignJWT re-serializes and awaits WebCrypto per token, several times slower).
+ * The fast ES256 signer for Node: cached node:crypto KeyObjects and the compact JWS built directly
+ * (jose's SignJWT re-serializes and awaits WebCrypto per token, several times slower), optionally
+ * spread over worker threads.
  *
  * @example
  * createIssuer({ storage, masterKey, urls, signer: createNodeSigner() })
  */
-export function createNodeSigner(): JwtSigner {
+export function createNodeSigner({ threads = Math.max(0, availableParallelism() - 1), minPoolBatch = 64 }: NodeSignerOptions = {}): JwtSigner & {
+  close(): Promise<void>
+} {
   const keyObjects = new Map<string, KeyObject>()
+  const pool = threads > 0 ? createPool(threads) : null
+
+  function keyObjectOf(key: SigningKey): KeyObject {
+    let keyObject = keyObjects.get(key.kid)
+    if (!keyObject) {
+      keyObject = createPrivateKey({ key: key.privateJwk as JsonWebKey, format: 'jwk' })
+      keyObjects.set(key.kid, keyObject)
+    }
+    return keyObject
+  }
+
   return {
     async signMany(key, header, payloads) {
-      let keyObject = keyObjects.get(key.kid)
-      if (!keyObject) {
-        keyObject = createPrivateKey({ key: key.privateJwk as import('node:crypto').JsonWebKey, format: 'jwk' })
-        keyObjects.set(key.kid, keyObject)
-      }
       const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url')
-      return payloads.map((payload) => {
-        const input = `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`
-        const signature = sign('sha256', Buffer.from(input), { key: keyObject, dsaEncoding: 'ieee-p1363' })
-        return `${input}.${signature.toString('base64url')}`
-      })
+      const inputs = payloads.map((payload) => `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`)
+      const signatures =
+        pool && inputs.length >= minPoolBatch
+          ? await pool.sign(key, inputs)
+          : inputs.map((input) => signInput(keyObjectOf(key), input))
+      return inputs.map((input, i) => `${input}.${signatures[i]}`)
+    },
+    async close() {
+      await pool?.close()
+    },
+  }
+}
+
+function signInput(key: KeyObject, input: string): string {
+  return sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
+}
+
+/** The worker: plain CommonJS evaluated from a string, so that it needs no loader or file of its own. */
+const WORKER_SOURCE = `
+const { parentPort } = require('node:worker_threads')
+const { createPrivateKey, sign } = require('node:crypto')
+const keys = new Map()
+parentPort.on('message', ({ id, kid, jwk, inputs }) => {
+  try {
+    let key = keys.get(kid)
+    if (!key) keys.set(kid, (key = createPrivateKey({ key: jwk, format: 'jwk' })))
+    const signatures = inputs.map((input) => sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url'))
+    parentPort.postMessage({ id, signatures })
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error && error.message || error) })
+  }
+})
+`
+
+function createPool(size: number) {
+  // Idle workers are unref'd so that they never keep a process alive; a worker with work in flight is
+  // ref'd so that a caller awaiting its signatures is not cut short.
+  const workers = Array.from({ length: size }, () => {
+    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    worker.unref()
+    return { worker, inFlight: 0 }
+  })
+  const pending = new Map<number, { resolve: (signatures: string[]) => void; reject: (error: Error) => void }>()
+  let nextId = 0
+  for (const slot of workers) {
+    const { worker } = slot
+    worker.on('message', ({ id, signatures, error }: { id: number; signatures?: string[]; error?: string }) => {
+      if (--slot.inFlight === 0) worker.unref()
+      const request = pending.get(id)
+      pending.delete(id)
+      if (error !== undefined) request?.reject(new Error(`signing worker: ${error}`))
+      else request?.resolve(signatures!)
+    })
+    worker.on('error', (error) => {
+      for (const request of pending.values()) request.reject(error)
+      pending.clear()
+    })
+  }
+
+  return {
+    /** Splits the inputs evenly over the workers; resolves with the signatures in input order. */
+    async sign(key: SigningKey, inputs: string[]): Promise<string[]> {
+      const chunk = Math.ceil(inputs.length / workers.length)
+      const parts = await Promise.all(
+        workers.map((slot, w) => {
+          const slice = inputs.slice(w * chunk, (w + 1) * chunk)
+          if (slice.length === 0) return Promise.resolve([])
+          const id = nextId++
+          return new Promise<string[]>((resolve, reject) => {
+            pending.set(id, { resolve, reject })
+            if (slot.inFlight++ === 0) slot.worker.ref()
+            slot.worker.postMessage({ id, kid: key.kid, jwk: key.privateJwk, inputs: slice })
+          })
+        }),
+      )
+      return parts.flat()
+    },
+    async close() {
+      await Promise.all(workers.map((slot) => slot.worker.terminate()))
     },
   }
 }

@@ -23,7 +23,7 @@ export interface IssuerWorker {
   runOnce(): Promise<number>
 }
 
-export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 250, onError = defaultOnError }: WorkerOptions = {}): IssuerWorker {
+export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 1000, onError = defaultOnError }: WorkerOptions = {}): IssuerWorker {
   let running: Promise<void> | null = null
   let stopping = false
   let lastPurge = 0

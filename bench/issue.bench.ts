@@ -1,0 +1,161 @@
+/**
+ * Issuing throughput: credentials signed and stored per second for 1,000-recipient batches, through the
+ * HTTP API on SQLite and through the library in-process, beside raw single-thread node:crypto ES256
+ * signing of the same payload in the same run. Prints one JSON line.
+ *
+ *   npx tsx bench/issue.bench.ts [--batches 5]
+ */
+import { createServer } from 'node:http'
+import { createPrivateKey, sign } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { AddressInfo } from 'node:net'
+import { request } from 'undici'
+import { createIssuer, defaultUrls, type Issuer } from '../index.ts'
+import { createSqliteStorage } from '../adapters/sqlite/index.ts'
+import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
+import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
+
+const { values } = parseArgs({ options: { batches: { type: 'string', default: '5' } } })
+const BATCHES = Number(values.batches)
+const RECIPIENTS = 1000
+
+const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
+
+function recipients(batch: number) {
+  return Array.from({ length: RECIPIENTS }, (_, i) => ({
+    externalUserId: `b${batch}-u${i}`,
+    name: `Recipient ${i}`,
+    email: `r${batch}.${i}@example.com`,
+  }))
+}
+
+async function openIssuer(name: string, port: number): Promise<Issuer> {
+  const issuer = createIssuer({
+    storage: createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) }),
+    masterKey: new Uint8Array(32).fill(1),
+    urls: defaultUrls(port),
+    signer: createNodeSigner(),
+  })
+  await issuer.clubs.create({ domain: 'bench', name: 'Bench Club' })
+  await issuer.achievements.create('bench', {
+    name: '벤치마크 배지',
+    description: 'A template with the usual amount of text, tags and requirements.',
+    tag: ['speed', 'throughput', 'sqlite', 'crypto'],
+    criteria: {
+      requirements: [
+        { type: 'course_complete', description: 'Complete the course', url: 'https://example.com/course' },
+        { type: 'score', description: 'Score 90 or more' },
+        { type: 'attendance', description: 'Attend eight sessions' },
+      ],
+    },
+  })
+  return issuer
+}
+
+/** Credentials per second through the HTTP API: the POST of each batch until its last credential is stored. */
+async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt: string }> {
+  let issuer!: Issuer
+  const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const port = (server.address() as AddressInfo).port
+  issuer = await openIssuer('http', port)
+  issuer.worker.start()
+  const client = await issuer.clients.create({ club: 'bench' })
+  const origin = `http://127.0.0.1:${port}`
+  const token = (await (
+    await request(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    })
+  ).body.json()) as { access_token: string }
+
+  const issueBatch = async (batch: number) => {
+    const response = await request(`${origin}/v2/clubs/bench/issuances`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token.access_token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ achievementFormId: 1, mode: 'none', recipients: recipients(batch) }),
+    })
+    const result = (await response.body.json()) as { summary: { ok: number } }
+    if (result.summary.ok !== RECIPIENTS) throw new Error(`batch ${batch}: ${JSON.stringify(result.summary)}`)
+  }
+  const pendingDone = async () => {
+    while ((await issuer.context.storage.signingJobs.count()) > 0) await new Promise((resolve) => setTimeout(resolve, 2))
+  }
+
+  await issueBatch(-1) // warm-up: keys, statements, JIT
+  await pendingDone()
+  const started = performance.now()
+  for (let batch = 0; batch < BATCHES; batch++) await issueBatch(batch)
+  await pendingDone()
+  const seconds = (performance.now() - started) / 1000
+
+  const credential = await issuer.issuances.credential('bench', 1)
+  await issuer.close()
+  await new Promise((resolve) => server.close(resolve))
+  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt }
+}
+
+/** The same through the library: `issuer.issuances.issue` and `issuer.worker.drain()`. */
+async function inProcess(): Promise<number> {
+  const issuer = await openIssuer('library', 8787)
+  await issuer.issuances.issue('bench', { achievementFormId: 1, mode: 'none', recipients: recipients(-1) })
+  await issuer.worker.drain()
+  const started = performance.now()
+  for (let batch = 0; batch < BATCHES; batch++) {
+    await issuer.issuances.issue('bench', { achievementFormId: 1, mode: 'none', recipients: recipients(batch) })
+    await issuer.worker.drain()
+  }
+  const seconds = (performance.now() - started) / 1000
+  await issuer.close()
+  return (BATCHES * RECIPIENTS) / seconds
+}
+
+/** Raw single-thread ES256: node:crypto signing the same JWS signing input, nothing else. */
+function rawSign(jwt: string, seconds = 2): number {
+  const { privateKey } = { privateKey: createPrivateKey({ key: { kty: 'EC', crv: 'P-256', ...testKey() }, format: 'jwk' }) }
+  const input = Buffer.from(jwt.slice(0, jwt.lastIndexOf('.')))
+  let count = 0
+  const started = performance.now()
+  while (performance.now() - started < seconds * 1000) {
+    sign('sha256', input, { key: privateKey, dsaEncoding: 'ieee-p1363' })
+    count++
+  }
+  return count / seconds
+}
+
+function testKey() {
+  // A fixed P-256 key: what is measured is signing speed, not key generation.
+  return {
+    x: 'f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU',
+    y: 'x_FEzRu9m36HLN_tue659LNpXW6pCyStikYjKIWI5a0',
+    d: 'jpsQnnGQmL-YBIffH1136cspYG6-0iY7X1fCE9-E9LI',
+  }
+}
+
+try {
+  const http = await throughHttp()
+  const library = await inProcess()
+  const raw = rawSign(http.jwt)
+  const round = (value: number) => Math.round(value)
+  console.log(
+    JSON.stringify({
+      bench: 'issue',
+      batches: BATCHES,
+      recipientsPerBatch: RECIPIENTS,
+      httpCredentialsPerSecond: round(http.perSecond),
+      libraryCredentialsPerSecond: round(library),
+      rawSignsPerSecond: round(raw),
+      httpToRaw: Number((http.perSecond / raw).toFixed(3)),
+      libraryToRaw: Number((library / raw).toFixed(3)),
+      payloadBytes: http.payload.length,
+      jwtBytes: http.jwt.length,
+      node: process.version,
+    }),
+  )
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
