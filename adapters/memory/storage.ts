@@ -210,6 +210,12 @@ function createStores(state: State, journal: Journal): Stores {
         const issuance = state.issuances.get(id)
         return issuance && issuance.club === club ? copy(issuance) : null
       },
+      async findByIds(club, ids) {
+        return ids
+          .map((id) => state.issuances.get(id))
+          .filter((issuance) => issuance !== undefined && issuance.club === club)
+          .map((issuance) => copy(issuance!))
+      },
       async findHeld(club, achievementId, recipient) {
         return [...state.issuances.values()]
           .filter(
@@ -323,11 +329,12 @@ function createStores(state: State, journal: Journal): Stores {
           .sort((a, b) => a.id - b.id)
           .map(copy)
       },
-      async takeSlot(listId) {
+      async takeSlots(listId, count) {
         const list = state.statusLists.get(listId)
         if (!list || list.allocated >= list.size) return null
-        put(journal, state.statusLists, listId, { ...list, allocated: list.allocated + 1 })
-        return list.allocated
+        const taken = Math.min(count, list.size - list.allocated)
+        put(journal, state.statusLists, listId, { ...list, allocated: list.allocated + taken })
+        return { first: list.allocated, count: taken }
       },
     },
     events: {

@@ -43,6 +43,12 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)
       return row ? toIssuance(row) : null
     },
+    async findByIds(club, ids) {
+      if (ids.length === 0) return []
+      return db
+        .all('SELECT * FROM issuances WHERE club = ? AND id IN (SELECT value FROM json_each(?))', club, JSON.stringify(ids))
+        .map(toIssuance)
+    },
     async findHeld(club, achievementId, { externalUserId, email }) {
       const rows =
         externalUserId !== null

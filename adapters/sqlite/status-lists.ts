@@ -37,12 +37,17 @@ export function createStatusListStore(db: Database): StatusListStore {
     async listByClub(club) {
       return db.all('SELECT * FROM status_lists WHERE club = ? ORDER BY id', club).map(toList)
     },
-    async takeSlot(listId) {
-      const row = db.get(
-        'UPDATE status_lists SET allocated = allocated + 1 WHERE id = ? AND allocated < size RETURNING allocated - 1 AS position',
-        listId,
-      )
-      return row ? num(row.position) : null
+    async takeSlots(listId, count) {
+      // Compare-and-set on `allocated`: safe even outside a unit of work, where another process may race.
+      for (;;) {
+        const row = db.get('SELECT allocated, size FROM status_lists WHERE id = ?', listId)
+        if (!row || num(row.allocated) >= num(row.size)) return null
+        const first = num(row.allocated)
+        const taken = Math.min(count, num(row.size) - first)
+        if (db.run('UPDATE status_lists SET allocated = ? WHERE id = ? AND allocated = ?', first + taken, listId, first) === 1) {
+          return { first, count: taken }
+        }
+      }
     },
   }
 }

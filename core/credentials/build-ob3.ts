@@ -27,18 +27,12 @@ export interface CredentialSubjectInput {
   status: { listUrl: string; index: number }
 }
 
-/** The JWT claims of an OB 3.0 VC-JWT (DESIGN §6): `iss`, `jti`, `nbf`, `exp?` and the credential as `vc`. */
-export interface CredentialClaims {
-  iss: string
-  jti: string
-  nbf: number
-  exp?: number
-  vc: Record<string, unknown>
-}
-
 /**
- * Builds the credentials of one template snapshot: the parts every credential of a batch shares
- * (issuer, achievement) are built once; `build` adds what is the recipient's own.
+ * Builds the JWT claims of the credentials of one template snapshot (DESIGN §6): `{ iss, jti, nbf, exp?, vc }`
+ * with `vc` a complete OB 3.0 `OpenBadgeCredential`. Signing is the hot path of issuing, so the parts every
+ * credential of a batch shares (context, issuer, achievement, schema) are serialized once, and `build`
+ * returns the claims as JSON text, ready to sign, splicing in what is the recipient's own. Every value
+ * goes through `JSON.stringify`; only the fixed member names are literal.
  */
 export function createOb3Builder(config: IssuerConfig, club: Club, did: string, snapshot: TemplateView) {
   const issuer = { id: did, type: ['Profile'], name: club.name, url: issuerUrl(config, club.domain) }
@@ -55,36 +49,35 @@ export function createOb3Builder(config: IssuerConfig, club: Club, did: string, 
     alignment: snapshot.alignment,
     'x-partnerOrganizations': snapshot.coIssuers,
   }
+  const iss = JSON.stringify(did)
+  const shared = {
+    context: JSON.stringify(OB3_CONTEXT),
+    issuer: JSON.stringify(issuer),
+    name: JSON.stringify(snapshot.name),
+    achievement: JSON.stringify(achievement),
+    schema: JSON.stringify([OB3_SCHEMA]),
+  }
 
-  return function build(input: CredentialSubjectInput): CredentialClaims {
-    const id = `urn:uuid:${input.credentialId}`
-    const vc: Record<string, unknown> = {
-      '@context': OB3_CONTEXT,
-      id,
-      type: ['VerifiableCredential', 'OpenBadgeCredential'],
-      issuer,
-      validFrom: isoSeconds(input.issuedAt),
-      ...(input.validUntil !== null ? { validUntil: isoSeconds(input.validUntil) } : {}),
-      name: snapshot.name,
-      credentialSubject: {
-        type: ['AchievementSubject'],
-        identifier: [input.identity],
-        achievement,
-      },
-      credentialSchema: [OB3_SCHEMA],
-      credentialStatus: {
-        id: `${input.status.listUrl}#${input.status.index}`,
-        type: 'BitstringStatusListEntry',
-        statusPurpose: 'revocation',
-        statusListIndex: String(input.status.index),
-        statusListCredential: input.status.listUrl,
-      },
-    }
+  return function build(input: CredentialSubjectInput): string {
+    const id = JSON.stringify(`urn:uuid:${input.credentialId}`)
+    const expiry = input.validUntil === null ? null : { exp: input.validUntil / 1000, validUntil: JSON.stringify(isoSeconds(input.validUntil)) }
+    const status = JSON.stringify({
+      id: `${input.status.listUrl}#${input.status.index}`,
+      type: 'BitstringStatusListEntry',
+      statusPurpose: 'revocation',
+      statusListIndex: String(input.status.index),
+      statusListCredential: input.status.listUrl,
+    })
     const evidence = input.evidences.filter((item) => item.isPublic).map(toEvidence)
-    if (evidence.length > 0) vc.evidence = evidence
-    const claims: CredentialClaims = { iss: did, jti: id, nbf: input.issuedAt / 1000, vc }
-    if (input.validUntil !== null) claims.exp = input.validUntil / 1000
-    return claims
+    return (
+      `{"iss":${iss},"jti":${id},"nbf":${input.issuedAt / 1000}${expiry ? `,"exp":${expiry.exp}` : ''},` +
+      `"vc":{"@context":${shared.context},"id":${id},"type":["VerifiableCredential","OpenBadgeCredential"],` +
+      `"issuer":${shared.issuer},"validFrom":${JSON.stringify(isoSeconds(input.issuedAt))}` +
+      `${expiry ? `,"validUntil":${expiry.validUntil}` : ''},"name":${shared.name},` +
+      `"credentialSubject":{"type":["AchievementSubject"],"identifier":[${JSON.stringify(input.identity)}],` +
+      `"achievement":${shared.achievement}},"credentialSchema":${shared.schema},"credentialStatus":${status}` +
+      `${evidence.length > 0 ? `,"evidence":${JSON.stringify(evidence)}` : ''}}}`
+    )
   }
 }
 

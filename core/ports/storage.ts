@@ -95,6 +95,8 @@ export interface IssuanceStore {
   /** Inserts with a fresh, increasing id (never reused); returns the id. */
   insert(issuance: NewIssuance): Promise<number>
   findById(club: string, id: number): Promise<Issuance | null>
+  /** The club's issuances with these ids (those that exist), any order. */
+  findByIds(club: string, ids: number[]): Promise<Issuance[]>
   /**
    * The club's issuances of this template held by this recipient: matched by `externalUserId` when it
    * is not null, else by e-mail compared case-insensitively. Any order; `[]` when none.
@@ -170,10 +172,10 @@ export interface StatusListStore {
   /** The club's lists, oldest first. */
   listByClub(club: string): Promise<StatusList[]>
   /**
-   * Takes the next slot position of the list: returns `allocated` and increments it, or `null` when the
-   * list is full. MUST never return one position twice.
+   * Takes up to `count` consecutive slot positions of the list, starting at `allocated`, and advances
+   * `allocated` past them; `null` when the list is full or absent. MUST never hand out one position twice.
    */
-  takeSlot(listId: number): Promise<number | null>
+  takeSlots(listId: number, count: number): Promise<{ first: number; count: number } | null>
 }
 
 /** An event of the club feed (spec §2.10, §6). */

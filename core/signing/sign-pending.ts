@@ -1,12 +1,11 @@
 import { StorageConflict } from '../errors.ts'
-import { createOb3Builder, type CredentialClaims } from '../credentials/build-ob3.ts'
+import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
 import { clubDid, clubKeyOwner } from '../issuers/did.ts'
-import { allocateStatusIndex } from '../status-lists/allocate-index.ts'
+import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { composeCredentialEmail } from '../notifications/compose.ts'
 import type { TemplateView } from '../achievements/present.ts'
-import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
 import type { SigningJob, UnitOfWork } from '../ports/storage.ts'
@@ -14,29 +13,80 @@ import type { SigningJob, UnitOfWork } from '../ports/storage.ts'
 /** How long a worker holds claimed jobs; a crashed worker's jobs are taken up again after it. */
 export const SIGNING_LEASE_MS = 60_000
 
-interface ClaimedJob {
+/** A claimed job with everything needed to build its credential. */
+export interface ClaimedJob {
   job: SigningJob & { statusListId: number; statusListIndex: number }
   issuance: Issuance
   snapshot: TemplateView
   listUrl: string
 }
 
-interface SignedCredential {
+export interface SignedCredential {
   claimed: ClaimedJob
   record: CredentialRecord
 }
 
 /**
- * One round of the signing queue: claims up to `limit` jobs, signs their credentials outside any unit of
- * work, and stores them. Each credential is all-or-nothing (credential, `issuance.credential_issued`
- * event, issued count, notification and job removal together), and the storage refuses a second
- * credential for one issuance, so a job run twice after a crash yields one credential. Returns the
- * number of jobs it finished.
+ * One round of the signing queue, step by step: claim, sign outside any unit of work, store. The worker
+ * overlaps these steps across rounds; this sequential form is for `drain` and scripts. Returns the
+ * number of jobs handled.
  */
 export async function signPendingCredentials(ctx: IssuerContext, limit = 1000): Promise<number> {
-  const claimed = await ctx.storage.transaction((tx) => claimJobs(ctx, tx, limit))
-  if (claimed.length === 0) return 0
+  const claimed = await claimPending(ctx, limit)
+  if (claimed.length > 0) await storeSigned(ctx, await signClaimed(ctx, claimed))
+  return claimed.length
+}
 
+/**
+ * Leases up to `limit` signing jobs and reserves a status-list slot for each that has none, in one unit
+ * of work (the slot is kept with the job, so a retry after a crash reuses it and none is wasted).
+ */
+export async function claimPending(ctx: IssuerContext, limit: number): Promise<ClaimedJob[]> {
+  return ctx.storage.transaction(async (tx) => {
+    const jobs = await tx.signingJobs.claim(ctx.clock.now(), SIGNING_LEASE_MS, limit)
+    const claimed: ClaimedJob[] = []
+    for (const clubJobs of groupBy(jobs, (job) => job.club)) {
+      claimed.push(...(await prepareClubJobs(ctx, tx, clubJobs[0]!.club, clubJobs)))
+    }
+    return claimed
+  })
+}
+
+async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string, jobs: SigningJob[]): Promise<ClaimedJob[]> {
+  const issuances = new Map((await tx.issuances.findByIds(club, jobs.map((job) => job.issuanceId))).map((i) => [i.id, i]))
+  const unslotted = jobs.filter((job) => job.statusListId === null || job.statusListIndex === null)
+  const slots = await allocateStatusIndexes(ctx, tx, club, unslotted.length)
+  for (const [i, job] of unslotted.entries()) {
+    const slot = slots[i]!
+    await tx.signingJobs.reserveStatusSlot(job.issuanceId, slot.listId, slot.index)
+    job.statusListId = slot.listId
+    job.statusListIndex = slot.index
+  }
+  const firstListId = (await tx.statusLists.listByClub(club))[0]?.id
+  const snapshots = new Map<number, TemplateView>()
+  const claimed: ClaimedJob[] = []
+  for (const job of jobs as ClaimedJob['job'][]) {
+    const issuance = issuances.get(job.issuanceId)
+    if (!issuance) {
+      await tx.signingJobs.complete(job.issuanceId)
+      continue
+    }
+    let snapshot = snapshots.get(issuance.snapshotId)
+    if (!snapshot) {
+      snapshot = (await tx.snapshots.findById(issuance.snapshotId))!.view
+      snapshots.set(issuance.snapshotId, snapshot)
+    }
+    const listUrl = statusListUrl(ctx.config, club, { id: job.statusListId, first: job.statusListId === firstListId })
+    claimed.push({ job, issuance, snapshot, listUrl })
+  }
+  return claimed
+}
+
+/**
+ * Builds and signs the credentials of claimed jobs, one group per club and template snapshot. A group
+ * that fails (a key that does not open, say) is released for a later retry; the others go on.
+ */
+export async function signClaimed(ctx: IssuerContext, claimed: ClaimedJob[]): Promise<SignedCredential[]> {
   const signed: SignedCredential[] = []
   for (const group of groupBy(claimed, (item) => `${item.job.club} ${item.issuance.snapshotId}`)) {
     try {
@@ -45,65 +95,38 @@ export async function signPendingCredentials(ctx: IssuerContext, limit = 1000): 
       await releaseJobs(ctx, group, error)
     }
   }
-  await ctx.storage.transaction((tx) => storeCredentials(ctx, tx, signed))
-  return claimed.length
+  return signed
 }
 
-async function claimJobs(ctx: IssuerContext, tx: UnitOfWork, limit: number): Promise<ClaimedJob[]> {
-  const now = ctx.clock.now()
-  const jobs = await tx.signingJobs.claim(now, SIGNING_LEASE_MS, limit)
-  const snapshots = new Map<number, TemplateView>()
-  const firstList = new Map<string, number | undefined>()
-  const claimed: ClaimedJob[] = []
-  for (const job of jobs) {
-    const issuance = await tx.issuances.findById(job.club, job.issuanceId)
-    if (!issuance) {
-      await tx.signingJobs.complete(job.issuanceId)
-      continue
-    }
-    if (job.statusListId === null || job.statusListIndex === null) {
-      const slot = await allocateStatusIndex(ctx, tx, job.club)
-      await tx.signingJobs.reserveStatusSlot(job.issuanceId, slot.listId, slot.index)
-      job.statusListId = slot.listId
-      job.statusListIndex = slot.index
-    }
-    let snapshot = snapshots.get(issuance.snapshotId)
-    if (!snapshot) {
-      snapshot = (await tx.snapshots.findById(issuance.snapshotId))!.view
-      snapshots.set(issuance.snapshotId, snapshot)
-    }
-    if (!firstList.has(job.club)) firstList.set(job.club, (await tx.statusLists.listByClub(job.club))[0]?.id)
-    const listUrl = statusListUrl(ctx.config, job.club, { id: job.statusListId, first: firstList.get(job.club) === job.statusListId })
-    claimed.push({ job: job as ClaimedJob['job'], issuance, snapshot, listUrl })
-  }
-  return claimed
-}
-
-/** Builds and signs the credentials of one club and one template snapshot. */
 async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<SignedCredential[]> {
-  const club = (await ctx.storage.clubs.findByDomain(group[0]!.job.club)) as Club
+  const clubDomain = group[0]!.job.club
+  const club = await ctx.storage.clubs.findByDomain(clubDomain)
+  if (!club) throw new Error(`club ${clubDomain} is gone`)
   const did = clubDid(ctx.config, club.domain)
   const key = await ctx.keys.activeKey(clubKeyOwner(club.domain))
   const build = createOb3Builder(ctx.config, club, did, group[0]!.snapshot)
   // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly.
   const issuedAt = Math.floor(ctx.clock.now() / 1000) * 1000
+  // One draw of randomness for all salts, and all digests at once: WebCrypto runs them off-thread.
+  const salts = ctx.random.bytes(16 * group.length)
+  const identities = await Promise.all(
+    group.map(({ issuance }, i) => hashedEmailIdentity(issuance.recipient.email, salts.subarray(16 * i, 16 * i + 16))),
+  )
   const records: CredentialRecord[] = []
   const payloads: string[] = []
-  // Hash all recipients at once: WebCrypto digests run off-thread, so awaiting them one by one idles.
-  const identities = await Promise.all(group.map(({ issuance }) => hashedEmailIdentity(issuance.recipient.email, ctx.random.bytes(16))))
-  for (const [i, claimed] of group.entries()) {
-    const { issuance, job } = claimed
+  for (const [i, { issuance, job, listUrl }] of group.entries()) {
     const credentialId = ctx.random.uuid()
     const validUntil = issuance.expiresAt === null ? null : Math.ceil(issuance.expiresAt / 1000) * 1000
-    const claims: CredentialClaims = build({
-      credentialId,
-      issuedAt,
-      validUntil,
-      identity: identities[i]!,
-      evidences: issuance.evidences,
-      status: { listUrl: claimed.listUrl, index: job.statusListIndex },
-    })
-    payloads.push(JSON.stringify(claims))
+    payloads.push(
+      build({
+        credentialId,
+        issuedAt,
+        validUntil,
+        identity: identities[i]!,
+        evidences: issuance.evidences,
+        status: { listUrl, index: job.statusListIndex },
+      }),
+    )
     records.push({
       id: credentialId,
       issuanceId: issuance.id,
@@ -115,38 +138,44 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
       statusListIndex: job.statusListIndex,
     })
   }
-  const header = { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }
-  const jwts = await ctx.signer.signMany(key, header, payloads)
+  const jwts = await ctx.signer.signMany(key, { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }, payloads)
   return group.map((claimed, i) => ({ claimed, record: { ...records[i]!, jwt: jwts[i]! } }))
 }
 
-async function storeCredentials(ctx: IssuerContext, tx: UnitOfWork, signed: SignedCredential[]): Promise<void> {
+/**
+ * Stores signed credentials in one unit of work, each all-or-nothing with its `issuance.credential_issued`
+ * event, issued count, notification and job removal. The storage refuses a second credential for an
+ * issuance, so a job run twice (a lease that ran out) keeps the first credential and drops ours.
+ */
+export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]): Promise<void> {
+  if (signed.length === 0) return
   const now = ctx.clock.now()
-  const issuedPerTemplate = new Map<number, number>()
-  for (const { claimed, record } of signed) {
-    const { issuance } = claimed
-    try {
-      await tx.credentials.insert(record)
-    } catch (error) {
-      // Another worker stored this issuance's credential first: the job is done, ours is discarded.
-      if (!(error instanceof StorageConflict)) throw error
+  await ctx.storage.transaction(async (tx) => {
+    const issuedPerTemplate = new Map<number, number>()
+    for (const { claimed, record } of signed) {
+      const { issuance } = claimed
+      try {
+        await tx.credentials.insert(record)
+      } catch (error) {
+        if (!(error instanceof StorageConflict)) throw error
+        await tx.signingJobs.complete(issuance.id)
+        continue
+      }
+      await tx.events.append({
+        club: issuance.club,
+        type: 'issuance.credential_issued',
+        subject: { type: 'issuance', id: String(issuance.id) },
+        occurredAt: now,
+      })
+      issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
+      if (issuance.mode === 'email') {
+        const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id))
+        await tx.outbox.enqueue({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
+      }
       await tx.signingJobs.complete(issuance.id)
-      continue
     }
-    await tx.events.append({
-      club: issuance.club,
-      type: 'issuance.credential_issued',
-      subject: { type: 'issuance', id: String(issuance.id) },
-      occurredAt: now,
-    })
-    issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
-    if (issuance.mode === 'email') {
-      const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id))
-      await tx.outbox.enqueue({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
-    }
-    await tx.signingJobs.complete(issuance.id)
-  }
-  for (const [templateId, count] of issuedPerTemplate) await tx.achievements.incrementIssuedCount(templateId, count)
+    for (const [templateId, count] of issuedPerTemplate) await tx.achievements.incrementIssuedCount(templateId, count)
+  })
 }
 
 /** Puts the jobs of a failed group back, to be retried with exponential back-off (1 s doubling, at most 5 min). */

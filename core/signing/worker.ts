@@ -1,5 +1,5 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
-import { signPendingCredentials } from './sign-pending.ts'
+import { claimPending, signClaimed, signPendingCredentials, storeSigned, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
 
 export interface WorkerOptions {
@@ -29,26 +29,40 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
   let lastPurge = 0
 
   async function runOnce(): Promise<number> {
-    const signed = await signPendingCredentials(ctx, batchSize)
+    return (await signPendingCredentials(ctx, batchSize)) + (await housekeeping())
+  }
+
+  async function housekeeping(): Promise<number> {
     const mailed = await dispatchOutbox(ctx)
     const now = ctx.clock.now()
     if (now - lastPurge > 60_000) {
       lastPurge = now
       await ctx.storage.transaction((tx) => tx.idempotency.purgeExpired(now))
     }
-    return signed + mailed
+    return mailed
   }
 
+  /**
+   * A pipeline over rounds: while the signer works on round n (off the main thread with the Node signer),
+   * the loop claims round n + 1 and stores round n - 1, so the database work and the signing overlap.
+   */
   async function loop(): Promise<void> {
+    let signing: Promise<SignedCredential[]> | null = null
     while (!stopping) {
-      let handled = 0
       try {
-        handled = await runOnce()
+        const claimed = await claimPending(ctx, batchSize)
+        const next = claimed.length > 0 ? signClaimed(ctx, claimed) : null
+        if (signing) await storeSigned(ctx, await signing)
+        signing = next
+        const mailed = await housekeeping()
+        if (!signing && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
+        signing = null
         onError(error)
+        if (!stopping) await ctx.signingQueue.wait(pollMs)
       }
-      if (handled === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
     }
+    if (signing) await storeSigned(ctx, await signing).catch(onError)
   }
 
   return {

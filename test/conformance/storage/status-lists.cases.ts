@@ -14,7 +14,7 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
     const it = caseRunner(options)
 
     const insert = (list = aList()) => storage().transaction((tx) => tx.statusLists.insert(list))
-    const takeSlot = (listId: number) => storage().transaction((tx) => tx.statusLists.takeSlot(listId))
+    const takeSlot = (listId: number) => storage().transaction(async (tx) => (await tx.statusLists.takeSlots(listId, 1))?.first ?? null)
 
     it('insert returns the list with a fresh id and nothing allocated, and findById reads it back as a plain object', async () => {
       const list = aList()
@@ -73,6 +73,15 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal((await storage().statusLists.findById(list.id))?.allocated, 5)
     })
 
+    it('takeSlots hands out up to count consecutive positions, fewer at the end of the list', async () => {
+      const list = await insert(aList({ size: 7 }))
+      const take = (count: number) => storage().transaction((tx) => tx.statusLists.takeSlots(list.id, count))
+      assert.deepStrictEqual(await take(4), { first: 0, count: 4 })
+      assert.deepStrictEqual(await take(5), { first: 4, count: 3 })
+      assert.equal(await take(1), null)
+      assert.equal((await storage().statusLists.findById(list.id))?.allocated, 7)
+    })
+
     it('takeSlot counts each list on its own', async () => {
       const a = await insert(aList({ size: 3 }))
       const b = await insert(aList({ size: 3 }))
@@ -92,7 +101,7 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
       const positions = await Promise.all(
         Array.from({ length: 20 }, () =>
           storage().transaction(async (tx) => {
-            const position = await tx.statusLists.takeSlot(list.id)
+            const position = (await tx.statusLists.takeSlots(list.id, 1))?.first
             await turns(1)
             return position
           }),
@@ -115,7 +124,7 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
       let rolledBackList = 0
       await assert.rejects(
         storage().transaction(async (tx) => {
-          assert.equal(await tx.statusLists.takeSlot(list.id), 0)
+          assert.equal((await tx.statusLists.takeSlots(list.id, 1))?.first, 0)
           rolledBackList = (await tx.statusLists.insert(aList())).id
           throw new Error('roll back')
         }),
