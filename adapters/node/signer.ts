@@ -40,12 +40,9 @@ export function createNodeSigner({ threads = Math.max(0, availableParallelism() 
   return {
     async signMany(key, header, payloads) {
       const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url')
-      const inputs = payloads.map((payload) => `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`)
-      const signatures =
-        pool && inputs.length >= minPoolBatch
-          ? await pool.sign(key, inputs)
-          : inputs.map((input) => signInput(keyObjectOf(key), input))
-      return inputs.map((input, i) => `${input}.${signatures[i]}`)
+      if (pool && payloads.length >= minPoolBatch) return pool.sign(key, encodedHeader, payloads)
+      const keyObject = keyObjectOf(key)
+      return payloads.map((payload) => compactJws(keyObject, encodedHeader, payload))
     },
     async close() {
       await pool?.close()
@@ -53,20 +50,28 @@ export function createNodeSigner({ threads = Math.max(0, availableParallelism() 
   }
 }
 
-function signInput(key: KeyObject, input: string): string {
-  return sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
+/** `header.payload.signature`, base64url, ES256 with the raw `r || s` signature JWS wants. */
+function compactJws(key: KeyObject, encodedHeader: string, payload: string): string {
+  const input = `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`
+  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
 }
 
-/** The worker: plain CommonJS evaluated from a string, so that it needs no loader or file of its own. */
+/**
+ * The worker: plain CommonJS evaluated from a string, so that it needs no loader or file of its own.
+ * It does the whole JWS (encoding too), leaving the main thread only the hand-over.
+ */
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads')
 const { createPrivateKey, sign } = require('node:crypto')
 const keys = new Map()
-parentPort.on('message', ({ id, kid, jwk, inputs }) => {
+parentPort.on('message', ({ id, kid, jwk, header, payloads }) => {
   try {
     let key = keys.get(kid)
     if (!key) keys.set(kid, (key = createPrivateKey({ key: jwk, format: 'jwk' })))
-    const signatures = inputs.map((input) => sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url'))
+    const signatures = payloads.map((payload) => {
+      const input = header + '.' + Buffer.from(payload).toString('base64url')
+      return input + '.' + sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
+    })
     parentPort.postMessage({ id, signatures })
   } catch (error) {
     parentPort.postMessage({ id, error: String(error && error.message || error) })
@@ -100,18 +105,18 @@ function createPool(size: number) {
   }
 
   return {
-    /** Splits the inputs evenly over the workers; resolves with the signatures in input order. */
-    async sign(key: SigningKey, inputs: string[]): Promise<string[]> {
-      const chunk = Math.ceil(inputs.length / workers.length)
+    /** Splits the payloads evenly over the workers; resolves with the compact JWS in payload order. */
+    async sign(key: SigningKey, header: string, payloads: string[]): Promise<string[]> {
+      const chunk = Math.ceil(payloads.length / workers.length)
       const parts = await Promise.all(
         workers.map((slot, w) => {
-          const slice = inputs.slice(w * chunk, (w + 1) * chunk)
+          const slice = payloads.slice(w * chunk, (w + 1) * chunk)
           if (slice.length === 0) return Promise.resolve([])
           const id = nextId++
           return new Promise<string[]>((resolve, reject) => {
             pending.set(id, { resolve, reject })
             if (slot.inFlight++ === 0) slot.worker.ref()
-            slot.worker.postMessage({ id, kid: key.kid, jwk: key.privateJwk, inputs: slice })
+            slot.worker.postMessage({ id, kid: key.kid, jwk: key.privateJwk, header, payloads: slice })
           })
         }),
       )

@@ -1,3 +1,5 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
 import { toBase64Url } from '../crypto/base64url.ts'
 
 const encoder = new TextEncoder()
@@ -15,11 +17,10 @@ export interface IdentityObject {
  * `identityHash = "sha256$" + hex(sha256(email + salt))` with a fresh salt per credential, so that one
  * person's credentials cannot be linked by their hash. The address is lower-cased first: e-mail
  * addresses are compared case-insensitively, and a verifier hashing what the holder typed must match.
+ * Synchronous (noble): a WebCrypto digest per credential costs a thread-pool round trip on the hot path.
  */
-export async function hashedEmailIdentity(email: string, salt: Uint8Array): Promise<IdentityObject> {
+export function hashedEmailIdentity(email: string, salt: Uint8Array): IdentityObject {
   const saltText = toBase64Url(salt)
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(email.trim().toLowerCase() + saltText)))
-  let hex = ''
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0')
-  return { type: 'IdentityObject', identityHash: `sha256$${hex}`, identityType: 'emailAddress', hashed: true, salt: saltText }
+  const identityHash = `sha256$${bytesToHex(sha256(encoder.encode(email.trim().toLowerCase() + saltText)))}`
+  return { type: 'IdentityObject', identityHash, identityType: 'emailAddress', hashed: true, salt: saltText }
 }

@@ -107,11 +107,8 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   const build = createOb3Builder(ctx.config, club, did, group[0]!.snapshot)
   // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly.
   const issuedAt = Math.floor(ctx.clock.now() / 1000) * 1000
-  // One draw of randomness for all salts, and all digests at once: WebCrypto runs them off-thread.
+  // One draw of randomness for all the salts of the group.
   const salts = ctx.random.bytes(16 * group.length)
-  const identities = await Promise.all(
-    group.map(({ issuance }, i) => hashedEmailIdentity(issuance.recipient.email, salts.subarray(16 * i, 16 * i + 16))),
-  )
   const records: CredentialRecord[] = []
   const payloads: string[] = []
   for (const [i, { issuance, job, listUrl }] of group.entries()) {
@@ -122,7 +119,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
         credentialId,
         issuedAt,
         validUntil,
-        identity: identities[i]!,
+        identity: hashedEmailIdentity(issuance.recipient.email, salts.subarray(16 * i, 16 * i + 16)),
         evidences: issuance.evidences,
         status: { listUrl, index: job.statusListIndex },
       }),

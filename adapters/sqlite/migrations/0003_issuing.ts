@@ -29,10 +29,11 @@ CREATE INDEX issuances_by_template ON issuances(club, achievement_id, id);
 CREATE INDEX issuances_by_external_user ON issuances(club, achievement_id, external_user_id) WHERE external_user_id IS NOT NULL;
 CREATE INDEX issuances_by_email ON issuances(club, achievement_id, recipient_email COLLATE NOCASE);
 
--- One credential per issuance: the constraint, not the worker, guarantees it.
+-- One credential per issuance: the key, not the worker, guarantees it. (Keyed by the issuance's
+-- integer id rather than the random UUID: appends at the end of the table instead of random inserts.)
 CREATE TABLE credentials (
-  id TEXT PRIMARY KEY,
-  issuance_id INTEGER NOT NULL UNIQUE REFERENCES issuances(id),
+  issuance_id INTEGER PRIMARY KEY REFERENCES issuances(id),
+  id TEXT NOT NULL UNIQUE,
   club TEXT NOT NULL,
   jwt TEXT NOT NULL,
   issued_at INTEGER NOT NULL,
