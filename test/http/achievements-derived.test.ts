@@ -245,6 +245,23 @@ describe('derived read-only fields (spec §2.3)', () => {
     )
   })
 
+  it('derived fields are ignored whatever type their value has', async () => {
+    const saved = await create(api, aTemplate({ criteria: { requirements: [{ description: 'A' }] } }))
+    const patched = await patch(api, saved.id, {
+      id: 'not a number',
+      alignment: null,
+      achievementType: 7,
+      issuedCount: 'many',
+      coIssuers: { name: 'x' },
+      createdAt: false,
+      updatedAt: [],
+      criteria: { narrative: { forged: true } },
+    })
+    const { updatedAt: _, ...rest } = patched
+    const { updatedAt: __, ...before } = saved
+    assert.deepEqual(rest, before)
+  })
+
   it('derived fields sent in a patch are ignored', async () => {
     const saved = await create(api, aTemplate({ tag: ['tactics'], criteria: { requirements: [{ description: 'A' }] } }))
     const patched = await patch(api, saved.id, {
