@@ -90,4 +90,7 @@ function print(value: unknown): void {
   process.stdout.write(JSON.stringify(value) + '\n')
 }
 
-process.exitCode = await main(process.argv.slice(2))
+const exitCode = await main(process.argv.slice(2))
+// Exit explicitly once stdout is flushed: a command is done when it has printed, whatever handles a
+// library left open (a worker thread, a timer), so that scripts calling the CLI never hang.
+process.stdout.write('', () => process.exit(exitCode))

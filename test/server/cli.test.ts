@@ -1,0 +1,165 @@
+/**
+ * The admin CLI (DESIGN §4): every command prints exactly one JSON object on stdout; a failure prints
+ * `{ error: { code, message } }` and exits non-zero.
+ */
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
+import { SCOPE_NAMES } from '../../core/scopes.ts'
+import { freshDataDir, removeDataDir, runCli, type CliResult } from '../support/server.ts'
+
+/** Exactly one JSON object on one line of stdout. */
+function assertOneObject(result: CliResult): void {
+  assert.match(result.stdout, /^[^\n]+\n$/, `stdout must be one line:\n${result.stdout}`)
+  assert.ok(result.json && typeof result.json === 'object' && !Array.isArray(result.json), result.stdout)
+}
+
+function assertSuccess(result: CliResult): any {
+  assertOneObject(result)
+  assert.equal(result.code, 0, result.stdout + result.stderr)
+  return result.json
+}
+
+function assertFailure(result: CliResult, code: string): void {
+  assertOneObject(result)
+  assert.notEqual(result.code, 0, 'a failure exits non-zero')
+  assert.deepStrictEqual(Object.keys(result.json), ['error'])
+  assert.equal(result.json.error.code, code, result.stdout)
+  assert.equal(typeof result.json.error.message, 'string')
+  assert.ok(result.json.error.message.length > 0)
+  assert.doesNotMatch(result.stdout, /\bat .+:\d+:\d+/, 'no stack trace on stdout')
+}
+
+describe('the admin CLI', { concurrency: 3 }, () => {
+  const dataDir = freshDataDir()
+  const run = (...args: string[]) => runCli(dataDir, ...args)
+  before(async () => {
+    assertSuccess(await run('club', 'create', '--domain', 'chess', '--name', 'Chess Club'))
+  })
+  after(() => removeDataDir(dataDir))
+
+  it('club create prints the club', async () => {
+    const club = assertSuccess(await run('club', 'create', '--domain', 'go', '--name', '  Go Club '))
+    assert.deepStrictEqual(Object.keys(club).sort(), ['canIssue', 'createdAt', 'domain', 'issuerVerified', 'name'])
+    assert.equal(club.domain, 'go')
+    assert.equal(club.name, 'Go Club')
+    assert.equal(club.canIssue, true)
+    assert.equal(club.issuerVerified, false)
+    assert.ok(Math.abs(club.createdAt - Date.now()) < 60_000)
+  })
+
+  it('club create --no-issue prints a club that may not issue', async () => {
+    assert.equal(assertSuccess(await run('club', 'create', '--domain', 'shut', '--name', 'Shut', '--no-issue')).canIssue, false)
+  })
+
+  it('club verify sets issuerVerified and --off clears it', async () => {
+    const on = assertSuccess(await run('club', 'verify', '--club', 'chess'))
+    assert.equal(on.domain, 'chess')
+    assert.equal(on.issuerVerified, true)
+    assert.equal(assertSuccess(await run('club', 'verify', '--club', 'chess', '--off')).issuerVerified, false)
+  })
+
+  it('client create prints { client_id, client_secret, scopes } with every scope by default', async () => {
+    const client = assertSuccess(await run('client', 'create', '--club', 'chess'))
+    assert.deepStrictEqual(Object.keys(client).sort(), ['client_id', 'client_secret', 'scopes'])
+    assert.match(client.client_id, /^cc_[0-9a-f]{24}$/)
+    assert.match(client.client_secret, /^ccs_[A-Za-z0-9_-]{43}$/)
+    assert.deepStrictEqual(client.scopes, [...SCOPE_NAMES])
+  })
+
+  it('client create --scopes keeps those scopes, separated by spaces or commas', async () => {
+    const spaced = assertSuccess(await run('client', 'create', '--club', 'chess', '--scopes', 'issuance:write issuance:read'))
+    assert.deepStrictEqual(spaced.scopes, ['issuance:read', 'issuance:write'])
+    const commas = assertSuccess(await run('client', 'create', '--club', 'chess', '--scopes', 'events:read,clubs:read'))
+    assert.deepStrictEqual(commas.scopes, ['clubs:read', 'events:read'])
+  })
+
+  it('client rotate prints { client_id, client_secret } with a new secret', async () => {
+    const client = assertSuccess(await run('client', 'create', '--club', 'chess'))
+    const rotated = assertSuccess(await run('client', 'rotate', '--client', client.client_id))
+    assert.deepStrictEqual(Object.keys(rotated).sort(), ['client_id', 'client_secret'])
+    assert.equal(rotated.client_id, client.client_id)
+    assert.notEqual(rotated.client_secret, client.client_secret)
+  })
+
+  it('client delete prints { deleted: true }', async () => {
+    const client = assertSuccess(await run('client', 'create', '--club', 'chess'))
+    assert.deepStrictEqual(assertSuccess(await run('client', 'delete', '--client', client.client_id)), { deleted: true })
+    assertFailure(await run('client', 'delete', '--client', client.client_id), 'client-not-found')
+  })
+
+  it('key rotate prints the new key id; old keys stay, one active', async () => {
+    const first = assertSuccess(await run('key', 'rotate', '--club', 'chess'))
+    const second = assertSuccess(await run('key', 'rotate', '--club', 'chess'))
+    assert.deepStrictEqual(Object.keys(first).sort(), ['club', 'createdAt', 'kid'])
+    assert.equal(first.club, 'chess')
+    assert.ok(!Number.isNaN(Date.parse(first.createdAt)))
+    assert.notEqual(first.kid, second.kid)
+    const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
+    try {
+      const keys = db.prepare("SELECT kid, active FROM keys WHERE owner = 'club:chess' ORDER BY created_at, kid").all()
+      assert.deepStrictEqual(keys, [
+        { kid: first.kid, active: 0 },
+        { kid: second.kid, active: 1 },
+      ])
+    } finally {
+      db.close()
+    }
+  })
+
+  const failures: [string, string[], string][] = [
+    ['an unknown club for client create', ['client', 'create', '--club', 'nope'], 'club-not-found'],
+    ['an unknown club for key rotate', ['key', 'rotate', '--club', 'nope'], 'club-not-found'],
+    ['an unknown client for client rotate', ['client', 'rotate', '--client', 'cc_nope'], 'client-not-found'],
+    ['a bad domain', ['club', 'create', '--domain', 'Bad_Domain', '--name', 'Bad'], 'validation-failed'],
+    ['an unknown scope', ['client', 'create', '--club', 'chess', '--scopes', 'clubs:write'], 'validation-failed'],
+    ['a club that exists already', ['club', 'create', '--domain', 'chess', '--name', 'Again'], 'conflict'],
+    ['an unknown command', ['frobnicate'], 'usage'],
+    ['an unknown subcommand', ['club', 'delete', '--club', 'chess'], 'usage'],
+    ['a missing required option', ['club', 'create', '--domain', 'x'], 'usage'],
+    ['an unknown option', ['club', 'create', '--domain', 'x', '--name', 'X', '--colour', 'red'], 'usage'],
+  ]
+  for (const [what, args, code] of failures) {
+    it(`${what} prints { error: { code: ${code}, message } } and exits non-zero`, async () => {
+      assertFailure(await run(...args), code)
+    })
+  }
+
+  it('a validation failure also lists the failed fields', async () => {
+    const result = await run('club', 'create', '--domain', 'Bad_Domain', '--name', 'Bad')
+    assert.deepStrictEqual(result.json.error.errors, [{ message: 'invalid-club-domain', path: 'domain' }])
+  })
+
+  it('a failed command changes nothing', async () => {
+    await run('club', 'create', '--domain', 'Bad_Domain', '--name', 'Bad')
+    await run('client', 'create', '--club', 'nope')
+    const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
+    try {
+      assert.equal(db.prepare("SELECT count(*) FROM clubs WHERE domain IN ('Bad_Domain', 'nope')").pluck().get(), 0)
+      assert.equal(db.prepare("SELECT count(*) FROM clients WHERE club = 'nope'").pluck().get(), 0)
+    } finally {
+      db.close()
+    }
+  })
+
+  it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
+    const fresh = freshDataDir()
+    try {
+      const results = await Promise.all(
+        ['a', 'b', 'c', 'd'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)),
+      )
+      for (const result of results) assertSuccess(result)
+      assert.match(readFileSync(join(fresh, 'master.key'), 'utf8'), /^[A-Za-z0-9_-]{43}\n$/)
+      const db = new Database(join(fresh, 'clubcred.db'), { readonly: true })
+      try {
+        assert.equal(db.prepare('SELECT count(*) FROM clubs').pluck().get(), 4)
+      } finally {
+        db.close()
+      }
+    } finally {
+      removeDataDir(fresh)
+    }
+  })
+})
