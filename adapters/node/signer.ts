@@ -26,7 +26,8 @@ export function createNodeSigner({ threads = Math.max(0, availableParallelism() 
   close(): Promise<void>
 } {
   const keyObjects = new Map<string, KeyObject>()
-  const pool = threads > 0 ? createPool(threads) : null
+  // Started on first use: a process that never signs (the admin CLI) starts no threads.
+  let pool: ReturnType<typeof createPool> | null = null
 
   function keyObjectOf(key: SigningKey): KeyObject {
     let keyObject = keyObjects.get(key.kid)
@@ -40,7 +41,7 @@ export function createNodeSigner({ threads = Math.max(0, availableParallelism() 
   return {
     async signMany(key, header, payloads) {
       const encodedHeader = Buffer.from(JSON.stringify(header)).toString('base64url')
-      if (pool && payloads.length >= minPoolBatch) return pool.sign(key, encodedHeader, payloads)
+      if (threads > 0 && payloads.length >= minPoolBatch) return (pool ??= createPool(threads)).sign(key, encodedHeader, payloads)
       const keyObject = keyObjectOf(key)
       return payloads.map((payload) => compactJws(keyObject, encodedHeader, payload))
     },
@@ -83,7 +84,8 @@ function createPool(size: number) {
   // Idle workers are unref'd so that they never keep a process alive; a worker with work in flight is
   // ref'd so that a caller awaiting its signatures is not cut short.
   const workers = Array.from({ length: size }, () => {
-    const worker = new Worker(WORKER_SOURCE, { eval: true })
+    // No inherited execArgv: a loader such as tsx would keep the thread, and so the process, alive.
+    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
     worker.unref()
     return { worker, inFlight: 0 }
   })
