@@ -43,7 +43,12 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
     issuer,
     server,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()))
+      // Stop accepting, drop idle keep-alive connections now and busy ones after a grace period.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const grace = setTimeout(() => server.closeAllConnections(), 2000)
+      await closed
+      clearTimeout(grace)
       await issuer.close()
     },
   }

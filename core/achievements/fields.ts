@@ -55,7 +55,7 @@ const COMMAS = /[,，]/
 export const tagList = v.pipe(
   v.array(
     v.pipe(
-      v.string('tag-contains-comma'),
+      v.string('must-be-string'),
       v.trim(),
       v.check((tag) => tag.length > 0 && !COMMAS.test(tag), 'tag-contains-comma'),
       v.check((tag) => characterCount(tag) <= TAG_MAX_LENGTH, 'tag-too-long'),
@@ -70,7 +70,8 @@ export const templateType = v.picklist(TEMPLATE_TYPES, 'unknown-type')
 
 export const requirementType = v.nullish(v.picklist(REQUIREMENT_TYPES, 'unknown-requirement-type'))
 
-const isWebUrl = (value: string) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+/** An absolute http(s) URL without control characters (which URL parsing would silently drop). */
+const isWebUrl = (value: string) => !/[\u0000-\u001f\u007f]/.test(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
 /** A link: an absolute http(s) URL; an empty string is none. */
 export const optionalUrl = v.pipe(

@@ -164,7 +164,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
           requirements: [
             { description: 'Win a game\n2. Forged line', url: 'https://chess.example/win' },
             { description: '  Padded\r\n\r\n  text\u2028end  ' },
-            { url: 'https://chess.example/a\nb' },
+            { url: 'https://chess.example/ab' },
           ],
         },
       }),

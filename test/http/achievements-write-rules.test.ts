@@ -274,7 +274,7 @@ describe('lengths and links (docs/decisions.md "Templates")', () => {
 
   it('a requirement or program url that is not http(s) is refused with invalid-url', async () => {
     const saved = await create(api)
-    for (const url of ['javascript:alert(1)', 'ftp://chess.example/file', 'not a url']) {
+    for (const url of ['javascript:alert(1)', 'ftp://chess.example/file', 'not a url', 'https://chess.example/a\nb', 'https://chess.example/\tx']) {
       await assertPatchRefused(saved.id, { criteria: { requirements: [{ url }] } }, [{ message: 'invalid-url', path: 'criteria.requirements.0.url' }])
       await assertPatchRefused(saved.id, { program: { url } }, [{ message: 'invalid-url', path: 'program.url' }])
     }
@@ -302,6 +302,7 @@ describe('members of the wrong type', () => {
   it('a text member that is no string is refused with must-be-string', async () => {
     await assertCreateRefused(aTemplate({ nameEn: 5 }), [{ message: 'must-be-string', path: 'nameEn' }])
     await assertCreateRefused(aTemplate({ description: 42 }), [{ message: 'must-be-string', path: 'description' }])
+    await assertCreateRefused(aTemplate({ tag: ['chess', 5] }), [{ message: 'must-be-string', path: 'tag.1' }])
   })
 
   it('program.isPublic that is no boolean is refused with must-be-boolean', async () => {
