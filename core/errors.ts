@@ -12,6 +12,8 @@ export type ProblemCode =
   | 'achievement-not-found'
   | 'issuance-not-found'
   | 'design-not-found'
+  | 'credential-not-found'
+  | 'status-list-not-found'
   | 'route-not-found'
   | 'method-not-allowed'
   | 'invalid-json'

@@ -26,6 +26,13 @@ import { listEvents } from './events/list.ts'
 import { withIdempotency } from './idempotency/claim.ts'
 import { issueBatch, type BatchResult } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
+import { revokeIssuance } from './issuances/revoke.ts'
+import type { IssuanceDetail } from './issuances/present.ts'
+import { didDocument } from './issuers/did-document.ts'
+import { createStatusListPublisher } from './status-lists/credential.ts'
+import { createIssuanceVerifier } from './verification/verify-issuance.ts'
+import { shareView } from './verification/share-view.ts'
+import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing/worker.ts'
@@ -91,6 +98,8 @@ export function createCoreIssuer(options: IssuerOptions) {
     signingQueue: createSignal(),
   }
   const worker = createWorker(ctx, options.worker)
+  const verifyIssuance = createIssuanceVerifier(ctx)
+  const publishStatusList = createStatusListPublisher(ctx)
 
   return {
     config,
@@ -132,12 +141,37 @@ export function createCoreIssuer(options: IssuerOptions) {
         )
         return { ...outcome, result: JSON.parse(outcome.body) as BatchResult }
       },
+      /** Revokes (spec §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
+      async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const outcome = await withIdempotency(
+          ctx,
+          { scope: `${idempotencyScope} POST revoke ${club} ${id}`, key: idempotencyKey, body: input ?? null },
+          async (claim) => ({ status: 200, body: (await revokeIssuance(ctx, club, id, input, claim)).body }),
+        )
+        return { ...outcome, detail: (JSON.parse(outcome.body) as { data: IssuanceDetail }).data }
+      },
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
     },
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),
+    },
+    /** The public, unauthenticated surface (spec §4.11). */
+    verification: {
+      /** The verdict of spec §2.11 for an issuance id; `statusCode` 404 when there is no credential. */
+      verify: (issuanceId: number) => verifyIssuance(issuanceId),
+      /** The signed JWT of a credential, or 404 `credential-not-found`. */
+      async credentialJwt(credentialId: string): Promise<string> {
+        const credential = await storage.credentials.findById(credentialId)
+        if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
+        return credential.jwt
+      },
+      didDocument: (club: string) => didDocument(ctx, club),
+      /** The club's revocation list credential; `listId` `null` is its first list. */
+      statusList: (club: string, listId: number | null = null) => publishStatusList(club, listId),
+      /** What the share page of a credential shows, or `null` (no such credential in this club). */
+      shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },
     /** The background worker that signs credentials and sends mail; the server starts it. */
     worker,

@@ -8,6 +8,7 @@ import { problemResponse } from './problem.ts'
 import { Router, createRouteTable } from './router.ts'
 import { clubApiRoutes } from './routes/club-api.ts'
 import { oauthRoutes } from './routes/oauth.ts'
+import { publicRoutes } from './routes/public.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -31,6 +32,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   const routes = createRouteTable()
   oauthRoutes(issuer, routes, pathOf(urls.auth))
   clubApiRoutes(issuer, routes, pathOf(urls.base))
+  publicRoutes(issuer, routes, pathOf(urls.public))
 
   const router = Router({
     catch: (error: unknown, request: Request) => {

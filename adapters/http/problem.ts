@@ -23,6 +23,8 @@ export const PROBLEMS = {
   'achievement-not-found': { status: 404, title: 'Achievement template not found' },
   'issuance-not-found': { status: 404, title: 'Issuance not found' },
   'design-not-found': { status: 404, title: 'Design not found' },
+  'credential-not-found': { status: 404, title: 'Credential not found' },
+  'status-list-not-found': { status: 404, title: 'Status list not found' },
   'route-not-found': { status: 404, title: 'Route not found' },
   'method-not-allowed': {
     status: 405,

@@ -210,6 +210,10 @@ function createStores(state: State, journal: Journal): Stores {
         const issuance = state.issuances.get(id)
         return issuance && issuance.club === club ? copy(issuance) : null
       },
+      async findByIdAcrossClubs(id) {
+        const issuance = state.issuances.get(id)
+        return issuance ? copy(issuance) : null
+      },
       async findByIds(club, ids) {
         return ids
           .map((id) => state.issuances.get(id))
@@ -263,6 +267,11 @@ function createStores(state: State, journal: Journal): Stores {
           const id = state.credentialByIssuance.get(issuanceId)
           return id === undefined ? [] : [copy(state.credentials.get(id)!)]
         })
+      },
+      async revokedIndexes(statusListId) {
+        return [...state.credentials.values()]
+          .filter((credential) => credential.statusListId === statusListId && state.issuances.get(credential.issuanceId)?.revokedAt != null)
+          .map((credential) => credential.statusListIndex)
       },
     },
     signingJobs: {

@@ -44,6 +44,15 @@ export function createCredentialStore(db: Database): CredentialStore {
         .all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds))
         .map(toCredential)
     },
+    async revokedIndexes(statusListId) {
+      return db
+        .all(
+          `SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.id = c.issuance_id
+           WHERE c.status_list_id = ? AND s.revoked_at IS NOT NULL`,
+          statusListId,
+        )
+        .map((row) => num(row.i))
+    },
   }
 }
 

@@ -43,6 +43,10 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)
       return row ? toIssuance(row) : null
     },
+    async findByIdAcrossClubs(id) {
+      const row = db.get('SELECT * FROM issuances WHERE id = ?', id)
+      return row ? toIssuance(row) : null
+    },
     async findByIds(club, ids) {
       if (ids.length === 0) return []
       return db

@@ -95,6 +95,8 @@ export interface IssuanceStore {
   /** Inserts with a fresh, increasing id (never reused); returns the id. */
   insert(issuance: NewIssuance): Promise<number>
   findById(club: string, id: number): Promise<Issuance | null>
+  /** The issuance with this id whatever its club (the public verification surface), or `null`. */
+  findByIdAcrossClubs(id: number): Promise<Issuance | null>
   /** The club's issuances with these ids (those that exist), any order. */
   findByIds(club: string, ids: number[]): Promise<Issuance[]>
   /**
@@ -118,6 +120,8 @@ export interface CredentialStore {
   findByIssuance(issuanceId: number): Promise<CredentialRecord | null>
   /** The credentials of these issuances (those that have one), any order. */
   findByIssuances(issuanceIds: number[]): Promise<CredentialRecord[]>
+  /** The status-list indexes, in list `statusListId`, of credentials whose issuance is revoked; any order. */
+  revokedIndexes(statusListId: number): Promise<number[]>
 }
 
 /** A pending signing job: one per issuance without a credential. */

@@ -27,6 +27,24 @@ export function issuanceRoutes(issuer: CoreIssuer, routes: RouteTable, clubPath:
     })
   })
 
+  routes.add('POST', `${clubPath}/issuances/:id/revoke`, async (request) => {
+    const club = param(request, 'clubDomain')
+    const principal = await authorizeClubOperation(issuer, request, club, 'issuance:revoke')
+    const body = await readJson(request, maxBodyBytes, { optional: true })
+    const outcome = await issuer.issuances.revoke(club, numericId(request), body, {
+      idempotencyKey: request.headers.get('idempotency-key'),
+      idempotencyScope: principal.clientId,
+    })
+    return new Response(outcome.body, {
+      status: outcome.status,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'cache-control': 'no-store',
+        ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
+      },
+    })
+  })
+
   routes.add('GET', `${clubPath}/issuances`, async (request) => {
     const club = param(request, 'clubDomain')
     await authorizeClubOperation(issuer, request, club, 'issuance:read')

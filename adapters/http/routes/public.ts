@@ -1,0 +1,64 @@
+import { json } from '../responses.ts'
+import { numericId, param, type RouteTable } from '../router.ts'
+import type { CoreIssuer } from '../../../core/issuer.ts'
+
+/**
+ * The public verification surface under `{public_url}/open-badges/v3` (spec §4.11): no authentication,
+ * readable from any origin. Caching fits each resource: a JWT never changes (immutable); verdicts and
+ * revocation lists change on revocation (short, revalidated with ETags).
+ */
+export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath: string): void {
+  const base = `${publicPath}/open-badges/v3`
+  const cors = { 'access-control-allow-origin': '*' }
+
+  routes.add('GET', `${base}/achievements/:issuanceId/verify`, async (request) => {
+    const verdict = await issuer.verification.verify(numericId(request, 'issuanceId'))
+    return json(verdict, verdict.statusCode, { ...cors, 'cache-control': 'public, max-age=10, must-revalidate' })
+  })
+
+  routes.add('GET', `${base}/credentials/:credentialId`, async (request) => {
+    const id = param(request, 'credentialId')
+    const jwt = await issuer.verification.credentialJwt(id)
+    return conditional(request, `"${id}"`, jwt, {
+      ...cors,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'public, max-age=31536000, immutable',
+    })
+  })
+
+  routes.add('GET', `${base}/issuers/:domain/did.json`, async (request) => {
+    const document = JSON.stringify(await issuer.verification.didDocument(param(request, 'domain')))
+    return conditional(request, await weakTag(document), document, {
+      ...cors,
+      'content-type': 'application/did+json',
+      'cache-control': 'public, max-age=300, must-revalidate',
+    })
+  })
+
+  const statusList = async (request: Request, club: string, listId: number | null) => {
+    const list = await issuer.verification.statusList(club, listId)
+    return conditional(request, list.etag, list.jwt, {
+      ...cors,
+      'content-type': 'application/vc+jwt',
+      'cache-control': 'public, max-age=60, must-revalidate',
+    })
+  }
+  routes.add('GET', `${base}/issuers/:domain/status-lists/revocation`, (request) => statusList(request, param(request, 'domain'), null))
+  routes.add('GET', `${base}/issuers/:domain/status-lists/revocation/:listId`, (request) =>
+    statusList(request, param(request, 'domain'), numericId(request, 'listId')),
+  )
+}
+
+/** 304 when the client's `If-None-Match` already names this version, else the body with its ETag. */
+function conditional(request: Request, etag: string, body: string, headers: Record<string, string>): Response {
+  const known = request.headers.get('if-none-match')
+  if (known && known.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
+    return new Response(null, { status: 304, headers: { etag, 'cache-control': headers['cache-control']! } })
+  }
+  return new Response(body, { status: 200, headers: { ...headers, etag } })
+}
+
+async function weakTag(body: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(body)))
+  return `W/"${Array.from(digest.subarray(0, 12), (byte) => byte.toString(16).padStart(2, '0')).join('')}"`
+}

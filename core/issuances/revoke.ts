@@ -1,0 +1,37 @@
+import * as v from 'valibot'
+import { parseInput } from '../achievements/schema.ts'
+import { optionalText } from '../achievements/fields.ts'
+import { readIssuance, requireIssuance } from './read.ts'
+import type { IssuerContext } from '../context.ts'
+import type { IdempotencyClaim } from '../idempotency/claim.ts'
+import type { IssuanceDetail } from './present.ts'
+
+/** The optional body of a revoke (DESIGN §5): `{ reason }`. */
+export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500)) }, 'unknown-field')
+
+/**
+ * Revokes an issuance (spec §4.7, DESIGN §5): sets the credential's bit in the club's revocation list
+ * (the list is computed from revoked issuances), emits `issuance.revoked` once, and answers the detail.
+ * Revoking again changes nothing and emits nothing. Before the credential exists it is allowed: the
+ * credential is then born revoked.
+ */
+export async function revokeIssuance(
+  ctx: IssuerContext,
+  club: string,
+  id: number,
+  input: unknown,
+  claim: IdempotencyClaim | null = null,
+): Promise<{ detail: IssuanceDetail; body: string }> {
+  const { reason } = input === undefined ? { reason: null } : parseInput(revokeRequestSchema, input)
+  const now = ctx.clock.now()
+  return ctx.storage.transaction(async (tx) => {
+    await requireIssuance(tx, club, id)
+    if (await tx.issuances.revoke(club, id, now, reason ?? null)) {
+      await tx.events.append({ club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
+    }
+    const detail = await readIssuance(ctx, club, id, tx)
+    const body = JSON.stringify({ data: detail })
+    if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
+    return { detail, body }
+  })
+}

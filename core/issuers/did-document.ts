@@ -1,0 +1,30 @@
+import { ProblemError } from '../errors.ts'
+import { clubDid, clubKeyOwner } from './did.ts'
+import type { IssuerContext } from '../context.ts'
+
+/**
+ * The club's did:web DID document (DESIGN §6): every key, current and rotated, as a `JsonWebKey2020`
+ * verification method, so that credentials signed before a rotation keep verifying. A club that has not
+ * signed anything yet gets its key now (keys are created on first need).
+ */
+export async function didDocument(ctx: IssuerContext, club: string) {
+  if (!(await ctx.storage.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
+  const did = clubDid(ctx.config, club)
+  let keys = await ctx.keys.publicKeys(clubKeyOwner(club))
+  if (keys.length === 0) {
+    await ctx.keys.activeKey(clubKeyOwner(club))
+    keys = await ctx.keys.publicKeys(clubKeyOwner(club))
+  }
+  const methods = keys.map((key) => ({
+    id: `${did}#${key.kid}`,
+    type: 'JsonWebKey2020',
+    controller: did,
+    publicKeyJwk: { ...key.publicJwk },
+  }))
+  return {
+    '@context': ['https://www.w3.org/ns/did/v1', 'https://w3id.org/security/suites/jws-2020/v1'],
+    id: did,
+    verificationMethod: methods,
+    assertionMethod: methods.map((method) => method.id),
+  }
+}

@@ -1,0 +1,60 @@
+import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
+import type { IssuerContext } from '../context.ts'
+import type { CredentialStatus } from '../credentials/status.ts'
+import type { Verdict } from './verify-issuance.ts'
+
+/** Everything the share page shows (spec §4.11), taken from the signed credential, not the live template. */
+export interface ShareView {
+  credentialId: string
+  club: { domain: string; name: string; issuerVerified: boolean }
+  /** The recipient's display name: the page is the recipient's certificate to show (docs/decisions.md). */
+  recipientName: string
+  issuedAt: string
+  validUntil: string | null
+  verdict: { isValid: boolean; status: CredentialStatus }
+  achievement: {
+    name: string
+    nameEn: string | null
+    description: string
+    narrative: string
+    achievementType: string
+    tags: string[]
+    partners: { name: string; role: string; isVerified: boolean }[]
+  }
+  urls: { share: string; verify: string; jwt: string }
+}
+
+/** The share page's content for a credential of `club`, or `null` when there is none (404). */
+export async function shareView(ctx: IssuerContext, verify: (issuanceId: number) => Promise<Verdict>, club: string, credentialId: string): Promise<ShareView | null> {
+  const credential = await ctx.storage.credentials.findById(credentialId)
+  if (!credential || credential.club !== club) return null
+  const [issuance, clubRecord] = await Promise.all([
+    ctx.storage.issuances.findById(club, credential.issuanceId),
+    ctx.storage.clubs.findByDomain(club),
+  ])
+  if (!issuance || !clubRecord) return null
+  const snapshot = await ctx.storage.snapshots.findById(issuance.snapshotId)
+  const verdict = await verify(issuance.id)
+  const vc = (verdict.payload?.vc ?? {}) as { credentialSubject?: { achievement?: Record<string, any> }; validFrom?: string; validUntil?: string }
+  const achievement = vc.credentialSubject?.achievement ?? {}
+  return {
+    credentialId,
+    club: { domain: clubRecord.domain, name: clubRecord.name, issuerVerified: clubRecord.issuerVerified },
+    recipientName: issuance.recipient.name,
+    issuedAt: vc.validFrom ?? new Date(credential.issuedAt).toISOString(),
+    validUntil: vc.validUntil ?? null,
+    verdict: { isValid: verdict.isValid, status: verdict.status ?? 'valid' },
+    achievement: {
+      name: String(achievement.name ?? ''),
+      nameEn: snapshot?.view.nameEn ?? null,
+      description: String(achievement.description ?? ''),
+      narrative: String(achievement.criteria?.narrative ?? ''),
+      achievementType: String(achievement.achievementType ?? ''),
+      tags: Array.isArray(achievement.tag) ? achievement.tag.map(String) : [],
+      partners: Array.isArray(achievement['x-partnerOrganizations'])
+        ? achievement['x-partnerOrganizations'].map((p: any) => ({ name: String(p.name), role: String(p.role), isVerified: Boolean(p.isVerified) }))
+        : [],
+    },
+    urls: { share: shareUrl(ctx.config, club, credentialId), verify: verifyUrl(ctx.config, issuance.id), jwt: jwtUrl(ctx.config, credentialId) },
+  }
+}

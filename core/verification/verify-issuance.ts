@@ -1,0 +1,92 @@
+import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
+import { clubDid, clubKeyOwner } from '../issuers/did.ts'
+import type { IssuerContext } from '../context.ts'
+import type { CredentialRecord } from '../issuances/issuance.ts'
+
+/** The public verdict of spec §2.11. */
+export interface Verdict {
+  statusCode: number
+  isValid: boolean
+  status: CredentialStatus | null
+  issuerVerified: boolean
+  payload: JWTPayload | null
+}
+
+const NOT_FOUND: Verdict = { statusCode: 404, isValid: false, status: null, issuerVerified: false, payload: null }
+
+/**
+ * Verifies an issuance's credential for anyone (spec §4.11). `isValid` is a real verification of the
+ * stored JWT: ES256 signature by a key of the club's DID document named by the header's `kid`, and
+ * claims consistent with the credential (iss, jti, nbf, exp against vc). `status` is computed now
+ * (revoked, else expired, else valid). `issuerVerified` is the club's attestation, independent of both.
+ * Only what the credential itself holds is returned: no recipient name or e-mail.
+ */
+export function createIssuanceVerifier(ctx: IssuerContext, { cacheSize = 10_000 } = {}) {
+  // A JWT never changes, so its signature verdict can be kept; keyed by the JWT's digest, so that a
+  // JWT altered in storage is verified afresh. Status is never cached.
+  const signatureVerdicts = new Map<string, boolean>()
+
+  async function signatureHolds(credential: CredentialRecord): Promise<boolean> {
+    const digest = bytesToHex(sha256(new TextEncoder().encode(credential.jwt)))
+    let verdict = signatureVerdicts.get(digest)
+    if (verdict === undefined) {
+      verdict = await verifyJwt(ctx, credential)
+      if (signatureVerdicts.size >= cacheSize) signatureVerdicts.delete(signatureVerdicts.keys().next().value as string)
+      signatureVerdicts.set(digest, verdict)
+    }
+    return verdict
+  }
+
+  return async function verify(issuanceId: number): Promise<Verdict> {
+    const issuance = Number.isSafeInteger(issuanceId) && issuanceId > 0 ? await ctx.storage.issuances.findByIdAcrossClubs(issuanceId) : null
+    const credential = issuance ? await ctx.storage.credentials.findByIssuance(issuance.id) : null
+    const club = issuance ? await ctx.storage.clubs.findByDomain(issuance.club) : null
+    if (!issuance || !credential || !club) return NOT_FOUND
+    let payload: JWTPayload | null = null
+    try {
+      payload = decodeJwt(credential.jwt)
+    } catch {
+      payload = null
+    }
+    return {
+      statusCode: 200,
+      isValid: payload !== null && (await signatureHolds(credential)),
+      status: credentialStatus({ revokedAt: issuance.revokedAt, validUntil: credential.validUntil }, ctx.clock.now()),
+      issuerVerified: club.issuerVerified,
+      payload,
+    }
+  }
+}
+
+async function verifyJwt(ctx: IssuerContext, credential: CredentialRecord): Promise<boolean> {
+  try {
+    const did = clubDid(ctx.config, credential.club)
+    const header = decodeProtectedHeader(credential.jwt)
+    if (header.alg !== 'ES256' || typeof header.kid !== 'string' || !header.kid.startsWith(`${did}#`)) return false
+    const key = await ctx.keys.verificationKey(clubKeyOwner(credential.club), header.kid.slice(did.length + 1))
+    if (!key) return false
+    const { payload } = await compactVerify(credential.jwt, key, { algorithms: ['ES256'] })
+    return claimsConsistent(JSON.parse(new TextDecoder().decode(payload)), did, credential)
+  } catch {
+    return false
+  }
+}
+
+/** DESIGN §6: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
+function claimsConsistent(claims: Record<string, any>, did: string, credential: CredentialRecord): boolean {
+  const vc = claims.vc
+  if (!vc || typeof vc !== 'object') return false
+  const id = `urn:uuid:${credential.id}`
+  const validUntil = vc.validUntil === undefined ? undefined : Date.parse(vc.validUntil) / 1000
+  return (
+    claims.iss === did &&
+    (vc.issuer?.id ?? vc.issuer) === did &&
+    claims.jti === id &&
+    vc.id === id &&
+    claims.nbf === Date.parse(vc.validFrom) / 1000 &&
+    claims.exp === validUntil
+  )
+}
