@@ -134,11 +134,15 @@ async function prepare(dataDir: string) {
   return { client, server, api, templateId: created.json.data.id as number }
 }
 
-function postRecipients(api: Api, templateId: number) {
+function postRecipients(api: Api, templateId: number, idempotencyKey?: string) {
   const recipients = Array.from({ length: RECIPIENTS }, (_, i) => ({ externalUserId: `player-${i}`, name: `Player ${i}`, email: `player${i}@chess.example` }))
   return api.http('/v2/clubs/chess/issuances', {
     method: 'POST',
-    headers: { authorization: `Bearer ${api.token}`, 'content-type': 'application/json' },
+    headers: {
+      authorization: `Bearer ${api.token}`,
+      'content-type': 'application/json',
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
+    },
     body: JSON.stringify({ achievementFormId: templateId, mode: 'none', recipients }),
   })
 }
@@ -153,6 +157,8 @@ function progress(dataDir: string) {
       jobs: count('SELECT count(*) AS n FROM signing_jobs'),
       leased: count('SELECT count(*) AS n FROM signing_jobs WHERE lease_until IS NOT NULL'),
       slotted: count('SELECT count(*) AS n FROM signing_jobs WHERE status_list_index IS NOT NULL'),
+      idempotencyKeys: count('SELECT count(*) AS n FROM idempotency_keys'),
+      answered: count('SELECT count(*) AS n FROM idempotency_keys WHERE response_body IS NOT NULL'),
     }
   } finally {
     db.close()
@@ -231,7 +237,7 @@ async function assertRecovered(api: Api, server: ServerProcess, dataDir: string)
   }
 }
 
-describe('a crash while signing (DESIGN §7)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
+describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
   const dirs: string[] = []
   after(async () => {
     await Promise.all(running.map((server) => server.stop()))
@@ -325,5 +331,39 @@ describe('a crash while signing (DESIGN §7)', { concurrency: true, timeout: REC
       if (slots.has(row.issuance_id)) assert.equal(`${row.status_list_id}#${row.status_list_index}`, slots.get(row.issuance_id), 'the reserved slot is used')
     }
     after.close()
+  })
+
+  it('SIGKILL while the POST is handled: the client retries with its Idempotency-Key and ends with exactly one batch', async (t) => {
+    const dataDir = freshDataDir()
+    dirs.push(dataDir)
+    const { client, server, api, templateId } = await prepare(dataDir)
+    const lost = postRecipients(api, templateId, 'spring-2030').then(
+      (response) => `answered ${response.status}`,
+      (error: Error) => `lost (${error.message})`,
+    )
+    await sleep(25)
+    await server.kill()
+    t.diagnostic(`the first POST: ${await lost}; at the kill: ${JSON.stringify(progress(dataDir))}`)
+    const atKill = progress(dataDir)
+    const committed = atKill.jobs + atKill.credentials
+    assert.ok(committed === 0 || committed === RECIPIENTS, `a batch is all or nothing, found ${committed}`)
+    assert.equal(atKill.answered, committed === 0 ? 0 : 1, 'the answer of the key is stored with the batch, in the same unit')
+
+    // A clock the test moves: an unfinished claim of the key is taken over after a minute (and any lease ends).
+    const restarted = track(await startClockedServer({ dataDir }))
+    const retryApi: Api = { http: restarted.http, token: await accessToken(restarted, client) }
+    if (atKill.idempotencyKeys === 1 && atKill.answered === 0) {
+      const early = await postRecipients(retryApi, templateId, 'spring-2030')
+      assert.equal(early.status, 409, early.text)
+      assert.equal(early.json.code, 'idempotency-in-flight')
+    }
+    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    const retry = await postRecipients(retryApi, templateId, 'spring-2030')
+    assert.equal(retry.status, 200, retry.text)
+    assert.equal(retry.json.summary.total, RECIPIENTS)
+    assert.equal(retry.headers['idempotent-replayed'] === 'true', committed === RECIPIENTS, 'replayed exactly when the first batch was committed')
+    assert.equal(retry.json.summary.ok, RECIPIENTS)
+    t.diagnostic(`the retry: ${retry.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'issued'} ${JSON.stringify(retry.json.summary)}`)
+    await assertRecovered(await awaitCredentials(t, restarted, client), restarted, dataDir)
   })
 })
