@@ -4,15 +4,19 @@
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import addFormatsModule from 'ajv-formats'
 import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose'
 
-const SCHEMA_FILE = new URL(
-  '../../../shared/standards/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json',
-  import.meta.url,
-)
+/** The shared standards folder sits beside the repository (DESIGN §6); `OB3_SCHEMA_FILE` overrides the path. */
+const SCHEMA_FILE =
+  process.env.OB3_SCHEMA_FILE ??
+  fileURLToPath(new URL('../../../shared/standards/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json', import.meta.url))
+if (!existsSync(SCHEMA_FILE)) {
+  throw new Error(`the OB 3.0 AchievementCredential schema is not at ${SCHEMA_FILE}; set OB3_SCHEMA_FILE to its path`)
+}
 
 // ajv-formats is CommonJS: its default export is the plugin, or the plugin sits on `.default`.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv2019) => void

@@ -16,8 +16,10 @@ import { recipients } from '../issuances/support.ts'
 let h: CoreHarness
 let templateId: number
 let failSigning = false
+let signCalls = 0
 const flakySigner: JwtSigner = {
   signMany(key, header, payloads) {
+    signCalls++
     if (failSigning) return Promise.reject(new Error('signer unavailable'))
     return webCryptoSigner.signMany(key, header, payloads)
   },
@@ -25,6 +27,7 @@ const flakySigner: JwtSigner = {
 
 beforeEach(async () => {
   failSigning = false
+  signCalls = 0
   h = createCoreHarness({ signer: flakySigner, worker: { onError: () => {} } })
   await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
   templateId = (await h.issuer.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
@@ -122,6 +125,26 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
     for (const [i, credential] of credentials.sort((a, b) => a.issuanceId - b.issuanceId).entries()) {
       await assertSignedCredential(credential.jwt, { keys, email: recipients(2)[i]!.email })
     }
+  })
+
+  it('failed signing is retried with exponential back-off: 1 s, doubling, at most 5 min', async () => {
+    const [id] = await issueTo(1)
+    failSigning = true
+    await h.issuer.worker.runOnce()
+    assert.equal(signCalls, 1)
+    const waits = [1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000]
+    for (const [i, wait] of waits.entries()) {
+      h.clock.advance(wait - 1)
+      await h.issuer.worker.runOnce()
+      assert.equal(signCalls, i + 1, `retry ${i + 1} not before ${wait} ms`)
+      h.clock.advance(1)
+      await h.issuer.worker.runOnce()
+      assert.equal(signCalls, i + 2, `retry ${i + 1} after ${wait} ms`)
+    }
+    failSigning = false
+    h.clock.advance(300_000)
+    await h.issuer.worker.drain()
+    assert.equal((await credentialsOf([id!])).length, 1)
   })
 
   it('concurrent rounds sign every accepted issuance once, each with its own status slot', async () => {
