@@ -181,7 +181,7 @@ async function releaseJobs(ctx: IssuerContext, group: ClaimedJob[], error: unkno
   const now = ctx.clock.now()
   await ctx.storage.transaction(async (tx) => {
     for (const { job } of group) {
-      await tx.signingJobs.release(job.issuanceId, message, now + Math.min(300_000, 1000 * 2 ** Math.min(job.attempts, 9)))
+      await tx.signingJobs.release(job.issuanceId, message, now + Math.min(300_000, 1000 * 2 ** Math.min(job.attempts - 1, 9)))
     }
   })
 }

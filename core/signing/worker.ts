@@ -44,25 +44,34 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
 
   /**
    * A pipeline over rounds: while the signer works on round n (off the main thread with the Node signer),
-   * the loop claims round n + 1 and stores round n - 1, so the database work and the signing overlap.
+   * `step` claims round n + 1 and stores round n - 1, so the database work and the signing overlap.
+   * Returns whether it claimed or stored anything.
    */
+  let signing: Promise<SignedCredential[]> | null = null
+  async function step(): Promise<boolean> {
+    const claimed = await claimPending(ctx, batchSize)
+    const next = claimed.length > 0 ? signClaimed(ctx, claimed) : null
+    const previous = signing
+    signing = next
+    if (previous) await storeSigned(ctx, await previous)
+    return next !== null || previous !== null
+  }
+
   async function loop(): Promise<void> {
-    let signing: Promise<SignedCredential[]> | null = null
     while (!stopping) {
       try {
-        const claimed = await claimPending(ctx, batchSize)
-        const next = claimed.length > 0 ? signClaimed(ctx, claimed) : null
-        if (signing) await storeSigned(ctx, await signing)
-        signing = next
+        const busy = await step()
         const mailed = await housekeeping()
-        if (!signing && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
+        if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         signing = null
         onError(error)
         if (!stopping) await ctx.signingQueue.wait(pollMs)
       }
     }
-    if (signing) await storeSigned(ctx, await signing).catch(onError)
+    const last = signing
+    signing = null
+    if (last) await storeSigned(ctx, await last).catch(onError)
   }
 
   return {
@@ -79,10 +88,14 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       await running
     },
     async drain() {
+      if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
       for (;;) {
-        const handled = await runOnce()
-        if (handled === 0 && (await ctx.storage.signingJobs.count()) === 0) return
-        if (handled === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+        const busy = await step()
+        const mailed = await housekeeping()
+        if (busy || mailed > 0) continue
+        if ((await ctx.storage.signingJobs.count()) === 0) return
+        // Jobs leased by another worker, or waiting for their retry: look again shortly.
+        await new Promise((resolve) => setTimeout(resolve, 10))
       }
     },
     runOnce,
