@@ -199,6 +199,55 @@ describe('failed items (DESIGN §5, spec §7)', () => {
     assert.equal((await listAll(api, ISSUANCES)).length, 1)
   })
 
+  it('an entry that is not an object fails with must-be-object; an unknown member with unknown-field', async () => {
+    const result = await issue(api, {
+      achievementFormId: templateId,
+      recipients: [
+        null,
+        'kim@chess.example',
+        ['Kim Minsu', 'minsu@chess.example'],
+        { name: 'Kim Minsu', email: 'minsu@chess.example', phone: '010' },
+        { name: 'Lee Jiwoo', email: 'jiwoo@chess.example', evidences: [null] },
+        { name: 'Park Seoyeon', email: 'seoyeon@chess.example', evidences: [{ url: 'javascript:alert(1)', isPublic: true }] },
+      ],
+    })
+    assert.deepStrictEqual(
+      result.results.map((item) => [item.ref, item.status, item.error.code, item.error.path]),
+      [
+        ['0', 'failed', 'must-be-object', 'recipients.0'],
+        ['1', 'failed', 'must-be-object', 'recipients.1'],
+        ['2', 'failed', 'must-be-object', 'recipients.2'],
+        ['3', 'failed', 'unknown-field', 'recipients.3.phone'],
+        ['4', 'failed', 'must-be-object', 'recipients.4.evidences.0'],
+        ['5', 'failed', 'invalid-url', 'recipients.5.evidences.0.url'],
+      ],
+    )
+    await assertNothingStored()
+  })
+
+  it('an expiresAt in the past fails the entry, or the request when it is the request default', async () => {
+    const past = new Date(clock.now() - 1000).toISOString()
+    const result = await issue(api, {
+      achievementFormId: templateId,
+      recipients: [
+        { externalUserId: 'past', name: 'Kim Minsu', email: 'minsu@chess.example', expiresAt: past },
+        { externalUserId: 'not-a-date', name: 'Lee Jiwoo', email: 'jiwoo@chess.example', expiresAt: 'next spring' },
+        { externalUserId: 'ok', name: 'Park Seoyeon', email: 'seoyeon@chess.example', expiresAt: new Date(clock.now() + 1000).toISOString() },
+      ],
+    })
+    assert.deepStrictEqual(
+      result.results.map((item) => [item.ref, item.status, item.error?.code ?? null]),
+      [
+        ['past', 'failed', 'expires-at-in-past'],
+        ['not-a-date', 'failed', 'invalid-date-time'],
+        ['ok', 'issued', null],
+      ],
+    )
+    const whole = await postIssuances(api, { achievementFormId: templateId, expiresAt: past, recipients: recipients(1) })
+    assert.deepStrictEqual(assertProblem(whole, 422, 'validation-failed').errors, [{ message: 'expires-at-in-past', path: 'expiresAt' }])
+    assert.equal((await listAll(api, ISSUANCES)).length, 1)
+  })
+
   it('a batch where every entry fails stores nothing', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,
