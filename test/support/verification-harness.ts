@@ -46,7 +46,10 @@ export interface VerificationApi {
   dbFile: string
   /** The club's did:web. */
   did: string
-  /** A request with the bearer token (unless `token: null`); JSON bodies are serialised. */
+  /**
+   * A request with the all-scope bearer token (renewed as the clock moves), another token, or none
+   * (`token: null`); JSON bodies are serialised.
+   */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>, options?: CallOptions): Promise<RawResponse>
   /** An unauthenticated GET, as a wallet or a verifier on another site sends it. */
   get(pathOrUrl: string, headers?: Record<string, string>): Promise<RawResponse>
@@ -123,7 +126,9 @@ export async function openVerificationApi({ club = 'chess', clock, listen = fals
   const absolute = (pathOrUrl: string) => (/^https?:\/\//.test(pathOrUrl) ? pathOrUrl : origin + pathOrUrl)
 
   async function tokenFor(scopes?: string[]): Promise<string> {
-    const client = await issuer.clients.create({ club, ...(scopes ? { scopes } : {}) })
+    return mint(await issuer.clients.create({ club, ...(scopes ? { scopes } : {}) }))
+  }
+  async function mint(client: { client_id: string; client_secret: string }): Promise<string> {
     const response = await send(`${origin}/oauth/token`, {
       method: 'POST',
       headers: {
@@ -135,18 +140,32 @@ export async function openVerificationApi({ club = 'chess', clock, listen = fals
     assert.equal(response.status, 200, `token endpoint said ${response.status}: ${response.text}`)
     return response.body.access_token
   }
-  const token = await tokenFor()
+  // The all-scope token, minted again when the issuer's clock (which tests move) nears its expiry.
+  const client = await issuer.clients.create({ club })
+  let token = await mint(client)
+  let mintedAt = issuer.context.clock.now()
+  async function currentToken(): Promise<string> {
+    const now = issuer.context.clock.now()
+    if (now - mintedAt > (issuer.config.accessTokenTtlSeconds - 60) * 1000) {
+      token = await mint(client)
+      mintedAt = now
+    }
+    return token
+  }
 
   let db: Database.Database | null = null
 
   return {
     issuer,
     club,
-    token,
+    get token() {
+      return token
+    },
     origin,
     dbFile,
     did: clubDid(issuer.config, club),
-    call(method, path, body, headers = {}, { token: callToken = token } = {}) {
+    async call(method, path, body, headers = {}, options = {}) {
+      const callToken = options.token === undefined ? await currentToken() : options.token
       const all: Record<string, string> = { ...(callToken === null ? {} : { authorization: `Bearer ${callToken}` }), ...headers }
       let text: string | undefined
       if (body !== undefined) {
