@@ -9,6 +9,7 @@ import { Router, createRouteTable } from './router.ts'
 import { clubApiRoutes } from './routes/club-api.ts'
 import { oauthRoutes } from './routes/oauth.ts'
 import { publicRoutes } from './routes/public.ts'
+import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -49,10 +50,18 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   })
   routes.mount(router)
 
+  // Share pages are routed by host, `{club}.{share_url_host}` (DESIGN §3); every other host gets the API.
+  const shareClubOf = createShareHostMatcher(urls)
+  const share = createShareSurface(issuer, { onError })
+  const route = (request: Request): Promise<Response> => {
+    const club = shareClubOf(request.url)
+    return club === null ? router.fetch(request) : share.fetch(request, club)
+  }
+
   return async (request) => {
-    if (request.method !== 'HEAD') return router.fetch(request)
+    if (request.method !== 'HEAD') return route(request)
     // HEAD is GET without the body (RFC 9110 §9.3.2).
-    const response: Response = await router.fetch(new Request(request, { method: 'GET' }))
+    const response: Response = await route(new Request(request, { method: 'GET' }))
     return new Response(null, { status: response.status, headers: response.headers })
   }
 }

@@ -1,0 +1,86 @@
+import { decodeJwt } from 'jose'
+import { Router, type IRequest } from 'itty-router'
+import { param } from '../router.ts'
+import { downloadResponse, htmlResponse } from '../share-page/headers.ts'
+import { METHOD_NOT_ALLOWED, NO_SUCH_CREDENTIAL, NO_SUCH_PAGE, SERVER_ERROR, renderErrorPage, type ErrorPage } from '../share-page/error-page.ts'
+import { qrDataUri } from '../share-page/qr.ts'
+import { renderSharePage } from '../share-page/render.ts'
+import type { CoreIssuer } from '../../../core/issuer.ts'
+import type { IssuerUrls } from '../../../core/config.ts'
+
+/** A DNS label: the club part of a share host. */
+const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+/** Credential ids are UUIDs (spec §2.7); anything else is not looked up. */
+const CREDENTIAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' }
+
+/**
+ * The club a request is for when its host is `{club}.{share_url_host}` (DESIGN §3), else `null`.
+ * Hosts compare case-insensitively (URL parsing lowercases them); a share host without a port matches
+ * the default port of the request's scheme. A host that is the host of another surface (say an API at
+ * `api.{share_url_host}`) stays with that surface.
+ */
+export function createShareHostMatcher(urls: IssuerUrls): (requestUrl: string) => string | null {
+  const share = new URL(`http://${urls.shareHost}`)
+  const suffix = `.${share.hostname}`
+  const otherHosts = new Set([urls.base, urls.auth, urls.public, urls.legacyBase].map((url) => new URL(url).host))
+  return (requestUrl) => {
+    const url = new URL(requestUrl)
+    if (!url.hostname.endsWith(suffix) || otherHosts.has(url.host)) return null
+    const defaultPort = DEFAULT_PORTS[url.protocol] ?? ''
+    if ((url.port || defaultPort) !== (share.port || defaultPort)) return null
+    const club = url.hostname.slice(0, -suffix.length)
+    return DNS_LABEL.test(club) ? club : null
+  }
+}
+
+export interface ShareSurface {
+  /** Answers a request to the share host of `club`. */
+  fetch(request: Request, club: string): Promise<Response>
+}
+
+/**
+ * The share pages on `{club}.{share_url_host}` (spec §2.7 `shareUrl`, §4.11): the page of a credential
+ * and its two downloads. Everything on this host is HTML for people (errors too), never problem+json.
+ */
+export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (error: unknown, request: Request) => void }): ShareSurface {
+  const view = (request: IRequest, club: string) => {
+    const id = param(request, 'credentialId')
+    return CREDENTIAL_ID.test(id) ? issuer.verification.shareView(club, id) : Promise.resolve(null)
+  }
+  const errorPage = (page: ErrorPage, headers: Record<string, string> = {}) => htmlResponse(renderErrorPage(page), page.status, headers)
+
+  const router = Router({
+    catch: (error: unknown, request: Request) => {
+      onError(error, request)
+      return errorPage(SERVER_ERROR)
+    },
+    finally: [(response: Response | undefined) => response ?? errorPage(NO_SUCH_PAGE)],
+  })
+  const paths = ['/credentials/:credentialId', '/credentials/:credentialId/credential.jwt', '/credentials/:credentialId/credential.json']
+
+  router.get(paths[0]!, async (request: IRequest, club: string) => {
+    const found = await view(request, club)
+    if (!found) return errorPage(NO_SUCH_CREDENTIAL)
+    return htmlResponse(renderSharePage(found, { qr: await qrDataUri(found.urls.share), now: issuer.context.clock.now() }))
+  })
+
+  router.get(paths[1]!, async (request: IRequest, club: string) => {
+    const found = await view(request, club)
+    if (!found) return errorPage(NO_SUCH_CREDENTIAL)
+    const jwt = await issuer.verification.credentialJwt(found.credentialId)
+    return downloadResponse(jwt, 'text/plain; charset=utf-8', `credential-${found.credentialId}.jwt`)
+  })
+
+  router.get(paths[2]!, async (request: IRequest, club: string) => {
+    const found = await view(request, club)
+    if (!found) return errorPage(NO_SUCH_CREDENTIAL)
+    const vc = decodeJwt(await issuer.verification.credentialJwt(found.credentialId)).vc
+    return downloadResponse(`${JSON.stringify(vc, null, 2)}\n`, 'application/json; charset=utf-8', `credential-${found.credentialId}.json`)
+  })
+
+  for (const path of paths) router.all(path, () => errorPage(METHOD_NOT_ALLOWED, { allow: 'GET, HEAD' }))
+
+  return { fetch: (request, club) => router.fetch(request, club) }
+}

@@ -1,0 +1,32 @@
+import { html } from './html.ts'
+import { htmlDocument } from './layout.ts'
+
+export interface ErrorPage {
+  status: number
+  ko: string
+  en: string
+}
+
+export const NO_SUCH_CREDENTIAL: ErrorPage = { status: 404, ko: '찾을 수 없는 자격증명입니다', en: 'No such credential' }
+export const NO_SUCH_PAGE: ErrorPage = { status: 404, ko: '찾을 수 없는 페이지입니다', en: 'Page not found' }
+export const METHOD_NOT_ALLOWED: ErrorPage = { status: 405, ko: '허용되지 않는 요청입니다', en: 'Method not allowed' }
+export const SERVER_ERROR: ErrorPage = { status: 500, ko: '일시적인 오류가 발생했습니다', en: 'Something went wrong on our side' }
+
+/** An error page on the share host (404, 405, 500), in the style of the share page. */
+export function renderErrorPage({ status, ko, en }: ErrorPage): string {
+  const hint =
+    status === 500
+      ? html`잠시 후 다시 시도해 주세요. <span lang="en">Please try again shortly.</span>`
+      : html`주소가 정확한지 확인하거나, 자격증명을 받은 분께 링크를 다시 요청하세요. <span lang="en">Check the address, or ask the holder for the link again.</span>`
+  return htmlDocument({
+    title: `${ko} · ${en}`,
+    body: html`<main class="card">
+<div class="not-found">
+<p class="eyebrow">${status}</p>
+<h1>${ko}</h1>
+<p lang="en">${en}</p>
+<p>${hint}</p>
+</div>
+</main>`,
+  })
+}
