@@ -89,6 +89,17 @@ export const optionalUrl = v.pipe(
 export const hasDescriptionOrUrl = (requirement: { description?: string | null; url?: string | null }): boolean =>
   Boolean(requirement.description) || Boolean(requirement.url)
 
+const isJsonObject = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input)
+
+/**
+ * A member that must be a JSON object: any other value, an array too, is `must-be-object` (valibot's
+ * object schemas take an array for an object, so `criteria: []` would pass as a patch that changes
+ * nothing); an unknown member inside is `unknown-field`.
+ */
+export function jsonObject<const E extends v.ObjectEntries>(entries: E) {
+  return v.pipe(v.custom<Record<string, unknown>>(isJsonObject, 'must-be-object'), v.strictObject(entries, 'unknown-field'))
+}
+
 export const REQUIREMENTS_MAX = 100
 
 export const MAX = { name: 200, description: 10_000, requirement: 2_000, programName: 200 } as const

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { validationFailed, type FieldError } from '../errors.ts'
 import {
   MAX,
+  jsonObject,
   REQUIREMENTS_MAX,
   englishText,
   hasDescriptionOrUrl,
@@ -21,19 +22,8 @@ import {
  */
 const ignored = v.optional(v.unknown())
 
-const isRecord = (input: unknown): input is Record<string, unknown> => typeof input === 'object' && input !== null && !Array.isArray(input)
-
-/**
- * A member that must be a JSON object: any other value, an array too, is `must-be-object` (valibot's
- * object schemas take an array for an object, so `criteria: []` would pass as a patch that changes
- * nothing); an unknown member inside is `unknown-field`.
- */
-function record<const E extends v.ObjectEntries>(entries: E) {
-  return v.pipe(v.custom<Record<string, unknown>>(isRecord, 'must-be-object'), v.strictObject(entries, 'unknown-field'))
-}
-
 export const requirementInput = v.pipe(
-  record({
+  jsonObject({
     id: ignored,
     type: requirementType,
     description: optionalText(MAX.requirement),
@@ -43,7 +33,7 @@ export const requirementInput = v.pipe(
 )
 
 export const programInput = v.nullable(
-  record({
+  jsonObject({
     name: optionalText(MAX.programName),
     url: optionalUrl,
     isPublic: v.optional(v.boolean('must-be-boolean')),
@@ -63,7 +53,7 @@ const writeEntries = {
   imprintDescriptionEn: v.optional(englishText(MAX.description)),
   tag: v.optional(tagList),
   criteria: v.optional(
-    record({
+    jsonObject({
       narrative: ignored,
       requirements: v.optional(v.pipe(v.array(requirementInput, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
     }),

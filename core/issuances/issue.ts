@@ -52,10 +52,6 @@ export async function issueBatch(
 
     for (const [index, entry] of request.recipients.entries()) {
       const ref = refOf(entry, index)
-      if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
-        results.push({ ref, status: 'failed', error: { code: 'must-be-object', message: MESSAGES['must-be-object']!, path: `recipients.${index}` } })
-        continue
-      }
       const parsed = v.safeParse(recipientSchema, entry)
       if (!parsed.success) {
         results.push(failed(ref, index, parsed.issues[0]!))
@@ -155,13 +151,7 @@ const MESSAGES: Record<string, string> = {
 
 function failed(ref: string, index: number, issue: v.BaseIssue<unknown>): BatchItem {
   const path = ['recipients', index, ...(issue.path ?? []).map((item) => item.key)].join('.')
-  // A strict object reports both "not an object" and "unknown member" with its one message: tell them apart.
-  const code =
-    issue.kind === 'schema' && issue.input === undefined
-      ? 'required'
-      : issue.type === 'strict_object' && issue.expected === 'Object'
-        ? 'must-be-object'
-        : issue.message
+  const code = issue.kind === 'schema' && issue.input === undefined ? 'required' : issue.message
   return { ref, status: 'failed', error: { code, message: MESSAGES[code] ?? `The entry is not valid (${code}).`, path } }
 }
 

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
+import { jsonObject, optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
 import { ISSUE_MODES } from './issuance.ts'
 
 /** At most this many recipients per issue call (DESIGN §5); more is 422 `too-many-recipients`. */
@@ -22,27 +22,21 @@ export const issueRequestSchema = v.strictObject(
   'unknown-field',
 )
 
-export const evidenceSchema = v.strictObject(
-  {
+export const evidenceSchema = jsonObject({
     url: optionalUrl,
     name: optionalText(200),
     description: optionalText(2000),
     isPublic: v.optional(v.boolean('must-be-boolean'), false),
-  },
-  'unknown-field',
-)
+})
 
 /** One recipient entry (spec §4.3 plus DESIGN §5's optional `evidences[]` and `expiresAt`). */
-export const recipientSchema = v.strictObject(
-  {
+export const recipientSchema = jsonObject({
     externalUserId: v.optional(v.pipe(v.string('must-be-string'), v.trim(), v.minLength(1, 'required'), v.maxLength(200, 'too-long'))),
     name: requiredText(200),
     email: v.pipe(v.string('must-be-string'), v.trim(), v.maxLength(254, 'too-long'), v.email('invalid-email')),
     evidences: v.optional(v.pipe(v.array(evidenceSchema, 'must-be-array'), v.maxLength(20, 'too-many-evidences')), []),
     expiresAt: v.optional(isoDateTime),
-  },
-  'unknown-field',
-)
+})
 
 export type IssueRequest = v.InferOutput<typeof issueRequestSchema>
 export type RecipientInput = v.InferOutput<typeof recipientSchema>

@@ -209,6 +209,7 @@ describe('failed items (DESIGN §5, spec §7)', () => {
         { name: 'Kim Minsu', email: 'minsu@chess.example', phone: '010' },
         { name: 'Lee Jiwoo', email: 'jiwoo@chess.example', evidences: [null] },
         { name: 'Park Seoyeon', email: 'seoyeon@chess.example', evidences: [{ url: 'javascript:alert(1)', isPublic: true }] },
+        { name: 'Choi Yuna', email: 'yuna@chess.example', evidences: [[]] },
       ],
     })
     assert.deepStrictEqual(
@@ -220,6 +221,7 @@ describe('failed items (DESIGN §5, spec §7)', () => {
         ['3', 'failed', 'unknown-field', 'recipients.3.phone'],
         ['4', 'failed', 'must-be-object', 'recipients.4.evidences.0'],
         ['5', 'failed', 'invalid-url', 'recipients.5.evidences.0.url'],
+        ['6', 'failed', 'must-be-object', 'recipients.6.evidences.0'],
       ],
     )
     await assertNothingStored()
