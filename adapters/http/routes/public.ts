@@ -1,5 +1,7 @@
+import { ProblemError } from '../../../core/errors.ts'
+import { problemResponse } from '../problem.ts'
 import { json } from '../responses.ts'
-import { numericId, param, type RouteTable } from '../router.ts'
+import { numericId, param, type Handler, type RouteTable } from '../router.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
 
 /**
@@ -10,13 +12,26 @@ import type { CoreIssuer } from '../../../core/issuer.ts'
 export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath: string): void {
   const base = `${publicPath}/open-badges/v3`
   const cors = { 'access-control-allow-origin': '*' }
+  // Problems (404 credential-not-found, club-not-found...) are readable from any origin too, so that a
+  // verifier in a browser on another site sees the 404 rather than a CORS failure.
+  const get = (path: string, handler: Handler) =>
+    routes.add('GET', path, async (request) => {
+      try {
+        return await handler(request)
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error
+        const response = problemResponse(error, issuer.config.problemBaseUrl)
+        response.headers.set('access-control-allow-origin', '*')
+        return response
+      }
+    })
 
-  routes.add('GET', `${base}/achievements/:issuanceId/verify`, async (request) => {
+  get(`${base}/achievements/:issuanceId/verify`, async (request) => {
     const verdict = await issuer.verification.verify(numericId(request, 'issuanceId'))
     return json(verdict, verdict.statusCode, { ...cors, 'cache-control': 'public, max-age=10, must-revalidate' })
   })
 
-  routes.add('GET', `${base}/credentials/:credentialId`, async (request) => {
+  get(`${base}/credentials/:credentialId`, async (request) => {
     const id = param(request, 'credentialId')
     const jwt = await issuer.verification.credentialJwt(id)
     return conditional(request, `"${id}"`, jwt, {
@@ -26,7 +41,7 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
     })
   })
 
-  routes.add('GET', `${base}/issuers/:domain/did.json`, async (request) => {
+  get(`${base}/issuers/:domain/did.json`, async (request) => {
     const document = JSON.stringify(await issuer.verification.didDocument(param(request, 'domain')))
     return conditional(request, await weakTag(document), document, {
       ...cors,
@@ -43,17 +58,24 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
       'cache-control': 'public, max-age=60, must-revalidate',
     })
   }
-  routes.add('GET', `${base}/issuers/:domain/status-lists/revocation`, (request) => statusList(request, param(request, 'domain'), null))
-  routes.add('GET', `${base}/issuers/:domain/status-lists/revocation/:listId`, (request) =>
+  get(`${base}/issuers/:domain/status-lists/revocation`, (request) => statusList(request, param(request, 'domain'), null))
+  get(`${base}/issuers/:domain/status-lists/revocation/:listId`, (request) =>
     statusList(request, param(request, 'domain'), numericId(request, 'listId')),
   )
 }
 
-/** 304 when the client's `If-None-Match` already names this version, else the body with its ETag. */
+/**
+ * 304 when the client's `If-None-Match` already names this version, else the body with its ETag.
+ * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"` and the other way round.
+ */
 function conditional(request: Request, etag: string, body: string, headers: Record<string, string>): Response {
   const known = request.headers.get('if-none-match')
-  if (known && known.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*')) {
-    return new Response(null, { status: 304, headers: { etag, 'cache-control': headers['cache-control']! } })
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
+  if (known && known.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))) {
+    return new Response(null, {
+      status: 304,
+      headers: { etag, 'cache-control': headers['cache-control']!, 'access-control-allow-origin': headers['access-control-allow-origin']! },
+    })
   }
   return new Response(body, { status: 200, headers: { ...headers, etag } })
 }
