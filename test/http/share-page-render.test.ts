@@ -70,6 +70,7 @@ describe('renderSharePage', () => {
       const page = render(aView({ verdict: { isValid: false, status } }))
       assert.match(page, /<section class="verdict verdict--invalid"/, status)
       assert.ok(page.includes('서명 검증 실패 <span lang="en">Signature invalid</span>'), status)
+      assert.ok(!page.includes('linkedin.com'), 'a forged credential is not offered for a LinkedIn profile')
     }
   })
 

@@ -225,6 +225,8 @@ describe('the live verdict on the share page', () => {
     assert.match(revoked.text, /<section class="verdict verdict--revoked"/)
     assert.ok(revoked.text.includes('취소됨 <span lang="en">Revoked</span>'))
     assert.ok(!revoked.text.includes('유효한 자격증명'))
+    assert.ok(!revoked.text.includes('linkedin.com'), 'a revoked credential is not offered for a LinkedIn profile')
+    assert.ok(revoked.text.includes(`/credentials/${pointer.id}/credential.jwt`), 'its downloads stay')
 
     clock.advance(2 * DAY)
     const both = await get(pointer.shareUrl)
@@ -244,6 +246,7 @@ describe('the live verdict on the share page', () => {
     assert.match(after.text, /<section class="verdict verdict--expired"/)
     assert.ok(after.text.includes('만료됨 <span lang="en">Expired</span>'))
     assert.ok(after.text.includes('This credential expired on 2030-01-02.'))
+    assert.ok(after.text.includes('linkedin.com/profile/add'), 'LinkedIn takes expired certifications, with their expiry')
   })
 
   it('shows "signature invalid" when the stored JWT no longer verifies', async () => {

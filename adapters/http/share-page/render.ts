@@ -3,7 +3,7 @@ import { html, type Interpolation, type Markup } from './html.ts'
 import { htmlDocument } from './layout.ts'
 import { linkedInAddUrl } from './linkedin.ts'
 import { socialMeta } from './social-meta.ts'
-import { verdictBanner } from './verdict.ts'
+import { verdictBanner, type VerdictTone } from './verdict.ts'
 import type { ShareView } from '../../../core/verification/share-view.ts'
 
 export interface SharePageOptions {
@@ -40,7 +40,7 @@ ${facts(view)}
 ${achievement.description ? section('설명', 'Description', html`<p class="description">${achievement.description}</p>`) : null}
 ${criteria(achievement.narrative)}
 ${achievement.tags.length > 0 ? section('역량', 'Skills', html`<ul class="tags">${achievement.tags.map((tag) => html`<li>${tag}</li>`)}</ul>`) : null}
-${takeAway(view, qr)}
+${takeAway(view, qr, verdict.tone)}
 </div>
 <footer>
 <p>확인 시각 <span lang="en">Checked at</span> <time datetime="${new Date(now).toISOString()}">${minuteUtc(now)}</time></p>
@@ -86,14 +86,18 @@ function criteria(narrative: string): Markup | null {
   return section('취득 기준', 'Criteria', html`<ol class="criteria">${lines.map((line) => html`<li>${line}</li>`)}</ol>`)
 }
 
-function takeAway(view: ShareView, qr: string): Markup {
+/**
+ * Downloads, the verify link and the QR code stay whatever the verdict (anyone checking them sees it);
+ * LinkedIn is offered only for what may still be shown off: not a revoked or forged credential.
+ */
+function takeAway(view: ShareView, qr: string, tone: VerdictTone): Markup {
   const base = `/credentials/${encodeURIComponent(view.credentialId)}`
   return html`<section class="take">
 <h2>자격증명 가져가기<span lang="en">Take your credential</span></h2>
 <ul class="actions">
 <li><a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a></li>
 <li><a class="button" href="${base}/credential.json" download>JSON 내려받기 <span lang="en">Download JSON</span></a></li>
-<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>
+${tone === 'valid' || tone === 'expired' ? html`<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>` : null}
 </ul>
 <div class="verify">
 <label for="verify-url">검증 주소 <span lang="en">Verification URL</span></label>

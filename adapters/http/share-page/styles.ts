@@ -11,8 +11,8 @@ body{margin:0;padding:1rem .75rem 2.5rem;background:#f2f4f7;color:#1b1f24;line-h
 font-family:system-ui,-apple-system,BlinkMacSystemFont,"Apple SD Gothic Neo","Malgun Gothic","맑은 고딕","Noto Sans KR","Noto Sans CJK KR","NanumGothic","Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;
 word-break:keep-all;overflow-wrap:anywhere}
 .card{max-width:40rem;margin:0 auto;background:#fff;border-radius:14px;box-shadow:0 1px 3px rgba(16,24,40,.12),0 1px 2px rgba(16,24,40,.06);overflow:hidden}
-.card--revoked,.card--invalid{outline:4px solid #b3261e}
-.card--expired{outline:4px solid #b26a00}
+.card--revoked,.card--invalid{border:4px solid #b3261e}
+.card--expired{border:4px solid #b26a00}
 .verdict{padding:1rem 1.25rem;display:flex;gap:.75rem;align-items:flex-start}
 .verdict__icon{flex:none;width:2rem;height:2rem;border-radius:50%;display:grid;place-items:center;font-weight:700;font-size:1.1rem;line-height:1}
 .verdict__title{margin:0;font-size:1.2rem;font-weight:700;line-height:1.35}

@@ -1,0 +1,184 @@
+/**
+ * The share page in a real browser (Debian's chromium driven by playwright-core) against the real server
+ * process: the club and its client made with the admin CLI, a template and issuances over HTTP, the page
+ * opened at `http://{club}.localhost:{port}/credentials/{id}` as a recipient would (DESIGN §3).
+ * Screenshots land in test/artifacts/ (git-ignored) for a person to look at.
+ */
+import assert from 'node:assert/strict'
+import { existsSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { ROOT, accessToken, clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+
+const CHROMIUM = '/usr/bin/chromium'
+const ARTIFACTS = join(ROOT, 'test/artifacts')
+const XSS_NAME = '<script>alert(1)</script>'
+
+// CI installs chromium (.ci/run); a developer machine without it skips, saying why.
+const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install chromium)` : false
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('the share page in chromium', { skip }, () => {
+  let server: ServerProcess
+  let dataDir: string
+  let browser: Browser
+  let context: BrowserContext
+  let headers: Record<string, string>
+  let port: string
+
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true })
+    dataDir = freshDataDir()
+    const client = await clubAndClient(dataDir, 'chess')
+    ;[server, browser] = await Promise.all([
+      startServer({ dataDir }),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--no-first-run',
+          // The server listens on 127.0.0.1; never try ::1 for *.localhost.
+          '--host-resolver-rules=MAP *.localhost 127.0.0.1',
+        ],
+      }),
+    ])
+    port = new URL(server.url).port
+    headers = { authorization: `Bearer ${await accessToken(server, client)}`, 'content-type': 'application/json' }
+    // A phone: the page must read well at 390 CSS pixels.
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, locale: 'ko-KR' })
+  })
+  after(async () => {
+    await context?.close()
+    await browser?.close()
+    if (server) assert.equal(await server.stop(), 0)
+    if (dataDir) removeDataDir(dataDir)
+    assert.doesNotMatch(server?.stderr ?? '', /failed:/, 'no request ended in a 500')
+  })
+
+  async function post(path: string, body?: unknown) {
+    return server.http(path, { method: 'POST', headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  }
+
+  /** A template over HTTP, one issuance of it, and the credential pointer once the worker has signed it. */
+  async function issueOne(template: Record<string, unknown>): Promise<{ issuanceId: number; id: string; shareUrl: string }> {
+    const created = await post('/v2/clubs/chess/achievements', { description: '기본 규칙과 오프닝 원리를 배웠습니다.', ...template })
+    assert.equal(created.status, 201, created.text)
+    const batch = await post('/v2/clubs/chess/issuances', {
+      achievementFormId: created.json.data.id,
+      mode: 'none',
+      recipients: [{ externalUserId: 'member-1', name: '김민수', email: 'minsu@chess.example' }],
+    })
+    assert.equal(batch.status, 200, batch.text)
+    const issuanceId = batch.json.results[0].resourceId as number
+    const end = Date.now() + 15_000
+    for (;;) {
+      const detail = await server.http(`/v2/clubs/chess/issuances/${issuanceId}`, { headers })
+      assert.equal(detail.status, 200, detail.text)
+      const pointer = detail.json.data.credential
+      if (pointer) return { issuanceId, id: pointer.id, shareUrl: pointer.shareUrl }
+      if (Date.now() > end) assert.fail(`issuance ${issuanceId} has no credential after 15 s`)
+      await sleep(50)
+    }
+  }
+
+  /** Opens a page that records dialogs, console errors and every request it makes. */
+  async function open(url: string): Promise<{ page: Page; dialogs: string[]; requests: string[]; errors: string[] }> {
+    const page = await context.newPage()
+    const dialogs: string[] = []
+    const requests: string[] = []
+    const errors: string[] = []
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message())
+      void dialog.dismiss()
+    })
+    page.on('request', (request) => requests.push(request.url()))
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    const response = await page.goto(url, { waitUntil: 'load' })
+    assert.equal(response?.status(), 200, `${url} answered ${response?.status()}`)
+    return { page, dialogs, requests, errors }
+  }
+
+  /** The banner's background as [r, g, b]. */
+  async function bannerColour(page: Page): Promise<number[]> {
+    const colour = await page.locator('.verdict').evaluate((element) => getComputedStyle(element).backgroundColor)
+    return colour.match(/\d+/g)!.slice(0, 3).map(Number)
+  }
+
+  it('shows a valid credential: verdict, recipient, achievement and tags, loading nothing else', async () => {
+    const credential = await issueOne({
+      name: '체스 입문',
+      nameEn: 'Chess basics',
+      tag: ['전략', 'tactics', 'endgame'],
+      criteria: { requirements: [{ type: 'course_complete', description: '입문 과정 수료' }, { type: 'score', description: '시험 80점 이상' }] },
+    })
+    assert.equal(credential.shareUrl, `http://chess.localhost:${port}/credentials/${credential.id}`)
+    const { page, requests, errors } = await open(credential.shareUrl)
+    try {
+      const verdict = page.locator('.verdict')
+      assert.match(await verdict.innerText(), /유효한 자격증명\s*Valid credential/)
+      const [r, g] = await bannerColour(page)
+      assert.ok(g! > r!, `the valid banner is green, got rgb ${r},${g}`)
+      assert.equal(await page.locator('h1').innerText(), '체스 입문')
+      assert.equal(await page.getByText('Chess basics').isVisible(), true)
+      assert.equal(await page.getByText('김민수', { exact: true }).isVisible(), true, 'the recipient')
+      for (const tag of ['전략', 'tactics', 'endgame']) {
+        assert.equal(await page.locator('.tags li', { hasText: tag }).isVisible(), true, `tag ${tag} visible`)
+      }
+      assert.deepStrictEqual(await page.locator('.criteria li').allInnerTexts(), ['입문 과정 수료', '시험 80점 이상'])
+      assert.equal(await page.locator('#verify-url').inputValue(), `http://localhost:${port}/open-badges/v3/achievements/${credential.issuanceId}/verify`)
+      assert.equal(await page.locator('#verify-url').getAttribute('readonly'), '')
+      assert.equal(await page.locator('.qr img').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true, 'the QR code image decodes under the CSP')
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no horizontal scrolling on a phone')
+      assert.deepStrictEqual(requests.filter((url) => !url.startsWith('data:')), [credential.shareUrl], 'the page loads nothing but itself')
+      assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
+      await page.screenshot({ path: join(ARTIFACTS, 'share-valid.png'), fullPage: true })
+    } finally {
+      await page.close()
+    }
+  })
+
+  it('shows a revoked credential as revoked after a reload', async () => {
+    const credential = await issueOne({ name: '봄 토너먼트 참가', nameEn: 'Spring tournament', tag: ['tournament'] })
+    const { page } = await open(credential.shareUrl)
+    try {
+      assert.match(await page.locator('.verdict').innerText(), /유효한 자격증명/)
+      const revoked = await post(`/v2/clubs/chess/issuances/${credential.issuanceId}/revoke`)
+      assert.equal(revoked.status, 200, revoked.text)
+
+      const response = await page.reload({ waitUntil: 'load' })
+      assert.equal(response?.status(), 200)
+      const verdict = await page.locator('.verdict').innerText()
+      assert.match(verdict, /취소됨\s*Revoked/)
+      assert.doesNotMatch(verdict, /유효한 자격증명/)
+      const [r, g, b] = await bannerColour(page)
+      assert.ok(r! > 150 && g! < 80 && b! < 80, `the revoked banner is red, got rgb ${r},${g},${b}`)
+      await page.screenshot({ path: join(ARTIFACTS, 'share-revoked.png'), fullPage: true })
+    } finally {
+      await page.close()
+    }
+  })
+
+  it(`shows a template named ${XSS_NAME} as text and never runs it`, async () => {
+    const credential = await issueOne({ name: XSS_NAME, tag: ['<img src=x onerror=alert(2)>'] })
+    const { page, dialogs } = await open(credential.shareUrl)
+    try {
+      assert.equal(await page.locator('h1').innerText(), XSS_NAME)
+      assert.ok((await page.textContent('body'))!.includes(XSS_NAME), 'the name appears literally as text')
+      assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 0)
+      assert.equal(await page.evaluate(() => document.querySelectorAll('.tags img').length), 0, 'the tag is text, not an image')
+      assert.equal(await page.title(), `${XSS_NAME} · chess club`)
+      await sleep(200) // a dialog would be async
+      assert.deepStrictEqual(dialogs, [], 'no dialog was opened')
+    } finally {
+      await page.close()
+    }
+  })
+})
