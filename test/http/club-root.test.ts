@@ -11,13 +11,13 @@ import { SignJWT, decodeJwt, decodeProtectedHeader, type JWK } from 'jose'
 import { SCOPE_NAMES } from '../../core/scopes.ts'
 import {
   accessToken,
+  adminClubAndClient,
   basic,
   cli,
-  clubAndClient,
   clubRoot,
   demoClientFrom,
+  openAdmin,
   removeDataDir,
-  runCli,
   startClockedServer,
   startServer,
   tokenRequest,
@@ -32,18 +32,19 @@ describe('GET /v2/clubs/{club}/', () => {
   let server: ServerProcess
   let alpha: { client_id: string; client_secret: string }
   let alphaToken: string
+  let admin: ReturnType<typeof openAdmin>
 
   before(async () => {
     server = await startServer()
-    ;[alpha] = await Promise.all([
-      clubAndClient(server.dataDir, 'alpha'),
-      cli(server.dataDir, 'club', 'create', '--domain', 'beta', '--name', 'Beta Club'),
-      cli(server.dataDir, 'club', 'create', '--domain', 'closed', '--name', 'Closed Club', '--no-issue'),
-    ])
-    alphaToken = await accessToken(server, alpha!)
+    admin = openAdmin(server.dataDir)
+    alpha = await adminClubAndClient(admin, 'alpha')
+    await admin.clubs.create({ domain: 'beta', name: 'Beta Club' })
+    await admin.clubs.create({ domain: 'closed', name: 'Closed Club', canIssue: false })
+    alphaToken = await accessToken(server, alpha)
   })
   after(async () => {
-    assert.equal(await server.stop(), 0)
+    await admin.close()
+    assert.equal(await server.stop(), 0, server.stderr)
     removeDataDir(server.dataDir)
   })
 
@@ -57,7 +58,7 @@ describe('GET /v2/clubs/{club}/', () => {
   })
 
   it('shows canIssue false for a club created with --no-issue', async () => {
-    const client = await cli(server.dataDir, 'client', 'create', '--club', 'closed', '--scopes', 'clubs:read')
+    const client = await admin.clients.create({ club: 'closed', scopes: ['clubs:read'] })
     const response = await clubRoot(server, 'closed', await accessToken(server, client))
     assert.deepStrictEqual(response.json, {
       data: { domain: 'closed', name: 'Closed Club', canIssue: false, grantedOperations: ['clubs:read'] },
@@ -92,7 +93,7 @@ describe('GET /v2/clubs/{club}/', () => {
   })
 
   it('a token without clubs:read is 403 insufficient-scope with error="insufficient_scope" and the scope', async () => {
-    const client = await cli(server.dataDir, 'client', 'create', '--club', 'alpha', '--scopes', 'issuance:read events:read')
+    const client = await admin.clients.create({ club: 'alpha', scopes: ['issuance:read', 'events:read'] })
     const response = await clubRoot(server, 'alpha', await accessToken(server, client))
     assertProblem(response, 403, 'insufficient-scope')
     const challenge = response.headers['www-authenticate'] ?? ''
@@ -139,7 +140,7 @@ describe('GET /v2/clubs/{club}/', () => {
   })
 
   it('the token of a deleted client is 401 at once', async () => {
-    const client = await cli(server.dataDir, 'client', 'create', '--club', 'alpha')
+    const client = await admin.clients.create({ club: 'alpha' })
     const token = await accessToken(server, client)
     assert.equal((await clubRoot(server, 'alpha', token)).status, 200)
     assert.deepStrictEqual(await cli(server.dataDir, 'client', 'delete', '--client', client.client_id), { deleted: true })
@@ -148,7 +149,7 @@ describe('GET /v2/clubs/{club}/', () => {
   })
 
   it('after client rotate the old secret is 401 invalid_client, the new one works, and earlier tokens are 401', async () => {
-    const client = await cli(server.dataDir, 'client', 'create', '--club', 'alpha')
+    const client = await admin.clients.create({ club: 'alpha' })
     const before = await accessToken(server, client)
     assert.equal((await clubRoot(server, 'alpha', before)).status, 200)
 
@@ -165,8 +166,7 @@ describe('GET /v2/clubs/{club}/', () => {
   })
 
   it('a rotation of a club\'s credential key does not touch access tokens', async () => {
-    const result = await runCli(server.dataDir, 'key', 'rotate', '--club', 'alpha')
-    assert.equal(result.code, 0, result.stdout)
+    await admin.keys.rotate('alpha')
     assert.equal((await clubRoot(server, 'alpha', alphaToken)).status, 200)
   })
 
@@ -181,7 +181,7 @@ describe('GET /v2/clubs/{club}/', () => {
       token = await accessToken(clocked, demo)
     })
     after(async () => {
-      assert.equal(await clocked.stop(), 0)
+      assert.equal(await clocked.stop(), 0, clocked.stderr)
       removeDataDir(clocked.dataDir)
     })
 

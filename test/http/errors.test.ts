@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { FORM, accessToken, basic, clubAndClient, clubRoot, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { FORM, accessToken, adminClubAndClient, basic, clubRoot, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { assertOAuthError, assertProblem } from '../support/assertions.ts'
 
 describe('the HTTP face', () => {
@@ -14,11 +14,13 @@ describe('the HTTP face', () => {
 
   before(async () => {
     server = await startServer()
-    client = await clubAndClient(server.dataDir, 'errs')
+    const admin = openAdmin(server.dataDir)
+    client = await adminClubAndClient(admin, 'errs')
+    await admin.close()
     token = await accessToken(server, client)
   })
   after(async () => {
-    assert.equal(await server.stop(), 0)
+    assert.equal(await server.stop(), 0, server.stderr)
     removeDataDir(server.dataDir)
     assert.doesNotMatch(server.stderr, /failed:/, 'no request ended in a 500')
   })

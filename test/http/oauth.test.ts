@@ -10,9 +10,10 @@ import { SCOPE_NAMES } from '../../core/scopes.ts'
 import {
   FORM,
   accessToken,
+  adminClubAndClient,
   basic,
   clubAndClient,
-  cli,
+  openAdmin,
   clubRoot,
   removeDataDir,
   startServer,
@@ -32,16 +33,17 @@ describe('POST /oauth/token', () => {
   let server: ServerProcess
   let full: Client
   let limited: Client
+  let admin: ReturnType<typeof openAdmin>
 
   before(async () => {
     server = await startServer()
-    ;[full, limited] = await Promise.all([
-      clubAndClient(server.dataDir, 'oauth-full'),
-      clubAndClient(server.dataDir, 'oauth-limited', 'clubs:read issuance:read'),
-    ])
+    admin = openAdmin(server.dataDir)
+    full = await adminClubAndClient(admin, 'oauth-full')
+    limited = await adminClubAndClient(admin, 'oauth-limited', ['clubs:read', 'issuance:read'])
   })
   after(async () => {
-    assert.equal(await server.stop(), 0)
+    await admin.close()
+    assert.equal(await server.stop(), 0, server.stderr)
     removeDataDir(server.dataDir)
   })
 
@@ -195,10 +197,8 @@ describe('POST /oauth/token', () => {
   })
 
   it('after 10 wrong secrets even the right one is 429 with Retry-After; another client id is unaffected', async () => {
-    const [victim, bystander] = await Promise.all([
-      clubAndClient(server.dataDir, 'oauth-victim'),
-      clubAndClient(server.dataDir, 'oauth-bystander'),
-    ])
+    const victim = await adminClubAndClient(admin, 'oauth-victim')
+    const bystander = await adminClubAndClient(admin, 'oauth-bystander')
     const wrong = { client_id: victim.client_id, client_secret: victim.client_secret + 'x' }
     for (let i = 0; i < 10; i++) assertOAuthError(await tokenRequest(server, wrong), 401, 'invalid_client')
     const limitedResponse = await tokenRequest(server, victim)
@@ -214,8 +214,7 @@ describe('POST /oauth/token', () => {
   })
 
   it('a CLI-made client works at once on the running server', async () => {
-    await cli(server.dataDir, 'club', 'create', '--domain', 'oauth-late', '--name', 'Late')
-    const client = await cli(server.dataDir, 'client', 'create', '--club', 'oauth-late')
+    const client = await clubAndClient(server.dataDir, 'oauth-late')
     const token = await accessToken(server, client)
     assert.equal((await clubRoot(server, 'oauth-late', token)).json.data.domain, 'oauth-late')
   })

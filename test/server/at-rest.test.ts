@@ -7,7 +7,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { accessToken, cli, clubAndClient, demoClientFrom, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken, adminClubAndClient, cli, demoClientFrom, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 describe('the data dir at rest', () => {
   let server: ServerProcess
@@ -18,14 +18,17 @@ describe('the data dir at rest', () => {
     const demo = demoClientFrom(server.stderr)
     assert.ok(demo)
     secrets.push(demo.client_secret)
-    const [a, b] = await Promise.all([clubAndClient(server.dataDir, 'rest-a'), clubAndClient(server.dataDir, 'rest-b', 'clubs:read')])
+    const admin = openAdmin(server.dataDir)
+    const a = await adminClubAndClient(admin, 'rest-a')
+    const b = await adminClubAndClient(admin, 'rest-b', ['clubs:read'])
     secrets.push(a.client_secret, b.client_secret)
-    const rotated = await cli(server.dataDir, 'client', 'rotate', '--client', a.client_id)
+    const rotated = await cli(server.dataDir, 'client', 'rotate', '--client', a.client_id) // one secret from the CLI
     secrets.push(rotated.client_secret)
     await accessToken(server, rotated) // creates the platform key
     await accessToken(server, b)
-    await cli(server.dataDir, 'key', 'rotate', '--club', 'rest-a') // club keys, one rotated
-    await cli(server.dataDir, 'key', 'rotate', '--club', 'rest-a')
+    await admin.keys.rotate('rest-a') // club keys, one rotated
+    await admin.keys.rotate('rest-a')
+    await admin.close()
   })
   after(async () => {
     if (server) await server.stop()
@@ -91,7 +94,7 @@ describe('the data dir at rest', () => {
   })
 
   it('after the server stops, the files still hold no secret in the clear', async () => {
-    assert.equal(await server.stop(), 0)
+    assert.equal(await server.stop(), 0, server.stderr)
     assertNothingInTheClear()
   })
 })

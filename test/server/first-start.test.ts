@@ -27,7 +27,7 @@ describe('starting the server', () => {
         data: { domain: 'demo', name: 'Demo Club', canIssue: true, grantedOperations: [...SCOPE_NAMES] },
       })
     } finally {
-      assert.equal(await first.stop(), 0, 'SIGTERM ends the server with exit code 0')
+      assert.equal(await first.stop(), 0, `SIGTERM ends the server with exit code 0; stderr:\n${first.stderr}`)
     }
 
     const second = await startServer({ dataDir })
@@ -38,7 +38,7 @@ describe('starting the server', () => {
       const token = await accessToken(second, demo)
       assert.equal((await clubRoot(second, 'demo', token)).status, 200)
     } finally {
-      assert.equal(await second.stop(), 0)
+      assert.equal(await second.stop(), 0, second.stderr)
     }
   })
 

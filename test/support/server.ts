@@ -8,6 +8,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Agent, request } from 'undici'
+import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
+import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
+import { defaultUrls } from '../../core/config.ts'
+import { createCoreIssuer, type CoreIssuer } from '../../core/issuer.ts'
+import { loadMasterKey } from '../../server/master-key.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NODE_ENTRY = join(ROOT, 'server/node.ts')
@@ -50,7 +55,7 @@ export interface ServerProcess {
   readonly stderr: string
   /** An HTTP request to `url + path`. */
   http(path: string, options?: RequestOptions): Promise<HttpResponse>
-  /** SIGTERM, then the exit code (SIGKILL after 5 s). Idempotent. */
+  /** SIGTERM, then the exit code (SIGKILL after 10 s, so `null`). Idempotent. */
   stop(): Promise<number | null>
 }
 
@@ -134,7 +139,7 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
       stopping ??= (async () => {
         await agent.close()
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM')
-        const killer = setTimeout(() => child.kill('SIGKILL'), 5000)
+        const killer = setTimeout(() => child.kill('SIGKILL'), 10_000)
         const code = await exited
         clearTimeout(killer)
         return code
@@ -204,6 +209,21 @@ export async function cli(dataDir: string, ...args: string[]): Promise<any> {
     throw new Error(`cli ${args.join(' ')} failed with ${result.code}:\n${result.stdout}\n${result.stderr}`)
   }
   return result.json
+}
+
+/**
+ * The admin operations in this process, on the server's data dir: what the CLI does, without paying a
+ * process start per call. For test setup; the CLI itself is tested in test/server/cli.test.ts.
+ */
+export function openAdmin(dataDir: string): CoreIssuer {
+  const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dataDir, 'clubcred.db')) })
+  return createCoreIssuer({ storage, masterKey: loadMasterKey(dataDir, undefined), urls: defaultUrls(8787) })
+}
+
+/** A club and a client of it, made in process with `openAdmin`. */
+export async function adminClubAndClient(admin: CoreIssuer, domain: string, scopes?: string[]) {
+  await admin.clubs.create({ domain, name: `${domain} club` })
+  return admin.clients.create({ club: domain, ...(scopes ? { scopes } : {}) })
 }
 
 /** A club and a client of it, made with the CLI. */
