@@ -25,17 +25,20 @@ const NOT_FOUND: Verdict = { statusCode: 404, isValid: false, status: null, issu
  * Only what the credential itself holds is returned: no recipient name or e-mail.
  */
 export function createIssuanceVerifier(ctx: IssuerContext, { cacheSize = 10_000 } = {}) {
-  // A JWT never changes, so its signature verdict can be kept; keyed by the JWT's digest, so that a
-  // JWT altered in storage is verified afresh. Status is never cached.
+  // A JWT never changes, so its signature verdict can be kept; keyed by the credential and the JWT's
+  // digest, so that a JWT altered in storage is verified afresh, and so that a genuine JWT copied into
+  // another credential's row is checked against that credential (its claims name the wrong one).
+  // Status is never cached.
   const signatureVerdicts = new Map<string, boolean>()
 
   async function signatureHolds(credential: CredentialRecord): Promise<boolean> {
     const digest = bytesToHex(sha256(new TextEncoder().encode(credential.jwt)))
-    let verdict = signatureVerdicts.get(digest)
+    const key = `${credential.club} ${credential.id} ${digest}`
+    let verdict = signatureVerdicts.get(key)
     if (verdict === undefined) {
       verdict = await verifyJwt(ctx, credential)
       if (signatureVerdicts.size >= cacheSize) signatureVerdicts.delete(signatureVerdicts.keys().next().value as string)
-      signatureVerdicts.set(digest, verdict)
+      signatureVerdicts.set(key, verdict)
     }
     return verdict
   }

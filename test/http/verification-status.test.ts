@@ -190,6 +190,19 @@ describe('isValid is a real verification of the stored JWT', () => {
     }
   })
 
+  it('another credential’s genuine JWT is isValid false even when that JWT was verified (and cached) before', async () => {
+    const [a, b] = await issueTo(api, templateId, members(2))
+    await api.issuer.worker.drain()
+    const jwtA = (await credentialOf(api, a!)).jwt
+    const jwtB = (await credentialOf(api, b!)).jwt
+    for (const id of [a!, b!]) assert.equal(expectStatus(await verdictOf(api, id), 200).isValid, true)
+    store(a!, jwtB) // a genuine signature, of the wrong credential
+    assert.equal(expectStatus(await verdictOf(api, a!), 200).isValid, false)
+    assert.equal(expectStatus(await verdictOf(api, b!), 200).isValid, true)
+    store(a!, jwtA)
+    assert.equal(expectStatus(await verdictOf(api, a!), 200).isValid, true)
+  })
+
   it('a JWT whose kid names a rotated key still verifies, and the DID document lists both keys', async () => {
     const before = await signedExpiringInAnHour('before')
     const oldKid = decodeProtectedHeader((await credentialOf(api, before)).jwt).kid!
