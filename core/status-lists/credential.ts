@@ -9,7 +9,11 @@ import type { IssuerContext } from '../context.ts'
 
 export interface SignedStatusList {
   jwt: string
-  /** Changes exactly when the set of revoked entries changes. */
+  /**
+   * Changes exactly when the set of revoked entries changes. Weak (`W/"..."`): the same entries signed
+   * again (after a restart, by another process) are other bytes, a new signature and validFrom, with the
+   * same meaning (RFC 9110 §8.8.1).
+   */
   etag: string
 }
 
@@ -27,7 +31,7 @@ export function createStatusListPublisher(ctx: IssuerContext) {
     if (!list) throw new ProblemError('status-list-not-found', { detail: `The club ${club} has no such status list.` })
 
     const revoked = (await ctx.storage.credentials.revokedIndexes(list.id)).sort((a, b) => a - b)
-    const etag = `"${bytesToHex(sha256(new TextEncoder().encode(`${list.id}:${revoked.join(',')}`))).slice(0, 32)}"`
+    const etag = `W/"${bytesToHex(sha256(new TextEncoder().encode(`${list.id}:${revoked.join(',')}`))).slice(0, 32)}"`
     const cached = cache.get(list.id)
     if (cached?.etag === etag) return cached
 

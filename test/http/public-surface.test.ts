@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { decodeJwt } from 'jose'
 import {
   clubPaths,
   createTemplate,
@@ -188,6 +189,26 @@ describe('the revocation list', () => {
     // Revoking the same issuance again changes nothing, so the ETag stays.
     expectStatus(await api.call('POST', paths.revoke(issuanceIds[1]!)), 200, 'revoke again')
     assert.equal((await api.get(url)).headers.get('etag'), newTag)
+  })
+
+  it('a strong ETag names one byte sequence: a list signed again for the same entries (restart, second process) has a weak one', async () => {
+    // Another issuer on the same database signs the same set of revoked entries afresh: other bytes
+    // (its own validFrom, a new ECDSA signature) under the same ETag, which RFC 9110 §8.8.1 allows
+    // only for a weak validator.
+    const here = await api.get(paths.statusList)
+    const sibling = api.sibling()
+    const there = await sibling.fetch(new Request(api.origin + paths.statusList))
+    const thereText = await there.text()
+    assert.equal(there.status, 200)
+    assert.equal(there.headers.get('etag'), here.headers.get('etag'), 'the same entries, the same validator')
+    if (thereText !== here.text) assert.match(here.headers.get('etag')!, /^W\//, 'different bytes under one ETag: it must be weak')
+    // Both are genuine lists of the same entries.
+    const didDocument = expectStatus(await api.get(paths.didDocument), 200)
+    await verifyWithDidDocument(thereText, didDocument)
+    assert.equal(
+      (decodeJwt(thereText) as any).vc.credentialSubject.encodedList,
+      (decodeJwt(here.text) as any).vc.credentialSubject.encodedList,
+    )
   })
 
   it('an unknown club has no list: 404 problem+json', async () => {

@@ -57,6 +57,11 @@ export interface VerificationApi {
   tokenWith(scopes: string[]): Promise<string>
   /** Runs `sql` on the SQLite file through a second connection (the way an attacker with disk access would). */
   sql(statement: string, ...params: unknown[]): Database.RunResult
+  /**
+   * Another issuer on the same SQLite file with the same options: the issuer after a restart, or a
+   * second server process beside it. Closed by `close()`.
+   */
+  sibling(): Issuer
   close(): Promise<void>
 }
 
@@ -84,13 +89,16 @@ export async function openVerificationApi({ club = 'chess', clock, listen = fals
   }
   const origin = `http://${host}:${port}`
 
-  const issuer = createIssuer({
-    storage: createSqliteStorage({ driver: betterSqlite3Driver(dbFile) }),
-    masterKey: new Uint8Array(32).fill(7),
-    urls: defaultUrls(port, host),
-    ...(clock ? { clock } : {}),
-    http: { onError: (error) => console.error(error) },
-  })
+  const open = () =>
+    createIssuer({
+      storage: createSqliteStorage({ driver: betterSqlite3Driver(dbFile) }),
+      masterKey: new Uint8Array(32).fill(7),
+      urls: defaultUrls(port, host),
+      ...(clock ? { clock } : {}),
+      http: { onError: (error) => console.error(error) },
+    })
+  const issuer = open()
+  const siblings: Issuer[] = []
   handler = issuer.fetch
   await issuer.clubs.create({ domain: club, name: 'Chess Club' })
 
@@ -183,7 +191,13 @@ export async function openVerificationApi({ club = 'chess', clock, listen = fals
       db.pragma('busy_timeout = 10000')
       return db.prepare(statement).run(...params)
     },
+    sibling() {
+      const other = open()
+      siblings.push(other)
+      return other
+    },
     async close() {
+      for (const other of siblings) await other.close()
       db?.close()
       await agent?.close()
       if (server) {
