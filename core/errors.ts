@@ -14,6 +14,7 @@ export type ProblemCode =
   | 'design-not-found'
   | 'credential-not-found'
   | 'status-list-not-found'
+  | 'image-not-found'
   | 'route-not-found'
   | 'method-not-allowed'
   | 'invalid-json'

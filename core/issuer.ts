@@ -32,6 +32,8 @@ import { didDocument } from './issuers/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
+import { createDesign, patchDesign } from './designs/write.ts'
+import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { Notifier } from './ports/notifier.ts'
@@ -128,6 +130,12 @@ export function createCoreIssuer(options: IssuerOptions) {
       read: (club: string, id: number) => readTemplate(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
     },
+    designs: {
+      create: (club: string, input: unknown) => createDesign(ctx, club, input),
+      patch: (club: string, id: number, input: unknown) => patchDesign(ctx, club, id, input),
+      read: (club: string, id: number) => readDesign(ctx, club, id),
+      list: (club: string, query: ListQuery = {}) => listDesigns(ctx, club, query),
+    },
     issuances: {
       /**
        * Issues a template to recipients (spec §4.3). Returns the batch result, its JSON text (what the
@@ -170,6 +178,12 @@ export function createCoreIssuer(options: IssuerOptions) {
       didDocument: (club: string) => didDocument(ctx, club),
       /** The club's revocation list credential; `listId` `null` is its first list. */
       statusList: (club: string, listId: number | null = null) => publishStatusList(club, listId),
+      /** A stored image by its content hash (badge images, logos), or 404 `image-not-found`. */
+      async image(hash: string) {
+        const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
+        if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })
+        return image
+      },
       /** What the share page of a credential shows, or `null` (no such credential in this club). */
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },

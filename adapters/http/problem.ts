@@ -25,6 +25,7 @@ export const PROBLEMS = {
   'design-not-found': { status: 404, title: 'Design not found' },
   'credential-not-found': { status: 404, title: 'Credential not found' },
   'status-list-not-found': { status: 404, title: 'Status list not found' },
+  'image-not-found': { status: 404, title: 'Image not found' },
   'route-not-found': { status: 404, title: 'Route not found' },
   'method-not-allowed': {
     status: 405,

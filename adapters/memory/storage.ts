@@ -2,6 +2,7 @@ import { StorageConflict } from '../../core/errors.ts'
 import { createMutex } from '../../core/util/mutex.ts'
 import type { AchievementTemplate, NewRequirement, Requirement } from '../../core/achievements/template.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
+import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
@@ -34,8 +35,11 @@ interface State {
   /** Keyed by `idempotencyKey(scope, key)`. */
   idempotency: Map<string, IdempotencyRecord>
   outbox: Map<number, OutboxMessage>
+  designs: Map<number, Design>
+  /** Keyed by content hash. */
+  images: Map<string, StoredImage>
   /** Id sequences; never rolled back, so an id is never handed out twice. */
-  sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number }
+  sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number; design: number }
 }
 
 function createState(): State {
@@ -54,7 +58,9 @@ function createState(): State {
     events: new Map(),
     idempotency: new Map(),
     outbox: new Map(),
-    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0 },
+    designs: new Map(),
+    images: new Map(),
+    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0 },
   }
 }
 
@@ -416,6 +422,36 @@ function createStores(state: State, journal: Journal): Stores {
           .filter((message) => message.issuanceId === issuanceId)
           .sort((a, b) => a.id - b.id)
           .map(copy)
+      },
+    },
+    designs: {
+      async insert(design) {
+        const id = ++state.sequences.design
+        const stored = { ...copy(design), id }
+        put(journal, state.designs, id, stored)
+        return copy(stored)
+      },
+      async findById(club, id) {
+        const design = state.designs.get(id)
+        return design && design.club === club ? copy(design) : null
+      },
+      async update(design) {
+        const current = state.designs.get(design.id)
+        if (!current || current.club !== design.club) return false
+        put(journal, state.designs, design.id, { ...current, name: design.name, image: design.image, layout: copy(design.layout), updatedAt: design.updatedAt })
+        return true
+      },
+      async list(club, { limit, beforeId }) {
+        return keysetPage([...state.designs.values()].filter((design) => design.club === club), beforeId, limit)
+      },
+    },
+    images: {
+      async put(image) {
+        if (!state.images.has(image.hash)) put(journal, state.images, image.hash, copy(image))
+      },
+      async findByHash(hash) {
+        const image = state.images.get(hash)
+        return image ? copy(image) : null
       },
     },
     keys: {

@@ -5,6 +5,7 @@ import { createClubStore } from './clubs.ts'
 import { createDatabase } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore, createSigningJobStore } from './credentials.ts'
+import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
 import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
@@ -49,6 +50,8 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
     events: createEventStore(db),
     idempotency: createIdempotencyStore(db),
     outbox: createOutboxStore(db),
+    designs: createDesignStore(db),
+    images: createImageStore(db),
   }
   const mutex = createMutex()
   let closed = false

@@ -1,6 +1,7 @@
 import { parseInput, templateCreateSchema } from './schema.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
+import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
 import type { IssuerContext } from '../context.ts'
 import type { NewAchievementTemplate } from './template.ts'
 
@@ -30,13 +31,15 @@ export async function createTemplate(ctx: IssuerContext, clubDomain: string, inp
     prefix: null,
     courseBeginAt: null,
     courseEndAt: null,
-    badgeDesignId: null,
-    certificateDesignId: null,
+    badgeDesignId: body.achievementBadgeDesignId ?? null,
+    certificateDesignId: body.achievementCertificateDesignId ?? null,
     createdAt: now,
     updatedAt: now,
   }
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)
-    return presentTemplate(ctx.config, club, await tx.achievements.insert(template))
+    await checkDesignRefs(tx, clubDomain, { badge: template.badgeDesignId, certificate: template.certificateDesignId })
+    const stored = await tx.achievements.insert(template)
+    return presentTemplate(ctx.config, club, stored, await badgeImageOf(tx, stored))
   })
 }

@@ -2,6 +2,7 @@ import { parseInput, templatePatchSchema, type TemplatePatchInput } from './sche
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { requireTemplate } from './require.ts'
+import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
 import type { IssuerContext } from '../context.ts'
 import type { AchievementTemplate, Program } from './template.ts'
 
@@ -11,6 +12,7 @@ export async function patchTemplate(ctx: IssuerContext, clubDomain: string, id: 
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)
     const next = applyTemplatePatch(await requireTemplate(tx, clubDomain, id), body, ctx.clock.now())
+    await checkDesignRefs(tx, clubDomain, { badge: body.achievementBadgeDesignId, certificate: body.achievementCertificateDesignId })
     await tx.achievements.update(next)
     const requirements = body.criteria?.requirements
     if (requirements !== undefined) {
@@ -25,7 +27,7 @@ export async function patchTemplate(ctx: IssuerContext, clubDomain: string, id: 
         })),
       )
     }
-    return presentTemplate(ctx.config, club, next)
+    return presentTemplate(ctx.config, club, next, await badgeImageOf(tx, next))
   })
 }
 
@@ -43,6 +45,8 @@ export function applyTemplatePatch(current: AchievementTemplate, body: TemplateP
     imprintDescriptionEn: body.imprintDescriptionEn !== undefined ? body.imprintDescriptionEn : current.imprintDescriptionEn,
     tag: body.tag ?? current.tag,
     program: nextProgram(current.program, body.program),
+    badgeDesignId: body.achievementBadgeDesignId !== undefined ? body.achievementBadgeDesignId : current.badgeDesignId,
+    certificateDesignId: body.achievementCertificateDesignId !== undefined ? body.achievementCertificateDesignId : current.certificateDesignId,
     updatedAt: now,
   }
 }

@@ -2,6 +2,7 @@ import { achievementTypeOf } from './achievement-type.ts'
 import { criteriaNarrative } from './narrative.ts'
 import { orderRequirements } from './order-requirements.ts'
 import { clubDid } from '../issuers/did.ts'
+import { imageUrl } from '../credentials/urls.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { Club } from '../clubs/club.ts'
 import type { AchievementTemplate, RequirementType, TemplateType } from './template.ts'
@@ -42,6 +43,10 @@ export interface TemplateView {
   }
   coIssuers: CoIssuerView[]
   program?: { name: string | null; url: string | null; isPublic: true }
+  achievementBadgeDesignId: number | null
+  achievementCertificateDesignId: number | null
+  /** The badge image (of the badge design), engraved as `achievement.image`; `null` without one. */
+  image: string | null
   issuedCount: number
   createdAt: string
   updatedAt: string
@@ -55,8 +60,9 @@ export function skillUrl(config: IssuerConfig, tag: string): string {
 /**
  * The template as read, with every derived field computed here and only here: template reads return
  * what the issuer would sign into the next credential (spec §1), so the credential builder calls this too.
+ * `badgeImage` is the hash of the badge design's image (`badgeImageOf`).
  */
-export function presentTemplate(config: IssuerConfig, club: Club, template: AchievementTemplate): TemplateView {
+export function presentTemplate(config: IssuerConfig, club: Club, template: AchievementTemplate, badgeImage: string | null = null): TemplateView {
   const requirements = orderRequirements(template.requirements)
   const view: TemplateView = {
     id: template.id,
@@ -83,6 +89,9 @@ export function presentTemplate(config: IssuerConfig, club: Club, template: Achi
       { id: clubDid(config, club.domain), name: club.name, url: null, role: 'representative', isVerified: club.issuerVerified },
       ...template.coIssuers.map((partner) => ({ id: partner.url, name: partner.name, url: partner.url, role: 'partner' as const, isVerified: partner.isVerified })),
     ],
+    achievementBadgeDesignId: template.badgeDesignId,
+    achievementCertificateDesignId: template.certificateDesignId,
+    image: badgeImage ? imageUrl(config, badgeImage) : null,
     issuedCount: template.issuedCount,
     createdAt: new Date(template.createdAt).toISOString(),
     updatedAt: new Date(template.updatedAt).toISOString(),

@@ -2,11 +2,13 @@ import { requireClub } from '../clubs/require.ts'
 import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireTemplate } from './require.ts'
+import { badgeImageOf } from './design-refs.ts'
 import type { IssuerContext } from '../context.ts'
 
 export async function readTemplate(ctx: IssuerContext, clubDomain: string, id: number): Promise<TemplateView> {
   const club = await requireClub(ctx.storage, clubDomain)
-  return presentTemplate(ctx.config, club, await requireTemplate(ctx.storage, clubDomain, id))
+  const template = await requireTemplate(ctx.storage, clubDomain, id)
+  return presentTemplate(ctx.config, club, template, await badgeImageOf(ctx.storage, template))
 }
 
 /** The club's templates, newest first, as a cursor list (spec §4.10, DESIGN §5). */
@@ -14,5 +16,6 @@ export async function listTemplates(ctx: IssuerContext, clubDomain: string, quer
   const { limit, beforeId } = parseListQuery('achievements', query)
   const club = await requireClub(ctx.storage, clubDomain)
   const rows = await ctx.storage.achievements.list(clubDomain, { limit: limit + 1, beforeId })
-  return toPage('achievements', rows, limit, (template) => presentTemplate(ctx.config, club, template))
+  const images = await Promise.all(rows.map((template) => badgeImageOf(ctx.storage, template)))
+  return toPage('achievements', rows, limit, (template) => presentTemplate(ctx.config, club, template, images[rows.indexOf(template)]))
 }

@@ -43,6 +43,9 @@ export const programInput = v.nullable(
 /** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
 const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
 
+/** A design reference: a positive integer, or `null` for the default design. */
+const designId = v.nullable(v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer')))
+
 const writeEntries = {
   name: notEmptied(MAX.name),
   nameEn: v.optional(englishText(MAX.name)),
@@ -59,7 +62,10 @@ const writeEntries = {
     }),
   ),
   program: v.optional(programInput),
+  achievementBadgeDesignId: v.optional(designId),
+  achievementCertificateDesignId: v.optional(designId),
   // Read-only members of the read shape.
+  image: ignored,
   id: ignored,
   alignment: ignored,
   achievementType: ignored,

@@ -47,6 +47,7 @@ export function createOb3Builder(config: IssuerConfig, club: Club, did: string, 
     achievementType: snapshot.achievementType,
     tag: snapshot.tag,
     alignment: snapshot.alignment,
+    ...(snapshot.image ? { image: { id: snapshot.image, type: 'Image', caption: snapshot.name } } : {}),
     'x-partnerOrganizations': snapshot.coIssuers,
   }
   const iss = JSON.stringify(did)

@@ -27,3 +27,6 @@ export const achievementUrl = (config: IssuerConfig, club: string, templateId: n
  */
 export const statusListUrl = (config: IssuerConfig, club: string, list: { id: number; first: boolean }): string =>
   `${issuerUrl(config, club)}/status-lists/revocation${list.first ? '' : `/${list.id}`}`
+
+/** An image by its content hash: immutable, so credentials may point at it. */
+export const imageUrl = (config: IssuerConfig, hash: string): string => `${publicBase(config)}/images/${hash}`

@@ -3,6 +3,7 @@ import { ProblemError, validationFailed } from '../errors.ts'
 import { parseInput } from '../achievements/schema.ts'
 import { presentTemplate } from '../achievements/present.ts'
 import { requireTemplate } from '../achievements/require.ts'
+import { badgeImageOf } from '../achievements/design-refs.ts'
 import { requireClub } from '../clubs/require.ts'
 import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInput } from './schema.ts'
 import type { IssuerContext } from '../context.ts'
@@ -81,7 +82,7 @@ export async function issueBatch(
       snapshotId ??= await tx.snapshots.insert({
         club: clubDomain,
         achievementId: template.id,
-        view: presentTemplate(ctx.config, club, template),
+        view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
         createdAt: now,
       })
       const id = await insertIssuance(tx, { club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now })

@@ -1,5 +1,6 @@
 import type { AchievementTemplate, NewAchievementTemplate, NewRequirement, Requirement } from '../achievements/template.ts'
 import type { ApiClient } from '../clients/api-client.ts'
+import type { Design, NewDesign, StoredImage } from '../designs/design.ts'
 import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
@@ -249,6 +250,23 @@ export interface OutboxStore {
   listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
 }
 
+export interface DesignStore {
+  /** Inserts with a fresh, increasing id; returns the stored design. */
+  insert(design: NewDesign): Promise<Design>
+  /** The club's design with this id, or `null`. */
+  findById(club: string, id: number): Promise<Design | null>
+  /** Writes `name`, `image`, `layout` and `updatedAt`. Returns `false` when there is no such design. */
+  update(design: Design): Promise<boolean>
+  /** The club's designs, highest id first, keyset-paged. */
+  list(club: string, page: KeysetPage): Promise<Design[]>
+}
+
+export interface ImageStore {
+  /** Stores an image under its hash; storing the same bytes again is a no-op. */
+  put(image: StoredImage): Promise<void>
+  findByHash(hash: string): Promise<StoredImage | null>
+}
+
 /** The stores a unit of work sees. */
 export interface Stores {
   clubs: ClubStore
@@ -263,6 +281,8 @@ export interface Stores {
   events: EventStore
   idempotency: IdempotencyStore
   outbox: OutboxStore
+  designs: DesignStore
+  images: ImageStore
 }
 
 /** The stores as seen inside a transaction. */

@@ -50,6 +50,21 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
     })
   })
 
+  routes.add('GET', `${base}/images/:hash`, async (request) => {
+    const image = await issuer.verification.image(param(request, 'hash'))
+    const headers = {
+      ...cors,
+      'content-type': image.mediaType,
+      'cache-control': 'public, max-age=31536000, immutable',
+      etag: `"${image.hash}"`,
+      // An SVG opened directly must not run anything, whatever slipped past the upload checks.
+      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      'x-content-type-options': 'nosniff',
+    }
+    if (request.headers.get('if-none-match') === `"${image.hash}"`) return new Response(null, { status: 304, headers })
+    return new Response(new Uint8Array(image.bytes), { status: 200, headers })
+  })
+
   const statusList = async (request: Request, club: string, listId: number | null) => {
     const list = await issuer.verification.statusList(club, listId)
     return conditional(request, list.etag, list.jwt, {

@@ -1,0 +1,73 @@
+import { json, nullableStr, num, str, type Database } from './database.ts'
+import type { Design, DesignKind, ImageType } from '../../core/designs/design.ts'
+import type { DesignStore, ImageStore } from '../../core/ports/storage.ts'
+import type { SqliteRow } from './driver.ts'
+
+const toDesign = (row: SqliteRow): Design => ({
+  id: num(row.id),
+  club: str(row.club),
+  kind: str(row.kind) as DesignKind,
+  name: str(row.name),
+  image: nullableStr(row.image),
+  layout: row.layout === null ? null : json(row.layout),
+  createdAt: num(row.created_at),
+  updatedAt: num(row.updated_at),
+})
+
+export function createDesignStore(db: Database): DesignStore {
+  return {
+    async insert(design) {
+      return toDesign(
+        db.get(
+          'INSERT INTO designs (club, kind, name, image, layout, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *',
+          design.club,
+          design.kind,
+          design.name,
+          design.image,
+          design.layout ? JSON.stringify(design.layout) : null,
+          design.createdAt,
+          design.updatedAt,
+        )!,
+      )
+    },
+    async findById(club, id) {
+      const row = db.get('SELECT * FROM designs WHERE club = ? AND id = ?', club, id)
+      return row ? toDesign(row) : null
+    },
+    async update(design) {
+      return (
+        db.run(
+          'UPDATE designs SET name = ?, image = ?, layout = ?, updated_at = ? WHERE club = ? AND id = ?',
+          design.name,
+          design.image,
+          design.layout ? JSON.stringify(design.layout) : null,
+          design.updatedAt,
+          design.club,
+          design.id,
+        ) > 0
+      )
+    },
+    async list(club, { limit, beforeId }) {
+      const rows =
+        beforeId === null
+          ? db.all('SELECT * FROM designs WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
+          : db.all('SELECT * FROM designs WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+      return rows.map(toDesign)
+    },
+  }
+}
+
+export function createImageStore(db: Database): ImageStore {
+  return {
+    async put(image) {
+      db.run('INSERT INTO images (hash, media_type, bytes) VALUES (?, ?, ?) ON CONFLICT (hash) DO NOTHING', image.hash, image.mediaType, image.bytes)
+    },
+    async findByHash(hash) {
+      const row = db.get('SELECT * FROM images WHERE hash = ?', hash)
+      if (!row) return null
+      const bytes = row.bytes as Uint8Array
+      // Drivers hand BLOBs over as Buffer or Uint8Array: return a plain Uint8Array either way.
+      return { hash: str(row.hash), mediaType: str(row.media_type) as ImageType, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice() }
+    },
+  }
+}
