@@ -102,6 +102,18 @@ describe('revoke answers 200 with the issuance detail', () => {
   })
 })
 
+describe('concurrent revokes', () => {
+  it('five at once: all 200 revoked, one event, one revokedAt', async () => {
+    const [id] = await signed()
+    const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => revoke(id!, { reason: `try ${i}` })))
+    const details = answers.map((answer) => expectStatus(answer, 200).data)
+    assert.ok(details.every((detail) => detail.status === 'revoked'))
+    assert.equal(new Set(details.map((detail) => detail.revokedAt)).size, 1)
+    assert.equal(new Set(details.map((detail) => detail.revocationReason)).size, 1)
+    assert.equal((await revokedEventsOf(id!)).length, 1)
+  })
+})
+
 describe('Idempotency-Key on revoke', () => {
   it('replays the first answer byte for byte with Idempotent-Replayed: true for 24 hours', async () => {
     const [id] = await signed()

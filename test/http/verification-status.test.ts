@@ -233,6 +233,25 @@ describe('isValid is a real verification of the stored JWT', () => {
   })
 })
 
+describe('the verdict payload (spec §2.11)', () => {
+  it('is the decoded credential exactly as issued, also after the template changes', async () => {
+    const id = await signedExpiringInAnHour()
+    const { jwt, payload } = await credentialOf(api, id)
+    const patched = await api.call('PATCH', `${paths.achievements}/${templateId}`, { description: 'A new description.', tag: ['changed'] })
+    expectStatus(patched, 200, 'template patch')
+    const verdict = expectStatus(await verdictOf(api, id), 200)
+    assert.deepStrictEqual(verdict.payload, decodeJwt(jwt))
+    assert.deepStrictEqual(verdict.payload, payload)
+    assert.equal(verdict.payload.iss, api.did)
+    const achievement = verdict.payload.vc.credentialSubject.achievement
+    assert.equal(typeof achievement.achievementType, 'string')
+    assert.equal(typeof achievement.criteria.narrative, 'string')
+    assert.deepEqual(achievement.tag, ['chess', 'openings'])
+    assert.ok(Array.isArray(achievement.alignment), 'alignment is there (empty when the template has none)')
+    assert.equal(achievement.description, 'Studied the main openings.', 'the engraved description as issued')
+  })
+})
+
 describe('unknown issuances', () => {
   const NOT_FOUND = { statusCode: 404, isValid: false, status: null, issuerVerified: false, payload: null }
 
