@@ -3,36 +3,55 @@ import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { requireTemplate } from './require.ts'
 import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
+import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
-import type { AchievementTemplate, Program } from './template.ts'
+import type { AchievementTemplate, NewRequirement, Program } from './template.ts'
 
-/** Patches a template (spec §4.10): only the members sent change, in one unit of work. */
+/**
+ * The changes of a patch, whatever surface it came from: v2 sends requirements in array order, v1 with
+ * its own `order`; both end here, so every rule of spec §4.10 applies once.
+ */
+export type TemplateChanges = Omit<TemplatePatchInput, 'criteria' | 'program'> & {
+  requirements?: NewRequirement[]
+  program?: { name?: string | null; url?: string | null; type?: string | null; isPublic?: boolean } | null
+}
+
+/** Patches a template from the v2 write shape (spec §4.10). */
 export async function patchTemplate(ctx: IssuerContext, clubDomain: string, id: number, input: unknown): Promise<TemplateView> {
-  const body = parseInput(templatePatchSchema, input)
+  const { criteria, ...body } = parseInput(templatePatchSchema, input)
+  const changes: TemplateChanges = { ...body }
+  if (criteria?.requirements !== undefined) {
+    changes.requirements = criteria.requirements.map((requirement, index) => ({
+      type: requirement.type ?? null,
+      description: requirement.description ?? null,
+      url: requirement.url ?? null,
+      order: index,
+    }))
+  }
+  const { club, template, badgeImage } = await updateTemplate(ctx, clubDomain, id, changes)
+  return presentTemplate(ctx.config, club, template, badgeImage)
+}
+
+/** Applies changes in one unit of work: only the members given change. */
+export async function updateTemplate(
+  ctx: IssuerContext,
+  clubDomain: string,
+  id: number,
+  changes: TemplateChanges,
+): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)
-    const next = applyTemplatePatch(await requireTemplate(tx, clubDomain, id), body, ctx.clock.now())
-    await checkDesignRefs(tx, clubDomain, { badge: body.achievementBadgeDesignId, certificate: body.achievementCertificateDesignId })
+    const next = applyTemplatePatch(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
+    await checkDesignRefs(tx, clubDomain, { badge: changes.achievementBadgeDesignId, certificate: changes.achievementCertificateDesignId })
     await tx.achievements.update(next)
-    const requirements = body.criteria?.requirements
-    if (requirements !== undefined) {
-      // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
-      next.requirements = await tx.achievements.replaceRequirements(
-        id,
-        requirements.map((requirement, index) => ({
-          type: requirement.type ?? null,
-          description: requirement.description ?? null,
-          url: requirement.url ?? null,
-          order: index,
-        })),
-      )
-    }
-    return presentTemplate(ctx.config, club, next, await badgeImageOf(tx, next))
+    // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
+    if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, changes.requirements)
+    return { club, template: next, badgeImage: await badgeImageOf(tx, next) }
   })
 }
 
-/** The template with the patch's scalar members applied (requirements are replaced by the caller). */
-export function applyTemplatePatch(current: AchievementTemplate, body: TemplatePatchInput, now: number): AchievementTemplate {
+/** The template with the scalar changes applied (requirements are replaced by the caller). */
+export function applyTemplatePatch(current: AchievementTemplate, body: TemplateChanges, now: number): AchievementTemplate {
   return {
     ...current,
     name: body.name ?? current.name,
@@ -56,21 +75,21 @@ export function applyTemplatePatch(current: AchievementTemplate, body: TemplateP
  * only when it mirrored the old description; a separately written one stays. Sending an empty or null
  * `imprintDescription` makes it a mirror again.
  */
-function nextImprintDescription(current: AchievementTemplate, body: TemplatePatchInput): string {
+function nextImprintDescription(current: AchievementTemplate, body: TemplateChanges): string {
   const description = body.description ?? current.description
   if (body.imprintDescription !== undefined) return body.imprintDescription ?? description
   return current.imprintDescription === current.description ? description : current.imprintDescription
 }
 
 /** Rule 6: `program` is merged key by key; `null` removes it. */
-function nextProgram(current: Program | null, patch: TemplatePatchInput['program']): Program | null {
+function nextProgram(current: Program | null, patch: TemplateChanges['program']): Program | null {
   if (patch === undefined) return current
   if (patch === null) return null
   const base = current ?? { name: null, url: null, type: null, isPublic: false }
   return {
     name: patch.name !== undefined ? patch.name : base.name,
     url: patch.url !== undefined ? patch.url : base.url,
-    type: base.type,
+    type: patch.type !== undefined ? patch.type : base.type,
     isPublic: patch.isPublic ?? base.isPublic,
   }
 }
