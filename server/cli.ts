@@ -3,10 +3,8 @@
  * JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero exit.
  */
 import { parseArgs } from 'node:util'
-import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { ProblemError } from '../core/errors.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
-import { wireIssuer } from './wire.ts'
 import type { Issuer } from '../index.ts'
 
 class UsageError extends Error {}
@@ -66,6 +64,11 @@ async function main(argv: string[]): Promise<number> {
     const command = COMMANDS[positionals.slice(0, 2).join(' ')]
     if (!command || positionals.length !== 2) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
     const config = readServerConfig()
+    // Loaded only once the command is known: a usage error answers without loading the issuer.
+    const [{ wireIssuer }, { betterSqlite3Driver }] = await Promise.all([
+      import('./wire.ts'),
+      import('../adapters/sqlite/driver-better-sqlite3.ts'),
+    ])
     issuer = wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver })
     print(await command(issuer, values))
     return 0
