@@ -1,20 +1,26 @@
-import { randomBytes } from 'node:crypto'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { randomBytes, randomUUID } from 'node:crypto'
+import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fromBase64Url, toBase64Url } from '../core/crypto/base64url.ts'
 
 /**
  * The master key that seals private keys: from `CLUBCRED_MASTER_KEY` (64 hex digits or 43 base64url
- * characters), else from `<dataDir>/master.key`, created (mode 0600) on first use. Creation uses the
- * exclusive flag, so a CLI and a server starting together agree on one key.
+ * characters), else from `<dataDir>/master.key`, created (mode 0600) on first use. The key is written
+ * to a temporary file and then hard-linked into place, which fails when the name exists: a CLI and a
+ * server starting together agree on one key, and no process ever reads a created but not yet written
+ * (empty) key file, also when its creator crashed half-way.
  */
 export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Uint8Array {
   if (fromEnv) return parseMasterKey(fromEnv, 'CLUBCRED_MASTER_KEY')
   const file = join(dataDir, 'master.key')
+  const temporary = join(dataDir, `.master.key.${randomUUID()}.tmp`)
   try {
-    writeFileSync(file, toBase64Url(randomBytes(32)) + '\n', { flag: 'wx', mode: 0o600 })
+    writeFileSync(temporary, toBase64Url(randomBytes(32)) + '\n', { flag: 'wx', mode: 0o600 })
+    linkSync(temporary, file)
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+  } finally {
+    rmSync(temporary, { force: true })
   }
   return parseMasterKey(readFileSync(file, 'utf8').trim(), file)
 }
