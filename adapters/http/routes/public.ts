@@ -50,19 +50,16 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
     })
   })
 
-  routes.add('GET', `${base}/images/:hash`, async (request) => {
+  get(`${base}/images/:hash`, async (request) => {
     const image = await issuer.verification.image(param(request, 'hash'))
-    const headers = {
+    return conditional(request, `"${image.hash}"`, new Uint8Array(image.bytes), {
       ...cors,
       'content-type': image.mediaType,
       'cache-control': 'public, max-age=31536000, immutable',
-      etag: `"${image.hash}"`,
       // An SVG opened directly must not run anything, whatever slipped past the upload checks.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
       'x-content-type-options': 'nosniff',
-    }
-    if (request.headers.get('if-none-match') === `"${image.hash}"`) return new Response(null, { status: 304, headers })
-    return new Response(new Uint8Array(image.bytes), { status: 200, headers })
+    })
   })
 
   const statusList = async (request: Request, club: string, listId: number | null) => {
@@ -83,7 +80,7 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
  * 304 when the client's `If-None-Match` already names this version, else the body with its ETag.
  * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"` and the other way round.
  */
-function conditional(request: Request, etag: string, body: string, headers: Record<string, string>): Response {
+function conditional(request: Request, etag: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
   const known = request.headers.get('if-none-match')
   const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
   if (known && known.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))) {
