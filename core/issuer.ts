@@ -33,6 +33,10 @@ import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
 import { createDesign, patchDesign } from './designs/write.ts'
+import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts'
+import { createLegacyForm } from './achievements/legacy-form.ts'
+import { issueV1, readIssuanceV1 } from './issuances/v1.ts'
+import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
 import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
@@ -129,6 +133,25 @@ export function createCoreIssuer(options: IssuerOptions) {
       patch: (club: string, id: number, input: unknown) => patchTemplate(ctx, club, id, input),
       read: (club: string, id: number) => readTemplate(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
+    },
+    /** The v1 surface (spec §4.12): the same templates and issuances in the older shapes. */
+    v1: {
+      readForm: (club: string, id: number) => readV1Form(ctx, club, id),
+      createForm: (club: string, input: unknown) => createV1Form(ctx, club, input),
+      patchForm: (club: string, id: number, input: unknown) => patchV1Form(ctx, club, id, input),
+      async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        return withIdempotency(ctx, { scope: `${idempotencyScope} POST v1 achievements ${club}`, key: idempotencyKey, body: input }, (claim) =>
+          issueV1(ctx, club, input, claim),
+        )
+      },
+      readIssuance: (club: string, id: number) => readIssuanceV1(ctx, club, id),
+    },
+    /** Legacy form creation (spec §4.13) and its API keys. */
+    legacy: {
+      createForm: (club: string, input: unknown) => createLegacyForm(ctx, club, input),
+      /** The club of a legacy API key, or `null` when it is not a valid key. */
+      authenticate: (apiKey: string) => authenticateApiKey(ctx, apiKey),
+      createApiKey: (club: string) => createApiKey(ctx, club),
     },
     designs: {
       create: (club: string, input: unknown) => createDesign(ctx, club, input),

@@ -15,6 +15,7 @@ const USAGE = `commands:
   client create --club D [--scopes "issuance:write issuance:read ..."]
   client rotate --client ID
   client delete --client ID
+  apikey create --club D
   key rotate --club D`
 
 type Options = Record<string, string | boolean | undefined>
@@ -37,6 +38,7 @@ const COMMANDS: Record<string, Command> = {
     }),
   'client rotate': (issuer, o) => issuer.clients.rotate(required(o, 'client')),
   'client delete': (issuer, o) => issuer.clients.delete(required(o, 'client')),
+  'apikey create': (issuer, o) => issuer.legacy.createApiKey(required(o, 'club')),
   'key rotate': async (issuer, o) => {
     const club = required(o, 'club')
     if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })

@@ -9,6 +9,8 @@ import { Router, createRouteTable } from './router.ts'
 import { clubApiRoutes } from './routes/club-api.ts'
 import { oauthRoutes } from './routes/oauth.ts'
 import { publicRoutes } from './routes/public.ts'
+import { legacyRoutes } from './routes/legacy.ts'
+import { v1Routes } from './routes/v1.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
@@ -34,6 +36,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   oauthRoutes(issuer, routes, pathOf(urls.auth))
   clubApiRoutes(issuer, routes, pathOf(urls.base))
   publicRoutes(issuer, routes, pathOf(urls.public))
+  v1Routes(issuer, routes, pathOf(urls.base))
+  legacyRoutes(issuer, routes, pathOf(urls.legacyBase), onError)
 
   const router = Router({
     catch: (error: unknown, request: Request) => {

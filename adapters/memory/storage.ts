@@ -6,6 +6,7 @@ import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
+  ApiKeyRecord,
   ClubEvent,
   IdempotencyRecord,
   OutboxMessage,
@@ -38,6 +39,7 @@ interface State {
   designs: Map<number, Design>
   /** Keyed by content hash. */
   images: Map<string, StoredImage>
+  apiKeys: Map<string, ApiKeyRecord>
   /** Id sequences; never rolled back, so an id is never handed out twice. */
   sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number; design: number }
 }
@@ -60,6 +62,7 @@ function createState(): State {
     outbox: new Map(),
     designs: new Map(),
     images: new Map(),
+    apiKeys: new Map(),
     sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0 },
   }
 }
@@ -443,6 +446,16 @@ function createStores(state: State, journal: Journal): Stores {
       },
       async list(club, { limit, beforeId }) {
         return keysetPage([...state.designs.values()].filter((design) => design.club === club), beforeId, limit)
+      },
+    },
+    apiKeys: {
+      async insert(key) {
+        if (state.apiKeys.has(key.id)) throw new StorageConflict(`api key ${key.id} exists`)
+        put(journal, state.apiKeys, key.id, copy(key))
+      },
+      async findById(id) {
+        const key = state.apiKeys.get(id)
+        return key ? copy(key) : null
       },
     },
     images: {

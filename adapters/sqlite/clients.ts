@@ -1,6 +1,6 @@
 import { json, num, str, type Database } from './database.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
-import type { ClientStore } from '../../core/ports/storage.ts'
+import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
 const toClient = (row: SqliteRow): ApiClient => ({
@@ -34,6 +34,18 @@ export function createClientStore(db: Database): ClientStore {
     },
     async delete(id) {
       return db.run('DELETE FROM clients WHERE id = ?', id) > 0
+    },
+  }
+}
+
+export function createApiKeyStore(db: Database): ApiKeyStore {
+  return {
+    async insert(key) {
+      db.run('INSERT INTO api_keys (id, club, secret_hash, created_at) VALUES (?, ?, ?, ?)', key.id, key.club, key.secretHash, key.createdAt)
+    },
+    async findById(id) {
+      const row = db.get('SELECT * FROM api_keys WHERE id = ?', id)
+      return row ? { id: str(row.id), club: str(row.club), secretHash: str(row.secret_hash), createdAt: num(row.created_at) } : null
     },
   }
 }

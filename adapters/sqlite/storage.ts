@@ -1,6 +1,6 @@
 import { createMutex } from '../../core/util/mutex.ts'
 import { createAchievementStore } from './achievements.ts'
-import { createClientStore } from './clients.ts'
+import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
@@ -52,6 +52,7 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
     outbox: createOutboxStore(db),
     designs: createDesignStore(db),
     images: createImageStore(db),
+    apiKeys: createApiKeyStore(db),
   }
   const mutex = createMutex()
   let closed = false

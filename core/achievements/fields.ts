@@ -103,3 +103,20 @@ export function jsonObject<const E extends v.ObjectEntries>(entries: E) {
 export const REQUIREMENTS_MAX = 100
 
 export const MAX = { name: 200, description: 10_000, requirement: 2_000, programName: 200 } as const
+
+/** A legacy certificate-number prefix (spec §2.12): letters only, at most 5. */
+export const prefixRule = v.pipe(
+  v.string('must-be-string'),
+  v.regex(/^[A-Za-z]*$/, 'prefix-letters-only'),
+  v.maxLength(5, 'prefix-too-long'),
+  v.transform((value) => (value === '' ? null : value)),
+)
+
+/** An ISO 8601 date-time (legacy course dates), kept as sent. */
+export const isoDateTimeText = v.pipe(v.string('must-be-string'), v.isoTimestamp('invalid-date-time'))
+
+/** A design reference: a positive integer, or `null` for the default design. */
+export const designId = v.nullable(v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer')))
+
+/** A client-sent requirement order (v1, legacy): an integer of at least 0 (spec §8). */
+export const requirementOrder = v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(0, 'order-negative'))

@@ -14,6 +14,10 @@ import type { AchievementTemplate, NewRequirement, Program } from './template.ts
 export type TemplateChanges = Omit<TemplatePatchInput, 'criteria' | 'program'> & {
   requirements?: NewRequirement[]
   program?: { name?: string | null; url?: string | null; type?: string | null; isPublic?: boolean } | null
+  /** Legacy-era members (v1 and legacy forms). */
+  prefix?: string | null
+  courseBeginAt?: string | null
+  courseEndAt?: string | null
 }
 
 /** Patches a template from the v2 write shape (spec §4.10). */
@@ -66,6 +70,9 @@ export function applyTemplatePatch(current: AchievementTemplate, body: TemplateC
     program: nextProgram(current.program, body.program),
     badgeDesignId: body.achievementBadgeDesignId !== undefined ? body.achievementBadgeDesignId : current.badgeDesignId,
     certificateDesignId: body.achievementCertificateDesignId !== undefined ? body.achievementCertificateDesignId : current.certificateDesignId,
+    prefix: body.prefix !== undefined ? body.prefix : current.prefix,
+    courseBeginAt: body.courseBeginAt !== undefined ? body.courseBeginAt : current.courseBeginAt,
+    courseEndAt: body.courseEndAt !== undefined ? body.courseEndAt : current.courseEndAt,
     updatedAt: now,
   }
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { validationFailed, type FieldError } from '../errors.ts'
 import {
   MAX,
+  designId,
   jsonObject,
   REQUIREMENTS_MAX,
   englishText,
@@ -41,10 +42,7 @@ export const programInput = v.nullable(
 )
 
 /** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
-const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
-
-/** A design reference: a positive integer, or `null` for the default design. */
-const designId = v.nullable(v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer')))
+export const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
 
 const writeEntries = {
   name: notEmptied(MAX.name),

@@ -33,6 +33,8 @@ export async function issueBatch(
   clubDomain: string,
   input: unknown,
   claim: IdempotencyClaim | null = null,
+  /** The response shape of the calling surface (v1 answers `{ issued[], failed[] }`). */
+  shape: (result: BatchResult) => unknown = (result) => result,
 ): Promise<{ result: BatchResult; body: string }> {
   if (Array.isArray((input as { recipients?: unknown })?.recipients) && (input as { recipients: unknown[] }).recipients.length > MAX_RECIPIENTS) {
     throw new ProblemError('too-many-recipients', { detail: `At most ${MAX_RECIPIENTS} recipients per call.` })
@@ -90,7 +92,7 @@ export async function issueBatch(
     }
 
     const result: BatchResult = { results, summary: summarize(results) }
-    const body = JSON.stringify(result)
+    const body = JSON.stringify(shape(result))
     if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
     return { result, body }
   })

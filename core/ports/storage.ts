@@ -261,6 +261,20 @@ export interface DesignStore {
   list(club: string, page: KeysetPage): Promise<Design[]>
 }
 
+/** A legacy API key (spec §5 item 7): the secret is stored only as a hash. */
+export interface ApiKeyRecord {
+  id: string
+  club: string
+  secretHash: string
+  createdAt: number
+}
+
+export interface ApiKeyStore {
+  /** MUST throw `StorageConflict` when the id exists. */
+  insert(key: ApiKeyRecord): Promise<void>
+  findById(id: string): Promise<ApiKeyRecord | null>
+}
+
 export interface ImageStore {
   /** Stores an image under its hash; storing the same bytes again is a no-op. */
   put(image: StoredImage): Promise<void>
@@ -283,6 +297,7 @@ export interface Stores {
   outbox: OutboxStore
   designs: DesignStore
   images: ImageStore
+  apiKeys: ApiKeyStore
 }
 
 /** The stores as seen inside a transaction. */

@@ -2,6 +2,7 @@ import init from './0001_init.ts'
 import achievements from './0002_achievements.ts'
 import issuing from './0003_issuing.ts'
 import designs from './0004_designs.ts'
+import apiKeys from './0005_api_keys.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -13,4 +14,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 2, name: 'achievements', sql: achievements },
   { version: 3, name: 'issuing', sql: issuing },
   { version: 4, name: 'designs', sql: designs },
+  { version: 5, name: 'api_keys', sql: apiKeys },
 ]

@@ -1,0 +1,60 @@
+import { ProblemError } from '../errors.ts'
+import { issueBatch, type BatchResult } from './issue.ts'
+import { readIssuance } from './read.ts'
+import type { IssuerContext } from '../context.ts'
+import type { IdempotencyClaim } from '../idempotency/claim.ts'
+
+/**
+ * v1 bulk issue (spec §4.12): `{ formId, recipients[], mode?, expiresAt? }` → `{ issued[], failed[] }`.
+ * The same batch as v2 underneath; a recipient v2 would skip is in `failed[]` with the skip's code, since
+ * v1 has no third list. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
+ */
+export async function issueV1(ctx: IssuerContext, club: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<{ status: number; body: string }> {
+  const { formId, ...rest } = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>
+  let outcome
+  try {
+    outcome = await issueBatch(ctx, club, { ...rest, achievementFormId: formId }, claim, toV1)
+  } catch (error) {
+    throw renamePath(error)
+  }
+  return { status: 200, body: outcome.body }
+}
+
+function toV1(result: BatchResult) {
+  return {
+    issued: result.results.flatMap((item) => (item.status === 'issued' ? [{ id: item.resourceId, ref: item.ref }] : [])),
+    failed: result.results.flatMap((item) => (item.status === 'issued' ? [] : [{ ref: item.ref, status: item.status, error: item.error }])),
+  }
+}
+
+/** Field errors name the v1 member, `formId`, not v2's `achievementFormId`. */
+function renamePath(error: unknown): unknown {
+  if (error instanceof ProblemError && error.errors) {
+    for (const fieldError of error.errors) if (fieldError.path === 'achievementFormId') fieldError.path = 'formId'
+  }
+  return error
+}
+
+/** The v1 issuance read: the v2 detail's data in the v1 shape, `credential { id, shareUrl, verifyUrl }` or null. */
+export async function readIssuanceV1(ctx: IssuerContext, club: string, id: number) {
+  const detail = await readIssuance(ctx, club, id)
+  return {
+    id: detail.id,
+    formId: detail.achievementId,
+    status: detail.status,
+    recipient: detail.recipient,
+    createdAt: detail.createdAt,
+    expiresAt: detail.expiresAt,
+    revokedAt: detail.revokedAt,
+    form: {
+      id: detail.form.id,
+      name: detail.form.name,
+      nameEn: detail.form.nameEn,
+      description: detail.form.description,
+      descriptionEn: detail.form.descriptionEn,
+      requirements: detail.form.requirements.map(({ id, type, description, url }) => ({ id, type, description, url })),
+    },
+    evidences: detail.evidences.map(({ url, name, description, isPublic }) => ({ url, name, description, isPublic })),
+    credential: detail.credential ? { id: detail.credential.id, shareUrl: detail.credential.shareUrl, verifyUrl: detail.credential.verifyUrl } : null,
+  }
+}
