@@ -2,7 +2,12 @@
  * The admin CLI, the dashboard stand-in (DESIGN §4): `npm run -s cli -- <command>`. Prints exactly one
  * JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero exit.
  */
+import { readFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { extname } from 'node:path'
 import { parseArgs } from 'node:util'
+import { recipientsFromCsv } from './csv.ts'
+import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import type { Issuer } from '../index.ts'
@@ -16,7 +21,9 @@ const USAGE = `commands:
   client rotate --client ID
   client delete --client ID
   apikey create --club D
-  key rotate --club D`
+  design create --club D --kind badge|certificate --name N [--file image.svg|png]
+  key rotate --club D
+  issue --club D --achievement N --csv FILE [--mode email|none]`
 
 type Options = Record<string, string | boolean | undefined>
 type Command = (issuer: Issuer, options: Options) => Promise<unknown>
@@ -39,12 +46,57 @@ const COMMANDS: Record<string, Command> = {
   'client rotate': (issuer, o) => issuer.clients.rotate(required(o, 'client')),
   'client delete': (issuer, o) => issuer.clients.delete(required(o, 'client')),
   'apikey create': (issuer, o) => issuer.legacy.createApiKey(required(o, 'club')),
+  'design create': (issuer, o) => {
+    const kind = required(o, 'kind')
+    const file = typeof o.file === 'string' ? o.file : null
+    const image = file ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') } : undefined
+    return issuer.designs.create(required(o, 'club'), { kind, name: required(o, 'name'), ...(image ? { image } : {}) })
+  },
+  issue: issueFromCsv,
   'key rotate': async (issuer, o) => {
     const club = required(o, 'club')
     if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
     const key = await issuer.keys.rotate(club)
     return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
   },
+}
+
+/**
+ * Bulk issue from a CSV in batches of 1,000 (the API's limit). Each batch carries an Idempotency-Key
+ * derived from the file and the batch, so running the same file again after a failure issues nothing twice.
+ */
+async function issueFromCsv(issuer: Issuer, o: Options) {
+  const club = required(o, 'club')
+  const file = required(o, 'csv')
+  const achievementFormId = Number(required(o, 'achievement'))
+  if (!Number.isInteger(achievementFormId) || achievementFormId < 1) throw new UsageError('--achievement must be a template id')
+  const text = readFileSync(file, 'utf8')
+  let recipients
+  try {
+    recipients = recipientsFromCsv(text)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const fingerprint = createHash('sha256').update(text).digest('hex').slice(0, 16)
+  const summary = { total: 0, ok: 0, skipped: 0, failed: 0 }
+  const problems: unknown[] = []
+  const progress = createProgress(recipients.length)
+  for (let start = 0; start < recipients.length; start += 1000) {
+    const batch = recipients.slice(start, start + 1000)
+    const { result } = await issuer.issuances.issue(
+      club,
+      { achievementFormId, mode: typeof o.mode === 'string' ? o.mode : 'none', recipients: batch },
+      { idempotencyKey: `cli-csv-${fingerprint}-${start}`, idempotencyScope: 'cli' },
+    )
+    for (const key of ['total', 'ok', 'skipped', 'failed'] as const) summary[key] += result.summary[key]
+    // Results come in the order of the entries: line = header + position in the file.
+    result.results.forEach((item, i) => {
+      if (item.status !== 'issued') problems.push({ line: start + i + 2, ...item })
+    })
+    progress.update(start + batch.length)
+  }
+  progress.finish()
+  return { summary, notIssued: problems }
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -59,12 +111,18 @@ async function main(argv: string[]): Promise<number> {
         club: { type: 'string' },
         client: { type: 'string' },
         scopes: { type: 'string' },
+        kind: { type: 'string' },
+        file: { type: 'string' },
+        achievement: { type: 'string' },
+        csv: { type: 'string' },
+        mode: { type: 'string' },
         'no-issue': { type: 'boolean' },
         off: { type: 'boolean' },
       },
     })
-    const command = COMMANDS[positionals.slice(0, 2).join(' ')]
-    if (!command || positionals.length !== 2) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
+    const name = positionals[0] === 'issue' ? 'issue' : positionals.slice(0, 2).join(' ')
+    const command = COMMANDS[name]
+    if (!command || positionals.length !== name.split(' ').length) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
     const config = readServerConfig()
     // Loaded only once the command is known: a usage error answers without loading the issuer.
     const [{ wireIssuer }, { betterSqlite3Driver }] = await Promise.all([
