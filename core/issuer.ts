@@ -217,6 +217,7 @@ export function createCoreIssuer(options: IssuerOptions) {
     },
     async close() {
       await worker.stop()
+      await ctx.signer.close?.()
       await storage.close()
     },
   }

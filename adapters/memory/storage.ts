@@ -277,7 +277,7 @@ function createStores(state: State, journal: Journal): Stores {
           return id === undefined ? [] : [copy(state.credentials.get(id)!)]
         })
       },
-      async revokedIndexes(statusListId) {
+      async listRevokedIndexes(statusListId) {
         return [...state.credentials.values()]
           .filter((credential) => credential.statusListId === statusListId && state.issuances.get(credential.issuanceId)?.revokedAt != null)
           .map((credential) => credential.statusListIndex)

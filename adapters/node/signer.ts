@@ -86,7 +86,6 @@ function createPool(size: number) {
   const workers = Array.from({ length: size }, () => {
     // No inherited execArgv: a loader such as tsx would keep the thread, and so the process, alive.
     const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
-    worker.unref()
     return { worker, inFlight: 0 }
   })
   const pending = new Map<number, { resolve: (signatures: string[]) => void; reject: (error: Error) => void }>()
@@ -104,6 +103,8 @@ function createPool(size: number) {
       for (const request of pending.values()) request.reject(error)
       pending.clear()
     })
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref()
   }
 
   return {

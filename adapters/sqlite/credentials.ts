@@ -44,7 +44,7 @@ export function createCredentialStore(db: Database): CredentialStore {
         .all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds))
         .map(toCredential)
     },
-    async revokedIndexes(statusListId) {
+    async listRevokedIndexes(statusListId) {
       return db
         .all(
           `SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.id = c.issuance_id

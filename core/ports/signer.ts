@@ -11,4 +11,6 @@ export interface JwtSigner {
    * the order of `payloads`.
    */
   signMany(key: SigningKey, header: Record<string, unknown>, payloads: string[]): Promise<string[]>
+  /** Releases threads or other resources; `issuer.close()` calls it. */
+  close?(): Promise<void>
 }

@@ -122,7 +122,7 @@ export interface CredentialStore {
   /** The credentials of these issuances (those that have one), any order. */
   findByIssuances(issuanceIds: number[]): Promise<CredentialRecord[]>
   /** The status-list indexes, in list `statusListId`, of credentials whose issuance is revoked; any order. */
-  revokedIndexes(statusListId: number): Promise<number[]>
+  listRevokedIndexes(statusListId: number): Promise<number[]>
 }
 
 /** A pending signing job: one per issuance without a credential. */

@@ -30,7 +30,7 @@ export function createStatusListPublisher(ctx: IssuerContext) {
     const list = listId === null ? lists[0] : lists.find((item) => item.id === listId && item.id !== lists[0]?.id)
     if (!list) throw new ProblemError('status-list-not-found', { detail: `The club ${club} has no such status list.` })
 
-    const revoked = (await ctx.storage.credentials.revokedIndexes(list.id)).sort((a, b) => a - b)
+    const revoked = (await ctx.storage.credentials.listRevokedIndexes(list.id)).sort((a, b) => a - b)
     const etag = `W/"${bytesToHex(sha256(new TextEncoder().encode(`${list.id}:${revoked.join(',')}`))).slice(0, 32)}"`
     const cached = cache.get(list.id)
     if (cached?.etag === etag) return cached
