@@ -11,10 +11,14 @@ import { oauthRoutes } from './routes/oauth.ts'
 import { publicRoutes } from './routes/public.ts'
 import { legacyRoutes } from './routes/legacy.ts'
 import { v1Routes } from './routes/v1.ts'
+import { createOpenApiDocument } from './openapi/document.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
-export type FetchHandler = (request: Request) => Promise<Response>
+export type FetchHandler = ((request: Request) => Promise<Response>) & {
+  /** The routes served (method and itty path), for tooling and the OpenAPI consistency test. */
+  routes: { method: string; path: string }[]
+}
 
 export interface FetchHandlerOptions {
   /** Called with every error that becomes a 500; the response itself never shows it. */
@@ -38,6 +42,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   publicRoutes(issuer, routes, pathOf(urls.public))
   v1Routes(issuer, routes, pathOf(urls.base))
   legacyRoutes(issuer, routes, pathOf(urls.legacyBase), onError)
+  const openApi = JSON.stringify(createOpenApiDocument(issuer.config))
+  routes.add('GET', `${pathOf(urls.base)}/openapi.json`, () => new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
 
   const router = Router({
     catch: (error: unknown, request: Request) => {
@@ -62,12 +68,13 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     return club === null ? router.fetch(request) : share.fetch(request, club)
   }
 
-  return async (request) => {
+  const handler = async (request: Request): Promise<Response> => {
     if (request.method !== 'HEAD') return route(request)
     // HEAD is GET without the body (RFC 9110 §9.3.2).
     const response: Response = await route(new Request(request, { method: 'GET' }))
     return new Response(null, { status: response.status, headers: response.headers })
   }
+  return Object.assign(handler, { routes: routes.list() })
 }
 
 function logError(error: unknown, request: Request): void {

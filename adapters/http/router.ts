@@ -11,6 +11,8 @@ export interface RouteTable {
   add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, handler: Handler): void
   /** Registers the routes on `router`, then a 405 catch-all for each path. */
   mount(router: RouterType): void
+  /** Every route added, in order: the OpenAPI document is checked against it. */
+  list(): { method: string; path: string }[]
 }
 
 export function createRouteTable(): RouteTable {
@@ -18,6 +20,9 @@ export function createRouteTable(): RouteTable {
   return {
     add(method, path, handler) {
       routes.push({ method, path, handler })
+    },
+    list() {
+      return routes.map(({ method, path }) => ({ method, path }))
     },
     mount(router) {
       const allowed = new Map<string, string[]>()

@@ -97,7 +97,10 @@ const isJsonObject = (input: unknown): input is Record<string, unknown> => typeo
  * nothing); an unknown member inside is `unknown-field`.
  */
 export function jsonObject<const E extends v.ObjectEntries>(entries: E) {
-  return v.pipe(v.custom<Record<string, unknown>>(isJsonObject, 'must-be-object'), v.strictObject(entries, 'unknown-field'))
+  const object = v.strictObject(entries, 'unknown-field')
+  // The object schema rides along on the check, so that the OpenAPI generator can show the object.
+  const isObject = Object.assign(v.custom<Record<string, unknown>>(isJsonObject, 'must-be-object'), { objectSchema: object })
+  return v.pipe(isObject, object)
 }
 
 export const REQUIREMENTS_MAX = 100

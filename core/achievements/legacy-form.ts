@@ -20,10 +20,9 @@ const legacyRequirement = v.pipe(
 /**
  * The body of legacy form creation (spec §2.12), with the field rules every surface shares: the
  * created form is an ordinary template. Members the legacy API never knew are ignored, as it did.
+ * (`parseInput` refuses a body that is not an object.)
  */
-export const legacyFormSchema = v.pipe(
-  v.custom<Record<string, unknown>>((input) => typeof input === 'object' && input !== null && !Array.isArray(input), 'must-be-object'),
-  v.object({
+export const legacyFormSchema = v.object({
     name: v.pipe(v.string('must-be-string'), v.check((value) => value.trim() !== '', 'required'), v.maxLength(MAX.name, 'too-long')),
     description: v.optional(optionalText(MAX.description)),
     type: v.picklist(TEMPLATE_TYPES, 'unknown-type'),
@@ -37,8 +36,7 @@ export const legacyFormSchema = v.pipe(
     achievementCertificateDesignId: v.optional(integer),
     achievementBadgeDesignId: integer,
     requirements: v.optional(v.pipe(v.array(legacyRequirement, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
-  }),
-)
+})
 
 /**
  * Creates a form from the legacy operation (spec §4.13). A form sent without a description takes its
