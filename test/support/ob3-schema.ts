@@ -10,10 +10,10 @@ import { Ajv2019 } from 'ajv/dist/2019.js'
 import addFormatsModule from 'ajv-formats'
 import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose'
 
-/** The shared standards folder sits beside the repository (DESIGN §6); `OB3_SCHEMA_FILE` overrides the path. */
+/** 1EdTech's schema, vendored in test/fixtures/ob3 (see its SOURCE.md); `OB3_SCHEMA_FILE` overrides the path. */
 const SCHEMA_FILE =
   process.env.OB3_SCHEMA_FILE ??
-  fileURLToPath(new URL('../../../shared/standards/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json', import.meta.url))
+  fileURLToPath(new URL('../fixtures/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json', import.meta.url))
 if (!existsSync(SCHEMA_FILE)) {
   throw new Error(`the OB 3.0 AchievementCredential schema is not at ${SCHEMA_FILE}; set OB3_SCHEMA_FILE to its path`)
 }
