@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { hasDescriptionOrUrl, isoDateTimeText, jsonObject, optionalText, optionalUrl, prefixRule, requirementOrder, requirementType, tagList, MAX, REQUIREMENTS_MAX } from './fields.ts'
+import { hasDescriptionOrUrl, isoDateTimeText, jsonObject, optionalText, optionalUrl, prefixRule, requiredText, requirementOrder, requirementType, tagList, MAX, REQUIREMENTS_MAX } from './fields.ts'
 import { parseInput } from './schema.ts'
 import { insertTemplate } from './create.ts'
 import { TEMPLATE_TYPES } from './template.ts'
@@ -23,7 +23,8 @@ const legacyRequirement = v.pipe(
  * (`parseInput` refuses a body that is not an object.)
  */
 export const legacyFormSchema = v.object({
-    name: v.pipe(v.string('must-be-string'), v.check((value) => value.trim() !== '', 'required'), v.maxLength(MAX.name, 'too-long')),
+    // The name rule of every surface: not blank, at most 200 characters (code points, not UTF-16 units).
+    name: requiredText(MAX.name),
     description: v.optional(optionalText(MAX.description)),
     type: v.picklist(TEMPLATE_TYPES, 'unknown-type'),
     tags: v.optional(tagList),
