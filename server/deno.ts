@@ -1,0 +1,80 @@
+/**
+ * The standalone server on Deno: `deno task start` (or `deno run -A server/deno.ts`). The same server as
+ * `server/node.ts` (DESIGN §2, §3): environment, `./data`, the demo club on first start, every surface on
+ * one port; `Deno.serve` runs the fetch handler and storage is SQLite on `node:sqlite`, so Deno never
+ * loads better-sqlite3 or any other native module.
+ */
+import process from 'node:process'
+import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
+import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { readServerConfig, resolveUrls } from './config.ts'
+import { wireIssuer } from './wire.ts'
+import type { Issuer } from '../index.ts'
+
+/** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
+interface DenoRuntime {
+  serve(
+    options: { port: number; hostname: string; onListen?: (address: { port: number }) => void },
+    handler: (request: Request) => Promise<Response>,
+  ): { addr: { port: number }; shutdown(): Promise<void> }
+  env: { toObject(): Record<string, string> }
+  addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
+  exit(code: number): never
+}
+
+export interface RunningDenoServer {
+  url: string
+  issuer: Issuer
+  close(): Promise<void>
+}
+
+function denoRuntime(): DenoRuntime {
+  const deno = (globalThis as { Deno?: DenoRuntime }).Deno
+  if (!deno) throw new TypeError('server/deno.ts runs on Deno; on Node, start server/node.ts')
+  return deno
+}
+
+/** Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. */
+export async function startDenoServer({ env }: { env?: Record<string, string | undefined> } = {}): Promise<RunningDenoServer> {
+  const deno = denoRuntime()
+  const config = readServerConfig(env ?? deno.env.toObject())
+  // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
+  let wired!: (handler: (request: Request) => Promise<Response>) => void
+  const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
+  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => (await ready)(request))
+  const port = server.addr.port
+  const urls = resolveUrls(config, port)
+  let issuer: Issuer
+  try {
+    issuer = wireIssuer({ config, urls, openDriver: nodeSqliteDriver })
+  } catch (error) {
+    await server.shutdown()
+    throw error
+  }
+  wired(issuer.fetch)
+  issuer.worker.start()
+
+  const demo = await bootstrapDemo(issuer)
+  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+
+  return {
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    issuer,
+    async close() {
+      await server.shutdown()
+      await issuer.close()
+    },
+  }
+}
+
+if ((import.meta as ImportMeta & { main?: boolean }).main) {
+  const deno = denoRuntime()
+  const running = await startDenoServer()
+  process.stderr.write(`clubcred listening on ${running.url}\n`)
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    deno.addSignalListener(signal, () => {
+      setTimeout(() => deno.exit(1), 5000)
+      running.close().then(() => deno.exit(0))
+    })
+  }
+}
