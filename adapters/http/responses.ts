@@ -5,3 +5,23 @@ export function json(body: unknown, status = 200, headers: Record<string, string
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   })
 }
+
+/**
+ * The answer of an operation run under an optional Idempotency-Key: the stored JSON text as it is
+ * (byte for byte on a replay), marked `Idempotent-Replayed: true` when it is one.
+ */
+export function idempotentResponse(outcome: { status: number; body: string; replayed: boolean }): Response {
+  return new Response(outcome.body, {
+    status: outcome.status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
+    },
+  })
+}
+
+/** The idempotency options of a request: its `Idempotency-Key`, scoped to the calling client. */
+export function idempotencyOf(request: Request, clientId: string): { idempotencyKey: string | null; idempotencyScope: string } {
+  return { idempotencyKey: request.headers.get('idempotency-key'), idempotencyScope: clientId }
+}

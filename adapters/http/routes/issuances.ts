@@ -1,6 +1,6 @@
 import { authorizeClubOperation } from '../auth.ts'
 import { readJson } from '../body.ts'
-import { json } from '../responses.ts'
+import { idempotencyOf, idempotentResponse, json } from '../responses.ts'
 import { numericId, param, type RouteTable } from '../router.ts'
 import { listQuery } from './club-api.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
@@ -13,36 +13,16 @@ export function issuanceRoutes(issuer: CoreIssuer, routes: RouteTable, clubPath:
     const club = param(request, 'clubDomain')
     const principal = await authorizeClubOperation(issuer, request, club, 'issuance:write')
     const body = await readJson(request, maxBodyBytes)
-    const outcome = await issuer.issuances.issue(club, body, {
-      idempotencyKey: request.headers.get('idempotency-key'),
-      idempotencyScope: principal.clientId,
-    })
-    return new Response(outcome.body, {
-      status: outcome.status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
-      },
-    })
+    const outcome = await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId))
+    return idempotentResponse(outcome)
   })
 
   routes.add('POST', `${clubPath}/issuances/:id/revoke`, async (request) => {
     const club = param(request, 'clubDomain')
     const principal = await authorizeClubOperation(issuer, request, club, 'issuance:revoke')
     const body = await readJson(request, maxBodyBytes, { optional: true })
-    const outcome = await issuer.issuances.revoke(club, numericId(request), body, {
-      idempotencyKey: request.headers.get('idempotency-key'),
-      idempotencyScope: principal.clientId,
-    })
-    return new Response(outcome.body, {
-      status: outcome.status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
-      },
-    })
+    const outcome = await issuer.issuances.revoke(club, numericId(request), body, idempotencyOf(request, principal.clientId))
+    return idempotentResponse(outcome)
   })
 
   routes.add('GET', `${clubPath}/issuances`, async (request) => {

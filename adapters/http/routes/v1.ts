@@ -1,6 +1,6 @@
 import { authenticate } from '../auth.ts'
 import { readJson } from '../body.ts'
-import { json } from '../responses.ts'
+import { idempotencyOf, idempotentResponse, json } from '../responses.ts'
 import { numericId, type RouteTable } from '../router.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
 import type { ScopeName } from '../../../core/scopes.ts'
@@ -36,18 +36,8 @@ export function v1Routes(issuer: CoreIssuer, routes: RouteTable, basePath: strin
 
   routes.add('POST', `${v1}/achievements`, async (request) => {
     const principal = await caller(request, 'issuance:write')
-    const outcome = await issuer.v1.issue(principal.club, await readJson(request, maxBodyBytes), {
-      idempotencyKey: request.headers.get('idempotency-key'),
-      idempotencyScope: principal.clientId,
-    })
-    return new Response(outcome.body, {
-      status: outcome.status,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'cache-control': 'no-store',
-        ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
-      },
-    })
+    const outcome = await issuer.v1.issue(principal.club, await readJson(request, maxBodyBytes), idempotencyOf(request, principal.clientId))
+    return idempotentResponse(outcome)
   })
 
   routes.add('GET', `${v1}/achievements/:id`, async (request) => {
