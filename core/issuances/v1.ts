@@ -10,10 +10,16 @@ import type { IdempotencyClaim } from '../idempotency/claim.ts'
  * v1 has no third list. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
  */
 export async function issueV1(ctx: IssuerContext, club: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<{ status: number; body: string }> {
-  const { formId, ...rest } = (typeof input === 'object' && input !== null && !Array.isArray(input) ? input : {}) as Record<string, unknown>
+  // A body that is not an object goes on as it is, so that it is refused as on v2 (`must-be-object`).
+  const isObject = typeof input === 'object' && input !== null && !Array.isArray(input)
+  let body = input
+  if (isObject) {
+    const { formId, ...rest } = input as Record<string, unknown>
+    body = { ...rest, achievementFormId: formId }
+  }
   let outcome
   try {
-    outcome = await issueBatch(ctx, club, { ...rest, achievementFormId: formId }, claim, toV1)
+    outcome = await issueBatch(ctx, club, body, claim, toV1)
   } catch (error) {
     throw renamePath(error)
   }

@@ -468,6 +468,20 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
     ])
   })
 
+  it('POST /v1/achievements refuses a body that is not a JSON object with 422 must-be-object, as v2 and POST /v1/forms do', async () => {
+    for (const body of ['[]', 'null', '"kim"', '7']) {
+      assertValidation(await v1('POST', '/v1/achievements', body), [{ message: 'must-be-object', path: '' }])
+      assertValidation(await api.call('POST', '/v2/clubs/chess/issuances', body), [{ message: 'must-be-object', path: '' }])
+      assertValidation(await v1('POST', '/v1/forms', body), [{ message: 'must-be-object', path: '' }])
+    }
+  })
+
+  it('POST /v1/achievements names its own member formId in errors[]', async () => {
+    assertValidation(await v1('POST', '/v1/achievements', { recipients: [recipient('kim')] }), [{ message: 'required', path: 'formId' }])
+    assertProblem(await v1('POST', '/v1/achievements', { formId: 999_999, recipients: [recipient('kim')] }), 404, 'achievement-not-found')
+    assert.deepStrictEqual((await api.issuer.issuances.list('chess')).data, [], 'nothing was issued')
+  })
+
   it('stores tags trimmed and de-duplicated, as v2 does', async () => {
     const form = await createForm({ name: 'Tags', description: 'x', tags: [' chess ', 'chess', 'go'] })
     assert.deepStrictEqual(form.tags, ['chess', 'go'])
