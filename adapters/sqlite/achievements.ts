@@ -1,4 +1,4 @@
-import { json, nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import { json, nullableNum, nullableStr, num, str, clubPage, type Database } from './database.ts'
 import type { AchievementTemplate, NewRequirement, Requirement, RequirementType, TemplateType } from '../../core/achievements/template.ts'
 import type { AchievementStore } from '../../core/ports/storage.ts'
 import type { SqliteRow, SqliteValue } from './driver.ts'
@@ -114,11 +114,8 @@ export function createAchievementStore(db: Database): AchievementStore {
     async incrementIssuedCount(templateId, by) {
       db.run('UPDATE achievements SET issued_count = issued_count + ? WHERE id = ?', by, templateId)
     },
-    async list(club, { limit, beforeId }) {
-      const rows =
-        beforeId === null
-          ? db.all('SELECT * FROM achievements WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
-          : db.all('SELECT * FROM achievements WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+    async list(club, page) {
+      const rows = clubPage(db, 'achievements', club, page)
       return withRequirements(rows)
     },
   }

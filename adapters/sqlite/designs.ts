@@ -1,4 +1,4 @@
-import { json, nullableStr, num, str, type Database } from './database.ts'
+import { json, nullableStr, num, str, clubPage, type Database } from './database.ts'
 import type { Design, DesignKind, ImageType } from '../../core/designs/design.ts'
 import type { DesignStore, ImageStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
@@ -47,11 +47,8 @@ export function createDesignStore(db: Database): DesignStore {
         ) > 0
       )
     },
-    async list(club, { limit, beforeId }) {
-      const rows =
-        beforeId === null
-          ? db.all('SELECT * FROM designs WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
-          : db.all('SELECT * FROM designs WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+    async list(club, page) {
+      const rows = clubPage(db, 'designs', club, page)
       return rows.map(toDesign)
     },
   }

@@ -1,4 +1,4 @@
-import { num, str, type Database } from './database.ts'
+import { num, str, clubPage, type Database } from './database.ts'
 import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
@@ -23,11 +23,8 @@ export function createEventStore(db: Database): EventStore {
       )
       return num(row!.id)
     },
-    async list(club, { limit, beforeId }) {
-      const rows =
-        beforeId === null
-          ? db.all('SELECT * FROM events WHERE club = ? ORDER BY id DESC LIMIT ?', club, limit)
-          : db.all('SELECT * FROM events WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?', club, beforeId, limit)
+    async list(club, page) {
+      const rows = clubPage(db, 'events', club, page)
       return rows.map(toEvent)
     },
   }
