@@ -115,8 +115,16 @@ export const prefixRule = v.pipe(
   v.transform((value) => (value === '' ? null : value)),
 )
 
+/** Whether the calendar date of an ISO timestamp exists (valibot's isoTimestamp lets 2024-02-30 through). */
+export const isCalendarDate = (value: string): boolean => {
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const date = new Date(0)
+  date.setUTCFullYear(year, month - 1, day)
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
+}
+
 /** An ISO 8601 date-time (legacy course dates), kept as sent. */
-export const isoDateTimeText = v.pipe(v.string('must-be-string'), v.isoTimestamp('invalid-date-time'))
+export const isoDateTimeText = v.pipe(v.string('must-be-string'), v.isoTimestamp('invalid-date-time'), v.check(isCalendarDate, 'invalid-date-time'))
 
 /** A design reference: a positive integer, or `null` for the default design. */
 export const designId = v.nullable(v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer')))

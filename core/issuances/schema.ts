@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { jsonObject, optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
+import { isCalendarDate, jsonObject, optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
 import { ISSUE_MODES } from './issuance.ts'
 
 /** At most this many recipients per issue call (DESIGN §5); more is 422 `too-many-recipients`. */
@@ -8,6 +8,7 @@ export const MAX_RECIPIENTS = 1000
 const isoDateTime = v.pipe(
   v.string('must-be-string'),
   v.isoTimestamp('invalid-date-time'),
+  v.check(isCalendarDate, 'invalid-date-time'),
   v.transform((value) => Date.parse(value)),
 )
 
