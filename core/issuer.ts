@@ -44,6 +44,8 @@ import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing/worker.ts'
 import { createSignal } from './util/signal.ts'
 import { clubKeyOwner } from './issuers/did.ts'
+import { prepareIssuanceFile } from './files/prepare-file.ts'
+import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 
 export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
   urls: IssuerUrls
@@ -60,6 +62,8 @@ export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
   notifier?: Notifier | null
   /** Options of `issuer.worker`. */
   worker?: WorkerOptions
+  /** Renders certificate PDFs (`createPdfRenderer()` from `clubcred/pdf`); without one, files are `png` and `svg` only. */
+  certificates?: CertificateRenderer | null
 }
 
 /** Options of an issue call. */
@@ -83,6 +87,10 @@ export function createCoreIssuer(options: IssuerOptions) {
   const { storage, clock = systemClock, random = webCryptoRandom } = options
   if (!storage || typeof storage.transaction !== 'function') {
     throw new TypeError('createIssuer: `storage` must be a StoragePort (createMemoryStorage, createSqliteStorage, ...)')
+  }
+  const certificates = options.certificates ?? null
+  if (certificates !== null && typeof certificates.renderPdf !== 'function') {
+    throw new TypeError('createIssuer: `certificates` must be a CertificateRenderer (createPdfRenderer() from clubcred/pdf)')
   }
   const config = resolveConfig(options)
   let keys = options.keys
@@ -184,6 +192,8 @@ export function createCoreIssuer(options: IssuerOptions) {
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
+      /** The certificate file (spec §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`). */
+      file: (club: string, id: number, format: string | null) => prepareIssuanceFile(ctx, certificates, club, id, format),
     },
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),

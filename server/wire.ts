@@ -5,6 +5,7 @@ import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { loadMasterKey } from './master-key.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
+import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
@@ -28,6 +29,8 @@ export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Is
     masterKey,
     urls,
     signer: createNodeSigner(),
+    // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font.
+    certificates: createPdfRenderer(),
     // Without SMTP, recipient mail waits in the outbox table.
     notifier: config.smtpUrl ? createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }) : null,
     ...(clock ? { clock } : {}),

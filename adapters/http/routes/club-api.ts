@@ -3,6 +3,7 @@ import { readJson } from '../body.ts'
 import { json } from '../responses.ts'
 import { numericId, param, type RouteTable } from '../router.ts'
 import { designRoutes } from './designs.ts'
+import { fileRoutes } from './files.ts'
 import { issuanceRoutes } from './issuances.ts'
 import type { IRequest } from 'itty-router'
 import type { CoreIssuer } from '../../../core/issuer.ts'
@@ -44,6 +45,7 @@ export function clubApiRoutes(issuer: CoreIssuer, routes: RouteTable, basePath: 
 
   issuanceRoutes(issuer, routes, club)
   designRoutes(issuer, routes, club)
+  fileRoutes(issuer, routes, club)
 }
 
 /** `limit` and `cursor` of a cursor list; a repeated parameter counts by its first value. */

@@ -1,0 +1,179 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { bytesToHex } from '@noble/hashes/utils.js'
+import { decodeJwt } from 'jose'
+import { ProblemError, validationFailed } from '../errors.ts'
+import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
+import { shareUrl } from '../credentials/urls.ts'
+import { DEFAULT_LAYOUT, type StoredImage } from '../designs/design.ts'
+import { defaultBadgePng, defaultBadgeSvg } from '../designs/default-badge.ts'
+import { requireIssuance } from '../issuances/read.ts'
+import { bakePng } from './bake-png.ts'
+import { bakeSvg } from './bake-svg.ts'
+import { buildCertificateModel, certificateNumber, snapshotPrefix, type CertificateModel, type EngravedCredential } from './certificate-model.ts'
+import type { IssuerContext } from '../context.ts'
+import type { CertificateRenderer } from '../ports/certificate-renderer.ts'
+import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
+import type { TemplateView } from '../achievements/present.ts'
+
+/** The file formats of `GET .../issuances/{id}/file` (spec §4.6 shows `pdf`; clubcred adds baked badges). */
+export const FILE_FORMATS = ['pdf', 'png', 'svg'] as const
+export type FileFormat = (typeof FILE_FORMATS)[number]
+
+/**
+ * Bumped whenever a rendering changes for the same inputs (layout code, font, badge drawing), so that
+ * ETags computed before no longer match.
+ */
+export const FILE_RENDITION = 1
+
+const MEDIA_TYPES: Record<FileFormat, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' }
+
+/** A file ready to send: its validators and names now, its bytes on `render()` (skipped on a 304). */
+export interface IssuanceFile {
+  format: FileFormat
+  mediaType: string
+  /**
+   * Strong ETag `"<credential id>.<format>.<status>.<digest>"`: the file is a function of the immutable
+   * credential, its status (revocation marks the PDF) and the rendering inputs (the design's layout and
+   * images, `FILE_RENDITION`), all in the digest, so it changes exactly when the bytes may.
+   */
+  etag: string
+  /** An ASCII file name (the certificate number) and the full UTF-8 one (template and recipient). */
+  filename: { ascii: string; utf8: string }
+  render(): Promise<Uint8Array>
+}
+
+/** The formats an issuer serves: `pdf` only with a certificate renderer. */
+export function supportedFormats(renderer: CertificateRenderer | null): FileFormat[] {
+  return renderer ? [...FILE_FORMATS] : FILE_FORMATS.filter((format) => format !== 'pdf')
+}
+
+/**
+ * The certificate file of an issuance (spec §4.6): `pdf` the certificate document, `png` and `svg` the
+ * badge image baked with the signed credential (Open Badges 3.0 "Baking"). Checks, in order: the format
+ * (422 `validation-failed` with `unsupported-format` at `format`, the detail listing the supported ones),
+ * the issuance (404 `issuance-not-found`), the credential (409 `credential-pending` for every format).
+ * Everything printed comes from the credential and its snapshot, never from the live template.
+ */
+export async function prepareIssuanceFile(
+  ctx: IssuerContext,
+  renderer: CertificateRenderer | null,
+  club: string,
+  issuanceId: number,
+  format: string | null,
+): Promise<IssuanceFile> {
+  const supported = supportedFormats(renderer)
+  if (!supported.includes(format as FileFormat)) {
+    throw validationFailed(
+      [{ message: 'unsupported-format', path: 'format' }],
+      `${format ? `The format ${JSON.stringify(format)} is not supported` : 'The query parameter format is required'}; supported formats: ${supported.join(', ')}.`,
+    )
+  }
+  const chosen = format as FileFormat
+  const issuance = await requireIssuance(ctx.storage, club, issuanceId)
+  const credential = await ctx.storage.credentials.findByIssuance(issuance.id)
+  if (!credential) {
+    throw new ProblemError('credential-pending', {
+      detail: 'The signed credential is not created yet, so there is no file; wait for the issuance.credential_issued event.',
+    })
+  }
+  const snapshot = (await ctx.storage.snapshots.findById(issuance.snapshotId))!.view
+  const vc = (decodeJwt(credential.jwt).vc ?? {}) as EngravedCredential & { credentialSubject?: { achievement?: { image?: { id?: string } } } }
+  const status = credentialStatus({ revokedAt: issuance.revokedAt, validUntil: credential.validUntil }, ctx.clock.now())
+  const facts = { issuance, credential, snapshot, vc, status }
+
+  if (chosen === 'pdf') {
+    const model = await certificateModel(ctx, club, facts)
+    return file(chosen, facts, digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }), model.number, () => renderer!.renderPdf(model))
+  }
+  const badge = await badgeImage(ctx, vc.credentialSubject?.achievement?.image?.id)
+  const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.id)
+  const names = { templateName: vc.credentialSubject?.achievement?.name ?? snapshot.name, clubName: vc.issuer?.name ?? club }
+  const digest = digestOf({ badge: badge?.hash ?? null, ...names })
+  if (chosen === 'png') {
+    if (badge && badge.mediaType !== 'image/png') {
+      throw validationFailed(
+        [{ message: 'no-png-badge', path: 'format' }],
+        'The badge design is an SVG image and clubcred does not rasterize SVG; ask for format=svg.',
+      )
+    }
+    return file(chosen, facts, digest, number, async () => bakePng(badge ? badge.bytes : await defaultBadgePng(), credential.jwt))
+  }
+  return file(chosen, facts, digest, number, async () => {
+    const svg = !badge ? defaultBadgeSvg(names) : badge.mediaType === 'image/svg+xml' ? new TextDecoder().decode(badge.bytes) : svgAroundPng(badge.bytes)
+    return new TextEncoder().encode(bakeSvg(svg, credential.jwt))
+  })
+}
+
+interface Facts {
+  issuance: Issuance
+  credential: CredentialRecord
+  snapshot: TemplateView
+  vc: EngravedCredential
+  status: CredentialStatus
+}
+
+function file(format: FileFormat, facts: Facts, digest: string, number: string, render: () => Promise<Uint8Array>): IssuanceFile {
+  const { credential, snapshot, issuance } = facts
+  const base = `${snapshot.name} - ${issuance.recipient.name}`
+  return {
+    format,
+    mediaType: MEDIA_TYPES[format],
+    etag: `"${credential.id}.${format}.${facts.status}.${digest}"`,
+    filename: {
+      ascii: `${number}${format === 'pdf' ? '' : '-badge'}.${format}`,
+      utf8: `${sanitizeFilename(format === 'pdf' ? base : `${base} badge`)}.${format}`,
+    },
+    render,
+  }
+}
+
+/** The certificate design the snapshot names (its layout and logo), or the default layout. */
+async function certificateModel(ctx: IssuerContext, club: string, facts: Facts): Promise<CertificateModel> {
+  const { snapshot, issuance, credential } = facts
+  const designId = snapshot.achievementCertificateDesignId
+  const design = designId === null ? null : await ctx.storage.designs.findById(club, designId)
+  const layout = design?.kind === 'certificate' && design.layout ? design.layout : DEFAULT_LAYOUT
+  const logo = layout.logoImage ? await ctx.storage.images.findByHash(layout.logoImage) : null
+  return buildCertificateModel({
+    club,
+    credential,
+    vc: facts.vc,
+    snapshot,
+    issuance,
+    status: facts.status,
+    layout,
+    logo,
+    shareUrl: shareUrl(ctx.config, club, credential.id),
+  })
+}
+
+/** The badge image the credential names (`achievement.image.id`, a content-addressed image URL), or `null`. */
+async function badgeImage(ctx: IssuerContext, url: string | undefined): Promise<StoredImage | null> {
+  const hash = url ? /\/images\/([0-9a-f]{64})$/.exec(url)?.[1] : undefined
+  return hash ? ctx.storage.images.findByHash(hash) : null
+}
+
+/** A PNG badge as SVG: the PNG inline as a `data:` image (allowed by the image rules), its own size. */
+function svgAroundPng(png: Uint8Array): string {
+  const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
+  const [width, height] = [view.getUint32(16), view.getUint32(20)]
+  let binary = ''
+  for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000))
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<image width="${width}" height="${height}" href="data:image/png;base64,${btoa(binary)}"/></svg>`
+  )
+}
+
+function digestOf(value: unknown): string {
+  return bytesToHex(sha256(new TextEncoder().encode(JSON.stringify({ rendition: FILE_RENDITION, value })))).slice(0, 16)
+}
+
+/** A file name any file system takes: no control characters, separators or reserved punctuation. */
+function sanitizeFilename(name: string): string {
+  const clean = name
+    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim()
+  return [...clean].slice(0, 120).join('') || 'certificate'
+}
