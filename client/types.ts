@@ -1,7 +1,8 @@
 /**
  * The shapes the club API reads and writes, as the client sees them. Read shapes are the server's own
  * types (imported as types only, so the client carries no server code); write shapes are spelled out
- * here for integrators, and a test holds them to the server's valibot schemas.
+ * here for integrators, and a test holds them to the server's valibot schemas. Write shapes are type
+ * aliases, not interfaces, so that they fit where a JSON object (`Record<string, unknown>`) is expected.
  */
 import type { ClubRoot } from '../core/clubs/read-root.ts'
 import type { TemplateView } from '../core/achievements/present.ts'
@@ -57,7 +58,7 @@ export type Design = DesignView
 export type Verdict = CoreVerdict
 
 /** One requirement as written (spec §2.4): a description or a url, or both; the array position is the order. */
-export interface RequirementWrite {
+export type RequirementWrite = {
   type?: RequirementType | null
   description?: string | null
   url?: string | null
@@ -67,7 +68,7 @@ export interface RequirementWrite {
  * The writable members of a template (spec §2.3). A template as read may be sent back as it is:
  * the server ignores its read-only members.
  */
-export interface AchievementWrite {
+export type AchievementWrite = {
   name?: string
   /** Latin script only; `''` is stored as none. */
   nameEn?: string | null
@@ -95,7 +96,7 @@ export type AchievementCreate = AchievementWrite & { name: string; description: 
 export type AchievementPatch = AchievementWrite
 
 /** Evidence of a recipient; only public evidence is engraved into the credential. */
-export interface EvidenceWrite {
+export type EvidenceWrite = {
   url?: string | null
   name?: string | null
   description?: string | null
@@ -103,7 +104,7 @@ export interface EvidenceWrite {
 }
 
 /** One recipient of an issue call (spec §4.3, DESIGN §5). */
-export interface RecipientWrite {
+export type RecipientWrite = {
   /** Your own id of the person; the batch item's `ref`, and the key of "already holds it". */
   externalUserId?: string
   name: string
@@ -114,7 +115,7 @@ export interface RecipientWrite {
 }
 
 /** The body of an issue call (spec §4.3): at most 1,000 recipients. */
-export interface IssueBody {
+export type IssueBody = {
   achievementFormId: number
   /** `email` notifies each recipient; `none` (the default) issues silently. */
   mode?: IssueMode
@@ -124,13 +125,13 @@ export interface IssueBody {
 }
 
 /** An uploaded image: `data` in base64. */
-export interface ImageWrite {
+export type ImageWrite = {
   mediaType: ImageType
   data: string
 }
 
 /** The layout of a certificate design. */
-export interface CertificateLayoutWrite {
+export type CertificateLayoutWrite = {
   orientation?: 'landscape' | 'portrait'
   /** `#rrggbb` */
   primaryColor?: string
@@ -141,7 +142,7 @@ export interface CertificateLayoutWrite {
 }
 
 /** The body of a design create. */
-export interface DesignCreate {
+export type DesignCreate = {
   kind: DesignKind
   name: string
   image?: ImageWrite | null
@@ -149,7 +150,7 @@ export interface DesignCreate {
 }
 
 /** The body of a design patch; `kind` cannot change. */
-export interface DesignPatch {
+export type DesignPatch = {
   kind?: DesignKind
   name?: string
   image?: ImageWrite | null
