@@ -7,12 +7,14 @@ import type {
   AchievementCreate,
   AchievementPatch,
   BatchResult,
+  CertificateFile,
   Club,
   ClubEvent,
   CredentialRead,
   Design,
   DesignCreate,
   DesignPatch,
+  FileFormat,
   Issuance,
   IssuanceDetail,
   IssueBody,
@@ -111,6 +113,11 @@ export interface ClubcredClient {
     get(id: number | string): Promise<IssuanceDetail>
     /** The signed credential (spec §4.8); 409 `credential-pending` before it exists: see `waitForCredential`. */
     credential(id: number | string): Promise<CredentialRead>
+    /**
+     * The certificate file (spec §4.6): `pdf` (when the server has a renderer), or the badge image baked
+     * with the credential (`png`, `svg`). 409 `credential-pending` before the credential exists.
+     */
+    file(id: number | string, options: { format: FileFormat }): Promise<CertificateFile>
     /** Revokes (spec §4.7); idempotent, with an automatic `Idempotency-Key` like `issue`. Answers the detail. */
     revoke(id: number | string, options?: RevokeOptions): Promise<IssuanceDetail>
   }
@@ -212,6 +219,15 @@ export function createClubcredClient(options: ClubcredClientOptions): ClubcredCl
       paginate((cursor) => issuances.list({ limit: pageSize, cursor, ...(achievementId !== undefined ? { achievementId } : {}) })),
     get: (id) => readData(path('issuances', id)),
     credential: (id) => readData(path('issuances', id, 'credential')),
+    async file(id, { format }) {
+      const url = withQuery(path('issuances', id, 'file'), { format })
+      const response = await call<ArrayBuffer>({ method: 'GET', url, auth: true, retryOnNetworkError: true, parse: (answer) => answer.arrayBuffer() })
+      return {
+        contentType: response.headers.get('content-type') ?? 'application/octet-stream',
+        filename: filenameOf(response.headers.get('content-disposition')),
+        bytes: new Uint8Array(response.body),
+      }
+    },
     async revoke(id, { reason, idempotencyKey = crypto.randomUUID() } = {}) {
       const response = await call<{ data: IssuanceDetail }>({
         method: 'POST',
@@ -260,13 +276,28 @@ function trimSlashes(url: string): string {
 }
 
 /** `url?limit=..&cursor=..`, leaving out what is absent. */
-function withQuery(url: string, query: ListOptions & { achievementId?: number }): string {
+function withQuery(url: string, query: ListOptions & { achievementId?: number; format?: string }): string {
   const search = new URLSearchParams()
   for (const [name, value] of Object.entries(query) as [string, string | number | null | undefined][]) {
     if (value !== undefined && value !== null) search.set(name, String(value))
   }
   const text = search.toString()
   return text === '' ? url : `${url}?${text}`
+}
+
+/** The file name of a `Content-Disposition`: RFC 8187 `filename*=UTF-8''...` first, else `filename="..."`. */
+function filenameOf(disposition: string | null): string | null {
+  if (!disposition) return null
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(disposition)
+  if (extended) {
+    try {
+      return decodeURIComponent(extended[1]!.trim())
+    } catch {
+      // A malformed extended name: fall back to the plain one.
+    }
+  }
+  const plain = /filename\s*=\s*"((?:[^"\\]|\\.)*)"|filename\s*=\s*([^;\s]+)/i.exec(disposition)
+  return plain ? (plain[1] ?? plain[2]!).replace(/\\(.)/g, '$1') : null
 }
 
 /** A pause; rejects with the signal's reason when it aborts. */

@@ -4,6 +4,7 @@ import type { ScopeName } from './types.ts'
 /** `fetch` as the client calls it: one `Request` in, one `Response` out (the global fetch fits). */
 export type FetchLike = (request: Request) => Promise<Response>
 
+/** Options of {@link createTokenSource}. */
 export interface TokenSourceOptions {
   /** `{auth_url}/token` */
   tokenUrl: string

@@ -16,16 +16,20 @@ export interface CallSpec {
    * other writes, which the server might have applied.
    */
   retryOnNetworkError: boolean
+  /** Reads a successful body. Default: JSON (an empty body is `undefined`). */
+  parse?: (response: Response) => Promise<unknown>
   /** Accepts an error status whose JSON body is an answer, not a problem (the verification verdict's 404). */
   accept?: (status: number, body: unknown) => boolean
 }
 
+/** A successful answer: the parsed body, with status and headers (for `Idempotent-Replayed`). */
 export interface CallResult<T> {
   body: T
   status: number
   headers: Headers
 }
 
+/** Sends one call; see {@link createTransport}. */
 export type Transport = <T>(spec: CallSpec) => Promise<CallResult<T>>
 
 /** How often a write waits for an earlier request under its own key (409 `idempotency-in-flight`). */
@@ -64,7 +68,7 @@ export function createTransport({ fetch, tokens, sleep }: { fetch: FetchLike; to
       }
 
       if (response.ok) {
-        return { body: (await readJson(response)) as T, status: response.status, headers: response.headers }
+        return { body: (await (spec.parse ?? readJson)(response)) as T, status: response.status, headers: response.headers }
       }
       if (spec.accept) {
         const body = await readJson(response.clone()).catch(() => undefined)

@@ -18,6 +18,7 @@ import type { Verdict as CoreVerdict } from '../core/verification/verify-issuanc
 import type { Page as CorePage } from '../core/lists/cursor.ts'
 import type { ScopeName as CoreScopeName } from '../core/scopes.ts'
 
+/** Parts of the read shapes, by the server's names. */
 export type { CredentialPointer, IssuanceStatus } from '../core/issuances/present.ts'
 export type { BatchItem } from '../core/issuances/issue.ts'
 export type { Alignment, CoIssuerView } from '../core/achievements/present.ts'
@@ -155,6 +156,18 @@ export type DesignPatch = {
   name?: string
   image?: ImageWrite | null
   layout?: CertificateLayoutWrite
+}
+
+/** A format of the certificate file (spec §4.6): `pdf`, or the badge baked with the credential. */
+export type FileFormat = 'pdf' | 'png' | 'svg'
+
+/** The certificate file of an issuance, as downloaded. */
+export type CertificateFile = {
+  /** As the server sent it, for example `application/pdf`. */
+  contentType: string
+  /** The name from `Content-Disposition` (its UTF-8 `filename*` when sent), or `null`. */
+  filename: string | null
+  bytes: Uint8Array
 }
 
 /** The issue call's answer: the batch result, plus what the client knows of the exchange. */

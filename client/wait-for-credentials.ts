@@ -11,6 +11,7 @@ export interface WaitOptions {
   signal?: AbortSignal
 }
 
+/** What {@link waitForCredentials} needs of the client: injected, so that it is tested on its own terms. */
 export interface WaitDeps {
   /** One page of the event feed, newest first. */
   listEvents(cursor: string | null): Promise<Page<ClubEvent>>
@@ -41,6 +42,7 @@ const READ_CONCURRENCY = 8
 export async function waitForCredentials(deps: WaitDeps, issuanceIds: readonly (number | string)[], options: WaitOptions = {}): Promise<CredentialRead[]> {
   const { timeoutMs = 60_000, pollMs = 1_000, signal } = options
   const ids = issuanceIds.map(String)
+  if (ids.length === 0) return []
   const waiting = new Set(ids)
   const issuedSeen = new Set<string>()
   const deadline = deps.elapsed() + timeoutMs

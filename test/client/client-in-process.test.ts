@@ -459,6 +459,25 @@ describe('waiting for credentials on the event feed', () => {
   })
 })
 
+describe('certificate files', () => {
+  it('downloads the baked badge as bytes with its type and UTF-8 file name; before signing it is 409 credential-pending', async () => {
+    const client = await newClient()
+    const templateId = (await client.achievements.create({ name: '체스 입문', description: 'Beginners.' })).id
+    const [id] = issuedIds(await client.issuances.issue({ achievementFormId: templateId, recipients: [{ name: '김민준', email: 'minjun@chess.example' }] }))
+    await assert.rejects(client.issuances.file(id!, { format: 'png' }), (error) => isProblem(error, 'credential-pending'))
+    await api.issuer.worker.drain()
+    const png = await client.issuances.file(id!, { format: 'png' })
+    assert.equal(png.contentType, 'image/png')
+    assert.deepStrictEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+    assert.match(png.filename ?? '', /김민준.* badge\.png$/, 'the UTF-8 filename* rather than the ASCII fallback')
+    const svg = await client.issuances.file(id!, { format: 'svg' })
+    assert.match(svg.contentType, /^image\/svg\+xml/)
+    assert.match(new TextDecoder().decode(svg.bytes), /<openbadges:credential/)
+    const disposition = sent.at(-1)!
+    assert.equal(disposition.path, `/v2/clubs/${api.club}/issuances/${id}/file?format=svg`)
+  })
+})
+
 describe('designs and templates', () => {
   it('designs are created, read, patched and listed', async () => {
     const client = await newClient()

@@ -4,9 +4,14 @@
  * The server runs on the clocked entry, and the test moves its clock and the client's together.
  */
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { promisify } from 'node:util'
 import { createClubcredClient } from '../../client/index.ts'
-import { demoClientFrom, removeDataDir, startClockedServer, type ClockedServerProcess } from '../support/server.ts'
+import { ROOT, clubAndClient, demoClientFrom, removeDataDir, startClockedServer, type ClockedServerProcess } from '../support/server.ts'
 
 interface Exchange {
   method: string
@@ -110,6 +115,10 @@ describe('clubcred/client against the real server', () => {
     assert.equal(verdict.isValid, true, 'the signature still holds; the status says revoked')
     assert.equal((await client.verify(ids[8]!)).status, 'valid')
 
+    const pdf = await client.issuances.file(ids[0]!, { format: 'pdf' })
+    assert.equal(pdf.contentType, 'application/pdf')
+    assert.equal(new TextDecoder().decode(pdf.bytes.subarray(0, 5)), '%PDF-')
+
     const types = new Map<string, number>()
     for await (const event of client.events.all({ pageSize: 40 })) types.set(event.type, (types.get(event.type) ?? 0) + 1)
     assert.deepStrictEqual(Object.fromEntries(types), { 'issuance.issued': 50, 'issuance.credential_issued': 50, 'issuance.revoked': 1 })
@@ -120,5 +129,30 @@ describe('clubcred/client against the real server', () => {
       [],
       'no call failed: the token was refreshed before the server would refuse it, never after a 401',
     )
+  })
+
+  it('the @example of createClubcredClient runs as written', async () => {
+    const source = readFileSync(join(ROOT, 'client/create-client.ts'), 'utf8')
+    const doc = /\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\nexport function createClubcredClient/.exec(source)![1]!
+    const example = doc
+      .slice(doc.indexOf('@example') + '@example'.length)
+      .split('\n')
+      .map((line) => line.replace(/^\s*\* ?/, ''))
+      .join('\n')
+      .replace("'clubcred/client'", `'${join(ROOT, 'client/index.ts')}'`)
+      .replace("'http://localhost:8787'", `'${server.url}'`)
+    const client = await clubAndClient(server.dataDir, 'example')
+    const dir = mkdtempSync(join(tmpdir(), 'clubcred-client-example-'))
+    try {
+      writeFileSync(join(dir, 'example.mts'), example.replace("club: 'demo'", "club: 'example'"))
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(dir, 'example.mts')], {
+        cwd: ROOT,
+        env: { ...process.env, CLUBCRED_CLIENT_ID: client.client_id, CLUBCRED_CLIENT_SECRET: client.client_secret },
+        timeout: 30_000,
+      })
+      assert.match(stdout.trim(), /^\d+$/, 'it printed the one issuance id')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
