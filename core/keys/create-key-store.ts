@@ -32,7 +32,7 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
     if (!material) {
       material = (async () => {
         const privateJwk = JSON.parse(await (await getSealer()).open(stored.sealedPrivateKey, stored.kid)) as JWK
-        const privateKey = (await importJWK(privateJwk, 'ES256')) as CryptoKey
+        const privateKey = await importEcKey(privateJwk)
         return { privateKey, privateJwk }
       })()
       material.catch(() => unsealed.delete(stored.kid))
@@ -95,7 +95,7 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
       if (!key) {
         const stored = await storage.keys.findByKid(kid)
         if (!stored || stored.owner !== owner) return null
-        key = importJWK(stored.publicJwk, 'ES256') as Promise<CryptoKey>
+        key = importEcKey(stored.publicJwk)
         verificationKeys.set(cacheKey, key)
       }
       return key
@@ -104,6 +104,13 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
       return createKey(owner, true)
     },
   }
+}
+
+/** A P-256 JWK as a WebCrypto key (`importJWK` answers bytes for symmetric keys, which ours never are). */
+async function importEcKey(jwk: JWK): Promise<CryptoKey> {
+  const key = await importJWK(jwk, 'ES256')
+  if (key instanceof Uint8Array) throw new TypeError('not an EC key')
+  return key
 }
 
 interface PrivateMaterial {
