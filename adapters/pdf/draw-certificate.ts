@@ -1,5 +1,19 @@
 import QRCode from 'qrcode'
-import { PageSizes, PDFDocument, degrees, rgb, type PDFFont, type PDFPage, type RGB } from 'pdf-lib'
+import {
+  PageSizes,
+  PDFDocument,
+  degrees,
+  fill,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setFillingColor,
+  type PDFFont,
+  type PDFOperator,
+  type PDFPage,
+  type RGB,
+} from 'pdf-lib'
 import type { CertificateModel } from '../../core/files/certificate-model.ts'
 
 /** The two faces the page is set in, embedded (as subsets) in its document. */
@@ -162,12 +176,15 @@ function drawRevokedStamp(page: PDFPage, fonts: PageFonts, model: CertificateMod
   page.drawText(label, { ...origin(textWidth, capHeight), size, font: fonts.bold, color: REVOKED_RED, opacity: 0.8, rotate: degrees(angle) })
 }
 
-/** The QR code as filled squares (runs of dark modules merged per row) on a white quiet zone. */
+/**
+ * The QR code as one filled path: a rectangle per run of dark modules in a row, on a white quiet zone.
+ * Raw operators rather than a `drawRectangle` per run, which would wrap each in its own graphics state.
+ */
 function drawQrCode(page: PDFPage, url: string, at: { x: number; y: number; size: number; color: RGB }): void {
   const { modules } = QRCode.create(url, { errorCorrectionLevel: 'M' })
   const quiet = 2
   const cell = at.size / (modules.size + quiet * 2)
-  page.drawRectangle({ x: at.x, y: at.y, width: at.size, height: at.size, color: rgb(1, 1, 1) })
+  const runs: PDFOperator[] = []
   for (let row = 0; row < modules.size; row++) {
     let col = 0
     while (col < modules.size) {
@@ -177,15 +194,11 @@ function drawQrCode(page: PDFPage, url: string, at: { x: number; y: number; size
       }
       const start = col
       while (col < modules.size && modules.get(row, col)) col++
-      page.drawRectangle({
-        x: at.x + (quiet + start) * cell,
-        y: at.y + at.size - (quiet + row + 1) * cell,
-        width: (col - start) * cell,
-        height: cell,
-        color: at.color,
-      })
+      runs.push(rectangle(at.x + (quiet + start) * cell, at.y + at.size - (quiet + row + 1) * cell, (col - start) * cell, cell))
     }
   }
+  page.drawRectangle({ x: at.x, y: at.y, width: at.size, height: at.size, color: rgb(1, 1, 1) })
+  page.pushOperators(pushGraphicsState(), setFillingColor(at.color), ...runs, fill(), popGraphicsState())
 }
 
 interface TextStyle {

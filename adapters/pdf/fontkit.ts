@@ -11,7 +11,11 @@ interface UpstreamSubset {
 
 interface UpstreamFont {
   createSubset(): UpstreamSubset
+  layout(text: string, features?: unknown): unknown
 }
+
+/** Laid-out strings kept per parsed font; the cache starts over when it is full. */
+const LAYOUT_CACHE_SIZE = 4096
 
 /**
  * Upstream fontkit 2 (foliojs/fontkit), shaped for pdf-lib. pdf-lib's own fork, `@pdf-lib/fontkit` 1.1.1
@@ -22,7 +26,9 @@ interface UpstreamFont {
  * so each subset gets a small one-shot `encodeStream`.
  *
  * Parsed fonts are cached per byte array: parsing a 2.7 MB font costs more than laying out a page, and a
- * parsed font is only read afterwards (each document makes its own subset).
+ * parsed font is only read afterwards (each document makes its own subset). So are laid-out strings:
+ * pdf-lib lays a string out once to measure it and again to draw it, and labels repeat on every page;
+ * it only reads the glyph runs it gets, so sharing them is safe.
  */
 export function createPdfFontkit(): PdfFontkit {
   const parsed = new WeakMap<Uint8Array, UpstreamFont>()
@@ -30,7 +36,7 @@ export function createPdfFontkit(): PdfFontkit {
     create(bytes: Uint8Array) {
       let font = parsed.get(bytes)
       if (!font) {
-        font = withEncodeStream(create(bytes) as UpstreamFont)
+        font = adaptForPdfLib(create(bytes) as UpstreamFont)
         parsed.set(bytes, font)
       }
       return font as unknown as ReturnType<PdfFontkit['create']>
@@ -38,7 +44,19 @@ export function createPdfFontkit(): PdfFontkit {
   }
 }
 
-function withEncodeStream(font: UpstreamFont): UpstreamFont {
+function adaptForPdfLib(font: UpstreamFont): UpstreamFont {
+  const layout = font.layout.bind(font)
+  const laidOut = new Map<string, unknown>()
+  font.layout = (text: string, features?: unknown) => {
+    const key = `${JSON.stringify(features ?? null)}\u0000${text}`
+    let run = laidOut.get(key)
+    if (run === undefined) {
+      if (laidOut.size >= LAYOUT_CACHE_SIZE) laidOut.clear()
+      run = layout(text, features)
+      laidOut.set(key, run)
+    }
+    return run
+  }
   const createSubset = font.createSubset.bind(font)
   font.createSubset = () => {
     const subset = createSubset()

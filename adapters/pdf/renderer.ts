@@ -7,11 +7,12 @@ import type { CertificateModel } from '../../core/files/certificate-model.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
 /**
- * OpenType features off for certificate text: contextual alternates and ligatures change nothing in
- * precomposed Hangul or plain Latin names, and fontkit's contextual lookups were most of the time of a
- * page. Kerning stays on.
+ * OpenType features off for certificate text. pdf-lib draws glyph ids at their advance widths and never
+ * reads glyph positions, so the positioning features (kerning, mark placement) were computed for nothing;
+ * contextual alternates and ligatures change nothing in precomposed Hangul or in names. Together they
+ * were most of the time of a page. Composition and localized forms (ccmp, locl) stay on.
  */
-const TEXT_FEATURES = { calt: false, liga: false, clig: false, rclt: false }
+const TEXT_FEATURES = { calt: false, liga: false, clig: false, rclt: false, kern: false, mark: false, mkmk: false }
 
 export interface PdfRendererOptions {
   /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -16,6 +16,8 @@ import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, po
  */
 
 const ARTIFACTS = fileURLToPath(new URL('../artifacts/', import.meta.url))
+// CI installs zbar-tools (.ci/run); a developer machine without it skips the QR decoding, saying why.
+const skipWithoutZbar = !existsSync('/usr/bin/zbarimg') && !process.env.CI ? '/usr/bin/zbarimg is not installed (apt-get install zbar-tools)' : false
 const ISSUANCES = `/v2/clubs/${FILES_CLUB}/issuances`
 
 describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
@@ -52,6 +54,19 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
     assert.ok(text.includes(`CC-CHESS-${String(issuanceId).padStart(6, '0')}`), 'the certificate number')
     assert.ok(text.includes(detail.credential.shareUrl), 'the share page the QR code points to')
     assert.match(text, /수료증/, 'the heading of a completion')
+  })
+
+  it('has a QR code that a reader decodes to the share page (zbarimg on page 1 at 200 dpi)', { skip: skipWithoutZbar }, async () => {
+    const detail = (await api.call('GET', `${ISSUANCES}/${issuanceId}`)).body.data
+    const dir = mkdtempSync(join(tmpdir(), 'clubcred-qr-'))
+    try {
+      writeFileSync(join(dir, 'certificate.pdf'), pdf)
+      execFileSync('/usr/bin/pdftoppm', ['-png', '-r', '200', '-singlefile', join(dir, 'certificate.pdf'), join(dir, 'page')])
+      const decoded = execFileSync('/usr/bin/zbarimg', ['--quiet', '--raw', join(dir, 'page.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      assert.equal(decoded.trim(), detail.credential.shareUrl)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('embeds its fonts as subsets (pdffonts: emb yes, sub yes, a six-letter subset tag)', () => {
