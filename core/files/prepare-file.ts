@@ -160,7 +160,7 @@ function svgAroundPng(png: Uint8Array): string {
   let binary = ''
   for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000))
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
     `<image width="${width}" height="${height}" href="data:image/png;base64,${btoa(binary)}"/></svg>`
   )
 }
