@@ -55,7 +55,7 @@ function draftFromV2(body: TemplateCreateInput): TemplateDraft {
       order: index,
     })),
     program: body.program ? { name: body.program.name ?? null, url: body.program.url ?? null, type: null, isPublic: body.program.isPublic ?? false } : null,
-    prefix: null,
+    prefix: body.prefix ?? null,
     courseBeginAt: null,
     courseEndAt: null,
     badgeDesignId: body.achievementBadgeDesignId ?? null,

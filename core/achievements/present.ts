@@ -45,6 +45,8 @@ export interface TemplateView {
   program?: { name: string | null; url: string | null; isPublic: true }
   achievementBadgeDesignId: number | null
   achievementCertificateDesignId: number | null
+  /** The certificate-number prefix (letters, at most 5; spec §2.12), printed on certificates. */
+  prefix: string | null
   /** The badge image (of the badge design), engraved as `achievement.image`; `null` without one. */
   image: string | null
   issuedCount: number
@@ -90,6 +92,7 @@ export function presentTemplate(config: IssuerConfig, club: Club, template: Achi
       ...template.coIssuers.map((partner) => ({ id: partner.url, name: partner.name, url: partner.url, role: 'partner' as const, isVerified: partner.isVerified })),
     ],
     achievementBadgeDesignId: template.badgeDesignId,
+    prefix: template.prefix,
     achievementCertificateDesignId: template.certificateDesignId,
     image: badgeImage ? imageUrl(config, badgeImage) : null,
     issuedCount: template.issuedCount,

@@ -3,6 +3,7 @@ import { validationFailed, type FieldError } from '../errors.ts'
 import {
   MAX,
   designId,
+  prefixRule,
   jsonObject,
   REQUIREMENTS_MAX,
   englishText,
@@ -62,6 +63,7 @@ const writeEntries = {
   program: v.optional(programInput),
   achievementBadgeDesignId: v.optional(designId),
   achievementCertificateDesignId: v.optional(designId),
+  prefix: v.optional(v.nullable(prefixRule)),
   // Read-only members of the read shape.
   image: ignored,
   id: ignored,

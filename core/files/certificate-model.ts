@@ -172,9 +172,9 @@ export function buildCertificateModel(input: CertificateModelInput): Certificate
 }
 
 /**
- * The legacy prefix as issued. The snapshot (`TemplateView`) does not carry `prefix` yet: until it does,
- * every certificate is numbered `CC-<club>-<id>`. The live template's prefix is never read, because it
- * can be patched after issue and a printed number must not change.
+ * The prefix as issued, from the snapshot; a snapshot stored before templates carried `prefix` has none
+ * and numbers `CC-<club>-<id>`. The live template's prefix is never read: it can be patched after issue,
+ * and a printed number must not change.
  */
 export function snapshotPrefix(snapshot: TemplateView): string | null {
   const prefix = (snapshot as TemplateView & { prefix?: unknown }).prefix

@@ -57,6 +57,7 @@ export function aView(overrides: Partial<TemplateView> = {}): TemplateView {
     coIssuers: [{ id: 'did:web:badges.example:clubs:chess', name: 'Chess Club', url: null, role: 'representative', isVerified: false }],
     achievementBadgeDesignId: null,
     achievementCertificateDesignId: null,
+    prefix: null,
     image: null,
     issuedCount: 0,
     createdAt: '2030-03-17T17:46:40.000Z',
