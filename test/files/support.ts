@@ -3,10 +3,7 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createIssuer, defaultUrls } from '../../index.ts'
-import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
-import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
-import { ORIGIN, type Api } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 
@@ -17,64 +14,11 @@ import type { Clock } from '../../core/ports/clock.ts'
 
 export const FILES_CLUB = 'chess'
 
-export interface FilesApi extends Api {
-  /** A GET through `issuer.fetch` with the all-scope token, answered as raw bytes. */
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; bytes: Uint8Array; text: string; json: any }>
-}
+export type FilesApi = Api
 
-/** An issuer on a fresh SQLite file with the club `chess` ("Chess Club") and an all-scope client. */
-export async function openFilesApi({ certificates, clock }: { certificates?: CertificateRenderer; clock?: Clock } = {}): Promise<FilesApi> {
-  const dir = mkdtempSync(join(tmpdir(), 'clubcred-files-'))
-  const issuer = createIssuer({
-    storage: createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) }),
-    masterKey: new Uint8Array(32).fill(9),
-    urls: defaultUrls(8787),
-    ...(certificates ? { certificates } : {}),
-    ...(clock ? { clock } : {}),
-    http: { onError: (error) => console.error(error) },
-  })
-  await issuer.clubs.create({ domain: FILES_CLUB, name: 'Chess Club' })
-
-  async function tokenFor(scopes?: string[]): Promise<string> {
-    const client = await issuer.clients.create({ club: FILES_CLUB, ...(scopes ? { scopes } : {}) })
-    const response = await issuer.fetch(
-      new Request(`${ORIGIN}/oauth/token`, {
-        method: 'POST',
-        headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'grant_type=client_credentials',
-      }),
-    )
-    return ((await response.json()) as { access_token: string }).access_token
-  }
-  const token = await tokenFor()
-
-  return {
-    issuer,
-    club: FILES_CLUB,
-    token,
-    async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, ...headers } }
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body)
-        ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
-      }
-      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, init))
-      const text = await response.text()
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null }
-    },
-    async get(path, headers = {}) {
-      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } }))
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      const text = new TextDecoder().decode(bytes)
-      const isJson = /json/.test(response.headers.get('content-type') ?? '')
-      return { status: response.status, headers: response.headers, bytes, text, json: isJson && text ? JSON.parse(text) : null }
-    },
-    tokenWith: tokenFor,
-    async close() {
-      await issuer.close()
-      rmSync(dir, { recursive: true, force: true })
-    },
-  }
+/** An issuer on a fresh SQLite file with the club `chess` ("Chess Club"), optionally with a certificate renderer. */
+export function openFilesApi({ certificates, clock }: { certificates?: CertificateRenderer; clock?: Clock } = {}): Promise<FilesApi> {
+  return openApi({ club: FILES_CLUB, ...(certificates ? { certificates } : {}), ...(clock ? { clock } : {}) })
 }
 
 /** The file path of an issuance, with a format (or none). */

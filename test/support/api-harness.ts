@@ -5,6 +5,7 @@ import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import type { Clock } from '../../core/ports/clock.ts'
+import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
 export const ORIGIN = 'http://localhost:8787'
 
@@ -20,6 +21,8 @@ export interface Api {
   token: string
   /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>
+  /** A GET through `issuer.fetch` with the all-scope token, answered as raw bytes (files, images). */
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; bytes: Uint8Array; text: string; json: any }>
   /** A token for another client of this club with only these scopes. */
   tokenWith(scopes: string[]): Promise<string>
   close(): Promise<void>
@@ -29,7 +32,7 @@ export interface Api {
  * An issuer on a fresh SQLite file with one club and an all-scope client, called in-process through
  * its fetch handler.
  */
-export async function openApi({ club = 'chess', clock }: { club?: string; clock?: Clock } = {}): Promise<Api> {
+export async function openApi({ club = 'chess', clock, certificates }: { club?: string; clock?: Clock; certificates?: CertificateRenderer } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-api-'))
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) })
   const issuer = createIssuer({
@@ -37,6 +40,7 @@ export async function openApi({ club = 'chess', clock }: { club?: string; clock?
     masterKey: new Uint8Array(32).fill(7),
     urls: defaultUrls(8787),
     ...(clock ? { clock } : {}),
+    ...(certificates ? { certificates } : {}),
     http: { onError: (error) => console.error(error) },
   })
   await issuer.clubs.create({ domain: club, name: 'Chess Club' })
@@ -71,6 +75,13 @@ export async function openApi({ club = 'chess', clock }: { club?: string; clock?
       const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, init))
       const text = await response.text()
       return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null }
+    },
+    async get(path, headers = {}) {
+      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } }))
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      const text = new TextDecoder().decode(bytes)
+      const isJson = /json/.test(response.headers.get('content-type') ?? '')
+      return { status: response.status, headers: response.headers, bytes, text, json: isJson && text ? JSON.parse(text) : null }
     },
     tokenWith: tokenFor,
     async close() {
