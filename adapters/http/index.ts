@@ -63,9 +63,12 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   // Share pages are routed by host, `{club}.{share_url_host}` (DESIGN §3); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
+  const publicPrefix = `${pathOf(urls.public)}/open-badges/v3/`
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
-    return club === null ? router.fetch(request) : share.fetch(request, club)
+    if (club !== null) return share.fetch(request, club)
+    if (request.method === 'OPTIONS' && new URL(request.url).pathname.startsWith(publicPrefix)) return Promise.resolve(publicPreflight())
+    return router.fetch(request)
   }
 
   const handler = async (request: Request): Promise<Response> => {
@@ -75,6 +78,22 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     return new Response(null, { status: response.status, headers: response.headers })
   }
   return Object.assign(handler, { routes: routes.list() })
+}
+
+/**
+ * CORS preflight of the public surface: a verifier's page on another origin may send If-None-Match
+ * (not a CORS-safelisted header), so it asks first. Reads only: GET and HEAD.
+ */
+function publicPreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      'access-control-allow-origin': '*',
+      'access-control-allow-methods': 'GET, HEAD',
+      'access-control-allow-headers': 'If-None-Match, Accept',
+      'access-control-max-age': '86400',
+    },
+  })
 }
 
 function logError(error: unknown, request: Request): void {

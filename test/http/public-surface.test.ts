@@ -237,3 +237,18 @@ describe('no authentication anywhere on the public surface', () => {
     assert.equal(response.body.code, 'route-not-found')
   })
 })
+
+describe('CORS preflight on the public surface', () => {
+  it('answers OPTIONS with 204 allowing GET and If-None-Match from any origin; the club API gets no preflight', async () => {
+    const preflight = await api.issuer.fetch(
+      new Request(pointer.verifyUrl, { method: 'OPTIONS', headers: { origin: 'https://verifier.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } }),
+    )
+    assert.equal(preflight.status, 204)
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*')
+    assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/)
+    assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /If-None-Match/i)
+    const clubApi = await api.issuer.fetch(new Request(new URL('/v2/clubs/chess/', pointer.verifyUrl), { method: 'OPTIONS' }))
+    assert.equal(clubApi.status, 405)
+    assert.equal(clubApi.headers.get('access-control-allow-origin'), null)
+  })
+})
