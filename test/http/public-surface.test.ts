@@ -252,3 +252,15 @@ describe('CORS preflight on the public surface', () => {
     assert.equal(clubApi.headers.get('access-control-allow-origin'), null)
   })
 })
+
+describe('skill pages (alignment targets)', () => {
+  it("every alignment's targetUrl resolves to the skill it names, a Hangul tag too", async () => {
+    for (const tag of ['chess', '전략 게임']) {
+      const url = `${new URL(pointer.verifyUrl).origin}/skills/${encodeURIComponent(tag)}`
+      const response = await api.issuer.fetch(new Request(url))
+      assert.equal(response.status, 200)
+      assert.equal(response.headers.get('access-control-allow-origin'), '*')
+      assert.deepEqual(await response.json(), { id: url, type: 'ext:SkillTag', name: tag })
+    }
+  })
+})

@@ -58,6 +58,7 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET {public}/open-badges/v3/issuers/{domain}/status-lists/revocation': { summary: "The club's first revocation list (Bitstring Status List VC-JWT)", tag: 'verification', scope: null, auth: 'none' },
   'GET {public}/open-badges/v3/issuers/{domain}/status-lists/revocation/{listId}': { summary: 'A later revocation list of the club', tag: 'verification', scope: null, auth: 'none' },
   'GET {public}/open-badges/v3/images/{hash}': { summary: 'An image by content hash (badge images, logos)', tag: 'verification', scope: null, auth: 'none' },
+  'GET {public}/skills/{tag}': { summary: 'The skill a tag names (alignment target)', tag: 'verification', scope: null, auth: 'none' },
   'GET {base}/v1/forms/{id}': { summary: 'Read a form (v1)', tag: 'v1', scope: 'achievements:read' },
   'POST {base}/v1/forms': { summary: 'Create a form (v1)', tag: 'v1', scope: 'achievements:manage', body: v1FormCreateSchema, status: 201 },
   'PATCH {base}/v1/forms/{id}': { summary: 'Patch a form (v1)', tag: 'v1', scope: 'achievements:manage', body: v1FormPatchSchema },

@@ -2,6 +2,7 @@ import { ProblemError } from '../../../core/errors.ts'
 import { problemResponse } from '../problem.ts'
 import { json } from '../responses.ts'
 import { numericId, param, type Handler, type RouteTable } from '../router.ts'
+import { skillUrl } from '../../../core/achievements/present.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
 
 /**
@@ -59,6 +60,17 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
       // An SVG opened directly must not run anything, whatever slipped past the upload checks.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
       'x-content-type-options': 'nosniff',
+    })
+  })
+
+  // The alignment target of a tag (spec §2.3 `/skills/{tag}`): a resolvable description of the skill.
+  get(`${publicPath}/skills/:tag`, async (request) => {
+    const tag = param(request, 'tag')
+    const body = JSON.stringify({ id: skillUrl(issuer.config, tag), type: 'ext:SkillTag', name: tag })
+    return conditional(request, await weakTag(body), body, {
+      ...cors,
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'public, max-age=86400',
     })
   })
 
