@@ -1,4 +1,5 @@
 import { authorizeClubOperation } from '../auth.ts'
+import { ifNoneMatch } from '../conditional.ts'
 import { numericId, param, type RouteTable } from '../router.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
 
@@ -14,7 +15,7 @@ export function fileRoutes(issuer: CoreIssuer, routes: RouteTable, clubPath: str
     await authorizeClubOperation(issuer, request, club, 'issuance:read')
     const file = await issuer.issuances.file(club, numericId(request), new URL(request.url).searchParams.get('format'))
     const headers: Record<string, string> = { etag: file.etag, 'cache-control': 'private, no-cache' }
-    if (matches(request.headers.get('if-none-match'), file.etag)) return new Response(null, { status: 304, headers })
+    if (ifNoneMatch(request, file.etag)) return new Response(null, { status: 304, headers })
     const bytes = await file.render()
     return new Response(bytes as Uint8Array<ArrayBuffer>, {
       status: 200,
@@ -29,13 +30,6 @@ export function fileRoutes(issuer: CoreIssuer, routes: RouteTable, clubPath: str
       },
     })
   })
-}
-
-/** If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"`; `*` matches any file. */
-function matches(header: string | null, etag: string): boolean {
-  if (!header) return false
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
-  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))
 }
 
 /**

@@ -1,4 +1,5 @@
 import { ProblemError } from '../../../core/errors.ts'
+import { ifNoneMatch } from '../conditional.ts'
 import { problemResponse } from '../problem.ts'
 import { json } from '../responses.ts'
 import { numericId, param, type Handler, type RouteTable } from '../router.ts'
@@ -88,14 +89,9 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
   )
 }
 
-/**
- * 304 when the client's `If-None-Match` already names this version, else the body with its ETag.
- * If-None-Match compares weakly (RFC 9110 §13.1.2): `W/"x"` matches `"x"` and the other way round.
- */
+/** 304 when the client's `If-None-Match` already names this version, else the body with its ETag. */
 function conditional(request: Request, etag: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
-  const known = request.headers.get('if-none-match')
-  const opaque = (tag: string) => tag.trim().replace(/^W\//, '')
-  if (known && known.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag))) {
+  if (ifNoneMatch(request, etag)) {
     return new Response(null, {
       status: 304,
       headers: { etag, 'cache-control': headers['cache-control']!, 'access-control-allow-origin': headers['access-control-allow-origin']! },
