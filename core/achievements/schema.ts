@@ -45,7 +45,8 @@ export const programInput = v.nullable(
 /** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
 export const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
 
-const writeEntries = {
+/** The texts of a template, the same members on v2 and v1 (spec §4.10 rules 1 and 3). */
+export const textEntries = {
   name: notEmptied(MAX.name),
   nameEn: v.optional(englishText(MAX.name)),
   type: v.optional(templateType),
@@ -53,6 +54,10 @@ const writeEntries = {
   descriptionEn: v.optional(englishText(MAX.description)),
   imprintDescription: v.optional(optionalText(MAX.description)),
   imprintDescriptionEn: v.optional(englishText(MAX.description)),
+}
+
+const writeEntries = {
+  ...textEntries,
   tag: v.optional(tagList),
   criteria: v.optional(
     jsonObject({

@@ -3,7 +3,6 @@ import {
   MAX,
   REQUIREMENTS_MAX,
   designId,
-  englishText,
   hasDescriptionOrUrl,
   isoDateTimeText,
   jsonObject,
@@ -14,9 +13,8 @@ import {
   requirementOrder,
   requirementType,
   tagList,
-  templateType,
 } from './fields.ts'
-import { notEmptied, parseInput } from './schema.ts'
+import { parseInput, textEntries } from './schema.ts'
 import { insertTemplate, type TemplateDraft } from './create.ts'
 import { updateTemplate, type TemplateChanges } from './patch.ts'
 import { orderRequirements } from './order-requirements.ts'
@@ -53,13 +51,7 @@ const v1Program = v.nullable(
 )
 
 const entries = {
-  name: notEmptied(MAX.name),
-  nameEn: v.optional(englishText(MAX.name)),
-  type: v.optional(templateType),
-  description: notEmptied(MAX.description),
-  descriptionEn: v.optional(englishText(MAX.description)),
-  imprintDescription: v.optional(optionalText(MAX.description)),
-  imprintDescriptionEn: v.optional(englishText(MAX.description)),
+  ...textEntries,
   tags: v.optional(tagList),
   requirements: v.optional(v.pipe(v.array(v1Requirement, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
   program: v.optional(v1Program),
