@@ -42,8 +42,12 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   publicRoutes(issuer, routes, pathOf(urls.public))
   v1Routes(issuer, routes, pathOf(urls.base))
   legacyRoutes(issuer, routes, pathOf(urls.legacyBase), onError)
-  const openApi = JSON.stringify(createOpenApiDocument(issuer.config))
-  routes.add('GET', `${pathOf(urls.base)}/openapi.json`, () => new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } }))
+  // Generated on first request: a process that never serves it (the CLI, most tests) never pays for it.
+  let openApi: string | undefined
+  routes.add('GET', `${pathOf(urls.base)}/openapi.json`, () => {
+    openApi ??= JSON.stringify(createOpenApiDocument(issuer.config))
+    return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } })
+  })
 
   const router = Router({
     catch: (error: unknown, request: Request) => {
