@@ -16,6 +16,14 @@ export async function listTemplates(ctx: IssuerContext, clubDomain: string, quer
   const { limit, beforeId } = parseListQuery('achievements', query)
   const club = await requireClub(ctx.storage, clubDomain)
   const rows = await ctx.storage.achievements.list(clubDomain, { limit: limit + 1, beforeId })
-  const images = await Promise.all(rows.map((template) => badgeImageOf(ctx.storage, template)))
-  return toPage('achievements', rows, limit, (template) => presentTemplate(ctx.config, club, template, images[rows.indexOf(template)]))
+  // One lookup per badge design on the page, not one per template (and none for the look-ahead row).
+  const images = new Map<number, string | null>()
+  for (const template of rows.slice(0, limit)) {
+    if (template.badgeDesignId !== null && !images.has(template.badgeDesignId)) {
+      images.set(template.badgeDesignId, await badgeImageOf(ctx.storage, template))
+    }
+  }
+  return toPage('achievements', rows, limit, (template) =>
+    presentTemplate(ctx.config, club, template, template.badgeDesignId === null ? null : (images.get(template.badgeDesignId) ?? null)),
+  )
 }
