@@ -1,0 +1,55 @@
+/**
+ * Reads the static import graph of a folder of TypeScript sources: every `import … from`, `export … from`,
+ * side-effect `import '…'` and dynamic `import('…')` with a literal specifier.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve, sep } from 'node:path'
+
+export interface ImportEdge {
+  /** The importing file, relative to the root the graph was read from. */
+  file: string
+  line: number
+  specifier: string
+}
+
+const SPECIFIER = /(?:\bimport|\bexport)\s[^'";]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g
+
+export function importsOf(root: string, folder: string): ImportEdge[] {
+  const edges: ImportEdge[] = []
+  for (const file of sourceFiles(join(root, folder))) {
+    const text = readFileSync(file, 'utf8')
+    for (const match of text.matchAll(SPECIFIER)) {
+      const specifier = (match[1] ?? match[2] ?? match[3])!
+      const line = text.slice(0, match.index).split('\n').length
+      edges.push({ file: relative(root, file).split(sep).join('/'), line, specifier })
+    }
+  }
+  return edges
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return /\.(ts|mts)$/.test(entry.name) ? [path] : []
+  })
+}
+
+/**
+ * The rule of DESIGN §1 and STYLE §1 for `core/`: no Node built-in (with or without `node:`), nothing
+ * outside `core/` by a relative path (so no `adapters/`, `server/` or `test/`), and only the listed
+ * runtime-agnostic packages. Returns one line per breach.
+ */
+export function coreBoundaryBreaches(root: string, allowedPackages: readonly string[], builtins: readonly string[]): string[] {
+  const coreRoot = resolve(root, 'core')
+  return importsOf(root, 'core').flatMap(({ file, line, specifier }) => {
+    const where = `${file}:${line} imports '${specifier}'`
+    if (specifier.startsWith('.')) {
+      const target = resolve(root, dirname(file), specifier)
+      return target === coreRoot || target.startsWith(coreRoot + sep) ? [] : [`${where}: outside core/`]
+    }
+    if (specifier.startsWith('node:') || builtins.includes(specifier.split('/')[0]!)) return [`${where}: a Node built-in`]
+    const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!
+    return allowedPackages.includes(name) ? [] : [`${where}: a package core may not use`]
+  })
+}
