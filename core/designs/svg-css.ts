@@ -27,7 +27,7 @@ const TOKENS: [kind: 'space' | 'url' | 'function' | 'close' | 'plain', pattern: 
   ['plain', /-{0,2}[\p{L}_][\p{L}\p{N}_-]*/uy],
   ['plain', /#[\p{L}\p{N}_-]+/uy],
   ['plain', /"[^"\\\n\r\f]*"|'[^'\\\n\r\f]*'/y],
-  ['plain', /[,/]/y],
+  ['plain', /[,/*+-]/y],
 ]
 
 /**
