@@ -54,7 +54,7 @@ export const BYPASSES: { name: string; svg: string; detail: RegExp }[] = [
   },
   {
     name: 'an event attribute behind a namespace prefix',
-    svg: `<svg xmlns="${SVG_NS}" xmlns:s="${SVG_NS}" width="64" height="64"><circle cx="32" cy="32" r="30" s:onload="window.pwned='s:onload'" onload="window.pwned='onload'"/></svg>`,
+    svg: `<svg xmlns="${SVG_NS}" xmlns:s="${SVG_NS}" width="64" height="64" onload="window.pwned='onload'"><circle cx="32" cy="32" r="30" s:onclick="window.pwned='s:onclick'"/></svg>`,
     detail: /event attribute/,
   },
   {
