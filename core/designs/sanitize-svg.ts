@@ -74,6 +74,8 @@ export function sanitizeSvg(source: Uint8Array | string, mode: SvgSanitizeMode):
   return { ok: true, svg: body ?? `<svg xmlns="${SVG_NS}"/>` }
 }
 
+const TEXT_ONLY: ReadonlySet<string> = new Set(['title', 'desc'])
+
 const DOCTYPE = 'a DOCTYPE (entity declarations can expand without bound or load other files); export the SVG without one'
 
 /** Characters outside XML 1.0's `Char` production: refused on upload, dropped from old rows. */
@@ -141,7 +143,8 @@ function createWalk(mode: SvgSanitizeMode) {
     let children = ''
     for (const child of Array.from(node.childNodes) as Node[]) {
       if (state.finding) return null
-      if (child.nodeType === child.ELEMENT_NODE) children += element(child as Element, depth + 1) ?? ''
+      // title and desc hold text only; an HTML parser inlining the SVG reads their content as HTML.
+      if (child.nodeType === child.ELEMENT_NODE) children += TEXT_ONLY.has(name) ? '' : (element(child as Element, depth + 1) ?? '')
       else if (child.nodeType === child.TEXT_NODE || child.nodeType === child.CDATA_SECTION_NODE) children += escapeText(child.nodeValue ?? '')
       // Comments and processing instructions are dropped: they render nothing.
     }

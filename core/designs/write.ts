@@ -30,6 +30,10 @@ function svgDetail(mediaType: ImageInput['mediaType'], bytes: Uint8Array | null,
   return result.ok ? undefined : result.detail
 }
 
+/**
+ * The SVG to store. A second parse after `imageProblem`'s: that check stays the one gate every caller
+ * (and the PNG branch) goes through, and an upload is rare and at most 256 KiB.
+ */
 function sanitizedSvg(bytes: Uint8Array): Uint8Array {
   const result = sanitizeSvg(bytes, 'upload')
   if (!result.ok) throw new Error('sanitizeSvg refused an SVG that imageProblem accepted')

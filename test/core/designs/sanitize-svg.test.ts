@@ -71,6 +71,10 @@ describe('sanitizeSvg', () => {
     assert.deepEqual(result, { ok: true, svg: svg('<text xml:space="preserve">a &lt; &amp; ]]&gt;</text>') })
   })
 
+  it('keeps only the text of title and desc, which an HTML page inlining the SVG parses as HTML', () => {
+    assert.deepEqual(sanitizeSvg(svg('<title>A <image href="#x"/>badge</title><desc><g>d</g></desc>'), 'upload'), { ok: true, svg: svg('<title>A badge</title><desc/>') })
+  })
+
   it('reads an unprefixed <svg> without xmlns as SVG, as a page inlining it would, and declares the namespace', () => {
     assert.deepEqual(sanitizeSvg('<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', 'upload'), { ok: true, svg: svg('<rect width="1" height="1"/>', ' viewBox="0 0 1 1"') })
   })
