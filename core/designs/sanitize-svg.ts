@@ -92,15 +92,22 @@ function refuse(problem: SvgProblem, detail: string): SvgSanitized {
  * in the SVG namespace, as an HTML page inlining it would (the output always declares it).
  */
 function parse(text: string): Element {
+  let reported: string | null = null
   const parser = new DOMParser({
-    onError: (level, message) => {
-      throw new Error(`${level}: ${message}`)
+    onError: (_level, message) => {
+      reported ??= message
+      throw new Error(message)
     },
     xmlns: { '': SVG_NS },
   })
-  const document = parser.parseFromString(text, 'image/svg+xml')
-  if (!document.documentElement) throw new Error('no root element')
-  return document.documentElement
+  try {
+    const document = parser.parseFromString(text, 'image/svg+xml')
+    if (!document.documentElement) throw new Error('no root element')
+    return document.documentElement
+  } catch (error) {
+    // xmldom wraps the report in its ParseError; the first report is the fault to name.
+    throw new Error(reported ?? (error as Error).message, { cause: error })
+  }
 }
 
 interface Finding {
