@@ -59,6 +59,13 @@ describe('SVG badge designs through the API', () => {
     assert.equal(read.body.data.imageUrl, created.body.data.imageUrl)
   })
 
+  it('refuses a bypass as the logo of a certificate design, at layout.logo', async () => {
+    const before = await designCount()
+    const response = await api.call('POST', DESIGNS, { kind: 'certificate', name: 'Cert', layout: { logo: { mediaType: 'image/svg+xml', data: base64(BYPASSES[0]!.svg) } } })
+    assert.match(assertRefused(response, 'image-svg-active-content', 'layout.logo'), /<s:script>/)
+    assert.equal(await designCount(), before)
+  })
+
   it('refuses a DOCTYPE and entity declarations, also an internal subset that declares nothing', async () => {
     for (const svg of [
       `<!DOCTYPE svg [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;">]><svg xmlns="${SVG_NS}"><text>&lol2;</text></svg>`,
