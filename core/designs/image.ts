@@ -1,5 +1,6 @@
 import { fromBase64Url } from '../crypto/base64url.ts'
 import type { ImageType } from './design.ts'
+import { sanitizeSvg } from './sanitize-svg.ts'
 
 /** Badge and logo images are at most 256 KiB and 2048 pixels a side. */
 export const IMAGE_MAX_BYTES = 256 * 1024
@@ -19,9 +20,9 @@ export function decodeBase64(text: string): Uint8Array | null {
 
 /**
  * Checks an uploaded image and returns the failure code, or `null` when it is acceptable. PNG: the
- * signature and an IHDR within the size bounds. SVG: well-formed-looking UTF-8 with an `<svg` root
- * and nothing active: no scripts, event handlers, foreign objects, external references or
- * `javascript:` URLs (a badge is shown on pages and opened by validators).
+ * signature and an IHDR within the size bounds. SVG: well-formed UTF-8 XML with an `<svg>` root and
+ * nothing outside the allow-list of `sanitize-svg.ts` that is active or unsupported (a badge is shown on
+ * pages, re-hosted by wallets and opened from disk, where a script would run).
  */
 export function imageProblem(mediaType: ImageType, bytes: Uint8Array): string | null {
   if (bytes.length === 0) return 'image-empty'
@@ -40,27 +41,8 @@ function pngProblem(bytes: Uint8Array): string | null {
   return null
 }
 
-const SVG_FORBIDDEN = [
-  /<script\b/i,
-  /<foreignObject\b/i,
-  /<iframe\b/i,
-  /<embed\b/i,
-  /<object\b/i,
-  /\son[a-z]+\s*=/i,
-  /javascript:/i,
-  /<!ENTITY/i,
-  /\b(xlink:)?href\s*=\s*["'](?!#|data:image\/(png|jpeg|gif);base64,)/i,
-  /url\(\s*["']?(?!#)/i,
-  /@import/i,
-]
-
+/** The SVG branch is the sanitiser's upload verdict: one reading of the document, by an XML parser. */
 function svgProblem(bytes: Uint8Array): string | null {
-  let text: string
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return 'image-not-svg'
-  }
-  if (!/^\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*)*<svg[\s>]/i.test(text) || !/<\/svg>\s*$/i.test(text)) return 'image-not-svg'
-  return SVG_FORBIDDEN.some((pattern) => pattern.test(text)) ? 'image-svg-active-content' : null
+  const result = sanitizeSvg(bytes, 'upload')
+  return result.ok ? null : result.problem
 }

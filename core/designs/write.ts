@@ -5,17 +5,39 @@ import { parseInput } from '../achievements/schema.ts'
 import { requireClub } from '../clubs/require.ts'
 import { DEFAULT_LAYOUT, type CertificateLayout, type Design, type StoredImage } from './design.ts'
 import { decodeBase64, imageProblem } from './image.ts'
+import { sanitizeSvg } from './sanitize-svg.ts'
 import { designCreateSchema, designPatchSchema, type ImageInput } from './schema.ts'
 import { presentDesign, type DesignView } from './present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 
-/** Decodes and checks an uploaded image; 422 with the image's failure code at `path`. */
+/**
+ * Decodes and checks an uploaded image; 422 with the image's failure code at `path`. An SVG is stored
+ * (and addressed by the hash of) its sanitised re-serialisation, never the uploaded bytes.
+ */
 export function acceptImage(input: ImageInput, path: string): StoredImage {
   const bytes = decodeBase64(input.data)
   const problem = bytes ? imageProblem(input.mediaType, bytes) : 'image-not-base64'
-  if (problem || !bytes) throw validationFailed([{ message: problem ?? 'image-not-base64', path }])
-  return { hash: bytesToHex(sha256(bytes)), mediaType: input.mediaType, bytes }
+  if (problem || !bytes) throw validationFailed([{ message: problem ?? 'image-not-base64', path }], svgDetail(input.mediaType, bytes, problem))
+  const stored = input.mediaType === 'image/svg+xml' ? sanitizedSvg(bytes) : bytes
+  return { hash: bytesToHex(sha256(stored)), mediaType: input.mediaType, bytes: stored }
+}
+
+/** What the sanitiser found in a refused SVG, for the problem's detail (`undefined`: the default). */
+function svgDetail(mediaType: ImageInput['mediaType'], bytes: Uint8Array | null, problem: string | null): string | undefined {
+  if (mediaType !== 'image/svg+xml' || !bytes || !problem || !/^image-(not-svg|svg-)/.test(problem)) return undefined
+  const result = sanitizeSvg(bytes, 'upload')
+  return result.ok ? undefined : result.detail
+}
+
+/**
+ * The SVG to store. A second parse after `imageProblem`'s: that check stays the one gate every caller
+ * (and the PNG branch) goes through, and an upload is rare and at most 256 KiB.
+ */
+function sanitizedSvg(bytes: Uint8Array): Uint8Array {
+  const result = sanitizeSvg(bytes, 'upload')
+  if (!result.ok) throw new Error('sanitizeSvg refused an SVG that imageProblem accepted')
+  return new TextEncoder().encode(result.svg)
 }
 
 /** Creates a design: a badge (image) or a certificate (layout). A badge needs an image. */

@@ -6,6 +6,7 @@ import { credentialStatus, type CredentialStatus } from '../credentials/status.t
 import { shareUrl } from '../credentials/urls.ts'
 import { DEFAULT_LAYOUT, type StoredImage } from '../designs/design.ts'
 import { defaultBadgePng, defaultBadgeSvg } from '../designs/default-badge.ts'
+import { storedBadgeSvg } from '../designs/sanitize-svg.ts'
 import { requireIssuance } from '../issuances/read.ts'
 import { bakePng } from './bake-png.ts'
 import { bakeSvg } from './bake-svg.ts'
@@ -23,7 +24,7 @@ export type FileFormat = (typeof FILE_FORMATS)[number]
  * Bumped whenever a rendering changes for the same inputs (layout code, font, badge drawing), so that
  * ETags computed before no longer match.
  */
-export const FILE_RENDITION = 1
+export const FILE_RENDITION = 2
 
 const MEDIA_TYPES: Record<FileFormat, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' }
 
@@ -99,7 +100,8 @@ export async function prepareIssuanceFile(
     return file(chosen, facts, digest, number, async () => bakePng(badge ? badge.bytes : await defaultBadgePng(), credential.jwt))
   }
   return file(chosen, facts, digest, number, async () => {
-    const svg = !badge ? defaultBadgeSvg(names) : badge.mediaType === 'image/svg+xml' ? new TextDecoder().decode(badge.bytes) : svgAroundPng(badge.bytes)
+    // Issue 13: the design is sanitised again, as rows stored before the allow-list passed a deny-list.
+    const svg = !badge ? defaultBadgeSvg(names) : badge.mediaType === 'image/svg+xml' ? (storedBadgeSvg(badge.bytes) ?? defaultBadgeSvg(names)) : svgAroundPng(badge.bytes)
     return new TextEncoder().encode(bakeSvg(svg, credential.jwt))
   })
 }
