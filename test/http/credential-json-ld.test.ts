@@ -47,7 +47,7 @@ function offlineLoader(files: Record<string, string>) {
  */
 async function expandStrict(vc: unknown, files = PUBLISHED): Promise<any[]> {
   try {
-    return await jsonld.expand(vc as any, { safe: true, documentLoader: offlineLoader(files) as any })
+    return await jsonld.expand(vc, { safe: true, documentLoader: offlineLoader(files) })
   } catch (error: any) {
     const event = error?.details?.event
     if (!event) throw error
