@@ -95,11 +95,8 @@ before(async () => {
   variants.set('plain', await issueV2(await template(), [recipient('plain')]))
 
   const withPartners = await template({ name: 'Co-issued' })
-  const storage = (api.issuer as any).context.storage
-  await storage.transaction(async (tx: any) => {
-    const t = await tx.achievements.findById('chess', withPartners)
-    await tx.achievements.update({ ...t, coIssuers: [{ name: '대한체스연맹', url: 'https://kchess.example/', isVerified: true }, { name: 'Go Club', url: 'https://go.example/', isVerified: false }] })
-  })
+  await api.issuer.achievements.coIssuers.add('chess', withPartners, { name: '대한체스연맹', url: 'https://kchess.example/', isVerified: true })
+  await api.issuer.achievements.coIssuers.add('chess', withPartners, { name: 'Go Club', url: 'https://go.example/' })
   variants.set('with co-issuers', await issueV2(withPartners, [recipient('partners')]))
 
   const evidences = [
