@@ -62,7 +62,7 @@ describe('the admin CLI: coissuer add, list, remove', () => {
     try {
       const read = (await admin.achievements.read('chess', template)).coIssuers
       assert.deepStrictEqual(read.slice(1), removed.coIssuers.slice(1))
-      assert.equal(read[0].role, 'representative')
+      assert.equal(read[0]?.role, 'representative')
       assert.deepStrictEqual((await admin.achievements.read('go', other)).coIssuers.map((c: { role: string }) => c.role), ['representative'], 'other templates are untouched')
     } finally {
       await admin.close()
