@@ -132,6 +132,18 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
     await assert.rejects(coIssuers.remove(FILES_CLUB, 999_999, { url: 'https://p0.example' }), { code: 'achievement-not-found' })
   })
 
+  it('concurrent adds lose nothing, and one url added at once by many is there once', async () => {
+    const { templateId: busy } = await issueOne(api, { template: { name: '동시' }, recipient: { externalUserId: 'busy', email: 'busy@chess.example' } })
+    const coIssuers = api.issuer.achievements.coIssuers
+    await Promise.all([
+      ...Array.from({ length: 8 }, (_, i) => coIssuers.add(FILES_CLUB, busy, { name: `Distinct ${i}`, url: `https://d${i}.example/` })),
+      ...Array.from({ length: 8 }, (_, i) => coIssuers.add(FILES_CLUB, busy, { name: `Same ${i}`, url: 'https://same.example/' })),
+    ])
+    const urls = (await coIssuers.list(FILES_CLUB, busy)).slice(1).map((partner) => partner.url)
+    assert.equal(urls.length, 9)
+    assert.deepStrictEqual(new Set(urls), new Set([...Array.from({ length: 8 }, (_, i) => `https://d${i}.example/`), 'https://same.example/']))
+  })
+
   it('stays read-only on v2: coIssuers sent in a patch are ignored', async () => {
     const patched = await api.call('PATCH', `/v2/clubs/${FILES_CLUB}/achievements/${templateId}`, { coIssuers: [{ name: 'Forged', url: 'https://forged.example' }] })
     assert.equal(patched.status, 200, JSON.stringify(patched.body))
