@@ -116,6 +116,14 @@ describe('bakeSvg', () => {
     }
   })
 
+  it('the test reader reads both forms of the spec: verify first, else the body (embedded proof, JSON in CDATA)', () => {
+    const ns = `xmlns:openbadges="${OPENBADGES_NAMESPACE}"`
+    const embedded = `<svg xmlns="http://www.w3.org/2000/svg" ${ns}><openbadges:credential><![CDATA[{"id":"urn:x"}]]></openbadges:credential></svg>`
+    assert.deepEqual(readBakedSvg(embedded), { verify: null, body: '{"id":"urn:x"}' })
+    assert.throws(() => unbakeSvg(embedded), /no VC-JWT in the verify attribute/)
+    assert.deepEqual(readBakedSvg(bakeSvg(embedded, JWT)), { verify: JWT, body: '' })
+  })
+
   it('rejects a document whose root is not <svg> and a credential that is not a compact JWS', () => {
     assert.throws(() => bakeSvg('<html><svg/></html>', JWT), /root element is not <svg>/)
     assert.throws(() => bakeSvg('<svg width="1"', JWT), /not closed/)
@@ -244,12 +252,12 @@ function unbakePng(png: Uint8Array) {
 }
 
 /**
- * Un-bakes an SVG as a reader that follows OB 3.0 "Baking" (SVG) does: parse it as XML, take the first
- * child element of the root, which must be `{https://purl.imsglobal.org/ob/v3p0}credential`, and read its
- * `verify` attribute (a VC-JWT); only when that is empty, the element's text (an embedded-proof
- * credential as JSON). Prefixes do not matter: names are resolved through their namespace.
+ * Reads the baked credential of an SVG as a reader that follows OB 3.0 "Baking" (SVG) does: parse it as
+ * XML, take the first child element of the root, which must be `{https://purl.imsglobal.org/ob/v3p0}credential`
+ * (prefixes do not matter: names resolve through their namespace), and read both forms the spec knows:
+ * the `verify` attribute (a VC-JWT) first, then the element's text (an embedded-proof credential, JSON).
  */
-function unbakeSvg(svg: string): string {
+function readBakedSvg(svg: string): { verify: string | null; body: string } {
   const document = new DOMParser().parseFromString(svg, 'image/svg+xml')
   const root = document.documentElement
   assert.ok(root, 'an XML document')
@@ -259,13 +267,16 @@ function unbakeSvg(svg: string): string {
   const credential = first as unknown as { namespaceURI: string | null; localName: string; getAttribute(name: string): string | null; textContent: string | null } | null
   assert.ok(credential, 'the root has a child element')
   assert.equal(`{${credential.namespaceURI}}${credential.localName}`, `{${OPENBADGES_NAMESPACE}}credential`, 'the first child of <svg> is the credential')
-  const verify = credential.getAttribute('verify') ?? ''
-  if (verify !== '') {
-    assert.equal(credential.textContent, '', 'a VC-JWT leaves the element empty')
-    return verify
-  }
-  // An embedded-proof credential: JSON in the body. clubcred signs VC-JWTs only, so this is a fault.
-  assert.fail(`no VC-JWT in the verify attribute; the element holds ${JSON.stringify(credential.textContent?.slice(0, 80))}`)
+  const verify = credential.getAttribute('verify')
+  return { verify: verify === '' ? null : verify, body: (credential.textContent ?? '').trim() }
+}
+
+/** The VC-JWT of a baked SVG: clubcred signs VC-JWTs only, so it must be in `verify`, the element empty. */
+function unbakeSvg(svg: string): string {
+  const { verify, body } = readBakedSvg(svg)
+  assert.ok(verify, `no VC-JWT in the verify attribute; the element holds ${JSON.stringify(body.slice(0, 80))}`)
+  assert.equal(body, '', 'a VC-JWT leaves the element empty')
+  return verify
 }
 
 /** How many elements `{OB 3.0}credential` the SVG holds, anywhere. */
