@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { validationFailed } from '../errors.ts'
 import { requireClub } from '../clubs/require.ts'
-import { characterCount, MAX } from './fields.ts'
+import { characterCount, isWebUrl, MAX } from './fields.ts'
 import { parseInput } from './schema.ts'
 import { presentTemplate, type CoIssuerView } from './present.ts'
 import { requireTemplate } from './require.ts'
@@ -18,8 +18,6 @@ import type { CoIssuer } from './template.ts'
 
 /** At most this many partners per template: they are printed on one certificate page. */
 export const CO_ISSUERS_MAX = 20
-
-const isWebUrl = (value: string) => !/[\u0000-\u001f\u007f]/.test(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
 /** An absolute http(s) URL, normalised as the URL standard does (`https://A.example` → `https://a.example/`). */
 const partnerUrl = v.pipe(
