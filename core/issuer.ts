@@ -3,6 +3,7 @@ import { createFailureLimiter } from './clients/failure-limiter.ts'
 import { createTemplate } from './achievements/create.ts'
 import { patchTemplate } from './achievements/patch.ts'
 import { listTemplates, readTemplate } from './achievements/read.ts'
+import { addCoIssuer, listCoIssuers, removeCoIssuer } from './achievements/co-issuers.ts'
 import { createClient, type CreateClientInput } from './clients/create.ts'
 import { deleteClient } from './clients/delete.ts'
 import { rotateClientSecret } from './clients/rotate.ts'
@@ -141,6 +142,19 @@ export function createCoreIssuer(options: IssuerOptions) {
       patch: (club: string, id: number, input: unknown) => patchTemplate(ctx, club, id, input),
       read: (club: string, id: number) => readTemplate(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
+      /**
+       * A template's co-issuers (spec §2.3, DESIGN §5: the admin CLI adds them; read-only on v2). Each
+       * returns the list as the template read shows it, the club first as `representative`.
+       * @example
+       * await issuer.achievements.coIssuers.add('chess', 1, { name: 'Seoul Chess Federation', url: 'https://chess.or.kr', isVerified: true })
+       */
+      coIssuers: {
+        list: (club: string, id: number) => listCoIssuers(ctx, club, id),
+        /** `{ name, url, isVerified? }`; the same url again updates that co-issuer in place. */
+        add: (club: string, id: number, input: unknown) => addCoIssuer(ctx, club, id, input),
+        /** `{ url }`; a url the template does not list is 422 `co-issuer-not-found`. */
+        remove: (club: string, id: number, input: unknown) => removeCoIssuer(ctx, club, id, input),
+      },
     },
     /** The v1 surface (spec §4.12): the same templates and issuances in the older shapes. */
     v1: {

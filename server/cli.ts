@@ -23,7 +23,10 @@ const USAGE = `commands:
   apikey create --club D
   design create --club D --kind badge|certificate --name N [--file image.svg|png]
   key rotate --club D
-  issue --club D --achievement N --csv FILE [--mode email|none]`
+  issue --club D --achievement N --csv FILE [--mode email|none]
+  coissuer add --club D --achievement N --name NAME --url URL [--verified]
+  coissuer list --club D --achievement N
+  coissuer remove --club D --achievement N --url URL`
 
 type Options = Record<string, string | boolean | undefined>
 type Command = (issuer: Issuer, options: Options) => Promise<unknown>
@@ -53,12 +56,31 @@ const COMMANDS: Record<string, Command> = {
     return issuer.designs.create(required(o, 'club'), { kind, name: required(o, 'name'), ...(image ? { image } : {}) })
   },
   issue: issueFromCsv,
+  // Each prints `{ coIssuers: [...] }`, the template's co-issuers as its read shows them (club first).
+  'coissuer add': async (issuer, o) => ({
+    coIssuers: await issuer.achievements.coIssuers.add(required(o, 'club'), templateId(o), {
+      name: required(o, 'name'),
+      url: required(o, 'url'),
+      isVerified: Boolean(o.verified),
+    }),
+  }),
+  'coissuer list': async (issuer, o) => ({ coIssuers: await issuer.achievements.coIssuers.list(required(o, 'club'), templateId(o)) }),
+  'coissuer remove': async (issuer, o) => ({
+    coIssuers: await issuer.achievements.coIssuers.remove(required(o, 'club'), templateId(o), { url: required(o, 'url') }),
+  }),
   'key rotate': async (issuer, o) => {
     const club = required(o, 'club')
     if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
     const key = await issuer.keys.rotate(club)
     return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
   },
+}
+
+/** `--achievement N`: a template id (a positive integer), else a usage error. */
+function templateId(o: Options): number {
+  const id = Number(required(o, 'achievement'))
+  if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('--achievement must be a template id')
+  return id
 }
 
 /**
@@ -68,8 +90,7 @@ const COMMANDS: Record<string, Command> = {
 async function issueFromCsv(issuer: Issuer, o: Options) {
   const club = required(o, 'club')
   const file = required(o, 'csv')
-  const achievementFormId = Number(required(o, 'achievement'))
-  if (!Number.isInteger(achievementFormId) || achievementFormId < 1) throw new UsageError('--achievement must be a template id')
+  const achievementFormId = templateId(o)
   const text = readFileSync(file, 'utf8')
   let recipients
   try {
@@ -116,6 +137,8 @@ async function main(argv: string[]): Promise<number> {
         achievement: { type: 'string' },
         csv: { type: 'string' },
         mode: { type: 'string' },
+        url: { type: 'string' },
+        verified: { type: 'boolean' },
         'no-issue': { type: 'boolean' },
         off: { type: 'boolean' },
       },

@@ -71,7 +71,7 @@ export const templateType = v.picklist(TEMPLATE_TYPES, 'unknown-type')
 export const requirementType = v.nullish(v.picklist(REQUIREMENT_TYPES, 'unknown-requirement-type'))
 
 /** An absolute http(s) URL without control characters (which URL parsing would silently drop). */
-const isWebUrl = (value: string) => !/[\u0000-\u001f\u007f]/.test(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+export const isWebUrl = (value: string): boolean => !/[\u0000-\u001f\u007f]/.test(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
 /** A link: an absolute http(s) URL; an empty string is none. */
 export const optionalUrl = v.pipe(

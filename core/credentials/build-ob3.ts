@@ -4,10 +4,19 @@ import type { IssuerConfig } from '../config.ts'
 import type { Club } from '../clubs/club.ts'
 import type { Evidence } from '../issuances/issuance.ts'
 import type { IdentityObject } from './recipient-identity.ts'
+import { CLUBCRED_CONTEXT } from './clubcred-context.ts'
 
+/**
+ * The `@context` of every credential: VC 2.0 and OB 3.0.3 first (OB 3.0 fixes those two), then the OB
+ * extensions context that defines `1EdTechJsonSchemaValidator2019` (the `credentialSchema` type; the
+ * OB 3.0 examples that carry `credentialSchema` name it too), then clubcred's own terms, embedded. With
+ * these every term expands to an absolute IRI, as the 1EdTech validator's JSON-LD check demands.
+ */
 export const OB3_CONTEXT = [
   'https://www.w3.org/ns/credentials/v2',
   'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+  'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+  CLUBCRED_CONTEXT,
 ] as const
 
 export const OB3_SCHEMA = {

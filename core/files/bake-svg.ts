@@ -3,9 +3,13 @@ export const OPENBADGES_NAMESPACE = 'https://purl.imsglobal.org/ob/v3p0'
 
 /**
  * Bakes a signed credential into an SVG badge (Open Badges 3.0, "Baking", SVG): the root `<svg>` gets
- * `xmlns:openbadges="https://purl.imsglobal.org/ob/v3p0"` and, as its first child, an
- * `<openbadges:credential>` element whose text is the compact JWT (base64url and dots: nothing to
- * escape). A credential baked before is replaced, not doubled. Text work only, so any runtime runs it.
+ * `xmlns:openbadges="https://purl.imsglobal.org/ob/v3p0"` and, as its first child, an empty
+ * `<openbadges:credential verify="…">` element whose `verify` attribute holds the compact JWT. The spec
+ * puts a VC-JWT there and keeps the element's body for embedded-proof credentials (JSON in CDATA), so a
+ * reader that follows it looks in `verify` first. The JWT is base64url and dots: nothing to escape.
+ * A credential baked before is replaced, not doubled, whatever form it had (JWT in the body, JSON in
+ * CDATA, `verify`, self-closing, another prefix bound to the OB 3.0 namespace). Text work only, so any
+ * runtime runs it and the rest of the design stays byte for byte as it was.
  *
  * @throws TypeError when `svg` has no `<svg>` root element or `jwt` is not a compact JWS.
  * @example
@@ -13,20 +17,43 @@ export const OPENBADGES_NAMESPACE = 'https://purl.imsglobal.org/ob/v3p0'
  */
 export function bakeSvg(svg: string, jwt: string): string {
   if (!/^[\w-]+\.[\w-]+\.[\w-]+$/.test(jwt)) throw new TypeError('bakeSvg: the credential is not a compact JWS')
-  const source = svg.replace(/<openbadges:credential\b[^>]*?(\/>|>[\s\S]*?<\/openbadges:credential\s*>)\s*/g, '')
+  const source = withoutEarlierBakes(svg)
   const root = findRootStartTag(source)
   let attributes = source.slice(root.attributesStart, root.attributesEnd)
   const namespace = `xmlns:openbadges="${OPENBADGES_NAMESPACE}"`
   attributes = /\sxmlns:openbadges\s*=\s*("[^"]*"|'[^']*')/.test(attributes)
     ? attributes.replace(/(\s)xmlns:openbadges\s*=\s*("[^"]*"|'[^']*')/, `$1${namespace}`)
     : `${attributes.replace(/\s+$/, '')} ${namespace}`
-  const element = `<openbadges:credential>${jwt}</openbadges:credential>`
+  const element = `<openbadges:credential verify="${jwt}"></openbadges:credential>`
   const before = source.slice(0, root.attributesStart)
   const after = source.slice(root.end)
   // An empty root (`<svg ... />`) gets a body so that the credential can be its child.
   return root.selfClosing
     ? `${before}${attributes}>${element}</svg>${after}`
     : `${before}${attributes}>${element}${after}`
+}
+
+/**
+ * Removes every `<P:credential>` element of an earlier bake, P being `openbadges` or any prefix the
+ * document binds to the OB 3.0 namespace. Attribute values are skipped quote-aware, and a CDATA body is
+ * skipped whole, so JSON holding `>` or `</P:credential>` inside CDATA does not end the element early.
+ */
+function withoutEarlierBakes(svg: string): string {
+  const prefixes = new Set(['openbadges'])
+  const binding = /\sxmlns:([\w.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g
+  for (const match of svg.matchAll(binding)) {
+    if ((match[2] ?? match[3]) === OPENBADGES_NAMESPACE) prefixes.add(match[1]!)
+  }
+  let result = svg
+  for (const prefix of prefixes) {
+    const name = `${prefix.replace(/[.-]/g, '\\$&')}:credential`
+    const element = new RegExp(
+      `<${name}(?=[\\s/>])(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>(?:<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|[\\s\\S])*?</${name}\\s*>)\\s*`,
+      'g',
+    )
+    result = result.replace(element, '')
+  }
+  return result
 }
 
 interface RootTag {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { crc32 as zlibCrc32 } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
+import { DOMParser } from '@xmldom/xmldom'
+import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose'
 import { bakePng } from '../../core/files/bake-png.ts'
 import { bakeSvg, OPENBADGES_NAMESPACE } from '../../core/files/bake-svg.ts'
 import { crc32 } from '../../core/files/crc32.ts'
@@ -72,11 +74,13 @@ describe('bakePng', () => {
 })
 
 describe('bakeSvg', () => {
-  const element = `<openbadges:credential>${JWT}</openbadges:credential>`
+  /** OB 3.0 "Baking", SVG: a VC-JWT goes in the `verify` attribute of an empty element. */
+  const element = `<openbadges:credential verify="${JWT}"></openbadges:credential>`
 
-  it('declares the namespace on the root and puts the credential first inside it', () => {
+  it('declares the namespace on the root and puts the credential first inside it, in its verify attribute', () => {
     const baked = bakeSvg('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', JWT)
     assert.equal(baked, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}<rect width="1" height="1"/></svg>`)
+    assert.equal(unbakeSvg(baked), JWT, 'a reader that follows the spec finds it')
   })
 
   it('finds the root after a declaration, comments and a DOCTYPE, and past a > inside an attribute value', () => {
@@ -84,14 +88,40 @@ describe('bakeSvg', () => {
     const baked = bakeSvg(svg, JWT)
     assert.ok(baked.startsWith('<?xml version="1.0"?>\n<!-- <svg> in a comment -->\n<!DOCTYPE svg>\n<svg xmlns="http://www.w3.org/2000/svg" data-x="a>b" xmlns:openbadges='))
     assert.ok(baked.includes(`>${element}<g/></svg>`))
+    assert.equal(unbakeSvg(baked), JWT)
   })
 
   it('opens an empty root and replaces an earlier credential and namespace declaration', () => {
     assert.equal(bakeSvg('<svg xmlns="http://www.w3.org/2000/svg"/>', JWT), `<svg xmlns="http://www.w3.org/2000/svg" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}</svg>`)
     const again = bakeSvg(bakeSvg('<svg xmlns="http://www.w3.org/2000/svg"><g/></svg>', 'a.b.c'), JWT)
-    assert.equal(again.match(/<openbadges:credential>/g)?.length, 1)
+    assert.equal(again.match(/<openbadges:credential\b/g)?.length, 1)
     assert.equal(again.match(/xmlns:openbadges=/g)?.length, 1)
     assert.ok(again.includes(element))
+    assert.equal(unbakeSvg(again), JWT)
+  })
+
+  it('replaces an earlier bake of any form: JWT as text, JSON in CDATA, an empty element, another prefix', () => {
+    const ns = `xmlns:openbadges="${OPENBADGES_NAMESPACE}"`
+    const earlier = [
+      `<svg xmlns="http://www.w3.org/2000/svg" ${ns}><openbadges:credential>a.b.c</openbadges:credential><g/></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" ${ns}>\n  <openbadges:credential><![CDATA[{"id":"urn:x","name":"a > b </x>"}]]></openbadges:credential>\n<g/></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" ${ns}><openbadges:credential verify='a.b.c'/><g/></svg>`,
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:ob="${OPENBADGES_NAMESPACE}"><ob:credential verify="a.b.c"></ob:credential><g/></svg>`,
+    ]
+    for (const svg of earlier) {
+      const baked = bakeSvg(svg, JWT)
+      assert.equal(unbakeSvg(baked), JWT, baked)
+      assert.equal(credentialElements(baked), 1, `one credential element: ${baked}`)
+      assert.ok(baked.endsWith('<g/></svg>'), baked)
+    }
+  })
+
+  it('the test reader reads both forms of the spec: verify first, else the body (embedded proof, JSON in CDATA)', () => {
+    const ns = `xmlns:openbadges="${OPENBADGES_NAMESPACE}"`
+    const embedded = `<svg xmlns="http://www.w3.org/2000/svg" ${ns}><openbadges:credential><![CDATA[{"id":"urn:x"}]]></openbadges:credential></svg>`
+    assert.deepEqual(readBakedSvg(embedded), { verify: null, body: '{"id":"urn:x"}' })
+    assert.throws(() => unbakeSvg(embedded), /no VC-JWT in the verify attribute/)
+    assert.deepEqual(readBakedSvg(bakeSvg(embedded, JWT)), { verify: JWT, body: '' })
   })
 
   it('rejects a document whose root is not <svg> and a credential that is not a compact JWS', () => {
@@ -158,6 +188,8 @@ describe('baked badges of an issuance, un-baked and verified', () => {
     const response = await api.get(filePath(issuanceId, 'svg'))
     assert.equal(response.status, 200)
     const jwt = unbakeSvg(response.text)
+    const payload = await verifyWithDidDocument(api, jwt)
+    assert.equal((payload.vc as any).credentialSubject.achievement.name, '체스 중급')
     await verifyBaked(jwt)
     assert.equal(jwt, await storedJwt(issuanceId))
     assert.match(response.text, />체중</, 'the initials of the template as issued')
@@ -195,7 +227,8 @@ describe('baked badges of an issuance, un-baked and verified', () => {
     await api.issuer.worker.drain()
     const svg = (await api.get(filePath(issuanceId, 'svg'))).text
     assert.equal(unbakeSvg(svg), await storedJwt(issuanceId))
-    assert.equal(svg.replace(/ xmlns:openbadges="[^"]*"/, '').replace(/<openbadges:credential>[^<]*<\/openbadges:credential>/, ''), design, 'the design, untouched otherwise')
+    await verifyWithDidDocument(api, unbakeSvg(svg))
+    assert.equal(svg.replace(/ xmlns:openbadges="[^"]*"/, '').replace(/<openbadges:credential verify="[\w.-]*"><\/openbadges:credential>/, ''), design, 'the design, untouched otherwise')
     const body = assertProblem(await api.call('GET', filePath(issuanceId, 'png')), 422, 'validation-failed')
     assert.deepEqual(body.errors, [{ message: 'no-png-badge', path: 'format' }])
   })
@@ -218,13 +251,52 @@ function unbakePng(png: Uint8Array) {
   }
 }
 
-/** Finds `<openbadges:credential>` as the first child of a root that declares the OB 3.0 namespace. */
+/**
+ * Reads the baked credential of an SVG as a reader that follows OB 3.0 "Baking" (SVG) does: parse it as
+ * XML, take the first child element of the root, which must be `{https://purl.imsglobal.org/ob/v3p0}credential`
+ * (prefixes do not matter: names resolve through their namespace), and read both forms the spec knows:
+ * the `verify` attribute (a VC-JWT) first, then the element's text (an embedded-proof credential, JSON).
+ */
+function readBakedSvg(svg: string): { verify: string | null; body: string } {
+  const document = new DOMParser().parseFromString(svg, 'image/svg+xml')
+  const root = document.documentElement
+  assert.ok(root, 'an XML document')
+  assert.equal(root.localName, 'svg')
+  let first = root.firstChild
+  while (first && first.nodeType !== 1) first = first.nextSibling
+  const credential = first as unknown as { namespaceURI: string | null; localName: string; getAttribute(name: string): string | null; textContent: string | null } | null
+  assert.ok(credential, 'the root has a child element')
+  assert.equal(`{${credential.namespaceURI}}${credential.localName}`, `{${OPENBADGES_NAMESPACE}}credential`, 'the first child of <svg> is the credential')
+  const verify = credential.getAttribute('verify')
+  return { verify: verify === '' ? null : verify, body: (credential.textContent ?? '').trim() }
+}
+
+/** The VC-JWT of a baked SVG: clubcred signs VC-JWTs only, so it must be in `verify`, the element empty. */
 function unbakeSvg(svg: string): string {
-  const root = /^(?:<\?xml[^>]*\?>\s*)?<svg\b([^>]*)>\s*<openbadges:credential>(?:<!\[CDATA\[)?([\w.-]+)(?:\]\]>)?<\/openbadges:credential>/.exec(svg)
-  assert.ok(root, `the credential is the first child of <svg>: ${svg.slice(0, 300)}`)
-  assert.match(root[1]!, / xmlns:openbadges="https:\/\/purl\.imsglobal\.org\/ob\/v3p0"/)
-  assert.equal(svg.match(/<openbadges:credential>/g)?.length, 1)
-  return root[2]!
+  const { verify, body } = readBakedSvg(svg)
+  assert.ok(verify, `no VC-JWT in the verify attribute; the element holds ${JSON.stringify(body.slice(0, 80))}`)
+  assert.equal(body, '', 'a VC-JWT leaves the element empty')
+  return verify
+}
+
+/** How many elements `{OB 3.0}credential` the SVG holds, anywhere. */
+function credentialElements(svg: string): number {
+  const document = new DOMParser().parseFromString(svg, 'image/svg+xml')
+  return document.getElementsByTagNameNS(OPENBADGES_NAMESPACE, 'credential').length
+}
+
+/**
+ * Verifies a JWT as an outside verifier would, with jose against the club's published DID document: the
+ * verification method the header's `kid` names, its `publicKeyJwk`, ES256.
+ */
+async function verifyWithDidDocument(api: FilesApi, jwt: string) {
+  const didDocument = (await api.get(`/open-badges/v3/issuers/${FILES_CLUB}/did.json`)).json
+  const { kid } = decodeProtectedHeader(jwt)
+  const method = didDocument.verificationMethod.find((candidate: { id: string }) => candidate.id === kid)
+  assert.ok(method, `the DID document lists ${kid}`)
+  assert.ok(didDocument.assertionMethod.includes(kid), 'as an assertion method')
+  const { payload } = await jwtVerify(jwt, await importJWK(method.publicKeyJwk, 'ES256'), { algorithms: ['ES256'], issuer: didDocument.id })
+  return payload
 }
 
 function clubKeys(api: FilesApi) {

@@ -109,11 +109,7 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
 
   it('lists the partner organisations of the credential as co-issuers', async () => {
     const { templateId: partnered } = await issueOne(api, { template: { name: '연합 토너먼트' }, recipient: { externalUserId: 'p0', email: 'p0@chess.example' } })
-    // There is no write surface for co-issuers yet (the admin CLI adds them): set them in storage.
-    await api.issuer.context.storage.transaction(async (tx) => {
-      const template = (await tx.achievements.findById(FILES_CLUB, partnered))!
-      await tx.achievements.update({ ...template, coIssuers: [{ name: '대한체스연맹', url: 'https://kchess.example', isVerified: true }] })
-    })
+    await api.issuer.achievements.coIssuers.add(FILES_CLUB, partnered, { name: '대한체스연맹', url: 'https://kchess.example', isVerified: true })
     const issued = await api.call('POST', ISSUANCES, { achievementFormId: partnered, mode: 'none', recipients: [{ externalUserId: 'p1', name: '박지호', email: 'p1@chess.example' }] })
     await api.issuer.worker.drain()
     const text = pdfText((await api.get(filePath(issued.body.results[0].resourceId, 'pdf'))).bytes)

@@ -30,10 +30,7 @@ beforeEach(async () => {
     },
   })
   // A co-issuer, as the admin adds them (read-only on v2, DESIGN §5 "Templates").
-  await api.issuer.context.storage.transaction(async (tx) => {
-    const template = (await tx.achievements.findById('chess', templateId))!
-    await tx.achievements.update({ ...template, coIssuers: [{ name: 'Seoul Chess Federation', url: 'https://federation.example', isVerified: true }] })
-  })
+  await api.issuer.achievements.coIssuers.add('chess', templateId, { name: 'Seoul Chess Federation', url: 'https://federation.example', isVerified: true })
 })
 afterEach(async () => {
   await api.close()
@@ -136,10 +133,7 @@ describe('template edits after issuing (spec §3, DESIGN §5 "Lifecycle")', () =
 
   it('an edit of the co-issuers leaves issued credentials as they were', async () => {
     const first = await issueAndSign('first')
-    await api.issuer.context.storage.transaction(async (tx) => {
-      const template = (await tx.achievements.findById('chess', templateId))!
-      await tx.achievements.update({ ...template, coIssuers: [] })
-    })
+    await api.issuer.achievements.coIssuers.remove('chess', templateId, { url: 'https://federation.example/' })
     assert.equal((await readCredential(api, first.id)).jwt, first.jwt)
     const next = await issueAndSign('next')
     assert.deepStrictEqual(

@@ -107,7 +107,14 @@ export async function assertSignedCredential(jwt: string, expected: ExpectedCred
   await jwtVerify(jwt, publicKey, { algorithms: ['ES256'], currentDate: new Date(payload.nbf * 1000) })
 
   assertValidOb3(vc)
-  assert.deepStrictEqual(vc['@context'], ['https://www.w3.org/ns/credentials/v2', 'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json'])
+  // VC 2.0 and OB 3.0.3 first, the OB extensions (credentialSchema's type), clubcred's terms embedded.
+  assert.deepStrictEqual(vc['@context'].slice(0, 3), [
+    'https://www.w3.org/ns/credentials/v2',
+    'https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json',
+    'https://purl.imsglobal.org/spec/ob/v3p0/extensions.json',
+  ])
+  assert.equal(vc['@context'].length, 4)
+  assert.equal(vc['@context'][3]['x-partnerOrganizations']['@id'], 'https://clubcred.dev/ns/ob#partnerOrganizations')
   assert.deepStrictEqual(vc.type, ['VerifiableCredential', 'OpenBadgeCredential'])
   assert.deepStrictEqual(vc.credentialSubject.type, ['AchievementSubject'])
 

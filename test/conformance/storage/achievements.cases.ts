@@ -316,6 +316,50 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.deepStrictEqual({ ...after, requirements: sortedRequirements(after) }, { ...before, requirements: sortedRequirements(before) })
     })
 
+    it('update replaces the co-issuers as a whole, in order with their verified marks, on that template only', async () => {
+      await withClubs(storage(), 'chess')
+      const mine = await insert(storage(), aNewTemplate({ coIssuers: [] }))
+      const other = await insert(storage())
+      const partners = [
+        { name: '대한체스연맹 <KCF> & "friends"', url: 'https://kchess.example/', isVerified: true },
+        { name: 'Go Club', url: 'https://go.example/', isVerified: false },
+        { name: 'Échecs Paris', url: 'http://echecs.example/club?x=1&y=2', isVerified: false },
+      ]
+      assert.equal(await storage().transaction((tx) => tx.achievements.update({ ...mine, coIssuers: partners })), true)
+      assert.deepStrictEqual((await storage().achievements.findById('chess', mine.id))?.coIssuers, partners)
+      const removed = [partners[0]!, partners[2]!]
+      await storage().transaction((tx) => tx.achievements.update({ ...mine, coIssuers: removed }))
+      assert.deepStrictEqual((await storage().achievements.findById('chess', mine.id))?.coIssuers, removed)
+      assert.deepStrictEqual((await storage().achievements.findById('chess', other.id))?.coIssuers, other.coIssuers, 'the other template keeps its own')
+      await storage().transaction((tx) => tx.achievements.update({ ...mine, coIssuers: [] }))
+      assert.deepStrictEqual((await storage().achievements.findById('chess', mine.id))?.coIssuers, [])
+    })
+
+    it('a unit of work that threw undoes its co-issuer change', async () => {
+      await withClubs(storage(), 'chess')
+      const inserted = await insert(storage())
+      await assert.rejects(
+        storage().transaction(async (tx) => {
+          await tx.achievements.update({ ...inserted, coIssuers: [...inserted.coIssuers, { name: 'Ghost', url: 'https://ghost.example/', isVerified: true }] })
+          throw new Error('abort')
+        }),
+        /abort/,
+      )
+      assert.deepStrictEqual((await storage().achievements.findById('chess', inserted.id))?.coIssuers, inserted.coIssuers)
+    })
+
+    it('changing the co-issuers of a returned or updated template changes nothing stored', async () => {
+      await withClubs(storage(), 'chess')
+      const inserted = await insert(storage())
+      const next = { ...inserted, coIssuers: [{ name: 'Go Club', url: 'https://go.example/', isVerified: false }] }
+      await storage().transaction((tx) => tx.achievements.update(next))
+      next.coIssuers[0]!.isVerified = true
+      next.coIssuers.push({ name: 'Pushed', url: 'https://pushed.example/', isVerified: true })
+      const found = await storage().achievements.findById('chess', inserted.id)
+      found!.coIssuers[0]!.name = 'Mutated'
+      assert.deepStrictEqual((await storage().achievements.findById('chess', inserted.id))?.coIssuers, [{ name: 'Go Club', url: 'https://go.example/', isVerified: false }])
+    })
+
     it('changing a returned template or the inserted object changes nothing stored', async () => {
       await withClubs(storage(), 'chess')
       const input = aNewTemplate()
