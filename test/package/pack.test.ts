@@ -1,8 +1,8 @@
 /**
  * The package as users get it, packed once per run with `npm pack` (which builds dist/ with
- * `npm run build`): the tarball installed into a fresh project works from plain JavaScript without tsx,
- * every export target ships in it, and the two packaging linters outside verifiers run, publint and
- * arethetypeswrong, find nothing we have not explained below.
+ * `npm run build`) and installed once into a fresh project with no install script run: it works from
+ * plain JavaScript without tsx, every export target ships in it, and the two packaging linters outside
+ * verifiers run, publint and arethetypeswrong, find nothing we have not explained below.
  * @see issue 12 (outside verifiers: the package as published)
  */
 import assert from 'node:assert/strict'
@@ -48,6 +48,7 @@ function targetsOf(value: unknown, path: string[] = []): { path: string; target:
 
 describe('the packed package', () => {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-pack-'))
+  const project = join(dir, 'app')
   let packed: Packed
   before(
     () => {
@@ -56,17 +57,17 @@ describe('the packed package', () => {
         files: { path: string }[]
       }[]
       packed = { tarball: join(dir, result!.filename), files: result!.files.map((file) => file.path) }
+      mkdirSync(project)
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
+      // --ignore-scripts: no dependency install script runs. This embedder uses the memory storage, so
+      // better-sqlite3 need not be compiled, and esbuild (through tsx) needs no postinstall (README).
+      execFileSync(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', packed.tarball], { cwd: project, stdio: 'ignore' })
     },
     { timeout: 300_000 },
   )
   after(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('installs into a fresh project and works from plain JavaScript', { timeout: 300_000 }, () => {
-    const project = join(dir, 'app')
-    mkdirSync(project)
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module' }))
-    // --ignore-scripts: this embedder uses the memory storage, so better-sqlite3 need not be compiled.
-    execFileSync(npm, ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline', packed.tarball], { cwd: project, stdio: 'ignore' })
+  it('installs into a fresh project and works from plain JavaScript', () => {
     writeFileSync(
       join(project, 'main.js'),
       `import { createIssuer, defaultUrls } from 'clubcred'
@@ -84,6 +85,15 @@ await issuer.close()
     )
     const output = execFileSync(process.execPath, ['main.js'], { cwd: project, encoding: 'utf8' })
     assert.deepEqual(JSON.parse(output.trim().split('\n').at(-1)!), { isValid: true, status: 'valid', name: '체스 입문', http: 200 })
+  })
+
+  it("tsx runs TypeScript without esbuild's postinstall, so allowScripts may deny it", () => {
+    // Without its postinstall esbuild keeps its JavaScript launcher and finds the platform binary in its
+    // optional dependency (@esbuild/<platform>) at run time; the postinstall only swaps the launcher for
+    // that binary and downloads it when optional dependencies were left out.
+    writeFileSync(join(project, 'typed.ts'), "const answer: number = 42\nconsole.log(JSON.stringify({ answer }))\n")
+    const output = execFileSync(process.execPath, ['--import', 'tsx', 'typed.ts'], { cwd: project, encoding: 'utf8' })
+    assert.deepEqual(JSON.parse(output), { answer: 42 })
   })
 
   it('every target of every export condition is a file in the tarball', () => {
