@@ -527,9 +527,9 @@ describe('the package surface', () => {
 
   it('is exported as clubcred/client', () => {
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
-    assert.equal(pkg.exports['./client']['clubcred-source'], './client/index.ts')
+    assert.deepStrictEqual(pkg.exports['./client'], { types: './dist/client/index.d.ts', default: './dist/client/index.js' })
     const script = "const m = await import('clubcred/client'); console.log(Object.keys(m).sort().join(' '))"
-    const exported = execFileSync(process.execPath, ['--conditions=clubcred-source', '--import', 'tsx', '--input-type=module', '-e', script], {
+    const exported = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
       cwd: fileURLToPath(new URL('../../', import.meta.url)),
       encoding: 'utf8',
     })

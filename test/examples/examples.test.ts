@@ -1,8 +1,8 @@
 /**
  * Every example under examples/ runs: each mounts clubcred under /badges in a host app, and a token,
  * a template, an issue and a public verification go through the mount while the host's own route keeps
- * answering. Examples import `clubcred` by name, resolved to the sources with the `clubcred-source`
- * export condition.
+ * answering. Examples import `clubcred` by name, as an embedder would; tsx resolves the name to the
+ * sources through tsconfig.json `paths`.
  */
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url'
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
 async function start(example: string): Promise<{ child: ChildProcess; ready: { listening: string; clubcred: string; client: { client_id: string; client_secret: string } } }> {
-  const child = spawn(process.execPath, ['--conditions=clubcred-source', '--import', 'tsx', `examples/${example}`], {
+  const child = spawn(process.execPath, ['--import', 'tsx', `examples/${example}`], {
     cwd: root,
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
