@@ -25,7 +25,7 @@ export type FileFormat = (typeof FILE_FORMATS)[number]
  * Bumped whenever a rendering changes for the same inputs (layout code, font, badge drawing), so that
  * ETags computed before no longer match.
  */
-export const FILE_RENDITION = 1
+export const FILE_RENDITION = 2
 
 const MEDIA_TYPES: Record<FileFormat, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' }
 
