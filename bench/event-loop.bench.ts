@@ -60,15 +60,18 @@ const LOGOS = [
 const LOAD_GENERATOR = `
 const { parentPort, workerData } = require('node:worker_threads')
 const { Agent, request } = require(workerData.undici)
-const agent = new Agent({ connections: 4, keepAliveTimeout: 30000 })
+// One connection per client and one for the probe, so that the probe never waits behind a download in
+// the client's own pool: what it measures is the server.
+const agents = workerData.clubs.map(() => new Agent({ connections: 1, keepAliveTimeout: 30000 }))
+const probeAgent = new Agent({ connections: 1, keepAliveTimeout: 30000 })
 const { origin, clubs, probePath, seconds } = workerData
 const statuses = {}
 const probe = []
 const deadline = performance.now() + seconds * 1000
-const client = async ({ token, paths }) => {
+const client = async ({ token, paths }, index) => {
   let next = 0
   while (performance.now() < deadline) {
-    const response = await request(origin + paths[next++ % paths.length], { headers: { authorization: 'Bearer ' + token }, dispatcher: agent })
+    const response = await request(origin + paths[next++ % paths.length], { headers: { authorization: 'Bearer ' + token }, dispatcher: agents[index] })
     await response.body.arrayBuffer()
     statuses[response.statusCode] = (statuses[response.statusCode] || 0) + 1
     // A refused client waits as told, as a well-behaved one would.
@@ -78,7 +81,7 @@ const client = async ({ token, paths }) => {
 const prober = async () => {
   while (performance.now() < deadline) {
     const started = performance.now()
-    const response = await request(origin + probePath, { dispatcher: agent })
+    const response = await request(origin + probePath, { dispatcher: probeAgent })
     await response.body.arrayBuffer()
     if (response.statusCode !== 200) throw new Error('probe answered ' + response.statusCode)
     probe.push(performance.now() - started)
@@ -86,7 +89,7 @@ const prober = async () => {
   }
 }
 Promise.all([...clubs.map(client), prober()]).then(
-  () => agent.close().then(() => parentPort.postMessage({ statuses, probe })),
+  () => Promise.all([...agents, probeAgent].map((agent) => agent.close())).then(() => parentPort.postMessage({ statuses, probe })),
   (error) => parentPort.postMessage({ error: String(error) }),
 )
 `
