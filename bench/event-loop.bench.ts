@@ -6,7 +6,8 @@
  * largest logo the server accepts: first a 2048×2048 16-bit RGBA PNG, else a 1024×1024 8-bit one (the
  * `logo` field says which). Measured on the server's thread: event-loop delay (perf_hooks
  * `monitorEventLoopDelay`, p50/p99/max), and the DID document's latency seen by the client (p50/p99/max).
- * Also the answers by status, so that a limit that refuses work shows as such. Prints one JSON line.
+ * Also the answers by status (and dropped connections by error code), so that a limit that refuses work
+ * shows as such. Prints one JSON line.
  *
  *   npx tsx bench/event-loop.bench.ts [--seconds 10] [--clients 8] [--issuances 200]
  */
@@ -67,12 +68,20 @@ const probeAgent = new Agent({ connections: 1, keepAliveTimeout: 30000 })
 const { origin, clubs, probePath, seconds } = workerData
 const statuses = {}
 const probe = []
+let probeErrors = 0
 const deadline = performance.now() + seconds * 1000
 const client = async ({ token, paths }, index) => {
   let next = 0
   while (performance.now() < deadline) {
-    const response = await request(origin + paths[next++ % paths.length], { headers: { authorization: 'Bearer ' + token }, dispatcher: agents[index] })
-    await response.body.arrayBuffer()
+    let response
+    try {
+      response = await request(origin + paths[next++ % paths.length], { headers: { authorization: 'Bearer ' + token }, dispatcher: agents[index] })
+      await response.body.arrayBuffer()
+    } catch (error) {
+      // A connection the server dropped is an outcome too: counted, and the client carries on.
+      statuses[error.code || 'error'] = (statuses[error.code || 'error'] || 0) + 1
+      continue
+    }
     statuses[response.statusCode] = (statuses[response.statusCode] || 0) + 1
     // A refused client waits as told, as a well-behaved one would.
     if (response.statusCode === 429 || response.statusCode === 503) await new Promise((r) => setTimeout(r, 1000 * Number(response.headers['retry-after'] || 1)))
@@ -81,15 +90,19 @@ const client = async ({ token, paths }, index) => {
 const prober = async () => {
   while (performance.now() < deadline) {
     const started = performance.now()
-    const response = await request(origin + probePath, { dispatcher: probeAgent })
-    await response.body.arrayBuffer()
-    if (response.statusCode !== 200) throw new Error('probe answered ' + response.statusCode)
-    probe.push(performance.now() - started)
+    try {
+      const response = await request(origin + probePath, { dispatcher: probeAgent })
+      await response.body.arrayBuffer()
+      if (response.statusCode !== 200) throw new Error('probe answered ' + response.statusCode)
+      probe.push(performance.now() - started)
+    } catch (error) {
+      probeErrors++
+    }
     await new Promise((r) => setTimeout(r, 50))
   }
 }
 Promise.all([...clubs.map(client), prober()]).then(
-  () => Promise.all([...agents, probeAgent].map((agent) => agent.close())).then(() => parentPort.postMessage({ statuses, probe })),
+  () => Promise.all([...agents, probeAgent].map((agent) => agent.close())).then(() => parentPort.postMessage({ statuses, probe, probeErrors })),
   (error) => parentPort.postMessage({ error: String(error) }),
 )
 `
@@ -145,7 +158,7 @@ try {
     eval: true,
     workerData: { origin: running.url, clubs, probePath, seconds: SECONDS, undici: createRequire(import.meta.url).resolve('undici') },
   })
-  const outcome = await new Promise<{ statuses: Record<string, number>; probe: number[]; error?: string }>((resolve, reject) => {
+  const outcome = await new Promise<{ statuses: Record<string, number>; probe: number[]; probeErrors: number; error?: string }>((resolve, reject) => {
     worker.once('message', resolve)
     worker.once('error', reject)
   })
@@ -155,7 +168,7 @@ try {
 
   const ms = (ns: number) => Number((ns / 1e6).toFixed(1))
   const probe = outcome.probe.sort((a, b) => a - b)
-  const at = (p: number) => Number(probe[Math.min(probe.length - 1, Math.floor(p * probe.length))]!.toFixed(1))
+  const at = (p: number) => Number((probe[Math.min(probe.length - 1, Math.floor(p * probe.length))] ?? NaN).toFixed(1))
   console.log(
     JSON.stringify({
       bench: 'event-loop',
@@ -167,8 +180,9 @@ try {
       loopDelayMsMax: ms(histogram.max),
       didMsP50: at(0.5),
       didMsP99: at(0.99),
-      didMsMax: Number(probe.at(-1)!.toFixed(1)),
+      didMsMax: Number((probe.at(-1) ?? NaN).toFixed(1)),
       didRequests: probe.length,
+      didErrors: outcome.probeErrors,
       fileAnswers: outcome.statuses,
       node: process.version,
     }),

@@ -40,7 +40,7 @@ export interface IssuerConfig {
 /**
  * Certificate files (`GET .../issuances/{id}/file`, spec §4.6): rendered PDFs and baked badges. Every club
  * shares one event loop, so no club's downloads may hold it: files are kept once rendered, PDFs render a
- * few at a time, and each club has a download rate (docs/decisions.md, "Certificate files").
+ * few at a time, and each club has a download rate (docs/decisions.md, "No request that stalls every club").
  */
 export interface FileLimits {
   /**
