@@ -51,6 +51,8 @@ try {
     urls: defaultUrls(8787),
     signer: createNodeSigner(),
     certificates: renderer,
+    // The library subject renders 1,020 certificates of one club as fast as it can: no per-club rate.
+    files: { downloadsPerClub: null },
   })
   await issuer.clubs.create({ domain: 'bench', name: '벤치 체스 클럽' })
   const template = await issuer.achievements.create('bench', {

@@ -33,13 +33,51 @@ export interface IssuerConfig {
   clientAuthFailures: { limit: number; windowSeconds: number }
   /** Problem documents carry `type: {problemBaseUrl}/{code}`. */
   problemBaseUrl: string
+  /** What keeps certificate-file downloads from stalling the event loop every club shares (below). */
+  files: FileLimits
 }
+
+/**
+ * Certificate files (`GET .../issuances/{id}/file`, spec §4.6): rendered PDFs and baked badges. Every club
+ * shares one event loop, so no club's downloads may hold it: files are kept once rendered, PDFs render a
+ * few at a time, and each club has a download rate (docs/decisions.md, "No request that stalls every club").
+ */
+export interface FileLimits {
+  /**
+   * Rendered files kept in memory by their strong ETag, at most this many bytes in all, the least recently
+   * used forgotten first; `0` keeps none. A certificate PDF is about 20 KB and a baked badge 5 to 260 KB,
+   * so the default 32 MiB keeps about a thousand files.
+   */
+  cacheBytes: number
+  /**
+   * Certificate PDFs rendered at once. pdf-lib lays pages out on the event loop, so more at once only
+   * makes each slower and holds their memory together. Default 2.
+   */
+  renderConcurrency: number
+  /**
+   * PDFs waiting for a turn beyond those; one more is refused at once with 503 `server-busy` and
+   * `Retry-After: 1`, so that a burst cannot build a backlog that takes minutes to clear. Default 32.
+   */
+  renderQueue: number
+  /**
+   * File requests per club, as a token bucket: `burst` at once, then `perSecond` (every request counts,
+   * 304s and refusals included, after authentication). More is 429 `rate-limited` with `Retry-After`.
+   * The default, 60 at once then 5 a second, lets a dashboard show a page of badges at once and a club
+   * export a thousand certificates in under four minutes, while one club can take at most 5 PDF renders
+   * a second of the shared loop. `null` removes the limit (an embedder that renders in bulk in-process).
+   */
+  downloadsPerClub: { burst: number; perSecond: number } | null
+}
+
+/** What `createIssuer` accepts: the configuration with every option but `urls` optional, `files` member by member. */
+export type IssuerConfigInput = { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls' | 'files'>> & { files?: Partial<FileLimits> }
 
 export const DEFAULTS = {
   accessTokenTtlSeconds: 900,
   maxBodyBytes: 1024 * 1024,
   clientAuthFailures: { limit: 10, windowSeconds: 60 },
   problemBaseUrl: 'https://clubcred.dev/problems',
+  files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
 /** Self-host URL defaults for a server on `port` (DESIGN §3). */
@@ -49,7 +87,7 @@ export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
 }
 
 /** Fills defaults and checks that every URL parses. Throws `TypeError` on misuse. */
-export function resolveConfig(input: { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls'>>): IssuerConfig {
+export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
   if (!input || typeof input !== 'object' || !input.urls) throw new TypeError('createIssuer: `urls` is required')
   const urls = { ...input.urls }
   for (const name of ['base', 'auth', 'public', 'legacyBase'] as const) {
@@ -68,9 +106,28 @@ export function resolveConfig(input: { urls: IssuerUrls } & Partial<Omit<IssuerC
     maxBodyBytes: input.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     clientAuthFailures: input.clientAuthFailures ?? DEFAULTS.clientAuthFailures,
     problemBaseUrl: (input.problemBaseUrl ?? DEFAULTS.problemBaseUrl).replace(/\/+$/, ''),
+    files: resolveFileLimits(input.files),
   }
   if (!Number.isInteger(config.maxBodyBytes) || config.maxBodyBytes < 1024) {
     throw new TypeError('createIssuer: maxBodyBytes must be an integer of at least 1024')
   }
   return config
+}
+
+function resolveFileLimits(input: Partial<FileLimits> = {}): FileLimits {
+  const files = { ...DEFAULTS.files, ...input }
+  const count = (name: string, value: unknown, min: number) => {
+    if (!Number.isInteger(value) || (value as number) < min) throw new TypeError(`createIssuer: files.${name} must be an integer of at least ${min}`)
+  }
+  count('cacheBytes', files.cacheBytes, 0)
+  count('renderConcurrency', files.renderConcurrency, 1)
+  count('renderQueue', files.renderQueue, 0)
+  if (files.downloadsPerClub !== null) {
+    const { burst, perSecond } = files.downloadsPerClub ?? {}
+    count('downloadsPerClub.burst', burst, 1)
+    if (typeof perSecond !== 'number' || !(perSecond > 0) || !Number.isFinite(perSecond)) {
+      throw new TypeError('createIssuer: files.downloadsPerClub.perSecond must be a number above 0')
+    }
+  }
+  return { ...files, downloadsPerClub: files.downloadsPerClub && { ...files.downloadsPerClub } }
 }

@@ -22,6 +22,7 @@ export type ProblemCode =
   | 'payload-too-large'
   | 'validation-failed'
   | 'rate-limited'
+  | 'server-busy'
   | 'credential-pending'
   | 'idempotency-key-reused'
   | 'idempotency-in-flight'

@@ -1,4 +1,4 @@
-import { resolveConfig, type IssuerConfig, type IssuerUrls } from './config.ts'
+import { resolveConfig, type IssuerConfigInput } from './config.ts'
 import { createFailureLimiter } from './clients/failure-limiter.ts'
 import { createTemplate } from './achievements/create.ts'
 import { patchTemplate } from './achievements/patch.ts'
@@ -45,11 +45,10 @@ import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing/worker.ts'
 import { createSignal } from './util/signal.ts'
 import { clubKeyOwner } from './issuers/did.ts'
-import { prepareIssuanceFile } from './files/prepare-file.ts'
+import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 
-export interface IssuerOptions extends Partial<Omit<IssuerConfig, 'urls'>> {
-  urls: IssuerUrls
+export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
   /** The key store; when absent, the default one is built on `storage` with `masterKey`. */
   keys?: KeyStore
@@ -115,6 +114,7 @@ export function createCoreIssuer(options: IssuerOptions) {
   const worker = createWorker(ctx, options.worker)
   const verifyIssuance = createIssuanceVerifier(ctx)
   const publishStatusList = createStatusListPublisher(ctx)
+  const issuanceFile = createIssuanceFiles(ctx, certificates)
 
   return {
     config,
@@ -206,8 +206,11 @@ export function createCoreIssuer(options: IssuerOptions) {
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
-      /** The certificate file (spec §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`). */
-      file: (club: string, id: number, format: string | null) => prepareIssuanceFile(ctx, certificates, club, id, format),
+      /**
+       * The certificate file (spec §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`),
+       * within `config.files` (per-club rate, rendering cache, PDF concurrency).
+       */
+      file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
     },
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),

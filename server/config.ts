@@ -12,6 +12,60 @@ export interface ServerConfig {
   smtpUrl: string | undefined
   /** `CLUBCRED_MAIL_FROM`: the From of recipient mail. */
   mailFrom: string | undefined
+  /** Limits of the Node HTTP server for direct exposure (`server/node.ts`; Deno's `Deno.serve` has its own). */
+  http: HttpServerLimits
+}
+
+/**
+ * What a client may hold of the server: a server exposed directly (no proxy in front) must cut off a
+ * client that sends its headers byte by byte (slowloris) and cap the sockets it keeps open.
+ */
+export interface HttpServerLimits {
+  /** `CLUBCRED_HEADERS_TIMEOUT_MS`: the request line and headers must arrive within this, else 408 and the socket closes. Default 10 s. */
+  headersTimeoutMs: number
+  /** `CLUBCRED_REQUEST_TIMEOUT_MS`: the whole request, body included (at most 1 MiB), within this; else 408. Default 60 s: 1 MiB at 150 kbit/s. */
+  requestTimeoutMs: number
+  /** `CLUBCRED_KEEP_ALIVE_TIMEOUT_MS`: an idle keep-alive socket is closed after this. Default 5 s (Node's). */
+  keepAliveTimeoutMs: number
+  /**
+   * `CLUBCRED_MAX_CONNECTIONS`: open sockets at most; more are closed at once. Default 512: within the
+   * usual limit of 1024 open files, with room for SQLite, fonts and SMTP (raise `ulimit -n` to go higher).
+   */
+  maxConnections: number
+  /** `CLUBCRED_MAX_HEADERS_COUNT`: header lines read per request at most; the rest are ignored. Default 100 (Node's is 2000). */
+  maxHeadersCount: number
+}
+
+export const HTTP_SERVER_DEFAULTS: HttpServerLimits = {
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  maxConnections: 512,
+  maxHeadersCount: 100,
+}
+
+const HTTP_SERVER_ENV: Record<keyof HttpServerLimits, string> = {
+  headersTimeoutMs: 'CLUBCRED_HEADERS_TIMEOUT_MS',
+  requestTimeoutMs: 'CLUBCRED_REQUEST_TIMEOUT_MS',
+  keepAliveTimeoutMs: 'CLUBCRED_KEEP_ALIVE_TIMEOUT_MS',
+  maxConnections: 'CLUBCRED_MAX_CONNECTIONS',
+  maxHeadersCount: 'CLUBCRED_MAX_HEADERS_COUNT',
+}
+
+/** The HTTP limits from the environment; a value that is not a positive integer is a start-up error. */
+function readHttpLimits(env: Record<string, string | undefined>): HttpServerLimits {
+  const limits = { ...HTTP_SERVER_DEFAULTS }
+  for (const [name, variable] of Object.entries(HTTP_SERVER_ENV) as [keyof HttpServerLimits, string][]) {
+    const value = env[variable]
+    if (value === undefined || value === '') continue
+    if (!/^[1-9][0-9]*$/.test(value)) throw new TypeError(`${variable} must be a positive integer, got ${value}`)
+    limits[name] = Number(value)
+  }
+  // Node requires it: the headers are part of the request.
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new TypeError(`CLUBCRED_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed CLUBCRED_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`)
+  }
+  return limits
 }
 
 export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -34,6 +88,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     urlOverrides: overrides,
     smtpUrl: env.CLUBCRED_SMTP_URL || undefined,
     mailFrom: env.CLUBCRED_MAIL_FROM || undefined,
+    http: readHttpLimits(env),
   }
 }
 

@@ -24,7 +24,20 @@ export interface RunningServer {
 export async function startNodeServer({ env = process.env, clock }: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<RunningServer> {
   const config = readServerConfig(env)
   let listener: ReturnType<typeof toNodeListener> | undefined
-  const server = createServer((req, res) => listener!(req, res))
+  const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections, maxHeadersCount } = config.http
+  const server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // Node enforces both timeouts on this interval (default 30 s): check often enough that a
+      // timeout means roughly what it says.
+      connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeoutMs / 4))),
+    },
+    (req, res) => listener!(req, res),
+  )
+  server.keepAliveTimeout = keepAliveTimeoutMs
+  server.maxConnections = maxConnections
+  server.maxHeadersCount = maxHeadersCount
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(config.port, config.host, resolve)

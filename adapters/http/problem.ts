@@ -41,6 +41,11 @@ export const PROBLEMS = {
     title: 'Too many requests',
     headers: (error) => ({ 'retry-after': String(error.extra?.retryAfter ?? 1) }),
   },
+  'server-busy': {
+    status: 503,
+    title: 'Server busy',
+    headers: (error) => ({ 'retry-after': String(error.extra?.retryAfter ?? 1) }),
+  },
   'credential-pending': { status: 409, title: 'Credential not yet created' },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused with another request' },
   'idempotency-in-flight': { status: 409, title: 'A request with this idempotency key is in flight' },

@@ -15,6 +15,7 @@ import {
   type RGB,
 } from 'pdf-lib'
 import type { CertificateModel } from '../../core/files/certificate-model.ts'
+import type { LogoImages } from './logo-images.ts'
 
 /** The two faces the page is set in, embedded (as subsets) in its document. */
 export interface PageFonts {
@@ -31,7 +32,7 @@ const MUTED = 0.42
  * diagonal REVOKED stamp when revoked. Everything is placed from the page size, so landscape and
  * portrait share the code; long texts wrap and are cut with an ellipsis rather than overflow.
  */
-export async function drawCertificate(doc: PDFDocument, fonts: PageFonts, model: CertificateModel): Promise<void> {
+export async function drawCertificate(doc: PDFDocument, fonts: PageFonts, model: CertificateModel, logos: LogoImages): Promise<void> {
   const [short, long] = PageSizes.A4
   const landscape = model.layout.orientation === 'landscape'
   const page = doc.addPage(landscape ? [long, short] : [short, long])
@@ -48,11 +49,7 @@ export async function drawCertificate(doc: PDFDocument, fonts: PageFonts, model:
   const inner = { left: 60, right: width - 60, width: width - 120 }
   let y = height - 70
 
-  if (model.logo?.mediaType === 'image/png') {
-    const logo = await doc.embedPng(model.logo.bytes)
-    const scale = Math.min(56 / logo.width, 56 / logo.height, 1)
-    page.drawImage(logo, { x: inner.left, y: height - 44 - logo.height * scale, width: logo.width * scale, height: logo.height * scale })
-  }
+  if (model.logo?.mediaType === 'image/png') await logos.draw(doc, page, model.logo, { x: inner.left, top: height - 44, box: 56 })
 
   if (model.status === 'revoked') {
     const notice = model.revokedOn

@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { PDFDocument } from 'pdf-lib'
 import { drawCertificate } from './draw-certificate.ts'
+import { createLogoImages } from './logo-images.ts'
 import { createPdfFontkit } from './fontkit.ts'
 import type { CertificateFonts } from './fonts.ts'
 import type { CertificateModel } from '../../core/files/certificate-model.ts'
@@ -16,6 +17,8 @@ const TEXT_FEATURES = { calt: false, liga: false, clig: false, rclt: false, kern
 /** The PDF engine of one renderer: pdf-lib with its fonts parsed once. Loaded on the first render. */
 export function createPdfEngine(faces: CertificateFonts) {
   const fontkit = createPdfFontkit()
+  // Every certificate of a design carries the same logo: decoded and compressed once, not per document.
+  const logos = createLogoImages()
   return {
     async render(model: CertificateModel): Promise<Uint8Array> {
       const doc = await PDFDocument.create({ updateMetadata: false })
@@ -25,7 +28,7 @@ export function createPdfEngine(faces: CertificateFonts) {
       const seed = JSON.stringify({ ...model, logo: model.logo?.hash ?? null })
       const regular = await doc.embedFont(faces.regular, { subset: true, customName: `${subsetTag(seed, 'regular')}+Pretendard-Regular`, features: TEXT_FEATURES })
       const bold = await doc.embedFont(faces.bold, { subset: true, customName: `${subsetTag(seed, 'bold')}+Pretendard-Bold`, features: TEXT_FEATURES })
-      await drawCertificate(doc, { regular, bold }, model)
+      await drawCertificate(doc, { regular, bold }, model, logos)
       const created = new Date(model.meta.createdAt)
       doc.setTitle(model.meta.title, { showInWindowTitleBar: true })
       doc.setAuthor(model.meta.author)

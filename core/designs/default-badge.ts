@@ -47,11 +47,30 @@ export function defaultBadgeSvg({ templateName, clubName, color = DEFAULT_LAYOUT
   )
 }
 
+/** Default badges drawn so far, by colour: a handful in practice (one per certificate colour in use). */
+const drawn = new Map<string, Promise<Uint8Array>>()
+const DRAWN_MAX = 16
+
 /**
  * The default badge as PNG: the same disc, ring and (larger) star, anti-aliased by 4x4 supersampling at
- * edges, encoded by `encodePng` (no native module).
+ * edges, encoded by `encodePng` (no native module). Drawing takes 50 to 160 ms of the event loop, so it
+ * is drawn once per colour and the same bytes are returned after that: callers MUST NOT modify them
+ * (`bakePng` copies). At most `DRAWN_MAX` colours are kept, the oldest forgotten first.
  */
-export async function defaultBadgePng({ color = DEFAULT_LAYOUT.primaryColor }: Pick<DefaultBadgeInput, 'color'> = {}): Promise<Uint8Array> {
+export function defaultBadgePng({ color = DEFAULT_LAYOUT.primaryColor }: Pick<DefaultBadgeInput, 'color'> = {}): Promise<Uint8Array> {
+  const key = String(color).toLowerCase()
+  let png = drawn.get(key)
+  if (!png) {
+    png = drawBadgePng(color)
+    drawn.set(key, png)
+    if (drawn.size > DRAWN_MAX) drawn.delete(drawn.keys().next().value as string)
+    // A colour that cannot be drawn is not remembered.
+    png.catch(() => drawn.delete(key))
+  }
+  return png
+}
+
+async function drawBadgePng(color: string): Promise<Uint8Array> {
   const size = DEFAULT_BADGE_SIZE
   const fill = parseColor(color)
   const white: Rgba = [255, 255, 255, 255]

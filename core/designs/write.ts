@@ -15,9 +15,9 @@ import type { UnitOfWork } from '../ports/storage.ts'
  * Decodes and checks an uploaded image; 422 with the image's failure code at `path`. An SVG is stored
  * (and addressed by the hash of) its sanitised re-serialisation, never the uploaded bytes.
  */
-export function acceptImage(input: ImageInput, path: string): StoredImage {
+export async function acceptImage(input: ImageInput, path: string): Promise<StoredImage> {
   const bytes = decodeBase64(input.data)
-  const problem = bytes ? imageProblem(input.mediaType, bytes) : 'image-not-base64'
+  const problem = bytes ? await imageProblem(input.mediaType, bytes) : 'image-not-base64'
   if (problem || !bytes) throw validationFailed([{ message: problem ?? 'image-not-base64', path }], svgDetail(input.mediaType, bytes, problem))
   const stored = input.mediaType === 'image/svg+xml' ? sanitizedSvg(bytes) : bytes
   return { hash: bytesToHex(sha256(stored)), mediaType: input.mediaType, bytes: stored }
@@ -46,8 +46,8 @@ export async function createDesign(ctx: IssuerContext, club: string, input: unkn
   if (body.kind === 'badge' && !body.image) throw validationFailed([{ message: 'required', path: 'image' }])
   if (body.kind === 'badge' && body.layout) throw validationFailed([{ message: 'layout-not-for-badge', path: 'layout' }])
   if (body.kind === 'certificate' && body.image) throw validationFailed([{ message: 'image-not-for-certificate', path: 'image' }])
-  const image = body.image ? acceptImage(body.image, 'image') : null
-  const logo = body.layout?.logo ? acceptImage(body.layout.logo, 'layout.logo') : null
+  const image = body.image ? await acceptImage(body.image, 'image') : null
+  const logo = body.layout?.logo ? await acceptImage(body.layout.logo, 'layout.logo') : null
   const now = ctx.clock.now()
   return ctx.storage.transaction(async (tx) => {
     await requireClub(tx, club)
@@ -68,8 +68,8 @@ export async function createDesign(ctx: IssuerContext, club: string, input: unkn
 /** Patches a design: only the members sent change; the layout is merged key by key. */
 export async function patchDesign(ctx: IssuerContext, club: string, id: number, input: unknown): Promise<DesignView> {
   const body = parseInput(designPatchSchema, input)
-  const image = body.image ? acceptImage(body.image, 'image') : null
-  const logo = body.layout?.logo ? acceptImage(body.layout.logo, 'layout.logo') : null
+  const image = body.image ? await acceptImage(body.image, 'image') : null
+  const logo = body.layout?.logo ? await acceptImage(body.layout.logo, 'layout.logo') : null
   return ctx.storage.transaction(async (tx) => {
     const current = await requireDesign(tx, club, id)
     if (body.kind !== undefined && body.kind !== current.kind) throw validationFailed([{ message: 'kind-immutable', path: 'kind' }])

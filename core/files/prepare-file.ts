@@ -15,6 +15,8 @@ import type { IssuerContext } from '../context.ts'
 import type { CertificateRenderer } from '../ports/certificate-renderer.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
 import type { TemplateView } from '../achievements/present.ts'
+import type { RenderCache } from './render-cache.ts'
+import type { RenderGate } from './render-gate.ts'
 
 /** The file formats of `GET .../issuances/{id}/file` (spec §4.6 shows `pdf`; clubcred adds baked badges). */
 export const FILE_FORMATS = ['pdf', 'png', 'svg'] as const
@@ -43,6 +45,14 @@ export interface IssuanceFile {
   render(): Promise<Uint8Array>
 }
 
+/** How renderings are shared and bounded (`issuance-files.ts` wires them); without them, every `render()` renders. */
+export interface FileRendering {
+  /** Keeps rendered files by their strong ETag. */
+  cache?: RenderCache | null
+  /** Bounds the PDF renderings running at once. */
+  gate?: RenderGate | null
+}
+
 /** The formats an issuer serves: `pdf` only with a certificate renderer. */
 export function supportedFormats(renderer: CertificateRenderer | null): FileFormat[] {
   return renderer ? [...FILE_FORMATS] : FILE_FORMATS.filter((format) => format !== 'pdf')
@@ -61,6 +71,7 @@ export async function prepareIssuanceFile(
   club: string,
   issuanceId: number,
   format: string | null,
+  rendering: FileRendering = {},
 ): Promise<IssuanceFile> {
   const supported = supportedFormats(renderer)
   if (!supported.includes(format as FileFormat)) {
@@ -80,11 +91,12 @@ export async function prepareIssuanceFile(
   const snapshot = (await ctx.storage.snapshots.findById(issuance.snapshotId))!.view
   const vc = (decodeJwt(credential.jwt).vc ?? {}) as EngravedCredential & { credentialSubject?: { achievement?: { image?: { id?: string } } } }
   const status = credentialStatus({ revokedAt: issuance.revokedAt, validUntil: credential.validUntil }, ctx.clock.now())
-  const facts = { issuance, credential, snapshot, vc, status }
+  const facts = { issuance, credential, snapshot, vc, status, cache: rendering.cache ?? null }
 
   if (chosen === 'pdf') {
     const model = await certificateModel(ctx, club, facts)
-    return file(chosen, facts, digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }), model.number, () => renderer!.renderPdf(model))
+    const render = () => renderer!.renderPdf(model)
+    return file(chosen, facts, digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }), model.number, rendering.gate ? () => rendering.gate!.run(render) : render)
   }
   const badge = await badgeImage(ctx, vc.credentialSubject?.achievement?.image?.id)
   const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.id)
@@ -112,20 +124,23 @@ interface Facts {
   snapshot: TemplateView
   vc: EngravedCredential
   status: CredentialStatus
+  cache: RenderCache | null
 }
 
 function file(format: FileFormat, facts: Facts, digest: string, number: string, render: () => Promise<Uint8Array>): IssuanceFile {
   const { credential, snapshot, issuance } = facts
   const base = `${snapshot.name} - ${issuance.recipient.name}`
+  const etag = `"${credential.id}.${format}.${facts.status}.${digest}"`
   return {
     format,
     mediaType: MEDIA_TYPES[format],
-    etag: `"${credential.id}.${format}.${facts.status}.${digest}"`,
+    etag,
     filename: {
       ascii: `${number}${format === 'pdf' ? '' : '-badge'}.${format}`,
       utf8: `${sanitizeFilename(format === 'pdf' ? base : `${base} badge`)}.${format}`,
     },
-    render,
+    // The strong ETag names these exact bytes, so a rendering kept under it is the rendering.
+    render: facts.cache ? () => facts.cache!.getOrRender(etag, render) : render,
   }
 }
 

@@ -19,6 +19,12 @@ describe('creating an issuer', () => {
     assert.equal(issuer.config.urls.base, 'http://localhost:9000/api')
     assert.equal(issuer.config.urls.auth, 'http://localhost:9000/oauth')
     assert.equal(issuer.config.problemBaseUrl, 'https://clubcred.dev/problems')
+    assert.deepStrictEqual(issuer.config.files, { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } })
+  })
+
+  it('takes the file limits member by member, and null for no download rate', () => {
+    const issuer = createCoreIssuer({ ...valid(), files: { renderQueue: 0, downloadsPerClub: null } })
+    assert.deepStrictEqual(issuer.config.files, { ...DEFAULTS.files, renderQueue: 0, downloadsPerClub: null })
   })
 
   const misuse: [string, () => unknown][] = [
@@ -32,6 +38,10 @@ describe('creating an issuer', () => {
     ['a relative base URL', () => createCoreIssuer({ ...valid(), urls: { ...defaultUrls(1), base: '/api' } })],
     ['a share host with a scheme', () => createCoreIssuer({ ...valid(), urls: { ...defaultUrls(1), shareHost: 'http://x' } })],
     ['a body limit under 1024 bytes', () => createCoreIssuer({ ...valid(), maxBodyBytes: 100 })],
+    ['a negative file cache', () => createCoreIssuer({ ...valid(), files: { cacheBytes: -1 } })],
+    ['no PDF rendering at all', () => createCoreIssuer({ ...valid(), files: { renderConcurrency: 0 } })],
+    ['a download rate of 0 a second', () => createCoreIssuer({ ...valid(), files: { downloadsPerClub: { burst: 10, perSecond: 0 } } })],
+    ['a download burst under 1', () => createCoreIssuer({ ...valid(), files: { downloadsPerClub: { burst: 0.5, perSecond: 1 } } })],
   ]
   for (const [what, create] of misuse) {
     it(`throws TypeError at once for ${what}`, () => {

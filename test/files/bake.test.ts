@@ -132,9 +132,9 @@ describe('bakeSvg', () => {
 })
 
 describe('the default badge', () => {
-  it('is an SVG the design upload rules accept (nothing active), with the initials and club name as text', () => {
+  it('is an SVG the design upload rules accept (nothing active), with the initials and club name as text', async () => {
     const svg = defaultBadgeSvg({ templateName: '체스 <입문>', clubName: 'Chess & Go' })
-    assert.equal(imageProblem('image/svg+xml', new TextEncoder().encode(svg)), null)
+    assert.equal(await imageProblem('image/svg+xml', new TextEncoder().encode(svg)), null)
     assert.match(svg, /aria-label="체스 &lt;입문&gt;"/, 'text is escaped')
     assert.match(svg, /Chess &amp; Go/)
     assert.deepEqual(['체스 입문', 'Chess basics', '체스', 'chess', '  ', '♞ 체스'].map(initialsOf), ['체입', 'CB', '체스', 'C', '★', '체스'])
@@ -142,7 +142,7 @@ describe('the default badge', () => {
 
   it('is a 256 × 256 RGBA PNG the upload rules accept', async () => {
     const png = await defaultBadgePng()
-    assert.equal(imageProblem('image/png', png), null)
+    assert.equal(await imageProblem('image/png', png), null)
     const [ihdr] = pngChunks(png)
     assert.deepEqual([...ihdr!.data], [0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0])
   })
@@ -193,7 +193,7 @@ describe('baked badges of an issuance, un-baked and verified', () => {
     await verifyBaked(jwt)
     assert.equal(jwt, await storedJwt(issuanceId))
     assert.match(response.text, />체중</, 'the initials of the template as issued')
-    assert.equal(imageProblem('image/svg+xml', response.bytes), null, 'still nothing active')
+    assert.equal(await imageProblem('image/svg+xml', response.bytes), null, 'still nothing active')
   })
 
   it('a PNG badge design is baked as it is, and its SVG wraps the same PNG', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { openApi, type Api } from '../support/api-harness.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { Clock } from '../../core/ports/clock.ts'
+import type { FileLimits } from '../../core/config.ts'
 
 /**
  * Helpers of the certificate-file tests (test/files/, test/http/issuance-files*.test.ts): an API like
@@ -17,8 +18,8 @@ export const FILES_CLUB = 'chess'
 export type FilesApi = Api
 
 /** An issuer on a fresh SQLite file with the club `chess` ("Chess Club"), optionally with a certificate renderer. */
-export function openFilesApi({ certificates, clock }: { certificates?: CertificateRenderer; clock?: Clock } = {}): Promise<FilesApi> {
-  return openApi({ club: FILES_CLUB, ...(certificates ? { certificates } : {}), ...(clock ? { clock } : {}) })
+export function openFilesApi({ certificates, clock, files }: { certificates?: CertificateRenderer; clock?: Clock; files?: Partial<FileLimits> } = {}): Promise<FilesApi> {
+  return openApi({ club: FILES_CLUB, ...(certificates ? { certificates } : {}), ...(clock ? { clock } : {}), ...(files ? { files } : {}) })
 }
 
 /** The file path of an issuance, with a format (or none). */

@@ -6,6 +6,7 @@ import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import type { Clock } from '../../core/ports/clock.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
+import type { FileLimits } from '../../core/config.ts'
 
 export const ORIGIN = 'http://localhost:8787'
 
@@ -32,7 +33,12 @@ export interface Api {
  * An issuer on a fresh SQLite file with one club and an all-scope client, called in-process through
  * its fetch handler.
  */
-export async function openApi({ club = 'chess', clock, certificates }: { club?: string; clock?: Clock; certificates?: CertificateRenderer } = {}): Promise<Api> {
+export async function openApi({
+  club = 'chess',
+  clock,
+  certificates,
+  files,
+}: { club?: string; clock?: Clock; certificates?: CertificateRenderer; files?: Partial<FileLimits> } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-api-'))
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) })
   const issuer = createIssuer({
@@ -41,6 +47,7 @@ export async function openApi({ club = 'chess', clock, certificates }: { club?: 
     urls: defaultUrls(8787),
     ...(clock ? { clock } : {}),
     ...(certificates ? { certificates } : {}),
+    ...(files ? { files } : {}),
     http: { onError: (error) => console.error(error) },
   })
   await issuer.clubs.create({ domain: club, name: 'Chess Club' })

@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { HTTP_SERVER_DEFAULTS, readServerConfig } from '../../server/config.ts'
+
+/**
+ * The HTTP server limits come from CLUBCRED_* variables; a value that is not a positive integer stops the
+ * start with a message naming the variable, rather than running without the limit.
+ * @see issue 13 "No request that stalls every club"
+ */
+describe('HTTP server limits from the environment', () => {
+  it('defaults when unset or empty, and the given values when set', () => {
+    assert.deepEqual(readServerConfig({}).http, HTTP_SERVER_DEFAULTS)
+    assert.deepEqual(readServerConfig({ CLUBCRED_MAX_CONNECTIONS: '' }).http, HTTP_SERVER_DEFAULTS)
+    assert.deepEqual(
+      readServerConfig({
+        CLUBCRED_HEADERS_TIMEOUT_MS: '2000',
+        CLUBCRED_REQUEST_TIMEOUT_MS: '9000',
+        CLUBCRED_KEEP_ALIVE_TIMEOUT_MS: '1000',
+        CLUBCRED_MAX_CONNECTIONS: '64',
+        CLUBCRED_MAX_HEADERS_COUNT: '50',
+      }).http,
+      { headersTimeoutMs: 2000, requestTimeoutMs: 9000, keepAliveTimeoutMs: 1000, maxConnections: 64, maxHeadersCount: 50 },
+    )
+  })
+
+  it('refuses values that are not positive integers, and a header timeout longer than the request timeout', () => {
+    for (const value of ['0', '-5', '1.5', '10s', 'abc']) {
+      assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: value }), { name: 'TypeError', message: /CLUBCRED_HEADERS_TIMEOUT_MS must be a positive integer/ })
+    }
+    assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: '70000' }), /must not exceed CLUBCRED_REQUEST_TIMEOUT_MS/)
+  })
+})
