@@ -86,10 +86,10 @@ describe('sanitizeSvg', () => {
     }
   })
 
-  it('keeps the realistic badge as the HTTP test expects, and sanitising is idempotent', () => {
+  it('keeps the realistic badge as the HTTP test expects, and sanitising is idempotent', async () => {
     assert.deepEqual(sanitizeSvg(BADGE_SVG, 'upload'), { ok: true, svg: BADGE_SVG_SANITISED })
     assert.deepEqual(sanitizeSvg(BADGE_SVG_SANITISED, 'upload'), { ok: true, svg: BADGE_SVG_SANITISED })
-    assert.equal(imageProblem('image/svg+xml', new TextEncoder().encode(BADGE_SVG)), null)
+    assert.equal(await imageProblem('image/svg+xml', new TextEncoder().encode(BADGE_SVG)), null)
   })
 
   it('takes every bypass out of a stored design instead of refusing it', () => {
