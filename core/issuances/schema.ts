@@ -23,6 +23,15 @@ export const issueRequestSchema = v.strictObject(
   'unknown-field',
 )
 
+/**
+ * The v1 bulk-issue request (spec §4.12): v2's request with `formId` for `achievementFormId`. v1.ts renames
+ * the member and validates with `issueRequestSchema`; this shape is what the OpenAPI document shows.
+ */
+export const v1IssueRequestSchema = v.strictObject(
+  (({ achievementFormId, ...rest }) => ({ formId: achievementFormId, ...rest }))(issueRequestSchema.entries),
+  'unknown-field',
+)
+
 export const evidenceSchema = jsonObject({
     url: optionalUrl,
     name: optionalText(200),
