@@ -8,6 +8,7 @@ import fc from 'fast-check'
 import { canonicalJson } from '../../../core/crypto/canonical-json.ts'
 import { ProblemError } from '../../../core/errors.ts'
 import { MAX_JSON_DEPTH } from '../../../core/json-depth.ts'
+import { clubWithClient, createCoreHarness } from '../../support/core-issuer.ts'
 
 const nested = (depth: number, open: (inner: unknown) => unknown): unknown => {
   let value: unknown = 1
@@ -49,5 +50,20 @@ describe('canonical JSON', () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
     assert.throws(() => canonicalJson(cyclic), (error: unknown) => error instanceof ProblemError && error.code === 'validation-failed')
+  })
+
+  it('the library operations refuse a deep body under an Idempotency-Key with the problem, storing nothing', async () => {
+    const { issuer, close } = createCoreHarness()
+    try {
+      await clubWithClient(issuer, 'chess')
+      const deep = { achievementFormId: 1, recipients: nested(100_000, (inner) => [inner]) }
+      const refused = (error: unknown) => error instanceof ProblemError && error.errors?.[0]?.message === 'nesting-too-deep'
+      await assert.rejects(issuer.issuances.issue('chess', deep, { idempotencyKey: 'k' }), refused)
+      await assert.rejects(issuer.v1.issue('chess', deep, { idempotencyKey: 'k' }), refused)
+      await assert.rejects(issuer.issuances.revoke('chess', 1, deep, { idempotencyKey: 'k' }), refused)
+      assert.deepEqual((await issuer.events.list('chess', {})).data, [])
+    } finally {
+      await close()
+    }
   })
 })
