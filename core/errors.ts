@@ -18,6 +18,7 @@ export type ProblemCode =
   | 'route-not-found'
   | 'method-not-allowed'
   | 'invalid-json'
+  | 'invalid-host'
   | 'unsupported-media-type'
   | 'payload-too-large'
   | 'validation-failed'

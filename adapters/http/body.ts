@@ -1,4 +1,5 @@
 import { ProblemError } from '../../core/errors.ts'
+import { MAX_JSON_DEPTH } from '../../core/json-depth.ts'
 
 /**
  * Reads a request body of at most `maxBytes`, counting bytes as they arrive (a missing or lying
@@ -43,7 +44,8 @@ const isJsonType = (type: string) => type === 'application/json' || (type.starts
 
 /**
  * Parses a JSON body: 415 `unsupported-media-type` unless the content type is JSON, 413 when too large,
- * 400 `invalid-json` when it does not parse. With `optional`, an empty body (any content type) is `undefined`.
+ * 400 `invalid-json` when it does not parse or nests deeper than `MAX_JSON_DEPTH`. With `optional`, an
+ * empty body (any content type) is `undefined`.
  */
 export async function readJson(request: Request, maxBytes: number, { optional = false } = {}): Promise<unknown> {
   const type = mediaType(request)
@@ -56,9 +58,39 @@ export async function readJson(request: Request, maxBytes: number, { optional = 
   }
   const bytes = await readBody(request, maxBytes)
   if (optional && bytes.length === 0) return undefined
+  let text: string
+  let value: unknown
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes))
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    value = JSON.parse(text)
   } catch (error) {
     throw new ProblemError('invalid-json', { detail: 'The request body is not valid UTF-8 JSON.', cause: error })
   }
+  // Checked on the text, before anything walks the value: every later walk may then recurse safely.
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw new ProblemError('invalid-json', { detail: `The request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels.` })
+  }
+  return value
+}
+
+/** The deepest nesting of arrays and objects in well-formed JSON text; brackets inside strings do not count. */
+function nestingDepth(text: string): number {
+  let depth = 0
+  let deepest = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index)
+    if (inString) {
+      if (char === 0x5c) index++ // a backslash escapes the next character
+      else if (char === 0x22) inString = false
+    } else if (char === 0x22) {
+      inString = true
+    } else if (char === 0x5b || char === 0x7b) {
+      depth++
+      if (depth > deepest) deepest = depth
+    } else if (char === 0x5d || char === 0x7d) {
+      depth--
+    }
+  }
+  return deepest
 }

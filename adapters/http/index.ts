@@ -5,6 +5,7 @@
 import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { problemResponse } from './problem.ts'
+import { withSecurityHeaders } from './security-headers.ts'
 import { Router, createRouteTable } from './router.ts'
 import { clubApiRoutes } from './routes/club-api.ts'
 import { oauthRoutes } from './routes/oauth.ts'
@@ -18,6 +19,8 @@ import type { CoreIssuer } from '../../core/issuer.ts'
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** The routes served (method and itty path), for tooling and the OpenAPI consistency test. */
   routes: { method: string; path: string }[]
+  /** The base of problem `type` URLs, so that a listener around the handler answers its own problems alike. */
+  problemBaseUrl: string
 }
 
 export interface FetchHandlerOptions {
@@ -75,13 +78,14 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     return router.fetch(request)
   }
 
-  const handler = async (request: Request): Promise<Response> => {
+  const answer = async (request: Request): Promise<Response> => {
     if (request.method !== 'HEAD') return route(request)
     // HEAD is GET without the body (RFC 9110 §9.3.2).
     const response: Response = await route(new Request(request, { method: 'GET' }))
     return new Response(null, { status: response.status, headers: response.headers })
   }
-  return Object.assign(handler, { routes: routes.list() })
+  const handler = async (request: Request): Promise<Response> => withSecurityHeaders(await answer(request))
+  return Object.assign(handler, { routes: routes.list(), problemBaseUrl })
 }
 
 /**

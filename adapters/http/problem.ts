@@ -33,6 +33,7 @@ export const PROBLEMS = {
     headers: (error) => ({ allow: String(error.extra?.allow ?? '') }),
   },
   'invalid-json': { status: 400, title: 'Malformed JSON body' },
+  'invalid-host': { status: 400, title: 'Malformed Host header' },
   'unsupported-media-type': { status: 415, title: 'Unsupported media type' },
   'payload-too-large': { status: 413, title: 'Payload too large' },
   'validation-failed': { status: 422, title: 'Validation failed' },

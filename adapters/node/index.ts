@@ -2,63 +2,91 @@
  * @module clubcred/node: a node:http listener around a fetch handler, for plain `node:http`, Express,
  * Koa or Fastify (mount it under a path prefix there).
  */
-import { Readable } from 'node:stream'
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { DEFAULTS } from '../../core/config.ts'
+import { ProblemError } from '../../core/errors.ts'
+import { problemResponse } from '../http/problem.ts'
+import { withSecurityHeaders } from '../http/security-headers.ts'
+import { requestUrl } from './request-url.ts'
+import { requestBody, settleUnreadBody } from './request-body.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
 export interface NodeListenerOptions {
   /** Called when the handler itself throws (it normally answers every error as a response). */
   onError?: (error: unknown) => void
+  /** One line about a request refused before it reached the handler (a malformed Host header). */
+  log?: (line: string) => void
+  /** Base of problem `type` URLs for the listener's own answers; defaults to the handler's. */
+  problemBaseUrl?: string
 }
+
+type Handler = ((request: Request) => Promise<Response>) & { problemBaseUrl?: string }
 
 /**
  * Turns `(Request) => Promise<Response>` into a node:http request listener. The request URL is built from
  * the `Host` header, which share pages route on; `req.originalUrl` (Express) is preferred to `req.url`
- * so that a mounted handler still sees its full path.
+ * so that a mounted handler still sees its full path. A Host that does not form a URL is answered 400
+ * `invalid-host` here. A request body the handler left unread is drained (up to a bound) so that the
+ * keep-alive connection stays usable, or else the answer says `Connection: close`.
  *
  * @example
  * http.createServer(toNodeListener(issuer.fetch)).listen(8787)
  */
 export function toNodeListener(
-  handler: (request: Request) => Promise<Response>,
-  { onError = (error) => console.error('clubcred: listener failed:', error) }: NodeListenerOptions = {},
+  handler: Handler,
+  {
+    onError = (error) => console.error('clubcred: listener failed:', error),
+    log = (line) => console.error(line),
+    problemBaseUrl = handler.problemBaseUrl ?? DEFAULTS.problemBaseUrl,
+  }: NodeListenerOptions = {},
 ): NodeListener {
+  const problem = (code: 'invalid-host' | 'internal-error', detail: string) =>
+    withSecurityHeaders(problemResponse(new ProblemError(code, { detail }), problemBaseUrl))
   return (req, res) => {
-    handle(handler, req, res).catch((error) => {
+    handle(handler, req, res, { log, problem }).catch(async (error) => {
       onError(error)
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
-      res.end('internal error')
+      if (res.headersSent) return void res.end()
+      await send(req, res, problem('internal-error', 'Something went wrong on our side.'), 0)
     })
   }
 }
 
-async function handle(handler: (request: Request) => Promise<Response>, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http'
-  const path = (req as { originalUrl?: string }).originalUrl ?? req.url ?? '/'
-  const url = new URL(path, `${protocol}://${req.headers.host ?? 'localhost'}`)
+async function handle(
+  handler: Handler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { log, problem }: { log: (line: string) => void; problem: (code: 'invalid-host', detail: string) => Response },
+): Promise<void> {
+  const url = requestUrl(req)
+  if (url === null) {
+    // The value is the client's; JSON.stringify keeps the log one line whatever it holds.
+    log(`clubcred: 400 invalid-host: ${req.method} with Host ${JSON.stringify((req.headers.host ?? '').slice(0, 200))}`)
+    return send(req, res, problem('invalid-host', 'The Host header is not a valid host[:port].'), 0)
+  }
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue
     for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
   }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD'
-  const request = new Request(url, {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
-    duplex: 'half',
-  } as RequestInit)
-
+  const body = req.method !== 'GET' && req.method !== 'HEAD' ? requestBody(req) : null
+  const request = new Request(url, { method: req.method, headers, body: body?.stream ?? null, duplex: 'half' } as RequestInit)
   const response = await handler(request)
+  await send(req, res, response, body?.received() ?? 0, () => body?.detach())
+}
+
+/** Writes `response`, after settling whatever of the request body is still unread. */
+async function send(req: IncomingMessage, res: ServerResponse, response: Response, received: number, detach = () => {}): Promise<void> {
   const out: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
     out[name] = name === 'set-cookie' ? response.headers.getSetCookie() : value
   })
-  const body = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined
-  if (body) out['content-length'] = String(body.byteLength)
+  const bytes = response.body ? new Uint8Array(await response.arrayBuffer()) : undefined
+  if (bytes) out['content-length'] = String(bytes.byteLength)
+  detach()
+  if (!(await settleUnreadBody(req, received))) out.connection = 'close'
   res.writeHead(response.status, out)
-  res.end(body)
+  res.end(bytes)
 }
 
 export { createNodeSigner } from './signer.ts'

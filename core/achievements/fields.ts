@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { REQUIREMENT_TYPES, TEMPLATE_TYPES } from './template.ts'
+import { hasControlCharacter, hasLoneSurrogate, plainText, textCharacters, type TextLines } from '../text/plain-text.ts'
 
 /**
  * The field rules of templates as valibot pieces, shared by the v2, v1 and legacy write shapes so that
@@ -15,31 +16,35 @@ export const isLatin = (text: string): boolean => LATIN.test(text)
 /** Characters counted as users count them (code points), not UTF-16 units. */
 export const characterCount = (text: string): number => [...text].length
 
-const text = (max: number) =>
+/**
+ * Free text of at most `max` characters, with the character rule of core/text/plain-text.ts. Text is
+ * single-line unless the member is multi-line by nature (descriptions): only there may it hold `\n`.
+ */
+const text = (max: number, lines: TextLines) =>
   v.pipe(
-    v.string('must-be-string'),
+    plainText(lines),
     v.check((value) => characterCount(value) <= max, 'too-long'),
   )
 
 /** Text that must not be empty (after trimming white space). */
-export const requiredText = (max: number) =>
+export const requiredText = (max: number, lines: TextLines = 'single-line') =>
   v.pipe(
-    v.string('must-be-string'),
+    plainText(lines),
     v.check((value) => value.trim().length > 0, 'required'),
     v.check((value) => characterCount(value) <= max, 'too-long'),
   )
 
 /** Optional text; an empty or blank string becomes `null`. */
-export const optionalText = (max: number) =>
+export const optionalText = (max: number, lines: TextLines = 'single-line') =>
   v.pipe(
-    v.nullish(text(max)),
+    v.nullish(text(max, lines)),
     v.transform((value) => (value && value.trim().length > 0 ? value : null)),
   )
 
 /** An English slot (spec §4.10 rule 3): Latin script only; an empty string is stored as none. */
-export const englishText = (max: number) =>
+export const englishText = (max: number, lines: TextLines = 'single-line') =>
   v.pipe(
-    v.nullish(v.pipe(text(max), v.check(isLatin, 'en-text-not-latin'))),
+    v.nullish(v.pipe(text(max, lines), v.check(isLatin, 'en-text-not-latin'))),
     v.transform((value) => (value && value.trim().length > 0 ? value : null)),
   )
 
@@ -57,6 +62,7 @@ export const tagList = v.pipe(
     v.pipe(
       v.string('must-be-string'),
       v.trim(),
+      ...textCharacters('single-line'),
       v.check((tag) => tag.length > 0 && !COMMAS.test(tag), 'tag-contains-comma'),
       v.check((tag) => characterCount(tag) <= TAG_MAX_LENGTH, 'tag-too-long'),
     ),
@@ -70,8 +76,12 @@ export const templateType = v.picklist(TEMPLATE_TYPES, 'unknown-type')
 
 export const requirementType = v.nullish(v.picklist(REQUIREMENT_TYPES, 'unknown-requirement-type'))
 
-/** An absolute http(s) URL without control characters (which URL parsing would silently drop). */
-export const isWebUrl = (value: string): boolean => !/[\u0000-\u001f\u007f]/.test(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
+/**
+ * An absolute http(s) URL without control characters (which URL parsing would silently drop) or lone
+ * surrogates (which it would silently turn into U+FFFD).
+ */
+export const isWebUrl = (value: string): boolean =>
+  !hasControlCharacter(value, 'single-line') && !hasLoneSurrogate(value) && URL.canParse(value) && /^https?:$/.test(new URL(value).protocol)
 
 /** A link: an absolute http(s) URL; an empty string is none. */
 export const optionalUrl = v.pipe(

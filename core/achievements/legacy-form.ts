@@ -11,7 +11,7 @@ const legacyRequirement = v.pipe(
   jsonObject({
     type: requirementType,
     url: optionalUrl,
-    description: optionalText(MAX.requirement),
+    description: optionalText(MAX.requirement, 'multi-line'),
     order: v.optional(requirementOrder),
   }),
   v.check((requirement) => hasDescriptionOrUrl(requirement), 'requirement-empty'),
@@ -25,7 +25,7 @@ const legacyRequirement = v.pipe(
 export const legacyFormSchema = v.object({
     // The name rule of every surface: not blank, at most 200 characters (code points, not UTF-16 units).
     name: requiredText(MAX.name),
-    description: v.optional(optionalText(MAX.description)),
+    description: v.optional(optionalText(MAX.description, 'multi-line')),
     type: v.picklist(TEMPLATE_TYPES, 'unknown-type'),
     tags: v.optional(tagList),
     prefix: v.optional(prefixRule),

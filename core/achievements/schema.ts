@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { validationFailed, type FieldError } from '../errors.ts'
+import type { TextLines } from '../text/plain-text.ts'
 import {
   MAX,
   designId,
@@ -28,7 +29,7 @@ export const requirementInput = v.pipe(
   jsonObject({
     id: ignored,
     type: requirementType,
-    description: optionalText(MAX.requirement),
+    description: optionalText(MAX.requirement, 'multi-line'),
     url: optionalUrl,
   }),
   v.check((requirement) => hasDescriptionOrUrl(requirement), 'requirement-empty'),
@@ -43,17 +44,21 @@ export const programInput = v.nullable(
 )
 
 /** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
-export const notEmptied = (max: number) => v.optional(v.pipe(v.nullable(requiredText(max)), v.check((value) => value !== null, 'required')))
+export const notEmptied = (max: number, lines: TextLines = 'single-line') =>
+  v.optional(v.pipe(v.nullable(requiredText(max, lines)), v.check((value) => value !== null, 'required')))
 
-/** The texts of a template, the same members on v2 and v1 (spec §4.10 rules 1 and 3). */
+/**
+ * The texts of a template, the same members on v2 and v1 (spec §4.10 rules 1 and 3). Names are one
+ * line; descriptions (and the engraved ones) may span lines.
+ */
 export const textEntries = {
   name: notEmptied(MAX.name),
   nameEn: v.optional(englishText(MAX.name)),
   type: v.optional(templateType),
-  description: notEmptied(MAX.description),
-  descriptionEn: v.optional(englishText(MAX.description)),
-  imprintDescription: v.optional(optionalText(MAX.description)),
-  imprintDescriptionEn: v.optional(englishText(MAX.description)),
+  description: notEmptied(MAX.description, 'multi-line'),
+  descriptionEn: v.optional(englishText(MAX.description, 'multi-line')),
+  imprintDescription: v.optional(optionalText(MAX.description, 'multi-line')),
+  imprintDescriptionEn: v.optional(englishText(MAX.description, 'multi-line')),
 }
 
 const writeEntries = {
@@ -86,7 +91,7 @@ export const templateCreateSchema = v.strictObject(
   {
     ...writeEntries,
     name: requiredText(MAX.name),
-    description: requiredText(MAX.description),
+    description: requiredText(MAX.description, 'multi-line'),
   },
   'unknown-field',
 )

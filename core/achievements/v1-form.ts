@@ -34,7 +34,7 @@ const v1Requirement = v.pipe(
   jsonObject({
     id: ignored,
     type: requirementType,
-    description: optionalText(MAX.requirement),
+    description: optionalText(MAX.requirement, 'multi-line'),
     url: optionalUrl,
     order: v.optional(requirementOrder),
   }),
@@ -67,7 +67,7 @@ const entries = {
   updatedAt: ignored,
 }
 
-export const v1FormCreateSchema = jsonObject({ ...entries, name: requiredText(MAX.name), description: requiredText(MAX.description) })
+export const v1FormCreateSchema = jsonObject({ ...entries, name: requiredText(MAX.name), description: requiredText(MAX.description, 'multi-line') })
 export const v1FormPatchSchema = jsonObject(entries)
 
 /** v1 and legacy send `order`; a requirement without one sorts by its array position. */

@@ -1,6 +1,7 @@
 import { ProblemError, StorageConflict, validationFailed, type FieldError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import type { Club } from './club.ts'
+import { hasControlCharacter, hasLoneSurrogate } from '../text/plain-text.ts'
 
 export interface CreateClubInput {
   domain: string
@@ -18,6 +19,9 @@ export async function createClub(ctx: IssuerContext, input: CreateClubInput): Pr
   }
   const name = typeof input.name === 'string' ? input.name.trim() : ''
   if (name.length === 0 || name.length > 200) errors.push({ message: 'invalid-club-name', path: 'name' })
+  // The club name is the issuer name signed into every credential: the text rule of every other name.
+  else if (hasControlCharacter(name, 'single-line')) errors.push({ message: 'control-character', path: 'name' })
+  else if (hasLoneSurrogate(name)) errors.push({ message: 'lone-surrogate', path: 'name' })
   if (errors.length > 0) throw validationFailed(errors)
 
   const club: Club = {

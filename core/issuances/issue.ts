@@ -150,6 +150,8 @@ const MESSAGES: Record<string, string> = {
   'invalid-date-time': 'A date-time is not ISO 8601.',
   'invalid-url': 'An evidence url is not an http(s) URL.',
   'must-be-object': 'The entry is not a JSON object.',
+  'control-character': 'A member holds a control character (a line break only where text may span lines).',
+  'lone-surrogate': 'A member holds a lone UTF-16 surrogate, which is not Unicode text.',
 }
 
 function failed(ref: string, index: number, issue: v.BaseIssue<unknown>): BatchItem {

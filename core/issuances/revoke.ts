@@ -7,7 +7,7 @@ import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { IssuanceDetail } from './present.ts'
 
 /** The optional body of a revoke (DESIGN §5): `{ reason }`. */
-export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500)) }, 'unknown-field')
+export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500, 'multi-line')) }, 'unknown-field')
 
 /**
  * Revokes an issuance (spec §4.7, DESIGN §5): sets the credential's bit in the club's revocation list

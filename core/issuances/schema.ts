@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { isCalendarDate, jsonObject, optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
 import { ISSUE_MODES } from './issuance.ts'
+import { textCharacters } from '../text/plain-text.ts'
 
 /** At most this many recipients per issue call (DESIGN §5); more is 422 `too-many-recipients`. */
 export const MAX_RECIPIENTS = 1000
@@ -23,18 +24,29 @@ export const issueRequestSchema = v.strictObject(
   'unknown-field',
 )
 
+/**
+ * The v1 bulk-issue request (spec §4.12): v2's request with `formId` for `achievementFormId`. v1.ts renames
+ * the member and validates with `issueRequestSchema`; this shape is what the OpenAPI document shows.
+ */
+export const v1IssueRequestSchema = v.strictObject(
+  (({ achievementFormId, ...rest }) => ({ formId: achievementFormId, ...rest }))(issueRequestSchema.entries),
+  'unknown-field',
+)
+
 export const evidenceSchema = jsonObject({
     url: optionalUrl,
     name: optionalText(200),
-    description: optionalText(2000),
+    description: optionalText(2000, 'multi-line'),
     isPublic: v.optional(v.boolean('must-be-boolean'), false),
 })
 
 /** One recipient entry (spec §4.3 plus DESIGN §5's optional `evidences[]` and `expiresAt`). */
 export const recipientSchema = jsonObject({
-    externalUserId: v.optional(v.pipe(v.string('must-be-string'), v.trim(), v.minLength(1, 'required'), v.maxLength(200, 'too-long'))),
+    externalUserId: v.optional(
+      v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),
+    ),
     name: requiredText(200),
-    email: v.pipe(v.string('must-be-string'), v.trim(), v.maxLength(254, 'too-long'), v.email('invalid-email')),
+    email: v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.maxLength(254, 'too-long'), v.email('invalid-email')),
     evidences: v.optional(v.pipe(v.array(evidenceSchema, 'must-be-array'), v.maxLength(20, 'too-many-evidences')), []),
     expiresAt: v.optional(isoDateTime),
 })

@@ -54,4 +54,22 @@ describe('GET /openapi.json', () => {
     assert.deepEqual(design.required.sort(), ['kind', 'name'])
     assert.equal(document.components.schemas.Recipient.properties.email.format, 'email')
   })
+
+  // @see issue 13 item 4: POST /v1/achievements had none.
+  it('documents the request body of every POST and PATCH', () => {
+    const withoutBody = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, operations]) =>
+      Object.entries(operations)
+        .filter(([method, operation]) => ['post', 'patch'].includes(method) && !operation.requestBody?.content)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    )
+    assert.deepEqual(withoutBody, [])
+    const v1Issue = document.paths['/v1/achievements'].post.requestBody
+    assert.equal(v1Issue.required, true)
+    const schema = v1Issue.content['application/json'].schema
+    assert.deepEqual(schema.required.sort(), ['formId', 'recipients'])
+    assert.ok(schema.properties.mode && schema.properties.expiresAt)
+    assert.equal(schema.properties.achievementFormId, undefined)
+    const token = document.paths['/oauth/token'].post.requestBody.content['application/x-www-form-urlencoded'].schema
+    assert.deepEqual(token.required, ['grant_type'])
+  })
 })

@@ -56,7 +56,7 @@ export function createOpenApiDocument(config: IssuerConfig) {
             requestBody: {
               required: !doc.summary.startsWith('Revoke'),
               ...(doc.bodyNote ? { description: doc.bodyNote } : {}),
-              content: { 'application/json': { schema: jsonSchema(doc.body) } },
+              content: { [doc.bodyType ?? 'application/json']: { schema: jsonSchema(doc.body) } },
             },
           }
         : {}),

@@ -1,9 +1,10 @@
+import * as v from 'valibot'
 import type { GenericSchema } from 'valibot'
 import { templateCreateSchema, templatePatchSchema } from '../../../core/achievements/schema.ts'
 import { v1FormCreateSchema, v1FormPatchSchema } from '../../../core/achievements/v1-form.ts'
 import { legacyFormSchema } from '../../../core/achievements/legacy-form.ts'
 import { designCreateSchema, designPatchSchema } from '../../../core/designs/schema.ts'
-import { issueRequestSchema, recipientSchema } from '../../../core/issuances/schema.ts'
+import { issueRequestSchema, recipientSchema, v1IssueRequestSchema } from '../../../core/issuances/schema.ts'
 import { revokeRequestSchema } from '../../../core/issuances/revoke.ts'
 import type { ScopeName } from '../../../core/scopes.ts'
 
@@ -16,6 +17,8 @@ export interface OperationDoc {
   /** `api-key` for legacy form creation, `basic` for the token endpoint, `none` for the public surface. */
   auth?: 'bearer' | 'api-key' | 'basic' | 'none'
   body?: GenericSchema
+  /** The media type of `body`; JSON unless said otherwise. */
+  bodyType?: 'application/json' | 'application/x-www-form-urlencoded'
   /** Extra schemas referenced by a body (e.g. each recipient entry). */
   bodyNote?: string
   query?: string[]
@@ -27,8 +30,18 @@ export interface OperationDoc {
  * One entry per route the HTTP face serves, keyed `METHOD /path` with `{param}` placeholders relative
  * to the surface's base. A test checks that this table and the router's routes are the same set.
  */
+/** The token request's form (RFC 6749 §4.4.2); routes/oauth.ts reads these two parameters. */
+const tokenForm = v.object({ grant_type: v.literal('client_credentials'), scope: v.optional(v.string()) })
+
 export const OPERATIONS: Record<string, OperationDoc> = {
-  'POST {auth}/token': { summary: 'Get an access token (client credentials grant)', tag: 'oauth', scope: null, auth: 'basic' },
+  'POST {auth}/token': {
+    summary: 'Get an access token (client credentials grant)',
+    tag: 'oauth',
+    scope: null,
+    auth: 'basic',
+    body: tokenForm,
+    bodyType: 'application/x-www-form-urlencoded',
+  },
   'GET {base}/v2/clubs/{clubDomain}/': { summary: 'Read the club root', tag: 'clubs', scope: 'clubs:read' },
   'GET {base}/v2/clubs/{clubDomain}/achievements': { summary: 'List templates', tag: 'achievements', scope: 'achievements:read', query: ['limit', 'cursor'] },
   'POST {base}/v2/clubs/{clubDomain}/achievements': { summary: 'Create a template', tag: 'achievements', scope: 'achievements:manage', body: templateCreateSchema, status: 201 },
@@ -62,7 +75,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   'GET {base}/v1/forms/{id}': { summary: 'Read a form (v1)', tag: 'v1', scope: 'achievements:read' },
   'POST {base}/v1/forms': { summary: 'Create a form (v1)', tag: 'v1', scope: 'achievements:manage', body: v1FormCreateSchema, status: 201 },
   'PATCH {base}/v1/forms/{id}': { summary: 'Patch a form (v1)', tag: 'v1', scope: 'achievements:manage', body: v1FormPatchSchema },
-  'POST {base}/v1/achievements': { summary: 'Bulk issue (v1)', tag: 'v1', scope: 'issuance:write', idempotent: true },
+  'POST {base}/v1/achievements': {
+    summary: 'Bulk issue (v1)',
+    tag: 'v1',
+    scope: 'issuance:write',
+    body: v1IssueRequestSchema,
+    bodyNote: 'Each recipients[] entry is checked on its own against the Recipient schema; failures are failed[] items, not request errors.',
+    idempotent: true,
+  },
   'GET {base}/v1/achievements/{id}': { summary: 'Read an issuance (v1)', tag: 'v1', scope: 'issuance:read' },
   'POST {legacy}/open-api/achievements/forms': { summary: 'Create a form (legacy)', tag: 'legacy', scope: null, auth: 'api-key', body: legacyFormSchema, status: 201 },
   'GET {base}/openapi.json': { summary: 'This document', tag: 'meta', scope: null, auth: 'none' },

@@ -60,7 +60,6 @@ export function publicRoutes(issuer: CoreIssuer, routes: RouteTable, publicPath:
       'cache-control': 'public, max-age=31536000, immutable',
       // An SVG opened directly must not run anything, whatever slipped past the upload checks.
       'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-      'x-content-type-options': 'nosniff',
     })
   })
 

@@ -5,10 +5,9 @@
 export const SHARE_PAGE_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-/** Headers of every answer on the share host. */
+/** Headers of every answer on the share host (`nosniff` is on every surface: security-headers.ts). */
 const SECURITY_HEADERS = {
   'content-security-policy': SHARE_PAGE_CSP,
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
 } as const
 
