@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { validationFailed } from '../errors.ts'
 import { requireClub } from '../clubs/require.ts'
 import { characterCount, isWebUrl, MAX } from './fields.ts'
+import { plainText } from '../text/plain-text.ts'
 import { parseInput } from './schema.ts'
 import { presentTemplate, type CoIssuerView } from './present.ts'
 import { requireTemplate } from './require.ts'
@@ -31,8 +32,9 @@ const partnerUrl = v.pipe(
 
 const coIssuerSchema = v.strictObject(
   {
+    // Signed into every later credential: the plain-text rule of every other name (no control character).
     name: v.pipe(
-      v.string('must-be-string'),
+      plainText('single-line'),
       v.trim(),
       v.check((value) => value !== '', 'required'),
       v.check((value) => characterCount(value) <= MAX.name, 'too-long'),

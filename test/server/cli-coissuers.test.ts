@@ -78,6 +78,7 @@ describe('the admin CLI: coissuer add, list, remove', () => {
       [['add', '--club', 'chess', '--achievement', 'first', '--name', 'X', '--url', 'https://x.example'], 'usage', null],
       [['add', '--club', 'chess', '--achievement', id, '--name', '   ', '--url', 'https://x.example'], 'validation-failed', [{ message: 'required', path: 'name' }]],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'x'.repeat(201), '--url', 'https://x.example'], 'validation-failed', [{ message: 'too-long', path: 'name' }]],
+      [['add', '--club', 'chess', '--achievement', id, '--name', 'Line\nbreak', '--url', 'https://x.example'], 'validation-failed', [{ message: 'control-character', path: 'name' }]],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'ftp://x.example/'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', '/partners/x'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'javascript:alert(1)'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],

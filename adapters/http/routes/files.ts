@@ -24,7 +24,6 @@ export function fileRoutes(issuer: CoreIssuer, routes: RouteTable, clubPath: str
         'content-type': file.format === 'svg' ? `${file.mediaType}; charset=utf-8` : file.mediaType,
         'content-length': String(bytes.length),
         'content-disposition': contentDisposition(file.filename),
-        'x-content-type-options': 'nosniff',
         // A badge SVG opened directly must not run anything, whatever an uploaded design holds.
         ...(file.format === 'svg' ? { 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:" } : {}),
       },
