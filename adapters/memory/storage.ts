@@ -466,6 +466,18 @@ function createStores(state: State, journal: Journal): Stores {
         const key = state.apiKeys.get(id)
         return key ? copy(key) : null
       },
+      async listByClub(club) {
+        return [...state.apiKeys.values()]
+          .filter((key) => key.club === club)
+          .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .map(copy)
+      },
+      async revoke(id, revokedAt) {
+        const key = state.apiKeys.get(id)
+        if (!key || key.revokedAt !== null) return false
+        put(journal, state.apiKeys, id, { ...key, revokedAt })
+        return true
+      },
     },
     images: {
       async put(image) {

@@ -4,6 +4,7 @@ import issuing from './0003_issuing.ts'
 import designs from './0004_designs.ts'
 import apiKeys from './0005_api_keys.ts'
 import randomIssuanceIds from './0007_random_issuance_ids.ts'
+import apiKeyRevocation from './0008_api_key_revocation.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -17,4 +18,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 4, name: 'designs', sql: designs },
   { version: 5, name: 'api_keys', sql: apiKeys },
   { version: 7, name: 'random_issuance_ids', sql: randomIssuanceIds },
+  { version: 8, name: 'api_key_revocation', sql: apiKeyRevocation },
 ]
