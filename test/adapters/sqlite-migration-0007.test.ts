@@ -31,6 +31,8 @@ function databaseBefore0007(file: string): void {
     ).run(name, name, `${name}@example.org`)
   }
   db.exec("INSERT INTO signing_jobs (issuance_id, club) VALUES (3, 'chess'), (2, 'chess')")
+  db.exec(`INSERT INTO status_lists (club, purpose, size, seed, created_at) VALUES ('chess', 'revocation', 131072, 's', 1);
+    INSERT INTO credentials VALUES (1, 'c0ffee00-0000-4000-8000-000000000001', 'chess', 'header.payload.signature', 5, NULL, 1, 77)`)
   db.close()
 }
 
@@ -52,6 +54,19 @@ describe('migration 0007 on a database from before', () => {
     assert.deepStrictEqual(afterOldCursor.map((issuance) => issuance.id), [2, 1])
     const newest = await storage.issuances.list('chess', { limit: 10, beforeSequence: null })
     assert.deepStrictEqual(newest.map((issuance) => issuance.id), [fresh.id, 3, 2, 1])
+    // The credential of issuance 1 survived the rebuild of its table, and its constraints hold.
+    assert.deepStrictEqual(await storage.credentials.findByIssuance(1), {
+      id: 'c0ffee00-0000-4000-8000-000000000001',
+      issuanceId: 1,
+      club: 'chess',
+      jwt: 'header.payload.signature',
+      issuedAt: 5,
+      validUntil: null,
+      statusListId: 1,
+      statusListIndex: 77,
+    })
+    const second = { id: 'c0ffee00-0000-4000-8000-000000000002', issuanceId: 1, club: 'chess', jwt: 'x', issuedAt: 6, validUntil: null, statusListId: 1, statusListIndex: 78 }
+    await assert.rejects(storage.transaction((tx) => tx.credentials.insert(second)), StorageConflict)
     // The old ids stay taken.
     await assert.rejects(storage.transaction((tx) => tx.issuances.insert(anIssuance(seed, { id: 2 }))), StorageConflict)
   })
