@@ -35,6 +35,8 @@ import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
 import { createDesign, patchDesign } from './designs/write.ts'
 import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts'
+import { listApiKeys } from './api-keys/list.ts'
+import { revokeApiKey } from './api-keys/revoke.ts'
 import { createLegacyForm } from './achievements/legacy-form.ts'
 import { issueV1, readIssuanceV1 } from './issuances/v1.ts'
 import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
@@ -174,6 +176,10 @@ export function createCoreIssuer(options: IssuerOptions) {
       /** The club of a legacy API key, or `null` when it is not a valid key. */
       authenticate: (apiKey: string) => authenticateApiKey(ctx, apiKey),
       createApiKey: (club: string) => createApiKey(ctx, club),
+      /** The club's API keys (ids and times, never a secret), oldest first. */
+      listApiKeys: (club: string) => listApiKeys(ctx, club),
+      /** Revokes an API key by id: it gets 401 `Invalid token` from then on. */
+      revokeApiKey: (id: string) => revokeApiKey(ctx, id),
     },
     designs: {
       create: (club: string, input: unknown) => createDesign(ctx, club, input),

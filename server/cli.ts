@@ -21,6 +21,8 @@ const USAGE = `commands:
   client rotate --client ID
   client delete --client ID
   apikey create --club D
+  apikey list --club D
+  apikey revoke --key ID
   design create --club D --kind badge|certificate --name N [--file image.svg|png]
   key rotate --club D
   issue --club D --achievement N --csv FILE [--mode email|none]
@@ -37,6 +39,16 @@ const required = (options: Options, name: string): string => {
   return value
 }
 
+/**
+ * `--key` of `apikey revoke`: the id `apikey list` prints, or the key's visible prefix `cck_<id>`. A whole
+ * key is refused without echoing it: a secret does not belong on a command line (shell history).
+ */
+function apiKeyId(value: string): string {
+  const match = /^(?:cck_)?([0-9a-f]{16})$/.exec(value)
+  if (!match) throw new UsageError('--key must be the id that apikey list prints (16 hex digits), or cck_<id>; never the whole key')
+  return match[1]!
+}
+
 const COMMANDS: Record<string, Command> = {
   'club create': (issuer, o) =>
     issuer.clubs.create({ domain: required(o, 'domain'), name: required(o, 'name'), canIssue: !o['no-issue'] }),
@@ -49,6 +61,8 @@ const COMMANDS: Record<string, Command> = {
   'client rotate': (issuer, o) => issuer.clients.rotate(required(o, 'client')),
   'client delete': (issuer, o) => issuer.clients.delete(required(o, 'client')),
   'apikey create': (issuer, o) => issuer.legacy.createApiKey(required(o, 'club')),
+  'apikey list': (issuer, o) => issuer.legacy.listApiKeys(required(o, 'club')),
+  'apikey revoke': (issuer, o) => issuer.legacy.revokeApiKey(apiKeyId(required(o, 'key'))),
   'design create': (issuer, o) => {
     const kind = required(o, 'kind')
     const file = typeof o.file === 'string' ? o.file : null
@@ -131,6 +145,7 @@ async function main(argv: string[]): Promise<number> {
         name: { type: 'string' },
         club: { type: 'string' },
         client: { type: 'string' },
+        key: { type: 'string' },
         scopes: { type: 'string' },
         kind: { type: 'string' },
         file: { type: 'string' },

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { createIssuer, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { loadMasterKey } from './master-key.ts'
+import { restrictSqliteFiles } from './private-files.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
@@ -22,7 +23,9 @@ export interface WireOptions {
 /** Opens the data dir's SQLite file and builds the issuer on it. */
 export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Issuer {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
-  const storage = createSqliteStorage({ driver: openDriver(join(config.dataDir, 'clubcred.db')) })
+  const databaseFile = join(config.dataDir, 'clubcred.db')
+  restrictSqliteFiles(databaseFile)
+  const storage = createSqliteStorage({ driver: openDriver(databaseFile) })
   const masterKey = loadMasterKey(config.dataDir, config.masterKey)
   return createIssuer({
     storage,

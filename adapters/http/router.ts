@@ -50,10 +50,14 @@ export function param(request: IRequest, name: string): string {
   }
 }
 
-/** A numeric path id; anything else becomes 0, an id that matches nothing, so the verb answers its own 404. */
+/**
+ * A numeric path id, 1..2^53-1 (issuance ids are random up to there: 16 digits); anything else becomes 0,
+ * an id that matches nothing, so the verb answers its own 404.
+ */
 export function numericId(request: IRequest, name = 'id'): number {
   const raw = param(request, name)
-  return /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : 0
+  const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : 0
+  return Number.isSafeInteger(id) ? id : 0
 }
 
 export { Router }

@@ -211,9 +211,11 @@ function createStores(state: State, journal: Journal): Stores {
     },
     issuances: {
       async insert(issuance) {
-        const id = ++state.sequences.issuance
-        put(journal, state.issuances, id, { ...copy(issuance), id })
-        return id
+        // The id is the caller's (random); a taken one is a conflict, as the SQLite primary key makes it.
+        if (state.issuances.has(issuance.id)) throw new StorageConflict(`issuance ${issuance.id} exists`)
+        const stored: Issuance = { ...copy(issuance), sequence: ++state.sequences.issuance }
+        put(journal, state.issuances, stored.id, stored)
+        return copy(stored)
       },
       async findById(club, id) {
         const issuance = state.issuances.get(id)
@@ -241,11 +243,17 @@ function createStores(state: State, journal: Journal): Stores {
           )
           .map(copy)
       },
-      async list(club, { limit, beforeId, achievementId }) {
-        const rows = [...state.issuances.values()].filter(
-          (issuance) => issuance.club === club && (achievementId == null || issuance.achievementId === achievementId),
-        )
-        return keysetPage(rows, beforeId, limit)
+      async list(club, { limit, beforeSequence, achievementId }) {
+        return [...state.issuances.values()]
+          .filter(
+            (issuance) =>
+              issuance.club === club &&
+              (achievementId == null || issuance.achievementId === achievementId) &&
+              (beforeSequence === null || issuance.sequence < beforeSequence),
+          )
+          .sort((a, b) => b.sequence - a.sequence)
+          .slice(0, limit)
+          .map(copy)
       },
       async revoke(club, id, revokedAt, reason) {
         const issuance = state.issuances.get(id)
@@ -298,9 +306,10 @@ function createStores(state: State, journal: Journal): Stores {
       },
       async claim(now, leaseMs, limit) {
         // `leaseUntil` is the last instant the lease holds: the job is free once it is before `now`.
+        const sequenceOf = (job: SigningJob) => state.issuances.get(job.issuanceId)?.sequence ?? 0
         const free = [...state.signingJobs.values()]
           .filter((job) => job.leaseUntil === null || job.leaseUntil < now)
-          .sort((a, b) => a.issuanceId - b.issuanceId)
+          .sort((a, b) => sequenceOf(a) - sequenceOf(b))
           .slice(0, limit)
         return free.map((job) => {
           const leased = { ...job, leaseUntil: now + leaseMs, attempts: job.attempts + 1 }
@@ -456,6 +465,18 @@ function createStores(state: State, journal: Journal): Stores {
       async findById(id) {
         const key = state.apiKeys.get(id)
         return key ? copy(key) : null
+      },
+      async listByClub(club) {
+        return [...state.apiKeys.values()]
+          .filter((key) => key.club === club)
+          .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .map(copy)
+      },
+      async revoke(id, revokedAt) {
+        const key = state.apiKeys.get(id)
+        if (!key || key.revokedAt !== null) return false
+        put(journal, state.apiKeys, id, { ...key, revokedAt })
+        return true
       },
     },
     images: {

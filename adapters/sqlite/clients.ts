@@ -1,6 +1,6 @@
-import { json, num, str, type Database } from './database.ts'
+import { json, nullableNum, num, str, type Database } from './database.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
-import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
+import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
 const toClient = (row: SqliteRow): ApiClient => ({
@@ -38,14 +38,35 @@ export function createClientStore(db: Database): ClientStore {
   }
 }
 
+const toApiKey = (row: SqliteRow): ApiKeyRecord => ({
+  id: str(row.id),
+  club: str(row.club),
+  secretHash: str(row.secret_hash),
+  createdAt: num(row.created_at),
+  revokedAt: nullableNum(row.revoked_at),
+})
+
 export function createApiKeyStore(db: Database): ApiKeyStore {
   return {
     async insert(key) {
-      db.run('INSERT INTO api_keys (id, club, secret_hash, created_at) VALUES (?, ?, ?, ?)', key.id, key.club, key.secretHash, key.createdAt)
+      db.run(
+        'INSERT INTO api_keys (id, club, secret_hash, created_at, revoked_at) VALUES (?, ?, ?, ?, ?)',
+        key.id,
+        key.club,
+        key.secretHash,
+        key.createdAt,
+        key.revokedAt,
+      )
     },
     async findById(id) {
       const row = db.get('SELECT * FROM api_keys WHERE id = ?', id)
-      return row ? { id: str(row.id), club: str(row.club), secretHash: str(row.secret_hash), createdAt: num(row.created_at) } : null
+      return row ? toApiKey(row) : null
+    },
+    async listByClub(club) {
+      return db.all('SELECT * FROM api_keys WHERE club = ? ORDER BY created_at, id', club).map(toApiKey)
+    },
+    async revoke(id, revokedAt) {
+      return db.run('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL', revokedAt, id) > 0
     },
   }
 }

@@ -69,23 +69,29 @@ const toJob = (row: SqliteRow): SigningJob => ({
 export function createSigningJobStore(db: Database): SigningJobStore {
   return {
     async enqueue({ issuanceId, club }) {
-      db.run('INSERT INTO signing_jobs (issuance_id, club) VALUES (?, ?)', issuanceId, club)
+      // The issuance's sequence is copied so that claims walk one index in issue order.
+      db.run(
+        'INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, (SELECT seq FROM issuances WHERE id = ?))',
+        issuanceId,
+        club,
+        issuanceId,
+      )
     },
     async claim(now, leaseMs, limit) {
-      // One statement: the rows it leases are exactly the rows it returns.
+      // One statement: the rows it leases are exactly the rows it returns (RETURNING has no order).
       return db
         .all(
           `UPDATE signing_jobs SET lease_until = ?, attempts = attempts + 1
            WHERE issuance_id IN (
              SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ?
-             ORDER BY issuance_id LIMIT ?)
+             ORDER BY issuance_seq LIMIT ?)
            RETURNING *`,
           now + leaseMs,
           now,
           limit,
         )
+        .sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq))
         .map(toJob)
-        .sort((a, b) => a.issuanceId - b.issuanceId)
     },
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       db.run('UPDATE signing_jobs SET status_list_id = ?, status_list_index = ? WHERE issuance_id = ?', statusListId, statusListIndex, issuanceId)

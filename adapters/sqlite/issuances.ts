@@ -5,6 +5,7 @@ import type { SqliteRow } from './driver.ts'
 
 const toIssuance = (row: SqliteRow): Issuance => ({
   id: num(row.id),
+  sequence: num(row.seq),
   club: str(row.club),
   achievementId: num(row.achievement_id),
   snapshotId: num(row.snapshot_id),
@@ -20,10 +21,15 @@ const toIssuance = (row: SqliteRow): Issuance => ({
 export function createIssuanceStore(db: Database): IssuanceStore {
   return {
     async insert(issuance) {
-      const row = db.get(
-        `INSERT INTO issuances (club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
+      // The counter first: a failed insert (a taken id) leaves a gap, never a number handed out twice.
+      const sequence = num(db.get("UPDATE sequences SET value = value + 1 WHERE name = 'issuances' RETURNING value")!.value)
+      // The primary key on `id` is the constraint that turns a random id drawn twice into StorageConflict.
+      db.run(
+        `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
            evidences, mode, expires_at, created_at, revoked_at, revocation_reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        issuance.id,
+        sequence,
         issuance.club,
         issuance.achievementId,
         issuance.snapshotId,
@@ -37,7 +43,7 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         issuance.revokedAt,
         issuance.revocationReason,
       )
-      return num(row!.id)
+      return { ...structuredClone(issuance), sequence }
     },
     async findById(club, id) {
       const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)
@@ -65,19 +71,19 @@ export function createIssuanceStore(db: Database): IssuanceStore {
             )
       return rows.map(toIssuance)
     },
-    async list(club, { limit, beforeId, achievementId = null }) {
+    async list(club, { limit, beforeSequence, achievementId = null }) {
       const conditions = ['club = ?']
       const params: (string | number)[] = [club]
-      if (beforeId !== null) {
-        conditions.push('id < ?')
-        params.push(beforeId)
+      if (beforeSequence !== null) {
+        conditions.push('seq < ?')
+        params.push(beforeSequence)
       }
       if (achievementId !== null) {
         conditions.push('achievement_id = ?')
         params.push(achievementId)
       }
       return db
-        .all(`SELECT * FROM issuances WHERE ${conditions.join(' AND ')} ORDER BY id DESC LIMIT ?`, ...params, limit)
+        .all(`SELECT * FROM issuances WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params, limit)
         .map(toIssuance)
     },
     async revoke(club, id, revokedAt, reason) {

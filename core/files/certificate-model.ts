@@ -92,12 +92,14 @@ export function certificateDate(ms: number): CertificateDate {
 
 /**
  * The certificate number: the template's legacy certificate-number prefix (spec §2.12 `prefix`, letters,
- * printed upper case) and the issuance id padded to six digits, `CHESS-000123`; without a prefix,
- * `CC-<CLUB DOMAIN>-<id>`, `CC-CHESS-000123`. The issuance id makes it unique within the club and the
+ * printed upper case) and the issuance's sequence padded to six digits, `CHESS-000123`; without a prefix,
+ * `CC-<CLUB DOMAIN>-<sequence>`, `CC-CHESS-000123`. The sequence makes it unique within the club and the
  * club domain (or the club's own prefix) across clubs; it is stable, since both parts are fixed at issue.
+ * The sequence, not the id: ids are random 16-digit numbers now (issue 13), and issuances from before
+ * keep their numbers, since their sequence is their old id.
  */
-export function certificateNumber(prefix: string | null, club: string, issuanceId: number): string {
-  const serial = String(issuanceId).padStart(6, '0')
+export function certificateNumber(prefix: string | null, club: string, issuanceSequence: number): string {
+  const serial = String(issuanceSequence).padStart(6, '0')
   return prefix ? `${prefix.toUpperCase()}-${serial}` : `CC-${club.toUpperCase()}-${serial}`
 }
 
@@ -121,7 +123,7 @@ export interface CertificateModelInput {
   credential: { id: string; issuedAt: number; validUntil: number | null }
   vc: EngravedCredential
   snapshot: TemplateView
-  issuance: Pick<Issuance, 'id' | 'recipient' | 'revokedAt'>
+  issuance: Pick<Issuance, 'id' | 'sequence' | 'recipient' | 'revokedAt'>
   status: CredentialStatus
   layout: CertificateLayout
   logo: StoredImage | null
@@ -147,7 +149,7 @@ export function buildCertificateModel(input: CertificateModelInput): Certificate
   const issuerName = vc.issuer?.name ?? snapshot.coIssuers[0]?.name ?? input.club
   const { logoImage: _logo, ...look } = layout
   return {
-    number: certificateNumber(snapshotPrefix(snapshot), input.club, input.issuance.id),
+    number: certificateNumber(snapshotPrefix(snapshot), input.club, input.issuance.sequence),
     credentialId: input.credential.id,
     heading: CERTIFICATE_HEADINGS[snapshot.type] ?? CERTIFICATE_HEADINGS.completion,
     recipientName: input.issuance.recipient.name,

@@ -99,7 +99,7 @@ export async function prepareIssuanceFile(
     return file(chosen, facts, digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }), model.number, rendering.gate ? () => rendering.gate!.run(render) : render)
   }
   const badge = await badgeImage(ctx, vc.credentialSubject?.achievement?.image?.id)
-  const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.id)
+  const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.sequence)
   const names = { templateName: vc.credentialSubject?.achievement?.name ?? snapshot.name, clubName: vc.issuer?.name ?? club }
   const digest = digestOf({ badge: badge?.hash ?? null, ...names })
   if (chosen === 'png') {

@@ -22,7 +22,13 @@ export interface Evidence {
 
 /** An issuance: one recipient given one template (spec §2.6). */
 export interface Issuance {
+  /**
+   * The public id (spec §2.6, the verdict's path): random below 2^53 for new issuances, so that counting
+   * ids lists nobody (`issuance-id.ts`); issuances stored before migration 0006 keep their sequential ids.
+   */
   id: number
+  /** Issue order, never shown: lists, cursors and the signing queue sort by it, and it numbers certificates. */
+  sequence: number
   club: string
   achievementId: number
   /** The template as issued: engraved into the credential and read back as the detail's `form`. */
@@ -37,7 +43,8 @@ export interface Issuance {
   revocationReason: string | null
 }
 
-export type NewIssuance = Omit<Issuance, 'id'>
+/** An issuance as core hands it to storage: the id chosen, the sequence still to be given. */
+export type NewIssuance = Omit<Issuance, 'sequence'>
 
 /** The template as issued, stored once per batch and shared by its issuances. */
 export interface TemplateSnapshot {

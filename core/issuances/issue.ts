@@ -10,6 +10,7 @@ import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 import type { IssueMode } from './issuance.ts'
+import { withFreshIssuanceId } from './issuance-id.ts'
 
 /** One item of the batch result (spec §2.9, DESIGN §5). */
 export type BatchItem =
@@ -87,7 +88,7 @@ export async function issueBatch(
         view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
         createdAt: now,
       })
-      const id = await insertIssuance(tx, { club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now })
+      const id = await insertIssuance(ctx, tx, { club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now })
       results.push({ ref, status: 'issued', resourceId: id, error: null })
     }
 
@@ -101,10 +102,12 @@ export async function issueBatch(
 }
 
 async function insertIssuance(
+  ctx: IssuerContext,
   tx: UnitOfWork,
   i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
 ): Promise<number> {
-  const id = await tx.issuances.insert({
+  const { id } = await withFreshIssuanceId(ctx.random, (id) => tx.issuances.insert({
+    id,
     club: i.club,
     achievementId: i.achievementId,
     snapshotId: i.snapshotId,
@@ -120,7 +123,7 @@ async function insertIssuance(
     createdAt: i.now,
     revokedAt: null,
     revocationReason: null,
-  })
+  }))
   await tx.events.append({ club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
   await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
   return id

@@ -34,10 +34,11 @@ export async function listIssuances(
       throw new ProblemError('validation-failed', { errors: [{ message: 'invalid-achievement-id', path: 'achievementId' }] })
     }
   }
-  const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeId: page.beforeId, achievementId })
+  // The cursor carries the sequence (issue order), never the id: ids are random (issuance-id.ts).
+  const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId })
   const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
   const now = ctx.clock.now()
-  return toPage('issuances', rows, page.limit, (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now))
+  return toPage('issuances', rows, page.limit, (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now), (row) => row.sequence)
 }
 
 /** The credential read (spec §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */

@@ -35,13 +35,22 @@ export function parseListQuery(list: string, query: ListQuery): KeysetPage {
   return { limit, beforeId }
 }
 
-/** Builds a page from rows fetched with `limit + 1`: the extra row only tells that there is more. */
-export function toPage<Row extends { id: number }, T>(list: string, rows: Row[], limit: number, present: (row: Row) => T): Page<T> {
+/**
+ * Builds a page from rows fetched with `limit + 1`: the extra row only tells that there is more.
+ * `position` is the key the list is ordered by: the row id, or the sequence where ids are random.
+ */
+export function toPage<Row extends { id: number }, T>(
+  list: string,
+  rows: Row[],
+  limit: number,
+  present: (row: Row) => T,
+  position: (row: Row) => number = (row) => row.id,
+): Page<T> {
   const pageRows = rows.slice(0, limit)
   const last = pageRows.at(-1)
   return {
     data: pageRows.map(present),
-    meta: { nextCursor: rows.length > limit && last ? encodeCursor(list, last.id) : null },
+    meta: { nextCursor: rows.length > limit && last ? encodeCursor(list, position(last)) : null },
   }
 }
 

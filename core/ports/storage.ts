@@ -92,9 +92,23 @@ export interface SnapshotStore {
   findById(id: number): Promise<TemplateSnapshot | null>
 }
 
+/** Keyset page request of issuances: rows strictly below `beforeSequence` (all when `null`), highest sequence first. */
+export interface IssuancePage {
+  limit: number
+  beforeSequence: number | null
+  /** Only this template's issuances; all when `null` or absent. */
+  achievementId?: number | null
+}
+
 export interface IssuanceStore {
-  /** Inserts with a fresh, increasing id (never reused); returns the id. */
-  insert(issuance: NewIssuance): Promise<number>
+  /**
+   * Inserts the issuance under the caller's `id` (random: `core/issuances/issuance-id.ts`) and gives it
+   * the next `sequence`; returns the stored issuance. MUST throw `StorageConflict` when the id exists:
+   * a constraint, not a check, so that of concurrent inserts with one id exactly one succeeds.
+   * Sequences MUST be distinct and increase in the order units of work commit, also under concurrent
+   * inserts, and MUST never be reused.
+   */
+  insert(issuance: NewIssuance): Promise<Issuance>
   findById(club: string, id: number): Promise<Issuance | null>
   /** The issuance with this id whatever its club (the public verification surface), or `null`. */
   findByIdAcrossClubs(id: number): Promise<Issuance | null>
@@ -105,8 +119,8 @@ export interface IssuanceStore {
    * is not null, else by e-mail compared case-insensitively. Any order; `[]` when none.
    */
   findHeld(club: string, achievementId: number, recipient: { externalUserId: string | null; email: string }): Promise<Issuance[]>
-  /** The club's issuances, highest id first, keyset-paged, optionally of one template only. */
-  list(club: string, page: KeysetPage & { achievementId?: number | null }): Promise<Issuance[]>
+  /** The club's issuances, highest sequence (newest) first, keyset-paged, optionally of one template only. */
+  list(club: string, page: IssuancePage): Promise<Issuance[]>
   /** Sets `revokedAt` and `revocationReason` when not yet revoked. Returns `true` when it changed the row. */
   revoke(club: string, id: number, revokedAt: number, reason: string | null): Promise<boolean>
 }
@@ -141,7 +155,8 @@ export interface SigningJob {
 export interface SigningJobStore {
   enqueue(job: { issuanceId: number; club: string }): Promise<void>
   /**
-   * Leases up to `limit` jobs that are free or whose lease ended before `now`, lowest issuance id first:
+   * Leases up to `limit` jobs that are free or whose lease ended before `now`, lowest issuance sequence
+   * (oldest issuance) first:
    * sets `leaseUntil = now + leaseMs` and increments `attempts`. Inside a unit of work, concurrent claims
    * MUST NOT return the same job.
    */
@@ -267,12 +282,18 @@ export interface ApiKeyRecord {
   club: string
   secretHash: string
   createdAt: number
+  /** When the key was revoked (ms), or `null`; a revoked key is kept so that the list shows when. */
+  revokedAt: number | null
 }
 
 export interface ApiKeyStore {
   /** MUST throw `StorageConflict` when the id exists. */
   insert(key: ApiKeyRecord): Promise<void>
   findById(id: string): Promise<ApiKeyRecord | null>
+  /** The club's keys, revoked ones included, oldest first (`createdAt`, then `id`); `[]` when none. */
+  listByClub(club: string): Promise<ApiKeyRecord[]>
+  /** Sets `revokedAt` when the key exists and is not revoked yet. Returns `true` when it changed the row. */
+  revoke(id: string, revokedAt: number): Promise<boolean>
 }
 
 export interface ImageStore {

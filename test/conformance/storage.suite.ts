@@ -7,6 +7,7 @@
  */
 import { describe } from 'node:test'
 import { achievementCases } from './storage/achievements.cases.ts'
+import { apiKeyCases } from './storage/api-keys.cases.ts'
 import { clientCases } from './storage/clients.cases.ts'
 import { clubCases } from './storage/clubs.cases.ts'
 import { keyCases } from './storage/keys.cases.ts'
@@ -26,6 +27,7 @@ export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 const GROUPS: StorageCases[] = [
   clubCases, clientCases, keyCases, transactionCases, achievementCases,
   snapshotCases, issuanceCases, credentialCases, signingJobCases, statusListCases, eventCases, idempotencyCases, outboxCases,
+  apiKeyCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -39,7 +39,7 @@ function input(overrides: Partial<CertificateModelInput> = {}): CertificateModel
       },
     },
     snapshot,
-    issuance: { id: 123, recipient: { name: '김민준', email: 'kim@example.com', externalUserId: null }, revokedAt: null },
+    issuance: { id: 4_503_599_627_370_496, sequence: 123, recipient: { name: '김민준', email: 'kim@example.com', externalUserId: null }, revokedAt: null },
     status: 'valid',
     layout: DEFAULT_LAYOUT,
     logo: null,
@@ -49,7 +49,7 @@ function input(overrides: Partial<CertificateModelInput> = {}): CertificateModel
 }
 
 describe('the certificate model', () => {
-  it('numbers by the legacy prefix when there is one, else CC-<club>, with the issuance id in six digits', () => {
+  it('numbers by the legacy prefix when there is one, else CC-<club>, with the issuance sequence (never its random id) in six digits', () => {
     assert.equal(certificateNumber('chess', 'chess', 123), 'CHESS-000123')
     assert.equal(certificateNumber(null, 'chess', 123), 'CC-CHESS-000123')
     assert.equal(certificateNumber(null, 'go-club', 1234567), 'CC-GO-CLUB-1234567')
@@ -95,7 +95,7 @@ describe('the certificate model', () => {
 
   it('a revoked certificate carries its revocation date; the reason is never part of the model', () => {
     const model = buildCertificateModel(
-      input({ status: 'revoked', issuance: { id: 1, recipient: { name: 'A', email: 'a@b.c', externalUserId: null }, revokedAt: Date.UTC(2025, 5, 1, 16) } }),
+      input({ status: 'revoked', issuance: { id: 7_038_454_311_622_301, sequence: 1, recipient: { name: 'A', email: 'a@b.c', externalUserId: null }, revokedAt: Date.UTC(2025, 5, 1, 16) } }),
     )
     assert.equal(model.status, 'revoked')
     assert.deepEqual(model.revokedOn, { iso: '2025-06-02', ko: '2025년 6월 2일', en: '2 June 2025' })

@@ -51,7 +51,9 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
     assert.match(text, /1\. 입문 과정 8주 수료/, 'criteria.narrative')
     assert.match(text, /Chess Club/, 'the issuer')
     assert.ok(text.includes(`${issued.getUTCFullYear()}년 ${issued.getUTCMonth() + 1}월 ${issued.getUTCDate()}일`), 'the issue date in Korean (KST)')
-    assert.ok(text.includes(`CC-CHESS-${String(issuanceId).padStart(6, '0')}`), 'the certificate number')
+    // The number counts issuances in issue order (the sequence), never the random id: the store's first.
+    assert.ok(text.includes('CC-CHESS-000001'), 'the certificate number')
+    assert.ok(!text.includes(String(issuanceId)), 'the random issuance id is not printed')
     assert.ok(text.includes(detail.credential.shareUrl), 'the share page the QR code points to')
     assert.match(text, /수료증/, 'the heading of a completion')
   })

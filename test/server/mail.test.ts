@@ -92,10 +92,12 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
 
     const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
     try {
-      const outbox = db.prepare('SELECT issuance_id, recipient, sent_at FROM outbox ORDER BY issuance_id').all() as { issuance_id: number; recipient: string; sent_at: number | null }[]
+      const outbox = db.prepare('SELECT issuance_id, recipient, sent_at FROM outbox').all() as { issuance_id: number; recipient: string; sent_at: number | null }[]
+      // Issuance ids are random: compare as sets of (issuance, recipient) pairs, in id order on both sides.
+      const byIssuance = (a: [number, string], b: [number, string]) => a[0] - b[0]
       assert.deepStrictEqual(
-        outbox.map((row) => [row.issuance_id, row.recipient]),
-        mailedIds.map((id, i) => [id, mailed[i]!.email]),
+        outbox.map((row): [number, string] => [row.issuance_id, row.recipient]).sort(byIssuance),
+        mailedIds.map((id, i): [number, string] => [id!, mailed[i]!.email]).sort(byIssuance),
       )
       assert.ok(outbox.every((row) => row.sent_at !== null), 'marked sent')
     } finally {

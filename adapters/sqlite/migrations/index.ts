@@ -3,6 +3,8 @@ import achievements from './0002_achievements.ts'
 import issuing from './0003_issuing.ts'
 import designs from './0004_designs.ts'
 import apiKeys from './0005_api_keys.ts'
+import randomIssuanceIds from './0006_random_issuance_ids.ts'
+import apiKeyRevocation from './0007_api_key_revocation.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -15,4 +17,6 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 3, name: 'issuing', sql: issuing },
   { version: 4, name: 'designs', sql: designs },
   { version: 5, name: 'api_keys', sql: apiKeys },
+  { version: 6, name: 'random_issuance_ids', sql: randomIssuanceIds },
+  { version: 7, name: 'api_key_revocation', sql: apiKeyRevocation },
 ]

@@ -67,7 +67,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       const found = await storage().credentials.findByIssuances([ids[1]!, ids[2]!, ids[0]!, 9999])
       assert.deepStrictEqual(
         found.sort((a, b) => a.issuanceId - b.issuanceId),
-        [credentials[0], credentials[1]],
+        [credentials[0], credentials[1]].sort((a, b) => a!.issuanceId - b!.issuanceId),
       )
       assert.deepStrictEqual(await storage().credentials.findByIssuances([ids[3]!, ids[3]!]), [credentials[2]])
     })

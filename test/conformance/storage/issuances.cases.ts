@@ -2,7 +2,10 @@ import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { NewAchievementTemplate } from '../../../core/achievements/template.ts'
-import type { NewIssuance } from '../../../core/issuances/issuance.ts'
+import { StorageConflict } from '../../../core/errors.ts'
+import type { Issuance, NewIssuance } from '../../../core/issuances/issuance.ts'
+import { randomIssuanceId } from '../../../core/issuances/issuance-id.ts'
+import { webCryptoRandom } from '../../../core/ports/random.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
 import { aClub, caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 
@@ -73,8 +76,13 @@ export interface IssuingSeed {
   snapshotId: number
 }
 
+/**
+ * A new issuance with a fresh random id, as core makes them: random ids also prove that the stores order
+ * by the sequence, never by the id.
+ */
 export function anIssuance(seed: IssuingSeed, overrides: Partial<NewIssuance> = {}): NewIssuance {
   return {
+    id: randomIssuanceId(webCryptoRandom),
     club: seed.club,
     achievementId: seed.achievementId,
     snapshotId: seed.snapshotId,
@@ -107,16 +115,21 @@ export async function seedTemplate(storage: StoragePort, club = 'chess', { withC
 
 /** Inserts `count` issuances of the seed's template in one unit; returns their ids in insertion order. */
 export async function seedIssuances(storage: StoragePort, seed: IssuingSeed, count: number): Promise<number[]> {
+  return (await seedStoredIssuances(storage, seed, count)).map((issuance) => issuance.id)
+}
+
+/** `seedIssuances`, returning the stored issuances (with their sequences). */
+export async function seedStoredIssuances(storage: StoragePort, seed: IssuingSeed, count: number): Promise<Issuance[]> {
   return storage.transaction(async (tx) => {
-    const ids: number[] = []
+    const stored: Issuance[] = []
     for (let i = 0; i < count; i++) {
-      ids.push(await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: `member-${i}`, name: `Member ${i}`, email: `m${i}@example.org` } })))
+      stored.push(await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: `member-${i}`, name: `Member ${i}`, email: `m${i}@example.org` } })))
     }
-    return ids
+    return stored
   })
 }
 
-const byId = <T extends { id: number }>(a: T, b: T) => a.id - b.id
+const byNumber = (a: number, b: number) => a - b
 
 /** IssuanceStore and AchievementStore.incrementIssuedCount: core/ports/storage.ts. */
 export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): void {
@@ -127,9 +140,11 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
     it('an issuance read back by club and id equals the issuance inserted, as a plain object', async () => {
       const seed = await seedTemplate(storage())
       const issuance = anIssuance(seed)
-      const id = await storage().transaction((tx) => tx.issuances.insert(issuance))
-      const found = await storage().issuances.findById('chess', id)
-      assert.deepStrictEqual(found, { ...issuance, id })
+      const stored = await storage().transaction((tx) => tx.issuances.insert(issuance))
+      assert.deepStrictEqual(stored, { ...issuance, sequence: stored.sequence })
+      assert.ok(Number.isSafeInteger(stored.sequence) && stored.sequence > 0)
+      const found = await storage().issuances.findById('chess', issuance.id)
+      assert.deepStrictEqual(found, stored)
       assert.equal(Object.getPrototypeOf(found), Object.prototype)
       assert.equal(Object.getPrototypeOf(found?.recipient), Object.prototype)
       assert.equal(Object.getPrototypeOf(found?.evidences[0]), Object.prototype)
@@ -145,26 +160,83 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         revokedAt: 1_900_000_000_900,
         revocationReason: null,
       })
-      const id = await storage().transaction((tx) => tx.issuances.insert(issuance))
-      assert.deepStrictEqual(await storage().issuances.findById('chess', id), { ...issuance, id })
+      const stored = await storage().transaction((tx) => tx.issuances.insert(issuance))
+      assert.deepStrictEqual(await storage().issuances.findById('chess', issuance.id), { ...issuance, sequence: stored.sequence })
     })
 
     it('a unit of work reads the issuance it inserted', async () => {
       const seed = await seedTemplate(storage())
       const issuance = anIssuance(seed)
-      const { id, seen } = await storage().transaction(async (tx) => {
-        const id = await tx.issuances.insert(issuance)
-        return { id, seen: await tx.issuances.findById('chess', id) }
+      const { stored, seen } = await storage().transaction(async (tx) => {
+        const stored = await tx.issuances.insert(issuance)
+        return { stored, seen: await tx.issuances.findById('chess', issuance.id) }
       })
-      assert.deepStrictEqual(seen, { ...issuance, id })
+      assert.deepStrictEqual(seen, stored)
     })
 
-    it('insert hands out distinct ids that increase within a unit and across units', async () => {
+    it('insert hands out distinct sequences that increase within a unit and across units', async () => {
       const seed = await seedTemplate(storage())
-      const first = await seedIssuances(storage(), seed, 3)
-      const second = await seedIssuances(storage(), seed, 2)
-      const ids = [...first, ...second]
-      for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, `ids ${ids.join(', ')}`)
+      const first = await seedStoredIssuances(storage(), seed, 3)
+      const second = await seedStoredIssuances(storage(), seed, 2)
+      const sequences = [...first, ...second].map((issuance) => issuance.sequence)
+      for (let i = 1; i < sequences.length; i++) assert.ok(sequences[i]! > sequences[i - 1]!, `sequences ${sequences.join(', ')}`)
+    })
+
+    it('insert keeps the caller\'s id, up to 2^53 - 1, and reads it back exactly', async () => {
+      const seed = await seedTemplate(storage())
+      for (const id of [Number.MAX_SAFE_INTEGER, 1, 2 ** 52 + 1]) {
+        await storage().transaction((tx) => tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${id}`, name: 'A', email: 'a@example.org' } })))
+        assert.equal((await storage().issuances.findById('chess', id))?.id, id)
+        assert.equal((await storage().issuances.findByIdAcrossClubs(id))?.id, id)
+      }
+    })
+
+    it('an id that exists is StorageConflict, also from another club, and the unit goes on without the row', async () => {
+      const chess = await seedTemplate(storage())
+      const go = await seedTemplate(storage(), 'go')
+      const taken = await storage().transaction((tx) => tx.issuances.insert(anIssuance(chess)))
+      const { retried, conflict } = await storage().transaction(async (tx) => {
+        let conflict: unknown = null
+        try {
+          await tx.issuances.insert(anIssuance(go, { id: taken.id }))
+        } catch (error) {
+          conflict = error
+        }
+        // The unit survives the refused insert, as core's retry with a fresh id relies on.
+        return { retried: await tx.issuances.insert(anIssuance(go)), conflict }
+      })
+      assert.ok(conflict instanceof StorageConflict, String(conflict))
+      assert.deepStrictEqual(await storage().issuances.findById('chess', taken.id), taken)
+      assert.equal(await storage().issuances.findById('go', taken.id), null)
+      assert.deepStrictEqual(await storage().issuances.findById('go', retried.id), retried)
+      assert.ok(retried.sequence > taken.sequence)
+    })
+
+    it('concurrent units inserting one id: exactly one succeeds, the others get StorageConflict', async () => {
+      const seed = await seedTemplate(storage())
+      const id = randomIssuanceId(webCryptoRandom)
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 8 }, (_, i) =>
+          storage().transaction((tx) => tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${i}`, name: 'A', email: 'a@example.org' } }))),
+        ),
+      )
+      assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1)
+      for (const outcome of outcomes) {
+        if (outcome.status === 'rejected') assert.ok(outcome.reason instanceof StorageConflict, String(outcome.reason))
+      }
+      assert.equal((await storage().issuances.list('chess', { limit: 100, beforeSequence: null })).length, 1)
+    })
+
+    it('concurrent units get distinct sequences, and list orders by sequence whatever the ids', async () => {
+      const seed = await seedTemplate(storage())
+      const stored = await Promise.all(Array.from({ length: 20 }, () => storage().transaction((tx) => tx.issuances.insert(anIssuance(seed)))))
+      assert.equal(new Set(stored.map((issuance) => issuance.sequence)).size, 20)
+      assert.equal(new Set(stored.map((issuance) => issuance.id)).size, 20)
+      const listed = await storage().issuances.list('chess', { limit: 100, beforeSequence: null })
+      assert.deepStrictEqual(
+        listed.map((issuance) => issuance.id),
+        [...stored].sort((a, b) => b.sequence - a.sequence).map((issuance) => issuance.id),
+      )
     })
 
     it('finding an absent issuance, or another club\'s, returns null', async () => {
@@ -179,41 +251,49 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
     it('changing an inserted or returned issuance changes nothing stored', async () => {
       const seed = await seedTemplate(storage())
       const issuance = anIssuance(seed)
-      const id = await storage().transaction((tx) => tx.issuances.insert(issuance))
+      const id = issuance.id
+      const stored = await storage().transaction((tx) => tx.issuances.insert(issuance))
+      const expected = { ...anIssuance(seed), id, sequence: stored.sequence }
       issuance.recipient.name = 'mutated after insert'
       issuance.evidences[0]!.name = 'mutated after insert'
+      stored.recipient.name = 'mutated after insert'
       const found = await storage().issuances.findById('chess', id)
       assert.ok(found)
-      assert.deepStrictEqual(found, { ...anIssuance(seed), id })
+      assert.deepStrictEqual(found, expected)
       found.recipient.email = 'mutated@after.read'
       found.evidences.pop()
-      assert.deepStrictEqual(await storage().issuances.findById('chess', id), { ...anIssuance(seed), id })
+      assert.deepStrictEqual(await storage().issuances.findById('chess', id), expected)
     })
 
     it('findHeld matches by externalUserId when the recipient has one, whatever the e-mail', async () => {
       const seed = await seedTemplate(storage())
       const ids = await storage().transaction(async (tx) => [
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'one@example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'other@example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u2', name: 'B', email: 'one@example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'C', email: 'one@example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'U1', name: 'D', email: 'one@example.org' } })),
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'one@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'other@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u2', name: 'B', email: 'one@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'C', email: 'one@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'U1', name: 'D', email: 'one@example.org' } }))).id,
       ])
       const held = await storage().issuances.findHeld('chess', seed.achievementId, { externalUserId: 'u1', email: 'one@example.org' })
-      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort((a, b) => a - b), [ids[0], ids[1]])
-      assert.deepStrictEqual(held.sort(byId)[0], { ...anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'one@example.org' } }), id: ids[0] })
+      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
+      const first = held.find((issuance) => issuance.id === ids[0])
+      assert.deepStrictEqual(first, {
+        ...anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'one@example.org' } }),
+        id: ids[0],
+        sequence: first?.sequence,
+      })
     })
 
     it('findHeld without an externalUserId matches the e-mail case-insensitively, whatever the stored external id', async () => {
       const seed = await seedTemplate(storage())
       const ids = await storage().transaction(async (tx) => [
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'A', email: 'Ada@Example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u9', name: 'A', email: 'ADA@EXAMPLE.ORG' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'B', email: 'bob@example.org' } })),
-        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'A', email: 'ada@example.org.evil' } })),
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'A', email: 'Ada@Example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u9', name: 'A', email: 'ADA@EXAMPLE.ORG' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'B', email: 'bob@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'A', email: 'ada@example.org.evil' } }))).id,
       ])
       const held = await storage().issuances.findHeld('chess', seed.achievementId, { externalUserId: null, email: 'ada@example.ORG' })
-      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort((a, b) => a - b), [ids[0], ids[1]])
+      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
     })
 
     it('findHeld returns only the club\'s issuances of that template, and [] when none is held', async () => {
@@ -222,9 +302,9 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       const go = await seedTemplate(storage(), 'go')
       const recipient = { externalUserId: 'u1', name: 'A', email: 'a@example.org' }
       const [mine] = await storage().transaction(async (tx) => [
-        await tx.issuances.insert(anIssuance(chess, { recipient })),
-        await tx.issuances.insert(anIssuance(otherTemplate, { recipient })),
-        await tx.issuances.insert(anIssuance(go, { recipient })),
+        (await tx.issuances.insert(anIssuance(chess, { recipient }))).id,
+        (await tx.issuances.insert(anIssuance(otherTemplate, { recipient }))).id,
+        (await tx.issuances.insert(anIssuance(go, { recipient }))).id,
       ])
       const held = await storage().issuances.findHeld('chess', chess.achievementId, recipient)
       assert.deepStrictEqual(held.map((issuance) => issuance.id), [mine])
@@ -233,30 +313,31 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       assert.deepStrictEqual(await storage().issuances.findHeld('go', chess.achievementId, recipient), [])
     })
 
-    it('list returns the club\'s issuances highest id first, at most limit, and [] for a club without any', async () => {
+    it('list returns the club\'s issuances highest sequence (newest) first, at most limit, and [] for a club without any', async () => {
       const chess = await seedTemplate(storage())
       const go = await seedTemplate(storage(), 'go')
-      const ids = await seedIssuances(storage(), chess, 5)
+      const stored = await seedStoredIssuances(storage(), chess, 5)
+      const ids = stored.map((issuance) => issuance.id)
       await seedIssuances(storage(), go, 2)
-      const listed = await storage().issuances.list('chess', { limit: 3, beforeId: null })
+      const listed = await storage().issuances.list('chess', { limit: 3, beforeSequence: null })
       assert.deepStrictEqual(listed.map((issuance) => issuance.id), ids.slice(2).reverse())
-      assert.deepStrictEqual(listed[0], { ...anIssuance(chess, { recipient: { externalUserId: 'member-4', name: 'Member 4', email: 'm4@example.org' } }), id: ids[4] })
-      assert.equal((await storage().issuances.list('chess', { limit: 100, beforeId: null })).length, 5)
-      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeId: ids[0]! }), [])
+      assert.deepStrictEqual(listed[0], stored[4])
+      assert.equal((await storage().issuances.list('chess', { limit: 100, beforeSequence: null })).length, 5)
+      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeSequence: stored[0]!.sequence }), [])
       await storage().transaction((tx) => tx.clubs.insert(aClub({ domain: 'empty' })))
-      assert.deepStrictEqual(await storage().issuances.list('empty', { limit: 10, beforeId: null }), [])
+      assert.deepStrictEqual(await storage().issuances.list('empty', { limit: 10, beforeSequence: null }), [])
     })
 
-    it('keyset pages by beforeId cover every issuance once, and rows added meanwhile shift nothing', async () => {
+    it('keyset pages by beforeSequence cover every issuance once, and rows added meanwhile shift nothing', async () => {
       const seed = await seedTemplate(storage())
       const ids = await seedIssuances(storage(), seed, 7)
       const seen: number[] = []
-      let beforeId: number | null = null
+      let beforeSequence: number | null = null
       for (let page = 0; page < 10; page++) {
-        const rows = await storage().issuances.list('chess', { limit: 3, beforeId })
+        const rows = await storage().issuances.list('chess', { limit: 3, beforeSequence })
         if (rows.length === 0) break
         seen.push(...rows.map((issuance) => issuance.id))
-        beforeId = rows.at(-1)!.id
+        beforeSequence = rows.at(-1)!.sequence
         if (page === 0) await seedIssuances(storage(), seed, 2) // newer rows land before the cursor
       }
       assert.deepStrictEqual(seen, [...ids].reverse())
@@ -265,18 +346,19 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
     it('list with achievementId returns only that template\'s issuances, keyset-paged; null means all', async () => {
       const a = await seedTemplate(storage())
       const b = await seedTemplate(storage(), 'chess', { withClub: false })
-      const ids = await storage().transaction(async (tx) => {
-        const ids: number[] = []
-        for (const seed of [a, b, a, b, a]) ids.push(await tx.issuances.insert(anIssuance(seed)))
-        return ids
+      const stored = await storage().transaction(async (tx) => {
+        const stored: Issuance[] = []
+        for (const seed of [a, b, a, b, a]) stored.push(await tx.issuances.insert(anIssuance(seed)))
+        return stored
       })
-      const ofA = await storage().issuances.list('chess', { limit: 10, beforeId: null, achievementId: a.achievementId })
+      const ids = stored.map((issuance) => issuance.id)
+      const ofA = await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: a.achievementId })
       assert.deepStrictEqual(ofA.map((issuance) => issuance.id), [ids[4], ids[2], ids[0]])
-      const page = await storage().issuances.list('chess', { limit: 1, beforeId: ids[4]!, achievementId: a.achievementId })
+      const page = await storage().issuances.list('chess', { limit: 1, beforeSequence: stored[4]!.sequence, achievementId: a.achievementId })
       assert.deepStrictEqual(page.map((issuance) => issuance.id), [ids[2]])
-      const all = await storage().issuances.list('chess', { limit: 10, beforeId: null, achievementId: null })
+      const all = await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: null })
       assert.deepStrictEqual(all.map((issuance) => issuance.id), [...ids].reverse())
-      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeId: null, achievementId: a.achievementId + b.achievementId + 1 }), [])
+      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: a.achievementId + b.achievementId + 1 }), [])
     })
 
     it('revoke sets revokedAt and reason and returns true; a second revoke returns false and keeps the first', async () => {
@@ -315,7 +397,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       let issuanceId = 0
       await assert.rejects(
         storage().transaction(async (tx) => {
-          issuanceId = await tx.issuances.insert(anIssuance(seed))
+          issuanceId = (await tx.issuances.insert(anIssuance(seed))).id
           await tx.events.append({ club: 'chess', type: 'issuance.issued', subject: { type: 'issuance', id: String(issuanceId) }, occurredAt: 1 })
           await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
           throw failure
@@ -324,7 +406,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       )
       assert.ok(issuanceId > 0)
       assert.equal(await storage().issuances.findById('chess', issuanceId), null)
-      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeId: null }), [])
+      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeSequence: null }), [])
       assert.deepStrictEqual(await storage().events.list('chess', { limit: 10, beforeId: null }), [])
       assert.equal(await storage().signingJobs.count(), 0)
       assert.deepStrictEqual(await storage().transaction((tx) => tx.signingJobs.claim(10, 1000, 10)), [])

@@ -45,10 +45,38 @@ describe('the failure limiter', () => {
     assert.equal(limiter.retryAfter('a'), 0)
   })
 
-  it('forgets the oldest keys beyond maxTracked', () => {
-    const limiter = createFailureLimiter({ clock: createTestClock(), limit: 1, windowSeconds: 10, maxTracked: 2 })
-    for (const key of ['a', 'b', 'c']) limiter.recordFailure(key)
+  it('forgets the oldest counting keys beyond maxTracked', () => {
+    const limiter = createFailureLimiter({ clock: createTestClock(), limit: 2, windowSeconds: 10, maxTracked: 2 })
+    for (const key of ['a', 'b', 'c']) limiter.recordFailure(key) // 'a' is forgotten
+    for (const key of ['b', 'c']) limiter.recordFailure(key)
     assert.deepStrictEqual(['a', 'b', 'c'].map((key) => limiter.retryAfter(key)), [0, 10, 10])
+  })
+
+  it('never forgets a locked key to make room, whatever the number of other keys (issue 13)', () => {
+    const limiter = createFailureLimiter({ clock: createTestClock(), limit: 2, windowSeconds: 10, maxTracked: 3 })
+    limiter.recordFailure('victim')
+    limiter.recordFailure('victim')
+    for (let i = 0; i < 1_000; i++) limiter.recordFailure(`sprayed-${i}`)
+    assert.equal(limiter.retryAfter('victim'), 10)
+  })
+
+  it('with maxLocked keys locked it fails closed for every key until the earliest lock ends', () => {
+    const clock = createTestClock()
+    const limiter = createFailureLimiter({ clock, limit: 1, windowSeconds: 10, maxLocked: 2 })
+    limiter.recordFailure('a')
+    clock.advance(2_000)
+    limiter.recordFailure('b')
+    limiter.recordFailure('c') // a third lock does not fit, and is not needed: everyone waits now
+    assert.deepStrictEqual(['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)), [8, 10, 8, 8])
+    clock.advance(8_000) // 'a' ends: there is room again
+    assert.deepStrictEqual(['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)), [0, 2, 0, 0])
+  })
+
+  it('tracks a key by its first 128 characters, so that one entry costs bounded memory', () => {
+    const limiter = createFailureLimiter({ clock: createTestClock(), limit: 1, windowSeconds: 10 })
+    limiter.recordFailure('x'.repeat(128) + 'one')
+    assert.equal(limiter.retryAfter('x'.repeat(128) + 'two'), 10)
+    assert.equal(limiter.retryAfter('x'.repeat(127)), 0)
   })
 })
 

@@ -1,0 +1,37 @@
+import { StorageConflict } from '../errors.ts'
+import type { RandomSource } from '../ports/random.ts'
+
+/**
+ * Issuance ids are random below 2^53 (issue 13): the public verdict is keyed by the id, and its
+ * payload leads to the share page, which shows the recipient's name, so sequential ids would let anyone
+ * who counts from 1 read every recipient. 2^53 keeps the id a JSON number that every client parses
+ * exactly (spec §2.6 and §2.9 give it as a number).
+ */
+export const MAX_ISSUANCE_ID = Number.MAX_SAFE_INTEGER
+
+/** Draws before giving up: eight collisions in a row among 2^53 ids mean a broken RandomSource, not bad luck. */
+const ATTEMPTS = 8
+
+/** A uniformly random integer in 1..2^53-1, from 7 random bytes (53 of their 56 bits). */
+export function randomIssuanceId(random: RandomSource): number {
+  for (;;) {
+    const bytes = random.bytes(7)
+    let id = bytes[0]! & 0x1f
+    for (let i = 1; i < 7; i++) id = id * 256 + bytes[i]!
+    if (id > 0) return id
+  }
+}
+
+/**
+ * Runs `insert` with fresh random ids until one is not taken. Uniqueness is the store's constraint
+ * (`StorageConflict`), never an assumption about the odds.
+ */
+export async function withFreshIssuanceId<T>(random: RandomSource, insert: (id: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await insert(randomIssuanceId(random))
+    } catch (error) {
+      if (!(error instanceof StorageConflict) || attempt >= ATTEMPTS) throw error
+    }
+  }
+}
