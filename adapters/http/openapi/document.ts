@@ -1,8 +1,8 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
 import { recipientSchema } from '../../../core/issuances/schema.ts'
 import { SCOPE_NAMES, toScopeString } from '../../../core/scopes.ts'
-import type { IssuerConfig } from '../../../core/config.ts'
 import { atBase, surfaceBases, type Operation } from '../operation.ts'
+import type { IssuerConfig } from '../../../core/config.ts'
 
 type Schema = Parameters<typeof toJsonSchema>[0]
 
@@ -109,7 +109,7 @@ function scopeDescriptions(operations: readonly Operation[]): Record<string, str
   return Object.fromEntries(
     SCOPE_NAMES.map((scope) => {
       const summaries = operations.filter((operation) => operation.scope === scope).map((operation) => operation.summary)
-      const description = summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Named by interface-spec §2.2 for billing resources, which the spec does not show; no operation needs it yet.'
+      const description = summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by interface-spec §2.2; no operation of this service needs it yet.'
       return [toScopeString(scope), description]
     }),
   )
