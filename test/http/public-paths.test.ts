@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
-import { imageUrl, jwtUrl, skillUrl, statusListUrl, verifyUrl } from '../../core/credentials/urls.ts'
+import { didDocumentUrl, imageUrl, jwtUrl, skillUrl, statusListUrl, verifyUrl } from '../../core/credentials/urls.ts'
 import { PUBLIC_PATHS, fillPath } from '../../core/public-paths.ts'
 
 const ORIGIN = 'http://localhost:8787'
@@ -33,6 +33,7 @@ describe('the public addresses core builds are the routes the HTTP face serves',
     const built = {
       verify: verifyUrl(issuer.config, 42),
       credential: jwtUrl(issuer.config, '00000000-0000-4000-8000-000000000000'),
+      didDocument: didDocumentUrl(issuer.config, 'chess'),
       firstStatusList: statusListUrl(issuer.config, 'chess', { id: 1, first: true }),
       statusList: statusListUrl(issuer.config, 'chess', { id: 2, first: false }),
       image: imageUrl(issuer.config, 'ab'.repeat(32)),
