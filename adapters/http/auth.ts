@@ -1,6 +1,5 @@
 import { invalidToken } from '../../core/errors.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
-import type { ScopeName } from '../../core/scopes.ts'
 import type { Principal } from '../../core/tokens/principal.ts'
 
 /** The bearer token of `Authorization: Bearer <token>` (spec §5 item 3), verified. */
@@ -9,16 +8,4 @@ export async function authenticate(issuer: CoreIssuer, request: Request): Promis
   const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header)
   if (!match) throw invalidToken('Send an access token as Authorization: Bearer <token>.')
   return issuer.tokens.verify(match[1]!)
-}
-
-/** Authenticates and checks the club binding and scope of a club operation. */
-export async function authorizeClubOperation(
-  issuer: CoreIssuer,
-  request: Request,
-  club: string,
-  scope: ScopeName,
-): Promise<Principal> {
-  const principal = await authenticate(issuer, request)
-  issuer.tokens.authorize(principal, club, scope)
-  return principal
 }

@@ -6,13 +6,12 @@ import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
-import { Router, createRouteTable } from './router.ts'
-import { clubApiRoutes } from './routes/club-api.ts'
-import { oauthRoutes } from './routes/oauth.ts'
-import { publicRoutes } from './routes/public.ts'
-import { legacyRoutes } from './routes/legacy.ts'
-import { v1Routes } from './routes/v1.ts'
+import { publicPreflight } from './cors.ts'
+import { Router, mountOperations } from './router.ts'
+import { OPERATIONS } from './operations.ts'
+import { surfaceBases } from './operation.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
+import { PUBLIC_PATHS } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
@@ -37,20 +36,10 @@ export interface FetchHandlerOptions {
  */
 export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: FetchHandlerOptions = {}): FetchHandler {
   const { urls, problemBaseUrl } = issuer.config
-  const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '')
-
-  const routes = createRouteTable()
-  oauthRoutes(issuer, routes, pathOf(urls.auth))
-  clubApiRoutes(issuer, routes, pathOf(urls.base))
-  publicRoutes(issuer, routes, pathOf(urls.public))
-  v1Routes(issuer, routes, pathOf(urls.base))
-  legacyRoutes(issuer, routes, pathOf(urls.legacyBase), onError)
+  const bases = surfaceBases(urls)
   // Generated on first request: a process that never serves it (the CLI, most tests) never pays for it.
   let openApi: string | undefined
-  routes.add('GET', `${pathOf(urls.base)}/openapi.json`, () => {
-    openApi ??= JSON.stringify(createOpenApiDocument(issuer.config))
-    return new Response(openApi, { headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'public, max-age=300' } })
-  })
+  const openApiJson = () => (openApi ??= JSON.stringify(createOpenApiDocument(issuer.config, OPERATIONS)))
 
   const router = Router({
     catch: (error: unknown, request: Request) => {
@@ -65,12 +54,12 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
         problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
     ],
   })
-  routes.mount(router)
+  const routes = mountOperations(router, OPERATIONS, { bases, served: { issuer, onError, openApiJson }, problemBaseUrl })
 
   // Share pages are routed by host, `{club}.{share_url_host}` (DESIGN §3); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
-  const publicPrefix = `${pathOf(urls.public)}/open-badges/v3/`
+  const publicPrefix = `${bases.public}${PUBLIC_PATHS.openBadges}/`
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
     if (club !== null) return share.fetch(request, club)
@@ -85,23 +74,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     return new Response(null, { status: response.status, headers: response.headers })
   }
   const handler = async (request: Request): Promise<Response> => withSecurityHeaders(await answer(request))
-  return Object.assign(handler, { routes: routes.list(), problemBaseUrl })
-}
-
-/**
- * CORS preflight of the public surface: a verifier's page on another origin may send If-None-Match
- * (not a CORS-safelisted header), so it asks first. Reads only: GET and HEAD.
- */
-function publicPreflight(): Response {
-  return new Response(null, {
-    status: 204,
-    headers: {
-      'access-control-allow-origin': '*',
-      'access-control-allow-methods': 'GET, HEAD',
-      'access-control-allow-headers': 'If-None-Match, Accept',
-      'access-control-max-age': '86400',
-    },
-  })
+  return Object.assign(handler, { routes, problemBaseUrl })
 }
 
 function logError(error: unknown, request: Request): void {

@@ -1,43 +1,69 @@
 import { Router, type IRequest, type RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
+import { authenticate } from './auth.ts'
+import { readableFromAnyOrigin } from './cors.ts'
+import { problemResponse } from './problem.ts'
+import type { ListQuery } from '../../core/lists/cursor.ts'
+import { atBase, type Call, type Operation, type Surface } from './operation.ts'
 
-export type Handler = (request: IRequest) => Promise<Response> | Response
+/** What the router hands every handler besides its request. */
+export type Served = Omit<Call, 'request'>
 
 /**
- * Routes of one surface, with the methods each path allows, so that a known path with another method
- * answers 405 with `Allow` instead of 404.
+ * Registers every operation on `router`, then a 405 with `Allow` for each known path with another
+ * method, and returns the routes served (method and itty path). Access is enforced here, from the table
+ * and nowhere else: a scoped operation runs only after the bearer token is verified, bound to the club
+ * and found to hold the operation's scope (`core/tokens/authorize.ts`, in the order of docs/decisions.md
+ * "Bearer checks"); the body is read after that, by the handler.
  */
-export interface RouteTable {
-  add(method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE', path: string, handler: Handler): void
-  /** Registers the routes on `router`, then a 405 catch-all for each path. */
-  mount(router: RouterType): void
-  /** Every route added, in order: the OpenAPI document is checked against it. */
-  list(): { method: string; path: string }[]
+export function mountOperations(
+  router: RouterType,
+  operations: readonly Operation[],
+  { bases, served, problemBaseUrl }: { bases: Record<Surface, string>; served: Served; problemBaseUrl: string },
+): { method: string; path: string }[] {
+  const routes = operations.map((operation) => ({ operation, path: ittyPath(operation.path, bases) }))
+  const allowed = new Map<string, string[]>()
+  for (const { operation, path } of routes) {
+    router[operation.method.toLowerCase() as 'get'](path, handlerOf(operation, served, problemBaseUrl))
+    allowed.set(path, [...(allowed.get(path) ?? []), operation.method])
+  }
+  for (const [path, methods] of allowed) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
+    router.all(path, () => {
+      throw new ProblemError('method-not-allowed', { detail: `Allowed methods: ${allow}.`, extra: { allow } })
+    })
+  }
+  return routes.map(({ operation, path }) => ({ method: operation.method, path }))
 }
 
-export function createRouteTable(): RouteTable {
-  const routes: { method: string; path: string; handler: Handler }[] = []
-  return {
-    add(method, path, handler) {
-      routes.push({ method, path, handler })
-    },
-    list() {
-      return routes.map(({ method, path }) => ({ method, path }))
-    },
-    mount(router) {
-      const allowed = new Map<string, string[]>()
-      for (const { method, path, handler } of routes) {
-        router[method.toLowerCase() as 'get'](path, handler)
-        allowed.set(path, [...(allowed.get(path) ?? []), method])
-      }
-      for (const [path, methods] of allowed) {
-        const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
-        router.all(path, () => {
-          throw new ProblemError('method-not-allowed', { detail: `Allowed methods: ${allow}.`, extra: { allow } })
-        })
-      }
-    },
+function handlerOf(operation: Operation, served: Served, problemBaseUrl: string): (request: IRequest) => Promise<Response> {
+  if (operation.scope !== undefined) {
+    const { scope, handle } = operation
+    // The club of a v2 operation is its path's; v1 has none in its paths and acts for the token's club (spec §4.12).
+    const clubInPath = operation.path.includes('{clubDomain}')
+    return async (request) => {
+      const principal = await authenticate(served.issuer, request)
+      const club = clubInPath ? param(request, 'clubDomain') : principal.club
+      served.issuer.tokens.authorize(principal, club, scope)
+      return handle({ ...served, request, principal, club })
+    }
   }
+  const { handle } = operation
+  if (!operation.path.startsWith('{public}')) return async (request) => handle({ ...served, request })
+  // The public surface's problems (404 credential-not-found...) are readable from any origin too.
+  return async (request) => {
+    try {
+      return await handle({ ...served, request })
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error
+      return readableFromAnyOrigin(problemResponse(error, problemBaseUrl))
+    }
+  }
+}
+
+/** `{base}/v2/clubs/{clubDomain}/` at base `/api` is itty's `/api/v2/clubs/:clubDomain/`. */
+export function ittyPath(path: Operation['path'], bases: Record<Surface, string>): string {
+  return atBase(path, bases).replace(/\{(\w+)\}/g, ':$1')
 }
 
 /** A path parameter, percent-decoded (itty-router hands them over raw). */
@@ -58,6 +84,12 @@ export function numericId(request: IRequest, name = 'id'): number {
   const raw = param(request, name)
   const id = /^[1-9]\d{0,15}$/.test(raw) ? Number(raw) : 0
   return Number.isSafeInteger(id) ? id : 0
+}
+
+/** `limit` and `cursor` of a cursor list (DESIGN §5 "Lists"); a repeated parameter counts by its first value. */
+export function listQuery(request: Request): ListQuery {
+  const search = new URL(request.url).searchParams
+  return { limit: search.get('limit'), cursor: search.get('cursor') }
 }
 
 export { Router }

@@ -17,3 +17,10 @@ export function withSecurityHeaders(response: Response): Response {
     return copy
   }
 }
+
+/**
+ * The Content-Security-Policy of an SVG served as a file (a badge image, a baked badge): opened directly
+ * in a browser it must run nothing, whatever an uploaded design holds; only its own inline styles and
+ * `data:` images show.
+ */
+export const SVG_CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"

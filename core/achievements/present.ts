@@ -2,7 +2,7 @@ import { achievementTypeOf } from './achievement-type.ts'
 import { criteriaNarrative } from './narrative.ts'
 import { orderRequirements } from './order-requirements.ts'
 import { clubDid } from '../issuers/did.ts'
-import { imageUrl } from '../credentials/urls.ts'
+import { imageUrl, skillUrl } from '../credentials/urls.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { Club } from '../clubs/club.ts'
 import type { AchievementTemplate, RequirementType, TemplateType } from './template.ts'
@@ -52,11 +52,6 @@ export interface TemplateView {
   issuedCount: number
   createdAt: string
   updatedAt: string
-}
-
-/** `{public_url}/skills/{tag}`: the alignment target of a tag (spec §2.3). */
-export function skillUrl(config: IssuerConfig, tag: string): string {
-  return `${config.urls.public}/skills/${encodeURIComponent(tag)}`
 }
 
 /**

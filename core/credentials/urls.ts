@@ -1,7 +1,9 @@
+/*
+ * Every public address of a credential, in one place (spec §2.7, DESIGN §3): `{public_url}` plus a
+ * filled `PUBLIC_PATHS` template, the same template the HTTP face serves.
+ */
+import { PUBLIC_PATHS, fillPath } from '../public-paths.ts'
 import type { IssuerConfig } from '../config.ts'
-
-/** Every public address of a credential, in one place (spec §2.7, DESIGN §3). */
-export const publicBase = (config: IssuerConfig): string => `${config.urls.public}/open-badges/v3`
 
 /** `https://{clubDomain}.{share_url_host}/credentials/{id}`, with the scheme of `{public_url}`. */
 export function shareUrl(config: IssuerConfig, club: string, credentialId: string): string {
@@ -10,23 +12,29 @@ export function shareUrl(config: IssuerConfig, club: string, credentialId: strin
 }
 
 export const verifyUrl = (config: IssuerConfig, issuanceId: number): string =>
-  `${publicBase(config)}/achievements/${issuanceId}/verify`
+  config.urls.public + fillPath(PUBLIC_PATHS.verify, { issuanceId })
 
-export const jwtUrl = (config: IssuerConfig, credentialId: string): string => `${publicBase(config)}/credentials/${credentialId}`
+export const jwtUrl = (config: IssuerConfig, credentialId: string): string =>
+  config.urls.public + fillPath(PUBLIC_PATHS.credential, { credentialId })
 
-export const issuerUrl = (config: IssuerConfig, club: string): string => `${publicBase(config)}/issuers/${club}`
+export const issuerUrl = (config: IssuerConfig, club: string): string => config.urls.public + fillPath(PUBLIC_PATHS.issuer, { domain: club })
 
-export const didDocumentUrl = (config: IssuerConfig, club: string): string => `${issuerUrl(config, club)}/did.json`
+export const didDocumentUrl = (config: IssuerConfig, club: string): string =>
+  config.urls.public + fillPath(PUBLIC_PATHS.didDocument, { domain: club })
 
 export const achievementUrl = (config: IssuerConfig, club: string, templateId: number): string =>
-  `${issuerUrl(config, club)}/achievements/${templateId}`
+  config.urls.public + fillPath(PUBLIC_PATHS.achievement, { domain: club, templateId })
 
 /**
  * The club's revocation list: its first list at the spec's address, later lists (after one fills)
  * under it by list id.
  */
 export const statusListUrl = (config: IssuerConfig, club: string, list: { id: number; first: boolean }): string =>
-  `${issuerUrl(config, club)}/status-lists/revocation${list.first ? '' : `/${list.id}`}`
+  config.urls.public +
+  (list.first ? fillPath(PUBLIC_PATHS.firstStatusList, { domain: club }) : fillPath(PUBLIC_PATHS.statusList, { domain: club, listId: list.id }))
 
 /** An image by its content hash: immutable, so credentials may point at it. */
-export const imageUrl = (config: IssuerConfig, hash: string): string => `${publicBase(config)}/images/${hash}`
+export const imageUrl = (config: IssuerConfig, hash: string): string => config.urls.public + fillPath(PUBLIC_PATHS.image, { hash })
+
+/** `{public_url}/skills/{tag}`: the alignment target of a tag (spec §2.3). */
+export const skillUrl = (config: IssuerConfig, tag: string): string => config.urls.public + fillPath(PUBLIC_PATHS.skill, { tag })

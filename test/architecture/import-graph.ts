@@ -53,3 +53,33 @@ export function coreBoundaryBreaches(root: string, allowedPackages: readonly str
     return allowedPackages.includes(name) ? [] : [`${where}: a package core may not use`]
   })
 }
+
+/**
+ * Import cycles among the files of `folder` (relative imports, type-only ones too), as a depth-first walk
+ * meets them: each as the files along it, the first repeated at the end. Empty when there is none.
+ */
+export function importCycles(root: string, folder: string): string[][] {
+  const graph = new Map<string, string[]>()
+  for (const { file, specifier } of importsOf(root, folder)) {
+    if (!specifier.startsWith('.')) continue
+    const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/')
+    graph.set(file, [...(graph.get(file) ?? []), target])
+  }
+  const cycles: string[][] = []
+  const done = new Set<string>()
+  const path: string[] = []
+  const visit = (file: string): void => {
+    if (done.has(file)) return
+    const at = path.indexOf(file)
+    if (at >= 0) {
+      cycles.push([...path.slice(at), file])
+      return
+    }
+    path.push(file)
+    for (const next of graph.get(file) ?? []) visit(next)
+    path.pop()
+    done.add(file)
+  }
+  for (const file of graph.keys()) visit(file)
+  return cycles
+}

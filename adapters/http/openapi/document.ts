@@ -1,5 +1,7 @@
 import { toJsonSchema } from '@valibot/to-json-schema'
-import { COMPONENT_SCHEMAS, OPERATIONS } from './operations.ts'
+import { recipientSchema } from '../../../core/issuances/schema.ts'
+import { SCOPE_NAMES, toScopeString } from '../../../core/scopes.ts'
+import { atBase, surfaceBases, type Operation } from '../operation.ts'
 import type { IssuerConfig } from '../../../core/config.ts'
 
 type Schema = Parameters<typeof toJsonSchema>[0]
@@ -23,45 +25,39 @@ function jsonSchema(schema: Schema): Record<string, unknown> {
 }
 
 /**
- * The OpenAPI 3.1 document, generated: operations from `OPERATIONS`, request bodies from the valibot
- * schemas core validates with, paths at the configured bases.
+ * The OpenAPI 3.1 document, generated from the operation table: paths at the configured bases, request
+ * bodies from the valibot schemas core validates with, and each club operation's scope as the `oauth2`
+ * requirement the router enforces.
  */
-export function createOpenApiDocument(config: IssuerConfig) {
-  const bases: Record<string, string> = {
-    auth: new URL(config.urls.auth).pathname.replace(/\/+$/, ''),
-    base: new URL(config.urls.base).pathname.replace(/\/+$/, ''),
-    public: new URL(config.urls.public).pathname.replace(/\/+$/, ''),
-    legacy: new URL(config.urls.legacyBase).pathname.replace(/\/+$/, ''),
-  }
+export function createOpenApiDocument(config: IssuerConfig, operations: readonly Operation[]) {
+  const bases = surfaceBases(config.urls)
   const paths: Record<string, Record<string, unknown>> = {}
-  for (const [key, doc] of Object.entries(OPERATIONS)) {
-    const [method, template] = key.split(' ') as [string, string]
-    const path = template.replace(/^\{(auth|base|public|legacy)\}/, (_, name: string) => bases[name]!)
+  for (const operation of operations) {
+    const { method } = operation
+    const path = atBase(operation.path, bases)
     const parameters = [
       ...[...path.matchAll(/\{(\w+)\}/g)].map((match) => ({ name: match[1], in: 'path', required: true, schema: { type: 'string' } })),
-      ...(doc.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
-      ...(doc.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }] : []),
+      ...(operation.query ?? []).map((name) => ({ name, in: 'query', required: false, schema: { type: 'string' } })),
+      ...(operation.idempotent ? [{ name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } }] : []),
     ]
-    const security =
-      doc.auth === 'none' ? [] : doc.auth === 'basic' ? [{ clientBasic: [] }] : doc.auth === 'api-key' ? [{ legacyApiKey: [] }] : [{ oauth2: doc.scope ? [`svc:openapi:${doc.scope}`] : [] }]
     paths[path] ??= {}
     paths[path]![method.toLowerCase()] = {
-      summary: doc.summary,
-      tags: [doc.tag],
+      summary: operation.summary,
+      tags: [operation.tag],
       operationId: `${method.toLowerCase()}${path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ?? '').toUpperCase())}`,
-      security,
+      security: securityOf(operation),
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(doc.body
+      ...(operation.body
         ? {
             requestBody: {
-              required: !doc.summary.startsWith('Revoke'),
-              ...(doc.bodyNote ? { description: doc.bodyNote } : {}),
-              content: { [doc.bodyType ?? 'application/json']: { schema: jsonSchema(doc.body) } },
+              required: !operation.bodyOptional,
+              ...(operation.bodyNote ? { description: operation.bodyNote } : {}),
+              content: { [operation.bodyType ?? 'application/json']: { schema: jsonSchema(operation.body) } },
             },
           }
         : {}),
       responses: {
-        [String(doc.status ?? 200)]: { description: 'Success' },
+        [String(operation.status ?? 200)]: { description: 'Success' },
         default: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
       },
     }
@@ -73,12 +69,16 @@ export function createOpenApiDocument(config: IssuerConfig) {
     paths,
     components: {
       securitySchemes: {
-        oauth2: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: `${config.urls.auth}/token`, scopes: {} } } },
+        oauth2: {
+          type: 'oauth2',
+          description: 'Access tokens of the client credentials grant (interface-spec §4.1); each club operation names the one scope it needs.',
+          flows: { clientCredentials: { tokenUrl: `${config.urls.auth}/token`, scopes: scopeDescriptions(operations) } },
+        },
         clientBasic: { type: 'http', scheme: 'basic' },
         legacyApiKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key (`apikey create`), with or without the Bearer scheme' },
       },
       schemas: {
-        ...Object.fromEntries(Object.entries(COMPONENT_SCHEMAS).map(([name, schema]) => [name, jsonSchema(schema)])),
+        Recipient: jsonSchema(recipientSchema),
         Problem: {
           type: 'object',
           required: ['type', 'title', 'status', 'code'],
@@ -94,4 +94,23 @@ export function createOpenApiDocument(config: IssuerConfig) {
       },
     },
   }
+}
+
+/** How an operation authenticates: its scope as `svc:openapi:<scope>` (spec §5 item 4), or its own scheme. */
+function securityOf(operation: Operation): Record<string, string[]>[] {
+  if (operation.scope !== undefined) return [{ oauth2: [toScopeString(operation.scope)] }]
+  if (operation.auth === 'client') return [{ clientBasic: [] }]
+  if (operation.auth === 'api-key') return [{ legacyApiKey: [] }]
+  return []
+}
+
+/** All ten scopes of interface-spec §2.2, each described by the operations that need it. */
+function scopeDescriptions(operations: readonly Operation[]): Record<string, string> {
+  return Object.fromEntries(
+    SCOPE_NAMES.map((scope) => {
+      const summaries = operations.filter((operation) => operation.scope === scope).map((operation) => operation.summary)
+      const description = summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by interface-spec §2.2; no operation of this service needs it yet.'
+      return [toScopeString(scope), description]
+    }),
+  )
 }

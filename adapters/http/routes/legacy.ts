@@ -1,27 +1,24 @@
 import { readJson } from '../body.ts'
 import { LEGACY_MESSAGES, LegacyUnauthorized, legacyErrorResponse } from '../legacy-error.ts'
-import type { RouteTable } from '../router.ts'
-import type { CoreIssuer } from '../../../core/issuer.ts'
+import type { Call } from '../operation.ts'
 
 /**
  * Legacy form creation: `POST {legacy_base_url}/open-api/achievements/forms` (spec §4.13). API-key
  * authentication with `Authorization: Bearer <key>` or the bare key (spec §5 item 7); the key is checked
  * before the body, as the legacy service's guard did.
  */
-export function legacyRoutes(issuer: CoreIssuer, routes: RouteTable, legacyPath: string, onError: (error: unknown, request: Request) => void): void {
-  routes.add('POST', `${legacyPath}/open-api/achievements/forms`, async (request) => {
-    try {
-      const header = (request.headers.get('authorization') ?? '').trim()
-      const apiKey = header.replace(/^Bearer\s+/i, '')
-      const club = apiKey ? await issuer.legacy.authenticate(apiKey) : null
-      if (!club) throw new LegacyUnauthorized()
-      const { achievementFormId } = await issuer.legacy.createForm(club, await readJson(request, issuer.config.maxBodyBytes))
-      return new Response(JSON.stringify({ statusCode: 201, message: LEGACY_MESSAGES.created, achievementFormId }), {
-        status: 201,
-        headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-      })
-    } catch (error) {
-      return legacyErrorResponse(error, (cause) => onError(cause, request))
-    }
-  })
+export async function createLegacyForm({ issuer, request, onError }: Call): Promise<Response> {
+  try {
+    const header = (request.headers.get('authorization') ?? '').trim()
+    const apiKey = header.replace(/^Bearer\s+/i, '')
+    const club = apiKey ? await issuer.legacy.authenticate(apiKey) : null
+    if (!club) throw new LegacyUnauthorized()
+    const { achievementFormId } = await issuer.legacy.createForm(club, await readJson(request, issuer.config.maxBodyBytes))
+    return new Response(JSON.stringify({ statusCode: 201, message: LEGACY_MESSAGES.created, achievementFormId }), {
+      status: 201,
+      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
+    })
+  } catch (error) {
+    return legacyErrorResponse(error, (cause) => onError(cause, request))
+  }
 }

@@ -1,33 +1,34 @@
+import * as v from 'valibot'
 import { OAuthError } from '../../../core/errors.ts'
 import { mediaType, readBody } from '../body.ts'
 import { json } from '../responses.ts'
-import type { CoreIssuer } from '../../../core/issuer.ts'
-import type { RouteTable } from '../router.ts'
+import type { Call } from '../operation.ts'
+
+/** The token request's form (RFC 6749 §4.4.2), for the document: `issueToken` reads these two parameters. */
+export const tokenFormSchema = v.object({ grant_type: v.literal('client_credentials'), scope: v.optional(v.string()) })
 
 /** `POST {auth_url}/token`: the client credentials grant (interface-spec §4.1, RFC 6749 §4.4). */
-export function oauthRoutes(issuer: CoreIssuer, routes: RouteTable, authPath: string): void {
-  routes.add('POST', `${authPath}/token`, async (request) => {
-    const { clientId, clientSecret } = basicCredentials(request.headers.get('authorization'))
-    if (mediaType(request) !== 'application/x-www-form-urlencoded') {
-      throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded.')
-    }
-    let form: URLSearchParams
-    try {
-      form = new URLSearchParams(new TextDecoder().decode(await readBody(request, issuer.config.maxBodyBytes)))
-    } catch (error) {
-      throw new OAuthError('invalid_request', 'The token request body is too large.', { cause: error })
-    }
-    // RFC 6749 §3.2: request parameters MUST NOT be included more than once.
-    const repeated = [...new Set(form.keys())].find((name) => form.getAll(name).length > 1)
-    if (repeated !== undefined) throw new OAuthError('invalid_request', `The parameter ${repeated} is repeated.`)
-    const token = await issuer.tokens.issue({
-      clientId,
-      clientSecret,
-      grantType: form.get('grant_type'),
-      scope: form.get('scope'),
-    })
-    return json(token, 200, { pragma: 'no-cache' })
+export async function issueToken({ issuer, request }: Call): Promise<Response> {
+  const { clientId, clientSecret } = basicCredentials(request.headers.get('authorization'))
+  if (mediaType(request) !== 'application/x-www-form-urlencoded') {
+    throw new OAuthError('invalid_request', 'Send the token request as application/x-www-form-urlencoded.')
+  }
+  let form: URLSearchParams
+  try {
+    form = new URLSearchParams(new TextDecoder().decode(await readBody(request, issuer.config.maxBodyBytes)))
+  } catch (error) {
+    throw new OAuthError('invalid_request', 'The token request body is too large.', { cause: error })
+  }
+  // RFC 6749 §3.2: request parameters MUST NOT be included more than once.
+  const repeated = [...new Set(form.keys())].find((name) => form.getAll(name).length > 1)
+  if (repeated !== undefined) throw new OAuthError('invalid_request', `The parameter ${repeated} is repeated.`)
+  const token = await issuer.tokens.issue({
+    clientId,
+    clientSecret,
+    grantType: form.get('grant_type'),
+    scope: form.get('scope'),
   })
+  return json(token, 200, { pragma: 'no-cache' })
 }
 
 /**

@@ -1,0 +1,29 @@
+/*
+ * CORS of the public verification surface (spec §4.11, docs/decisions.md "Verification and revocation"):
+ * every answer, problems included, is readable from any origin, so that a verifier's page on another
+ * site sees a 404 rather than a CORS failure.
+ */
+
+export const ANY_ORIGIN: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*' }
+
+/** `response`, readable from any origin. */
+export function readableFromAnyOrigin(response: Response): Response {
+  for (const [name, value] of Object.entries(ANY_ORIGIN)) response.headers.set(name, value)
+  return response
+}
+
+/**
+ * The preflight of the public surface: a verifier's page may send If-None-Match (not a CORS-safelisted
+ * header), so it asks first. Reads only: GET and HEAD.
+ */
+export function publicPreflight(): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...ANY_ORIGIN,
+      'access-control-allow-methods': 'GET, HEAD',
+      'access-control-allow-headers': 'If-None-Match, Accept',
+      'access-control-max-age': '86400',
+    },
+  })
+}

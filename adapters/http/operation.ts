@@ -1,0 +1,82 @@
+import type { IRequest } from 'itty-router'
+import type { GenericSchema } from 'valibot'
+import type { CoreIssuer } from '../../core/issuer.ts'
+import type { ScopeName } from '../../core/scopes.ts'
+import type { Principal } from '../../core/tokens/principal.ts'
+
+/** What every handler gets: its request and the issuer, plus what a few handlers need. */
+export interface Call {
+  request: IRequest
+  issuer: CoreIssuer
+  /** Reports an error that becomes a 500 (the legacy surface renders its own 500). */
+  onError: (error: unknown, request: Request) => void
+  /** The OpenAPI document of the operations served, as JSON text, made on first call. */
+  openApiJson: () => string
+}
+
+/** The call of a scoped operation, after the router verified the token, its club and the scope. */
+export interface ScopedCall extends Call {
+  principal: Principal
+  /** The club the token was checked against: the path's `{clubDomain}`, or the token's own club on v1. */
+  club: string
+}
+
+/**
+ * The base a path starts with: `{auth}`, `{base}`, `{public}` or `{legacy}`, the path of the configured
+ * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (DESIGN §3).
+ */
+export type Surface = 'auth' | 'base' | 'public' | 'legacy'
+
+interface OperationDoc {
+  method: 'GET' | 'POST' | 'PATCH'
+  /** The surface's base, then the path with `{name}` placeholders: `{base}/v2/clubs/{clubDomain}/`. */
+  path: `{${Surface}}/${string}`
+  summary: string
+  tag: 'oauth' | 'clubs' | 'achievements' | 'designs' | 'issuances' | 'events' | 'verification' | 'v1' | 'legacy' | 'meta'
+  /** The valibot schema core validates the body with, for the document (core itself validates). */
+  body?: GenericSchema
+  /** The media type of `body`; JSON unless said otherwise. */
+  bodyType?: 'application/json' | 'application/x-www-form-urlencoded'
+  /** The body may be left out (revoke: `{ reason }` is optional). */
+  bodyOptional?: true
+  /** What the schema cannot say (each recipient checked on its own...). */
+  bodyNote?: string
+  query?: string[]
+  /** Honours `Idempotency-Key` (DESIGN §5). */
+  idempotent?: true
+  /** The success status when it is not 200. */
+  status?: 201
+}
+
+/** An operation of a club: bearer token, club binding and scope are checked by the router from `scope`. */
+export interface ScopedOperation extends OperationDoc {
+  /** The scope the access token must hold (DESIGN §5 "Scopes per operation"). */
+  scope: ScopeName
+  handle: (call: ScopedCall) => Promise<Response>
+}
+
+/** An operation without a scope; `auth` says who checks what instead. */
+export interface UnscopedOperation extends OperationDoc {
+  scope?: never
+  /**
+   * `public`: nobody (the verification surface and this document); `client`: the token endpoint
+   * authenticates the client itself (HTTP Basic, RFC 6749 §2.3.1); `api-key`: the legacy surface checks
+   * its API key itself, to answer in its own error shape (spec §4.13).
+   */
+  auth: 'public' | 'client' | 'api-key'
+  handle: (call: Call) => Promise<Response> | Response
+}
+
+/** One row of the operation table (`operations.ts`): what the router serves and the document shows. */
+export type Operation = ScopedOperation | UnscopedOperation
+
+/** The path of each surface's base URL, without a trailing slash (`''` at the root of its origin). */
+export function surfaceBases(urls: { auth: string; base: string; public: string; legacyBase: string }): Record<Surface, string> {
+  const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '')
+  return { auth: pathOf(urls.auth), base: pathOf(urls.base), public: pathOf(urls.public), legacy: pathOf(urls.legacyBase) }
+}
+
+/** An operation's path at its surface's base, placeholders kept: `{base}/v1/forms/{id}` → `/api/v1/forms/{id}`. */
+export function atBase(path: Operation['path'], bases: Record<Surface, string>): string {
+  return path.replace(/^\{(\w+)\}/, (_, surface: Surface) => bases[surface])
+}

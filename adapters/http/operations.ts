@@ -1,0 +1,147 @@
+import { templateCreateSchema, templatePatchSchema } from '../../core/achievements/schema.ts'
+import { v1FormCreateSchema, v1FormPatchSchema } from '../../core/achievements/v1-form.ts'
+import { legacyFormSchema } from '../../core/achievements/legacy-form.ts'
+import { designCreateSchema, designPatchSchema } from '../../core/designs/schema.ts'
+import { issueRequestSchema, v1IssueRequestSchema } from '../../core/issuances/schema.ts'
+import { revokeRequestSchema } from '../../core/issuances/revoke.ts'
+import { PUBLIC_PATHS } from '../../core/public-paths.ts'
+import * as achievements from './routes/achievements.ts'
+import * as club from './routes/club.ts'
+import * as designs from './routes/designs.ts'
+import * as files from './routes/files.ts'
+import * as issuances from './routes/issuances.ts'
+import * as legacy from './routes/legacy.ts'
+import * as meta from './routes/meta.ts'
+import * as oauth from './routes/oauth.ts'
+import * as publicSurface from './routes/public.ts'
+import * as v1 from './routes/v1.ts'
+import type { Operation } from './operation.ts'
+
+const CLUB = '{base}/v2/clubs/{clubDomain}'
+const RECIPIENTS_NOTE = 'Each recipients[] entry is checked on its own against the Recipient schema; failures are'
+
+/**
+ * Every operation of the HTTP face, once: the router serves this table and enforces each `scope` from
+ * it (`router.ts`), and the OpenAPI document is generated from it (`openapi/document.ts`). Scopes are
+ * DESIGN §5 "Scopes per operation". The order is the document's.
+ */
+export const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'POST', path: '{auth}/token', auth: 'client', handle: oauth.issueToken,
+    summary: 'Get an access token (client credentials grant)', tag: 'oauth',
+    body: oauth.tokenFormSchema, bodyType: 'application/x-www-form-urlencoded',
+  },
+  { method: 'GET', path: `${CLUB}/`, scope: 'clubs:read', handle: club.readClubRoot, summary: 'Read the club root', tag: 'clubs' },
+
+  {
+    method: 'GET', path: `${CLUB}/achievements`, scope: 'achievements:read', handle: achievements.listTemplates,
+    summary: 'List templates', tag: 'achievements', query: ['limit', 'cursor'],
+  },
+  {
+    method: 'POST', path: `${CLUB}/achievements`, scope: 'achievements:manage', handle: achievements.createTemplate,
+    summary: 'Create a template', tag: 'achievements', body: templateCreateSchema, status: 201,
+  },
+  {
+    method: 'GET', path: `${CLUB}/achievements/{id}`, scope: 'achievements:read', handle: achievements.readTemplate,
+    summary: 'Read a template', tag: 'achievements',
+  },
+  {
+    method: 'PATCH', path: `${CLUB}/achievements/{id}`, scope: 'achievements:manage', handle: achievements.patchTemplate,
+    summary: 'Patch a template', tag: 'achievements', body: templatePatchSchema,
+  },
+
+  {
+    method: 'POST', path: `${CLUB}/issuances`, scope: 'issuance:write', handle: issuances.issue,
+    summary: 'Issue a template to recipients (batch)', tag: 'issuances', idempotent: true,
+    body: issueRequestSchema, bodyNote: `${RECIPIENTS_NOTE} batch items, not request errors.`,
+  },
+  {
+    method: 'POST', path: `${CLUB}/issuances/{id}/revoke`, scope: 'issuance:revoke', handle: issuances.revoke,
+    summary: 'Revoke an issuance', tag: 'issuances', idempotent: true, body: revokeRequestSchema, bodyOptional: true,
+  },
+  {
+    method: 'GET', path: `${CLUB}/issuances`, scope: 'issuance:read', handle: issuances.listIssuances,
+    summary: 'List issuances', tag: 'issuances', query: ['limit', 'cursor', 'achievementId'],
+  },
+  {
+    method: 'GET', path: `${CLUB}/issuances/{id}`, scope: 'issuance:read', handle: issuances.readIssuance,
+    summary: 'Read an issuance', tag: 'issuances',
+  },
+  {
+    method: 'GET', path: `${CLUB}/issuances/{id}/credential`, scope: 'issuance:read', handle: issuances.readCredential,
+    summary: 'Read the signed credential', tag: 'issuances',
+  },
+  {
+    method: 'GET', path: `${CLUB}/issuances/{id}/file`, scope: 'issuance:read', handle: files.downloadFile,
+    summary: 'Download the certificate or baked badge', tag: 'issuances', query: ['format'],
+  },
+  {
+    method: 'GET', path: `${CLUB}/events`, scope: 'events:read', handle: issuances.listEvents,
+    summary: 'Read the event feed', tag: 'events', query: ['limit', 'cursor'],
+  },
+
+  {
+    method: 'GET', path: `${CLUB}/designs`, scope: 'designs:read', handle: designs.listDesigns,
+    summary: 'List designs', tag: 'designs', query: ['limit', 'cursor'],
+  },
+  {
+    method: 'POST', path: `${CLUB}/designs`, scope: 'designs:manage', handle: designs.createDesign,
+    summary: 'Create a design', tag: 'designs', body: designCreateSchema, status: 201,
+  },
+  { method: 'GET', path: `${CLUB}/designs/{id}`, scope: 'designs:read', handle: designs.readDesign, summary: 'Read a design', tag: 'designs' },
+  {
+    method: 'PATCH', path: `${CLUB}/designs/{id}`, scope: 'designs:manage', handle: designs.patchDesign,
+    summary: 'Patch a design', tag: 'designs', body: designPatchSchema,
+  },
+
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.verify}`, auth: 'public', handle: publicSurface.verify,
+    summary: 'Verify a credential (verdict)', tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.credential}`, auth: 'public', handle: publicSurface.credentialJwt,
+    summary: 'The signed JWT (text/plain)', tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.didDocument}`, auth: 'public', handle: publicSurface.didDocument,
+    summary: 'The club DID document (did:web)', tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.firstStatusList}`, auth: 'public', handle: publicSurface.firstStatusList,
+    summary: "The club's first revocation list (Bitstring Status List VC-JWT)", tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.statusList}`, auth: 'public', handle: publicSurface.laterStatusList,
+    summary: 'A later revocation list of the club', tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.image}`, auth: 'public', handle: publicSurface.image,
+    summary: 'An image by content hash (badge images, logos)', tag: 'verification',
+  },
+  {
+    method: 'GET', path: `{public}${PUBLIC_PATHS.skill}`, auth: 'public', handle: publicSurface.skill,
+    summary: 'The skill a tag names (alignment target)', tag: 'verification',
+  },
+
+  { method: 'GET', path: '{base}/v1/forms/{id}', scope: 'achievements:read', handle: v1.readForm, summary: 'Read a form (v1)', tag: 'v1' },
+  {
+    method: 'POST', path: '{base}/v1/forms', scope: 'achievements:manage', handle: v1.createForm,
+    summary: 'Create a form (v1)', tag: 'v1', body: v1FormCreateSchema, status: 201,
+  },
+  {
+    method: 'PATCH', path: '{base}/v1/forms/{id}', scope: 'achievements:manage', handle: v1.patchForm,
+    summary: 'Patch a form (v1)', tag: 'v1', body: v1FormPatchSchema,
+  },
+  {
+    method: 'POST', path: '{base}/v1/achievements', scope: 'issuance:write', handle: v1.bulkIssue,
+    summary: 'Bulk issue (v1)', tag: 'v1', idempotent: true,
+    body: v1IssueRequestSchema, bodyNote: `${RECIPIENTS_NOTE} failed[] items, not request errors.`,
+  },
+  { method: 'GET', path: '{base}/v1/achievements/{id}', scope: 'issuance:read', handle: v1.readIssuance, summary: 'Read an issuance (v1)', tag: 'v1' },
+
+  {
+    method: 'POST', path: '{legacy}/open-api/achievements/forms', auth: 'api-key', handle: legacy.createLegacyForm,
+    summary: 'Create a form (legacy)', tag: 'legacy', body: legacyFormSchema, status: 201,
+  },
+  { method: 'GET', path: '{base}/openapi.json', auth: 'public', handle: meta.serveOpenApi, summary: 'This document', tag: 'meta' },
+]

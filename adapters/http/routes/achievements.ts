@@ -1,0 +1,25 @@
+import { readJson } from '../body.ts'
+import { json } from '../responses.ts'
+import { listQuery, numericId } from '../router.ts'
+import type { ScopedCall } from '../operation.ts'
+
+/** Templates on v2, `{base_url}/v2/clubs/{clubDomain}/achievements` (interface-spec §4.10). */
+export async function listTemplates({ issuer, request, club }: ScopedCall): Promise<Response> {
+  return json(await issuer.achievements.list(club, listQuery(request)))
+}
+
+/** Answers 201 with `Location` (DESIGN §5 "Templates"). */
+export async function createTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
+  const template = await issuer.achievements.create(club, await readJson(request, issuer.config.maxBodyBytes))
+  const location = `${issuer.config.urls.base}/v2/clubs/${encodeURIComponent(club)}/achievements/${template.id}`
+  return json({ data: template }, 201, { location })
+}
+
+export async function readTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
+  return json({ data: await issuer.achievements.read(club, numericId(request)) })
+}
+
+export async function patchTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
+  const body = await readJson(request, issuer.config.maxBodyBytes)
+  return json({ data: await issuer.achievements.patch(club, numericId(request), body) })
+}

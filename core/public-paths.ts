@@ -1,0 +1,40 @@
+/**
+ * Path templates of the public surface, relative to `{public_url}` (interface-spec §2.7, §2.11, §4.11;
+ * DESIGN §3), with `{name}` placeholders. Core's URL builders fill them (`core/credentials/urls.ts`) and
+ * the HTTP face serves the same templates, so the address a credential names and the route that answers
+ * it cannot drift apart. `issuer` and `achievement` are identifiers inside credentials only (the issuer
+ * profile's `url`, the achievement `id`): no route serves them.
+ */
+const OPEN_BADGES = '/open-badges/v3'
+
+export const PUBLIC_PATHS = {
+  /** Every verification resource lives under this prefix; CORS preflights are answered below it. */
+  openBadges: OPEN_BADGES,
+  verify: `${OPEN_BADGES}/achievements/{issuanceId}/verify`,
+  credential: `${OPEN_BADGES}/credentials/{credentialId}`,
+  issuer: `${OPEN_BADGES}/issuers/{domain}`,
+  didDocument: `${OPEN_BADGES}/issuers/{domain}/did.json`,
+  achievement: `${OPEN_BADGES}/issuers/{domain}/achievements/{templateId}`,
+  /** The club's first revocation list, at the spec's address. */
+  firstStatusList: `${OPEN_BADGES}/issuers/{domain}/status-lists/revocation`,
+  /** A later revocation list of the club, after the first filled, by list id. */
+  statusList: `${OPEN_BADGES}/issuers/{domain}/status-lists/revocation/{listId}`,
+  image: `${OPEN_BADGES}/images/{hash}`,
+  /** The alignment target of a tag (spec §2.3). */
+  skill: '/skills/{tag}',
+} as const
+
+/** The placeholder names of a path template: `'domain' | 'listId'` for `PUBLIC_PATHS.statusList`. */
+export type PathParams<T extends string> = T extends `${string}{${infer Name}}${infer Rest}` ? Name | PathParams<Rest> : never
+
+/**
+ * `template` with every `{name}` replaced by its value, percent-encoded as one path segment (a tag may
+ * hold any character; club domains, ids and hashes encode to themselves).
+ *
+ * @example
+ * fillPath(PUBLIC_PATHS.verify, { issuanceId: 42 }) // '/open-badges/v3/achievements/42/verify'
+ */
+export function fillPath<T extends string>(template: T, values: Record<PathParams<T>, string | number>): string {
+  const byName = values as Record<string, string | number>
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(byName[name])))
+}

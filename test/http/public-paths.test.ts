@@ -1,0 +1,62 @@
+/**
+ * Every public address core writes into credentials and responses (core/credentials/urls.ts) is one the
+ * HTTP face serves: both fill the templates of core/public-paths.ts, also under a public base with a
+ * path. @see issue 14
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { createIssuer, type Issuer } from '../../index.ts'
+import { createMemoryStorage } from '../../adapters/memory/index.ts'
+import { didDocumentUrl, imageUrl, jwtUrl, skillUrl, statusListUrl, verifyUrl } from '../../core/credentials/urls.ts'
+import { PUBLIC_PATHS, fillPath } from '../../core/public-paths.ts'
+
+const ORIGIN = 'http://localhost:8787'
+
+describe('the public addresses core builds are the routes the HTTP face serves', () => {
+  let issuer: Issuer
+  before(async () => {
+    issuer = createIssuer({
+      storage: createMemoryStorage(),
+      masterKey: new Uint8Array(32).fill(3),
+      urls: { base: `${ORIGIN}/api`, auth: `${ORIGIN}/oauth`, public: `${ORIGIN}/verify-here`, shareHost: 'localhost:8787', legacyBase: ORIGIN },
+    })
+    await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+  })
+  after(() => issuer.close())
+
+  const routeOf = async (url: string) => {
+    const response = await issuer.fetch(new Request(url))
+    return { status: response.status, body: (await response.json()) as { code?: string } }
+  }
+
+  it('each built URL reaches its route, never route-not-found', async () => {
+    const built = {
+      verify: verifyUrl(issuer.config, 42),
+      credential: jwtUrl(issuer.config, '00000000-0000-4000-8000-000000000000'),
+      didDocument: didDocumentUrl(issuer.config, 'chess'),
+      firstStatusList: statusListUrl(issuer.config, 'chess', { id: 1, first: true }),
+      statusList: statusListUrl(issuer.config, 'chess', { id: 2, first: false }),
+      image: imageUrl(issuer.config, 'ab'.repeat(32)),
+    }
+    for (const [name, url] of Object.entries(built)) {
+      assert.ok(url.startsWith(`${ORIGIN}/verify-here/open-badges/v3/`), `${name}: ${url}`)
+      const { status, body } = await routeOf(url)
+      assert.notEqual(body.code, 'route-not-found', `${name}: ${url} answered ${status}`)
+      assert.notEqual(body.code, 'method-not-allowed', `${name}: ${url}`)
+    }
+  })
+
+  it('a tag with reserved characters makes a skill URL that its route reads back as the same tag', async () => {
+    const tag = 'C++ / Go? #1 %'
+    const url = skillUrl(issuer.config, tag)
+    assert.equal(url, `${ORIGIN}/verify-here/skills/C%2B%2B%20%2F%20Go%3F%20%231%20%25`)
+    const response = await issuer.fetch(new Request(url))
+    assert.equal(response.status, 200)
+    assert.deepEqual(await response.json(), { id: url, type: 'ext:SkillTag', name: tag })
+  })
+
+  it('fillPath fills every placeholder of a template as one path segment', () => {
+    assert.equal(fillPath(PUBLIC_PATHS.statusList, { domain: 'chess', listId: 7 }), '/open-badges/v3/issuers/chess/status-lists/revocation/7')
+    assert.equal(fillPath(PUBLIC_PATHS.credential, { credentialId: 'a/b' }), '/open-badges/v3/credentials/a%2Fb')
+  })
+})
