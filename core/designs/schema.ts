@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { jsonObject, requiredText } from '../achievements/fields.ts'
+import { jsonObject } from '../validation/json-object.ts'
+import { requiredText } from '../validation/text.ts'
 import { DESIGN_KINDS, IMAGE_TYPES } from './design.ts'
 
 /** An uploaded image: `{ mediaType, data }` with `data` base64 (standard or url-safe). */
