@@ -34,16 +34,16 @@ export const requirementList = list(withDescriptionOrUrl(jsonObject({ id: ignore
 export const orderedRequirementList = list(withDescriptionOrUrl(jsonObject({ id: ignored, ...requirementEntries, order: v.optional(requirementOrder) })))
 
 /** Legacy form creation (spec §2.12): `order`, and no read to round-trip an `id` from. */
-export const legacyRequirementList = list(withDescriptionOrUrl(jsonObject({ ...requirementEntries, order: v.optional(requirementOrder) })))
+export const legacyRequirementList = list(
+  // The same members, in the order the legacy body has always listed them (spec §2.12): its error message
+  // names the failed members in this order.
+  withDescriptionOrUrl(jsonObject({ type: requirementEntries.type, url: requirementEntries.url, description: requirementEntries.description, order: v.optional(requirementOrder) })),
+)
 
-const programEntries = {
-  name: optionalText(MAX.programName),
-  url: optionalUrl,
-  isPublic: v.optional(v.boolean('must-be-boolean')),
-}
+const isPublic = v.optional(v.boolean('must-be-boolean'))
 
 /** The program of v2 (spec §2.5); `null` removes it. */
-export const programInput = v.nullable(jsonObject(programEntries))
+export const programInput = v.nullable(jsonObject({ name: optionalText(MAX.programName), url: optionalUrl, isPublic }))
 
-/** The program of v1, which also carries the legacy `type`. */
-export const v1ProgramInput = v.nullable(jsonObject({ ...programEntries, type: optionalText(MAX.programName) }))
+/** The program of v1, which also carries the legacy `type` (members in the order v1 has always listed them). */
+export const v1ProgramInput = v.nullable(jsonObject({ name: optionalText(MAX.programName), type: optionalText(MAX.programName), url: optionalUrl, isPublic }))
