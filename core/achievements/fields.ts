@@ -13,12 +13,6 @@ export const MAX = { name: 200, description: 10_000, requirement: 2_000, program
 
 export const REQUIREMENTS_MAX = 100
 
-/**
- * A read-only member of a read shape, which a client may round-trip after a GET: accepted and ignored
- * (docs/decisions.md, Templates: write shape). Any other unknown member is `unknown-field`.
- */
-export const ignored = v.optional(v.unknown())
-
 /** "Latin script" (spec §2.3): Latin letters with their accents, plus what no script owns (digits,
  * punctuation, spaces, symbols) and combining marks. Hangul, CJK, Cyrillic, Greek... are not. */
 const LATIN = /^[\p{Script=Latin}\p{Script=Common}\p{Script=Inherited}]*$/u

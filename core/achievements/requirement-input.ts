@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { MAX, REQUIREMENTS_MAX, ignored, requirementOrder, requirementType } from './fields.ts'
+import { MAX, REQUIREMENTS_MAX, requirementOrder, requirementType } from './fields.ts'
+import { ignored } from '../validation/ignored.ts'
 import { jsonObject } from '../validation/json-object.ts'
 import { optionalText } from '../validation/text.ts'
 import { optionalUrl } from '../validation/url.ts'

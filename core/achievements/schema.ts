@@ -1,5 +1,6 @@
 import * as v from 'valibot'
-import { MAX, designId, ignored, prefixRule, tagList } from './fields.ts'
+import { MAX, designId, prefixRule, tagList } from './fields.ts'
+import { ignored } from '../validation/ignored.ts'
 import { programInput, requirementList } from './requirement-input.ts'
 import { textEntries } from './texts.ts'
 import { jsonObject } from '../validation/json-object.ts'
