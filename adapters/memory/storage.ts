@@ -1,5 +1,5 @@
 import { StorageConflict } from '../../core/errors.ts'
-import { createMutex } from '../../core/util/mutex.ts'
+import { createMutex } from '../shared/mutex.ts'
 import type { AchievementTemplate, NewRequirement, Requirement } from '../../core/achievements/template.ts'
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Design, StoredImage } from '../../core/designs/design.ts'

@@ -1,4 +1,4 @@
-import { createMutex } from '../../core/util/mutex.ts'
+import { createMutex } from '../shared/mutex.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'

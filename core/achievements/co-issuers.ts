@@ -1,9 +1,11 @@
 import * as v from 'valibot'
 import { validationFailed } from '../errors.ts'
 import { requireClub } from '../clubs/require.ts'
-import { characterCount, isWebUrl, MAX } from './fields.ts'
-import { plainText } from '../text/plain-text.ts'
-import { parseInput } from './schema.ts'
+import { MAX } from './fields.ts'
+import { plainText } from '../validation/plain-text.ts'
+import { parseInput } from '../validation/parse-input.ts'
+import { characterCount } from '../validation/text.ts'
+import { isWebUrl, URL_MAX } from '../validation/url.ts'
 import { presentTemplate, type CoIssuerView } from './present.ts'
 import { requireTemplate } from './require.ts'
 import type { IssuerContext } from '../context.ts'
@@ -27,7 +29,7 @@ const partnerUrl = v.pipe(
   v.check((value) => value !== '', 'required'),
   v.check(isWebUrl, 'invalid-url'),
   v.transform((value) => new URL(value).href),
-  v.check((value) => value.length <= 2048, 'too-long'),
+  v.check((value) => value.length <= URL_MAX, 'too-long'),
 )
 
 const coIssuerSchema = v.strictObject(

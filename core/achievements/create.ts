@@ -1,16 +1,14 @@
-import { parseInput, templateCreateSchema, type TemplateCreateInput } from './schema.ts'
+import { templateCreateSchema } from './schema.ts'
+import { draftFromV2 } from './surfaces/v2.ts'
+import { applyTemplateChanges, newRequirements } from './patch.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
+import { parseInput } from '../validation/parse-input.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
+import type { TemplateDraft } from './draft.ts'
 import type { AchievementTemplate, NewAchievementTemplate } from './template.ts'
-
-/** A template to create, whatever surface it came from (v2, v1, legacy): the rules apply to this. */
-export type TemplateDraft = Omit<NewAchievementTemplate, 'club' | 'coIssuers' | 'createdAt' | 'updatedAt' | 'imprintDescription'> & {
-  /** `null`: mirror the description (spec §4.10 rule 7). */
-  imprintDescription: string | null
-}
 
 /** Creates a template from the v2 write shape (spec §4.10). */
 export async function createTemplate(ctx: IssuerContext, clubDomain: string, input: unknown): Promise<TemplateView> {
@@ -18,47 +16,46 @@ export async function createTemplate(ctx: IssuerContext, clubDomain: string, inp
   return presentTemplate(ctx.config, club, template, badgeImage)
 }
 
-/** Stores a draft in one unit of work, after checking the designs it names. */
+/** Stores a draft from any surface in one unit of work, after checking the designs it names. */
 export async function insertTemplate(ctx: IssuerContext, clubDomain: string, draft: TemplateDraft): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
   const now = ctx.clock.now()
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)
     await checkDesignRefs(tx, clubDomain, { badge: draft.badgeDesignId, certificate: draft.certificateDesignId })
-    const template = await tx.achievements.insert({
-      ...draft,
-      club: clubDomain,
-      // An engraved description not written separately mirrors the description (rule 7).
-      imprintDescription: draft.imprintDescription ?? draft.description,
-      coIssuers: [],
-      createdAt: now,
-      updatedAt: now,
-    })
+    const template = await tx.achievements.insert(newTemplate(clubDomain, draft, now))
     return { club, template, badgeImage: await badgeImageOf(tx, template) }
   })
 }
 
-function draftFromV2(body: TemplateCreateInput): TemplateDraft {
-  return {
-    name: body.name,
-    nameEn: body.nameEn ?? null,
-    type: body.type ?? 'completion',
-    description: body.description,
-    descriptionEn: body.descriptionEn ?? null,
-    imprintDescription: body.imprintDescription ?? null,
-    imprintDescriptionEn: body.imprintDescriptionEn ?? null,
-    tag: body.tag ?? [],
-    // On v2 the array position is the order (spec §2.4).
-    requirements: (body.criteria?.requirements ?? []).map((requirement, index) => ({
-      type: requirement.type ?? null,
-      description: requirement.description ?? null,
-      url: requirement.url ?? null,
-      order: index,
-    })),
-    program: body.program ? { name: body.program.name ?? null, url: body.program.url ?? null, type: null, isPublic: body.program.isPublic ?? false } : null,
-    prefix: body.prefix ?? null,
+/**
+ * The draft applied to the blank template, by the rules a patch follows: what the draft leaves out takes
+ * the blank's value (`type` `completion`, no tags, no program), and an engraved description not written
+ * separately mirrors the description (rule 7), as the blank's does.
+ */
+export function newTemplate(club: string, draft: TemplateDraft, now: number): NewAchievementTemplate {
+  const blank: AchievementTemplate = {
+    id: 0,
+    club,
+    name: '',
+    nameEn: null,
+    type: 'completion',
+    description: '',
+    descriptionEn: null,
+    imprintDescription: '',
+    imprintDescriptionEn: null,
+    tag: [],
+    requirements: [],
+    program: null,
+    coIssuers: [],
+    prefix: null,
     courseBeginAt: null,
     courseEndAt: null,
-    badgeDesignId: body.achievementBadgeDesignId ?? null,
-    certificateDesignId: body.achievementCertificateDesignId ?? null,
+    badgeDesignId: null,
+    certificateDesignId: null,
+    issuedCount: 0,
+    createdAt: now,
+    updatedAt: now,
   }
+  const { id: _id, issuedCount: _issuedCount, ...template } = applyTemplateChanges(blank, draft, now)
+  return { ...template, requirements: newRequirements(draft.requirements ?? []) }
 }

@@ -1,42 +1,22 @@
-import { parseInput, templatePatchSchema, type TemplatePatchInput } from './schema.ts'
+import { templatePatchSchema } from './schema.ts'
+import { changesFromV2 } from './surfaces/v2.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { requireTemplate } from './require.ts'
 import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
+import { parseInput } from '../validation/parse-input.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
+import type { RequirementDraft, TemplateChanges } from './draft.ts'
 import type { AchievementTemplate, NewRequirement, Program } from './template.ts'
-
-/**
- * The changes of a patch, whatever surface it came from: v2 sends requirements in array order, v1 with
- * its own `order`; both end here, so every rule of spec §4.10 applies once.
- */
-export type TemplateChanges = Omit<TemplatePatchInput, 'criteria' | 'program'> & {
-  requirements?: NewRequirement[]
-  program?: { name?: string | null; url?: string | null; type?: string | null; isPublic?: boolean } | null
-  /** Legacy-era members (v1 and legacy forms). */
-  prefix?: string | null
-  courseBeginAt?: string | null
-  courseEndAt?: string | null
-}
 
 /** Patches a template from the v2 write shape (spec §4.10). */
 export async function patchTemplate(ctx: IssuerContext, clubDomain: string, id: number, input: unknown): Promise<TemplateView> {
-  const { criteria, ...body } = parseInput(templatePatchSchema, input)
-  const changes: TemplateChanges = { ...body }
-  if (criteria?.requirements !== undefined) {
-    changes.requirements = criteria.requirements.map((requirement, index) => ({
-      type: requirement.type ?? null,
-      description: requirement.description ?? null,
-      url: requirement.url ?? null,
-      order: index,
-    }))
-  }
-  const { club, template, badgeImage } = await updateTemplate(ctx, clubDomain, id, changes)
+  const { club, template, badgeImage } = await updateTemplate(ctx, clubDomain, id, changesFromV2(parseInput(templatePatchSchema, input)))
   return presentTemplate(ctx.config, club, template, badgeImage)
 }
 
-/** Applies changes in one unit of work: only the members given change. */
+/** Applies changes from any surface in one unit of work: only the members given change. */
 export async function updateTemplate(
   ctx: IssuerContext,
   clubDomain: string,
@@ -45,36 +25,49 @@ export async function updateTemplate(
 ): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)
-    const next = applyTemplatePatch(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
-    await checkDesignRefs(tx, clubDomain, { badge: changes.achievementBadgeDesignId, certificate: changes.achievementCertificateDesignId })
+    const next = applyTemplateChanges(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
+    await checkDesignRefs(tx, clubDomain, { badge: changes.badgeDesignId, certificate: changes.certificateDesignId })
     await tx.achievements.update(next)
     // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
-    if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, changes.requirements)
+    if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, newRequirements(changes.requirements))
     return { club, template: next, badgeImage: await badgeImageOf(tx, next) }
   })
 }
 
-/** The template with the scalar changes applied (requirements are replaced by the caller). */
-export function applyTemplatePatch(current: AchievementTemplate, body: TemplateChanges, now: number): AchievementTemplate {
+/**
+ * The template with the changes applied, requirements aside (the store replaces them). A create applies
+ * its draft to the blank template with this too, so both writes follow the same rules.
+ */
+export function applyTemplateChanges(current: AchievementTemplate, changes: TemplateChanges, now: number): AchievementTemplate {
   return {
     ...current,
-    name: body.name ?? current.name,
-    nameEn: body.nameEn !== undefined ? body.nameEn : current.nameEn,
-    type: body.type ?? current.type,
-    // Rule 1: the schema refuses an empty description, so `undefined` is the only way to keep it.
-    description: body.description ?? current.description,
-    descriptionEn: body.descriptionEn !== undefined ? body.descriptionEn : current.descriptionEn,
-    imprintDescription: nextImprintDescription(current, body),
-    imprintDescriptionEn: body.imprintDescriptionEn !== undefined ? body.imprintDescriptionEn : current.imprintDescriptionEn,
-    tag: body.tag ?? current.tag,
-    program: nextProgram(current.program, body.program),
-    badgeDesignId: body.achievementBadgeDesignId !== undefined ? body.achievementBadgeDesignId : current.badgeDesignId,
-    certificateDesignId: body.achievementCertificateDesignId !== undefined ? body.achievementCertificateDesignId : current.certificateDesignId,
-    prefix: body.prefix !== undefined ? body.prefix : current.prefix,
-    courseBeginAt: body.courseBeginAt !== undefined ? body.courseBeginAt : current.courseBeginAt,
-    courseEndAt: body.courseEndAt !== undefined ? body.courseEndAt : current.courseEndAt,
+    name: changes.name ?? current.name,
+    nameEn: changes.nameEn !== undefined ? changes.nameEn : current.nameEn,
+    type: changes.type ?? current.type,
+    // Rule 1: the schemas refuse an empty description, so `undefined` is the only way to keep it.
+    description: changes.description ?? current.description,
+    descriptionEn: changes.descriptionEn !== undefined ? changes.descriptionEn : current.descriptionEn,
+    imprintDescription: nextImprintDescription(current, changes),
+    imprintDescriptionEn: changes.imprintDescriptionEn !== undefined ? changes.imprintDescriptionEn : current.imprintDescriptionEn,
+    tag: changes.tag ?? current.tag,
+    program: nextProgram(current.program, changes.program),
+    badgeDesignId: changes.badgeDesignId !== undefined ? changes.badgeDesignId : current.badgeDesignId,
+    certificateDesignId: changes.certificateDesignId !== undefined ? changes.certificateDesignId : current.certificateDesignId,
+    prefix: changes.prefix !== undefined ? changes.prefix : current.prefix,
+    courseBeginAt: changes.courseBeginAt !== undefined ? changes.courseBeginAt : current.courseBeginAt,
+    courseEndAt: changes.courseEndAt !== undefined ? changes.courseEndAt : current.courseEndAt,
     updatedAt: now,
   }
+}
+
+/** Requirements to store: a requirement sent without `order` sorts by its array position (spec §2.4). */
+export function newRequirements(requirements: readonly RequirementDraft[]): NewRequirement[] {
+  return requirements.map((requirement, index) => ({
+    type: requirement.type ?? null,
+    description: requirement.description ?? null,
+    url: requirement.url ?? null,
+    order: requirement.order ?? index,
+  }))
 }
 
 /**
@@ -82,13 +75,13 @@ export function applyTemplatePatch(current: AchievementTemplate, body: TemplateC
  * only when it mirrored the old description; a separately written one stays. Sending an empty or null
  * `imprintDescription` makes it a mirror again.
  */
-function nextImprintDescription(current: AchievementTemplate, body: TemplateChanges): string {
-  const description = body.description ?? current.description
-  if (body.imprintDescription !== undefined) return body.imprintDescription ?? description
+function nextImprintDescription(current: AchievementTemplate, changes: TemplateChanges): string {
+  const description = changes.description ?? current.description
+  if (changes.imprintDescription !== undefined) return changes.imprintDescription ?? description
   return current.imprintDescription === current.description ? description : current.imprintDescription
 }
 
-/** Rule 6: `program` is merged key by key; `null` removes it. */
+/** Rule 6: `program` is merged key by key; `null` removes it; `isPublic` defaults to `false`. */
 function nextProgram(current: Program | null, patch: TemplateChanges['program']): Program | null {
   if (patch === undefined) return current
   if (patch === null) return null

@@ -1,60 +1,31 @@
 import * as v from 'valibot'
-import {
-  MAX,
-  REQUIREMENTS_MAX,
-  designId,
-  hasDescriptionOrUrl,
-  isoDateTimeText,
-  jsonObject,
-  optionalText,
-  optionalUrl,
-  prefixRule,
-  requiredText,
-  requirementOrder,
-  requirementType,
-  tagList,
-} from './fields.ts'
-import { parseInput, textEntries } from './schema.ts'
-import { insertTemplate, type TemplateDraft } from './create.ts'
-import { updateTemplate, type TemplateChanges } from './patch.ts'
+import { MAX, designId, prefixRule, tagList } from './fields.ts'
+import { ignored } from '../validation/ignored.ts'
+import { orderedRequirementList, v1ProgramInput } from './requirement-input.ts'
+import { textEntries } from './texts.ts'
+import { changesFromV1, draftFromV1 } from './surfaces/v1.ts'
+import { insertTemplate } from './create.ts'
+import { updateTemplate } from './patch.ts'
 import { orderRequirements } from './order-requirements.ts'
 import { requireTemplate } from './require.ts'
 import { requireClub } from '../clubs/require.ts'
+import { isoDateTimeText } from '../validation/date.ts'
+import { jsonObject } from '../validation/json-object.ts'
+import { parseInput } from '../validation/parse-input.ts'
+import { requiredText } from '../validation/text.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
-import type { AchievementTemplate, NewRequirement } from './template.ts'
+import type { AchievementTemplate } from './template.ts'
 
 /**
  * The v1 form (spec §4.12, §9): the same template as v2 in the older shape: `tags`, a `requirements[]`
  * array whose `order` the client sends, `institutions[]`. Built from the same field rules as v2.
  */
-const ignored = v.optional(v.unknown())
-
-const v1Requirement = v.pipe(
-  jsonObject({
-    id: ignored,
-    type: requirementType,
-    description: optionalText(MAX.requirement, 'multi-line'),
-    url: optionalUrl,
-    order: v.optional(requirementOrder),
-  }),
-  v.check((requirement) => hasDescriptionOrUrl(requirement), 'requirement-empty'),
-)
-
-const v1Program = v.nullable(
-  jsonObject({
-    name: optionalText(MAX.programName),
-    type: optionalText(MAX.programName),
-    url: optionalUrl,
-    isPublic: v.optional(v.boolean('must-be-boolean')),
-  }),
-)
-
 const entries = {
   ...textEntries,
   tags: v.optional(tagList),
-  requirements: v.optional(v.pipe(v.array(v1Requirement, 'must-be-array'), v.maxLength(REQUIREMENTS_MAX, 'too-many-requirements'))),
-  program: v.optional(v1Program),
+  requirements: v.optional(orderedRequirementList),
+  program: v.optional(v1ProgramInput),
   prefix: v.optional(v.nullable(prefixRule)),
   courseBeginAt: v.optional(v.nullable(isoDateTimeText)),
   courseEndAt: v.optional(v.nullable(isoDateTimeText)),
@@ -70,47 +41,16 @@ const entries = {
 export const v1FormCreateSchema = jsonObject({ ...entries, name: requiredText(MAX.name), description: requiredText(MAX.description, 'multi-line') })
 export const v1FormPatchSchema = jsonObject(entries)
 
-/** v1 and legacy send `order`; a requirement without one sorts by its array position. */
-function requirementsWithOrder(requirements: { type?: NewRequirement['type'] | undefined; description?: string | null; url?: string | null; order?: number }[]): NewRequirement[] {
-  return requirements.map((requirement, index) => ({
-    type: requirement.type ?? null,
-    description: requirement.description ?? null,
-    url: requirement.url ?? null,
-    order: requirement.order ?? index,
-  }))
-}
+export type V1FormCreateInput = v.InferOutput<typeof v1FormCreateSchema>
+export type V1FormPatchInput = v.InferOutput<typeof v1FormPatchSchema>
 
 export async function createV1Form(ctx: IssuerContext, club: string, input: unknown) {
-  const body = parseInput(v1FormCreateSchema, input)
-  const draft: TemplateDraft = {
-    name: body.name,
-    nameEn: body.nameEn ?? null,
-    type: body.type ?? 'completion',
-    description: body.description,
-    descriptionEn: body.descriptionEn ?? null,
-    imprintDescription: body.imprintDescription ?? null,
-    imprintDescriptionEn: body.imprintDescriptionEn ?? null,
-    tag: body.tags ?? [],
-    requirements: requirementsWithOrder(body.requirements ?? []),
-    program: body.program
-      ? { name: body.program.name ?? null, url: body.program.url ?? null, type: body.program.type ?? null, isPublic: body.program.isPublic ?? false }
-      : null,
-    prefix: body.prefix ?? null,
-    courseBeginAt: body.courseBeginAt ?? null,
-    courseEndAt: body.courseEndAt ?? null,
-    badgeDesignId: body.achievementBadgeDesignId ?? null,
-    certificateDesignId: body.achievementCertificateDesignId ?? null,
-  }
-  const { club: clubRecord, template } = await insertTemplate(ctx, club, draft)
+  const { club: clubRecord, template } = await insertTemplate(ctx, club, draftFromV1(parseInput(v1FormCreateSchema, input)))
   return presentV1Form(clubRecord, template)
 }
 
 export async function patchV1Form(ctx: IssuerContext, club: string, id: number, input: unknown) {
-  const { tags, requirements, ...body } = parseInput(v1FormPatchSchema, input)
-  const changes: TemplateChanges = { ...body }
-  if (tags !== undefined) changes.tag = tags
-  if (requirements !== undefined) changes.requirements = requirementsWithOrder(requirements)
-  const { club: clubRecord, template } = await updateTemplate(ctx, club, id, changes)
+  const { club: clubRecord, template } = await updateTemplate(ctx, club, id, changesFromV1(parseInput(v1FormPatchSchema, input)))
   return presentV1Form(clubRecord, template)
 }
 

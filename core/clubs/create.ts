@@ -1,7 +1,7 @@
 import { ProblemError, StorageConflict, validationFailed, type FieldError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import type { Club } from './club.ts'
-import { hasControlCharacter, hasLoneSurrogate } from '../text/plain-text.ts'
+import { hasControlCharacter, hasLoneSurrogate } from '../validation/plain-text.ts'
 
 export interface CreateClubInput {
   domain: string

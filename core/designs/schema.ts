@@ -1,5 +1,7 @@
 import * as v from 'valibot'
-import { jsonObject, requiredText } from '../achievements/fields.ts'
+import { ignored } from '../validation/ignored.ts'
+import { jsonObject } from '../validation/json-object.ts'
+import { requiredText } from '../validation/text.ts'
 import { DESIGN_KINDS, IMAGE_TYPES } from './design.ts'
 
 /** An uploaded image: `{ mediaType, data }` with `data` base64 (standard or url-safe). */
@@ -25,8 +27,6 @@ export const layoutInput = jsonObject({
     }),
   ),
 })
-
-const ignored = v.optional(v.unknown())
 
 /** The write shape of a design; read-only members of the read shape are accepted and ignored. */
 const entries = {

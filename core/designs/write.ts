@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { ProblemError, validationFailed } from '../errors.ts'
-import { parseInput } from '../achievements/schema.ts'
+import { parseInput } from '../validation/parse-input.ts'
 import { requireClub } from '../clubs/require.ts'
 import { DEFAULT_LAYOUT, type CertificateLayout, type Design, type StoredImage } from './design.ts'
 import { decodeBase64, imageProblem } from './image.ts'

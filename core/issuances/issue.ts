@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { ProblemError, validationFailed } from '../errors.ts'
-import { parseInput } from '../achievements/schema.ts'
+import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
 import { requireTemplate } from '../achievements/require.ts'
 import { badgeImageOf } from '../achievements/design-refs.ts'
@@ -158,8 +158,7 @@ const MESSAGES: Record<string, string> = {
 }
 
 function failed(ref: string, index: number, issue: v.BaseIssue<unknown>): BatchItem {
-  const path = ['recipients', index, ...(issue.path ?? []).map((item) => item.key)].join('.')
-  const code = issue.kind === 'schema' && issue.input === undefined ? 'required' : issue.message
+  const { message: code, path } = fieldErrorOf(issue, ['recipients', index])
   return { ref, status: 'failed', error: { code, message: MESSAGES[code] ?? `The entry is not valid (${code}).`, path } }
 }
 

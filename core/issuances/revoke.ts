@@ -1,6 +1,6 @@
 import * as v from 'valibot'
-import { parseInput } from '../achievements/schema.ts'
-import { optionalText } from '../achievements/fields.ts'
+import { parseInput } from '../validation/parse-input.ts'
+import { optionalText } from '../validation/text.ts'
 import { readIssuance, requireIssuance } from './read.ts'
 import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'

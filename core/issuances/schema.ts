@@ -1,7 +1,10 @@
 import * as v from 'valibot'
-import { isCalendarDate, jsonObject, optionalText, optionalUrl, requiredText } from '../achievements/fields.ts'
+import { isCalendarDate } from '../validation/date.ts'
+import { jsonObject } from '../validation/json-object.ts'
+import { optionalText, requiredText } from '../validation/text.ts'
+import { optionalUrl } from '../validation/url.ts'
 import { ISSUE_MODES } from './issuance.ts'
-import { textCharacters } from '../text/plain-text.ts'
+import { textCharacters } from '../validation/plain-text.ts'
 
 /** At most this many recipients per issue call (DESIGN §5); more is 422 `too-many-recipients`. */
 export const MAX_RECIPIENTS = 1000

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
-import { characterCount } from '../../../core/achievements/fields.ts'
+import { characterCount } from '../../../core/validation/text.ts'
 import { openApi, type Api } from '../../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertValidation, read } from './support.ts'
 

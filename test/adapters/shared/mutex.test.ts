@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { createMutex } from '../../../core/util/mutex.ts'
+import { createMutex } from '../../../adapters/shared/mutex.ts'
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 2))
 

@@ -1,8 +1,8 @@
-/** The character rule of free text, at its boundaries (core/text/plain-text.ts). @see issue 13 item 3 */
+/** The character rule of free text, at its boundaries (core/validation/plain-text.ts). @see issue 13 item 3 */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as v from 'valibot'
-import { hasControlCharacter, hasLoneSurrogate, plainText } from '../../../core/text/plain-text.ts'
+import { hasControlCharacter, hasLoneSurrogate, plainText } from '../../../core/validation/plain-text.ts'
 import { createCoreHarness } from '../../support/core-issuer.ts'
 
 describe('plain text', () => {
