@@ -125,6 +125,8 @@ export function createCoreIssuer(options: IssuerOptions) {
     clubs: {
       create: (input: CreateClubInput) => createClub(ctx, input),
       find: (domain: string) => storage.clubs.findByDomain(domain),
+      /** How many clubs exist; the server's first start creates the demo club only when there are none. */
+      count: () => storage.clubs.count(),
       setVerified: (domain: string, issuerVerified: boolean) => updateClubFlags(ctx, domain, { issuerVerified }),
       setCanIssue: (domain: string, canIssue: boolean) => updateClubFlags(ctx, domain, { canIssue }),
       root: (principal: Principal) => readClubRoot(ctx, principal),
