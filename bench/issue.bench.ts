@@ -10,16 +10,15 @@ import { createPrivateKey, sign } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
 import { createIssuer, defaultUrls, type Issuer, type StoragePort } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({ options: { batches: { type: 'string', default: '5' } } })
-const BATCHES = Number(values.batches)
+const { batches: BATCHES } = benchSettings({ batches: 5 })
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))

@@ -11,7 +11,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { defaultUrls } from '../index.ts'
 import { createCoreIssuerOn, createIssuerContext } from '../core/issuer.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
@@ -20,9 +19,9 @@ import { createNodeSigner } from '../adapters/node/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import { prepareIssuanceFile } from '../core/files/prepare-file.ts'
 import type { CertificateModel } from '../core/files/certificate-model.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '1000' } } })
-const COUNT = Number(values.count)
+const { count: COUNT } = benchSettings({ count: 1000 })
 const WARM_UP = 20
 const MiB = 1024 * 1024
 
