@@ -14,24 +14,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { Worker } from 'node:worker_threads'
 import { deflateSync } from 'node:zlib'
 import { startNodeServer } from '../server/node.ts'
 import { writePng } from '../core/files/png-chunks.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '10' },
-    clients: { type: 'string', default: '8' },
-    issuances: { type: 'string', default: '200' },
-  },
-})
-const SECONDS = Number(values.seconds)
-const CLIENTS = Number(values.clients)
-const ISSUANCES = Number(values.issuances)
+const { seconds: SECONDS, clients: CLIENTS, issuances: ISSUANCES } = benchSettings({ seconds: 10, clients: 8, issuances: 200 })
 
 /** A flat-coloured PNG (compresses to a few KiB, however many pixels it declares). */
 function flatPng(side: number, bitDepth: 8 | 16): Uint8Array {

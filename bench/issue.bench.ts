@@ -10,16 +10,15 @@ import { createPrivateKey, sign } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
-import { createIssuer, defaultUrls, type Issuer } from '../index.ts'
+import { createIssuer, defaultUrls, type Issuer, type StoragePort } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({ options: { batches: { type: 'string', default: '5' } } })
-const BATCHES = Number(values.batches)
+const { batches: BATCHES } = benchSettings({ batches: 5 })
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
@@ -32,9 +31,13 @@ function recipients(batch: number) {
   }))
 }
 
-async function openIssuer(name: string, port: number): Promise<Issuer> {
+function openStorage(name: string): StoragePort {
+  return createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) })
+}
+
+async function openIssuer(storage: StoragePort, port: number): Promise<Issuer> {
   const issuer = createIssuer({
-    storage: createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) }),
+    storage,
     masterKey: new Uint8Array(32).fill(1),
     urls: defaultUrls(port),
     signer: createNodeSigner(),
@@ -61,7 +64,8 @@ async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt:
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  issuer = await openIssuer('http', port)
+  const storage = openStorage('http')
+  issuer = await openIssuer(storage, port)
   issuer.worker.start()
   const client = await issuer.clients.create({ club: 'bench' })
   const origin = `http://127.0.0.1:${port}`
@@ -84,7 +88,7 @@ async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt:
     return result.results[0]!.resourceId
   }
   const pendingDone = async () => {
-    while ((await issuer.context.storage.signingJobs.count()) > 0) await new Promise((resolve) => setTimeout(resolve, 2))
+    while ((await storage.signingJobs.count()) > 0) await new Promise((resolve) => setTimeout(resolve, 2))
   }
 
   const firstId = await issueBatch(-1) // warm-up: keys, statements, JIT
@@ -102,7 +106,7 @@ async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt:
 
 /** The same through the library: `issuer.issuances.issue` and `issuer.worker.drain()`. */
 async function inProcess(): Promise<number> {
-  const issuer = await openIssuer('library', 8787)
+  const issuer = await openIssuer(openStorage('library'), 8787)
   await issuer.issuances.issue('bench', { achievementFormId: 1, mode: 'none', recipients: recipients(-1) })
   await issuer.worker.drain()
   const started = performance.now()

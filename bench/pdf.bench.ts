@@ -11,17 +11,17 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
-import { createIssuer, defaultUrls } from '../index.ts'
+import { defaultUrls } from '../index.ts'
+import { createCoreIssuerOn, createIssuerContext } from '../core/issuer.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import { prepareIssuanceFile } from '../core/files/prepare-file.ts'
 import type { CertificateModel } from '../core/files/certificate-model.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({ options: { count: { type: 'string', default: '1000' } } })
-const COUNT = Number(values.count)
+const { count: COUNT } = benchSettings({ count: 1000 })
 const WARM_UP = 20
 const MiB = 1024 * 1024
 
@@ -45,7 +45,7 @@ function sampleRss() {
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-pdf-'))
 try {
   const renderer = createPdfRenderer()
-  const issuer = createIssuer({
+  const options = {
     storage: createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'bench.db')) }),
     masterKey: new Uint8Array(32).fill(1),
     urls: defaultUrls(8787),
@@ -53,7 +53,11 @@ try {
     certificates: renderer,
     // The library subject renders 1,020 certificates of one club as fast as it can: no per-club rate.
     files: { downloadsPerClub: null },
-  })
+  }
+  // The bench holds the context it builds the issuer on: the prepared-model subject below calls the file path's
+  // first half (prepareIssuanceFile) on the same ports.
+  const context = createIssuerContext(options)
+  const issuer = createCoreIssuerOn(context, options)
   await issuer.clubs.create({ domain: 'bench', name: '벤치 체스 클럽' })
   const template = await issuer.achievements.create('bench', {
     name: '체스 입문 과정',
@@ -86,7 +90,7 @@ try {
   // The models, prepared beforehand: the file path once more, with a renderer that only keeps them.
   const models: CertificateModel[] = []
   const keep = { renderPdf: async (model: CertificateModel) => (models.push(model), new Uint8Array()) }
-  for (const id of measured) await (await prepareIssuanceFile(issuer.context, keep, 'bench', id, 'pdf')).render()
+  for (const id of measured) await (await prepareIssuanceFile(context, keep, 'bench', id, 'pdf')).render()
 
   const rssBefore = process.memoryUsage().rss
   let sampler = sampleRss()

@@ -4,7 +4,7 @@
  * measured over a fixed time after a warm-up, through `createIssuer(...).fetch` as a server would
  * call it. Prints one JSON line on stdout; progress goes to stderr.
  *
- *   npx tsx bench/token.bench.ts            (BENCH_SECONDS=3, BENCH_CONCURRENCY=8 by default)
+ *   npx tsx bench/token.bench.ts [--seconds 3] [--warmup 1] [--concurrency 8]
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -12,10 +12,9 @@ import { join } from 'node:path'
 import { createIssuer, defaultUrls } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
+import { benchSettings } from './settings.ts'
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 3)
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARM_UP_SECONDS ?? 1)
-const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8)
+const { seconds: SECONDS, warmup: WARM_UP_SECONDS, concurrency: CONCURRENCY } = benchSettings({ seconds: 3, warmup: 1, concurrency: 8 })
 const ORIGIN = 'http://localhost:8787'
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-'))

@@ -13,7 +13,6 @@ import { createServer } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { AddressInfo } from 'node:net'
 import { createRequire } from 'node:module'
 import { Worker } from 'node:worker_threads'
@@ -21,23 +20,16 @@ import { createIssuer, defaultUrls, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
+import { benchSettings } from './settings.ts'
 
-const { values } = parseArgs({
-  options: {
-    seconds: { type: 'string', default: '3' },
-    warmup: { type: 'string', default: '1' },
-    connections: { type: 'string', default: '32' },
-    concurrency: { type: 'string', default: '128' },
-    credentials: { type: 'string', default: '200' },
-    rounds: { type: 'string', default: '3' },
-  },
-})
-const SECONDS = Number(values.seconds)
-const WARMUP = Number(values.warmup)
-const CONNECTIONS = Number(values.connections)
-const CONCURRENCY = Number(values.concurrency)
-const CREDENTIALS = Number(values.credentials)
-const ROUNDS = Number(values.rounds)
+const {
+  seconds: SECONDS,
+  warmup: WARMUP,
+  connections: CONNECTIONS,
+  concurrency: CONCURRENCY,
+  credentials: CREDENTIALS,
+  rounds: ROUNDS,
+} = benchSettings({ seconds: 3, warmup: 1, connections: 32, concurrency: 128, credentials: 200, rounds: 3 })
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-verify-'))
 const signer = createNodeSigner()

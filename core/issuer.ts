@@ -85,6 +85,15 @@ export interface IssueOptions {
  * const club = await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
  */
 export function createCoreIssuer(options: IssuerOptions) {
+  return createCoreIssuerOn(createIssuerContext(options), options)
+}
+
+/**
+ * Validates the options (TypeError on misuse) and wires the ports every operation shares. Not part of
+ * the public API (core/index.ts does not export it): the tests of core's internals and the benches build
+ * an issuer on a context they hold, instead of reading one back from the issuer.
+ */
+export function createIssuerContext(options: IssuerOptions): IssuerContext {
   if (!options || typeof options !== 'object') throw new TypeError('createIssuer: options are required')
   const { storage, clock = systemClock, random = webCryptoRandom } = options
   if (!storage || typeof storage.transaction !== 'function') {
@@ -102,7 +111,7 @@ export function createCoreIssuer(options: IssuerOptions) {
     }
     keys = createKeyStore({ storage, masterKey: options.masterKey, clock, random })
   }
-  const ctx: IssuerContext = {
+  return {
     config,
     storage,
     keys,
@@ -113,6 +122,12 @@ export function createCoreIssuer(options: IssuerOptions) {
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),
   }
+}
+
+/** The operations of an issuer on a context from `createIssuerContext` (the same options). */
+export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>) {
+  const { config, storage, keys } = ctx
+  const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
   const verifyIssuance = createIssuanceVerifier(ctx)
   const publishStatusList = createStatusListPublisher(ctx)
@@ -120,11 +135,11 @@ export function createCoreIssuer(options: IssuerOptions) {
 
   return {
     config,
-    /** The wired ports, for adapters that build on core verbs. */
-    context: ctx,
     clubs: {
       create: (input: CreateClubInput) => createClub(ctx, input),
       find: (domain: string) => storage.clubs.findByDomain(domain),
+      /** How many clubs exist; the server's first start creates the demo club only when there are none. */
+      count: () => storage.clubs.count(),
       setVerified: (domain: string, issuerVerified: boolean) => updateClubFlags(ctx, domain, { issuerVerified }),
       setCanIssue: (domain: string, canIssue: boolean) => updateClubFlags(ctx, domain, { canIssue }),
       root: (principal: Principal) => readClubRoot(ctx, principal),

@@ -6,7 +6,7 @@ import type { ClientCredentials } from '../core/clients/create.ts'
  * the API at once (DESIGN §4). Returns the client, or `null` when the data dir had clubs already.
  */
 export async function bootstrapDemo(issuer: Issuer): Promise<ClientCredentials | null> {
-  if ((await issuer.context.storage.clubs.count()) > 0) return null
+  if ((await issuer.clubs.count()) > 0) return null
   await issuer.clubs.create({ domain: 'demo', name: 'Demo Club' })
   return issuer.clients.create({ club: 'demo' })
 }

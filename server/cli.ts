@@ -9,6 +9,7 @@ import { parseArgs } from 'node:util'
 import { recipientsFromCsv } from './csv.ts'
 import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
+import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import type { Issuer } from '../index.ts'
 
@@ -98,7 +99,7 @@ function templateId(o: Options): number {
 }
 
 /**
- * Bulk issue from a CSV in batches of 1,000 (the API's limit). Each batch carries an Idempotency-Key
+ * Bulk issue from a CSV in batches of MAX_RECIPIENTS (the API's limit, spec §4.3). Each batch carries an Idempotency-Key
  * derived from the file and the batch, so running the same file again after a failure issues nothing twice.
  */
 async function issueFromCsv(issuer: Issuer, o: Options) {
@@ -116,8 +117,8 @@ async function issueFromCsv(issuer: Issuer, o: Options) {
   const summary = { total: 0, ok: 0, skipped: 0, failed: 0 }
   const problems: unknown[] = []
   const progress = createProgress(recipients.length)
-  for (let start = 0; start < recipients.length; start += 1000) {
-    const batch = recipients.slice(start, start + 1000)
+  for (let start = 0; start < recipients.length; start += MAX_RECIPIENTS) {
+    const batch = recipients.slice(start, start + MAX_RECIPIENTS)
     const { result } = await issuer.issuances.issue(
       club,
       { achievementFormId, mode: typeof o.mode === 'string' ? o.mode : 'none', recipients: batch },
@@ -163,11 +164,12 @@ async function main(argv: string[]): Promise<number> {
     if (!command || positionals.length !== name.split(' ').length) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
     const config = readServerConfig()
     // Loaded only once the command is known: a usage error answers without loading the issuer.
-    const [{ wireIssuer }, { betterSqlite3Driver }] = await Promise.all([
+    const [{ wireIssuer }, { betterSqlite3Driver }, { createNodeSigner }] = await Promise.all([
       import('./wire.ts'),
       import('../adapters/sqlite/driver-better-sqlite3.ts'),
+      import('../adapters/node/signer.ts'),
     ])
-    issuer = wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver })
+    issuer = wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
     print(await command(issuer, values))
     return 0
   } catch (error) {

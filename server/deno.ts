@@ -6,6 +6,7 @@
  */
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
+import { createNodeSigner } from '../adapters/node/signer.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
@@ -46,7 +47,8 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   const urls = resolveUrls(config, port)
   let issuer: Issuer
   try {
-    issuer = wireIssuer({ config, urls, openDriver: nodeSqliteDriver })
+    // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
+    issuer = wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner() })
   } catch (error) {
     await server.shutdown()
     throw error

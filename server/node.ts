@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
+import { createNodeSigner } from '../adapters/node/signer.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
@@ -44,7 +45,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   })
   const port = (server.address() as AddressInfo).port
   const urls = resolveUrls(config, port)
-  const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, ...(clock ? { clock } : {}) })
+  const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
   listener = toNodeListener(issuer.fetch)
   issuer.worker.start()
 

@@ -4,12 +4,12 @@ import { createIssuer, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { loadMasterKey } from './master-key.ts'
 import { restrictSqliteFiles } from './private-files.ts'
-import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
+import type { JwtSigner } from '../core/ports/signer.ts'
 import type { ServerConfig } from './config.ts'
 
 export interface WireOptions {
@@ -17,11 +17,13 @@ export interface WireOptions {
   urls: IssuerUrls
   /** Opens the SQLite driver on a file path: each runtime entry passes its own. */
   openDriver: (filename: string) => SqliteDriver
+  /** Signs credentials: each runtime entry passes its own (wiring picks no runtime). */
+  signer: JwtSigner
   clock?: Clock
 }
 
 /** Opens the data dir's SQLite file and builds the issuer on it. */
-export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Issuer {
+export function wireIssuer({ config, urls, openDriver, signer, clock }: WireOptions): Issuer {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
   const databaseFile = join(config.dataDir, 'clubcred.db')
   restrictSqliteFiles(databaseFile)
@@ -31,7 +33,7 @@ export function wireIssuer({ config, urls, openDriver, clock }: WireOptions): Is
     storage,
     masterKey,
     urls,
-    signer: createNodeSigner(),
+    signer,
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font.
     certificates: createPdfRenderer(),
     // Without SMTP, recipient mail waits in the outbox table.

@@ -12,6 +12,8 @@ export interface ShareView {
   issuedAt: string
   validUntil: string | null
   verdict: { isValid: boolean; status: CredentialStatus }
+  /** When the verdict was computed (ms since the epoch, the issuer's clock): the page's "checked at". */
+  checkedAt: number
   achievement: {
     name: string
     nameEn: string | null
@@ -35,6 +37,7 @@ export async function shareView(ctx: IssuerContext, verify: (issuanceId: number)
   if (!issuance || !clubRecord) return null
   const snapshot = await ctx.storage.snapshots.findById(issuance.snapshotId)
   const verdict = await verify(issuance.id)
+  const checkedAt = ctx.clock.now()
   const vc = (verdict.payload?.vc ?? {}) as { credentialSubject?: { achievement?: Record<string, any> }; validFrom?: string; validUntil?: string }
   const achievement = vc.credentialSubject?.achievement ?? {}
   return {
@@ -44,6 +47,7 @@ export async function shareView(ctx: IssuerContext, verify: (issuanceId: number)
     issuedAt: vc.validFrom ?? new Date(credential.issuedAt).toISOString(),
     validUntil: vc.validUntil ?? null,
     verdict: { isValid: verdict.isValid, status: verdict.status ?? 'valid' },
+    checkedAt,
     achievement: {
       name: String(achievement.name ?? ''),
       nameEn: snapshot?.view.nameEn ?? null,

@@ -121,7 +121,7 @@ describe('a baked SVG badge opened from disk in chromium', { skip }, () => {
     for (const [index, bypass] of BYPASSES.entries()) {
       const bytes = new TextEncoder().encode(bypass.svg)
       const hash = createHash('sha256').update(bytes).digest('hex')
-      const designId = await api.issuer.context.storage.transaction(async (tx) => {
+      const designId = await api.storage.transaction(async (tx) => {
         await tx.images.put({ hash, mediaType: 'image/svg+xml', bytes })
         return (await tx.designs.insert({ club: FILES_CLUB, kind: 'badge', name: `Old ${index}`, image: hash, layout: null, createdAt: 0, updatedAt: 0 })).id
       })

@@ -300,5 +300,5 @@ async function verifyWithDidDocument(api: FilesApi, jwt: string) {
 }
 
 function clubKeys(api: FilesApi) {
-  return api.issuer.context.keys.publicKeys(`club:${FILES_CLUB}`)
+  return api.keys.publicKeys(`club:${FILES_CLUB}`)
 }

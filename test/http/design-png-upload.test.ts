@@ -28,7 +28,7 @@ describe('PNG uploads are decoded before they are stored', () => {
     const asLogo = await api.call('POST', DESIGNS, { kind: 'certificate', name: 'Logo', layout: { logo: { mediaType: 'image/png', data: base64(png) } } })
     assert.deepEqual(assertProblem(asLogo, 422, 'validation-failed').errors, [{ message: code, path: 'layout.logo' }])
     assert.equal((await api.call('GET', DESIGNS)).body.data.length, before, 'no design stored')
-    assert.equal(await api.issuer.context.storage.images.findByHash(sha256(png)), null, 'no image stored')
+    assert.equal(await api.storage.images.findByHash(sha256(png)), null, 'no image stored')
   }
 
   it('refuses a decompression bomb: 1×1 declared, 250 MB inflated', async () => {

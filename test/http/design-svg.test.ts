@@ -44,7 +44,7 @@ describe('SVG badge designs through the API', () => {
       const detail = assertRefused(await api.call('POST', DESIGNS, badgeBody(bypass.svg)), 'image-svg-active-content')
       assert.match(detail, bypass.detail, 'the detail names what was found')
       assert.equal(await designCount(), before, 'no design')
-      assert.equal(await api.issuer.context.storage.images.findByHash(sha256(bypass.svg)), null, 'no image')
+      assert.equal(await api.storage.images.findByHash(sha256(bypass.svg)), null, 'no image')
     })
   }
 
@@ -100,7 +100,7 @@ describe('SVG badge designs through the API', () => {
     assert.equal(served.status, 200)
     assert.equal(served.text, BADGE_SVG_SANITISED, 'the sanitised re-serialisation is what is stored and served')
     assert.ok(created.body.data.imageUrl.endsWith(`/images/${sha256(served.bytes)}`), 'addressed by the hash of the stored bytes')
-    assert.equal(await api.issuer.context.storage.images.findByHash(sha256(BADGE_SVG)), null, 'the uploaded bytes are not stored')
+    assert.equal(await api.storage.images.findByHash(sha256(BADGE_SVG)), null, 'the uploaded bytes are not stored')
   })
 
   it('stores the same bytes for a design uploaded again as it was served (sanitising is idempotent)', async () => {
@@ -120,7 +120,7 @@ describe('SVG badge designs through the API', () => {
       `<rect width="2" height="2" style="fill:u\\72l(https://evil.example/p.svg#x);stroke:#000"/></svg>`
     const bytes = new TextEncoder().encode(old)
     const hash = sha256(bytes)
-    const designId = await api.issuer.context.storage.transaction(async (tx) => {
+    const designId = await api.storage.transaction(async (tx) => {
       await tx.images.put({ hash, mediaType: 'image/svg+xml', bytes })
       const design = await tx.designs.insert({ club: FILES_CLUB, kind: 'badge', name: 'Old row', image: hash, layout: null, createdAt: 0, updatedAt: 0 })
       return design.id
@@ -139,7 +139,7 @@ describe('SVG badge designs through the API', () => {
   it('bakes the default badge for a stored design that no longer reads as SVG', async () => {
     const bytes = new TextEncoder().encode(`<svg xmlns="${SVG_NS}"><rect width=4 onload=alert(1)></svg>`)
     const hash = sha256(bytes)
-    const designId = await api.issuer.context.storage.transaction(async (tx) => {
+    const designId = await api.storage.transaction(async (tx) => {
       await tx.images.put({ hash, mediaType: 'image/svg+xml', bytes })
       return (await tx.designs.insert({ club: FILES_CLUB, kind: 'badge', name: 'Broken row', image: hash, layout: null, createdAt: 0, updatedAt: 0 })).id
     })

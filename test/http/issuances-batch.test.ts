@@ -38,7 +38,7 @@ afterEach(async () => {
 async function assertNothingStored(): Promise<void> {
   assert.deepStrictEqual(await listAll(api, ISSUANCES), [])
   assert.deepStrictEqual(await listAll(api, EVENTS), [])
-  assert.equal(await api.issuer.context.storage.signingJobs.count(), 0)
+  assert.equal(await api.storage.signingJobs.count(), 0)
 }
 
 describe('the batch result (spec §2.9)', () => {
@@ -163,7 +163,7 @@ describe('skipped items (DESIGN §5)', () => {
 
   it('a revoked issuance does not count: the recipient is issued again', async () => {
     const first = await issue(api, { achievementFormId: templateId, recipients: [{ name: 'Kim Minsu', email: 'minsu@chess.example' }] })
-    await api.issuer.context.storage.transaction((tx) => tx.issuances.revoke('chess', first.results[0].resourceId, clock.now(), null))
+    await api.storage.transaction((tx) => tx.issuances.revoke('chess', first.results[0].resourceId, clock.now(), null))
     const again = await issue(api, { achievementFormId: templateId, recipients: [{ name: 'Kim Minsu', email: 'MINSU@chess.example' }] })
     assert.equal(again.results[0].status, 'issued')
   })

@@ -182,7 +182,7 @@ describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
     clock.advance(600_000)
     assert.equal((await readIssuance(api, item.resourceId)).credential.status, 'expired')
     assert.equal((await listAll(api, ISSUANCES))[0].status, 'expired')
-    await api.issuer.context.storage.transaction((tx) => tx.issuances.revoke('chess', item.resourceId, clock.now(), 'test'))
+    await api.storage.transaction((tx) => tx.issuances.revoke('chess', item.resourceId, clock.now(), 'test'))
     assert.equal((await readIssuance(api, item.resourceId)).credential.status, 'revoked')
   })
 })

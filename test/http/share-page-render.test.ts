@@ -24,6 +24,7 @@ function aView(overrides: Partial<ShareView> = {}, achievement: Partial<ShareVie
     issuedAt: '2030-01-01T12:00:00Z',
     validUntil: null,
     verdict: { isValid: true, status: 'valid' },
+    checkedAt: Date.UTC(2030, 0, 2),
     achievement: {
       name: '체스 입문',
       nameEn: null,

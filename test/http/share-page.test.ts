@@ -94,6 +94,15 @@ function assertHtmlPage(page: Page, status: number): void {
 }
 
 describe('the share page of a valid credential', () => {
+  it('says when it was checked by the issuer\'s clock, not the machine\'s', async () => {
+    const { pointer } = await issued()
+    clock.advance(3 * DAY + 61_000)
+    const page = await get(pointer.shareUrl)
+    assertHtmlPage(page, 200)
+    // The test clock also ticks on each read, so the check is to the minute, as the page shows it.
+    assert.match(page.text, /Checked at<\/span> <time datetime="2030-01-04T12:01:[0-9.]+Z">2030-01-04 12:01 UTC<\/time>/)
+  })
+
   it('is HTML with the headers of a live, script-free page', async () => {
     const { pointer } = await issued()
     assert.equal(pointer.shareUrl, `${SHARE_ORIGIN}/credentials/${pointer.id}`)

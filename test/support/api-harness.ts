@@ -5,6 +5,9 @@ import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import type { Clock } from '../../core/ports/clock.ts'
+import { createKeyStore } from '../../core/keys/create-key-store.ts'
+import type { KeyStore } from '../../core/ports/key-store.ts'
+import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { FileLimits } from '../../core/config.ts'
 
@@ -18,6 +21,10 @@ export interface ApiResponse {
 
 export interface Api {
   issuer: Issuer
+  /** The storage the harness opened the issuer on, for tests that arrange or inspect rows. */
+  storage: StoragePort
+  /** The issuer's key store (the harness builds it), for tests that check or forge signatures. */
+  keys: KeyStore
   club: string
   token: string
   /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
@@ -41,9 +48,10 @@ export async function openApi({
 }: { club?: string; clock?: Clock; certificates?: CertificateRenderer; files?: Partial<FileLimits> } = {}): Promise<Api> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-api-'))
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) })
+  const keys = createKeyStore({ storage, masterKey: new Uint8Array(32).fill(7), ...(clock ? { clock } : {}) })
   const issuer = createIssuer({
     storage,
-    masterKey: new Uint8Array(32).fill(7),
+    keys,
     urls: defaultUrls(8787),
     ...(clock ? { clock } : {}),
     ...(certificates ? { certificates } : {}),
@@ -71,6 +79,8 @@ export async function openApi({
 
   return {
     issuer,
+    storage,
+    keys,
     club,
     token,
     async call(method, path, body, headers = {}) {

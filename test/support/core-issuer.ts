@@ -1,6 +1,8 @@
+import type { KeyStore } from '../../core/ports/key-store.ts'
+import type { IssuerContext } from '../../core/context.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { defaultUrls } from '../../core/config.ts'
-import { createCoreIssuer, type CoreIssuer, type IssuerOptions } from '../../core/issuer.ts'
+import { createCoreIssuerOn, createIssuerContext, type CoreIssuer, type IssuerOptions } from '../../core/issuer.ts'
 import { checkedStorage, type CheckedStorage } from './checked-storage.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 
@@ -10,6 +12,10 @@ export const MASTER_KEY = Uint8Array.from({ length: 32 }, (_, i) => i)
 export interface CoreHarness {
   issuer: CoreIssuer
   storage: CheckedStorage
+  /** The ports the issuer runs on, for tests of core's internals (claims, leases) beside the issuer. */
+  context: IssuerContext
+  /** The issuer's key store (`context.keys`). */
+  keys: KeyStore
   clock: TestClock
   close(): Promise<void>
 }
@@ -21,10 +27,14 @@ export interface CoreHarness {
 export function createCoreHarness(options: Partial<Omit<IssuerOptions, 'storage' | 'clock'>> = {}): CoreHarness {
   const storage = checkedStorage(createMemoryStorage())
   const clock = createTestClock()
-  const issuer = createCoreIssuer({ urls: defaultUrls(8787), masterKey: MASTER_KEY, ...options, storage, clock })
+  const allOptions = { urls: defaultUrls(8787), masterKey: MASTER_KEY, ...options, storage, clock }
+  const context = createIssuerContext(allOptions)
+  const issuer = createCoreIssuerOn(context, allOptions)
   return {
     issuer,
+    context,
     storage,
+    keys: context.keys,
     clock,
     async close() {
       await issuer.close()

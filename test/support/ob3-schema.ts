@@ -32,7 +32,7 @@ export function assertValidOb3(vc: unknown): void {
   throw new assert.AssertionError({ message: `not a valid OB 3.0 AchievementCredential:\n${errors.join('\n')}`, actual: vc })
 }
 
-/** A public key of the club, as `issuer.context.keys.publicKeys('club:<domain>')` returns them. */
+/** A public key of the club, as a key store's `publicKeys('club:<domain>')` returns them. */
 export interface ClubPublicKey {
   kid: string
   publicJwk: JWK

@@ -20,7 +20,7 @@ import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { toNodeListener } from '../../adapters/node/index.ts'
 import { clubDid } from '../../core/issuers/did.ts'
-import type { Clock } from '../../core/ports/clock.ts'
+import { systemClock, type Clock } from '../../core/ports/clock.ts'
 
 export interface RawResponse {
   status: number
@@ -151,9 +151,9 @@ export async function openVerificationApi({ club = 'chess', clock, listen = fals
   // The all-scope token, minted again when the issuer's clock (which tests move) nears its expiry.
   const client = await issuer.clients.create({ club })
   let token = await mint(client)
-  let mintedAt = issuer.context.clock.now()
+  let mintedAt = (clock ?? systemClock).now()
   async function currentToken(): Promise<string> {
-    const now = issuer.context.clock.now()
+    const now = (clock ?? systemClock).now()
     if (now - mintedAt > (issuer.config.accessTokenTtlSeconds - 60) * 1000) {
       token = await mint(client)
       mintedAt = now

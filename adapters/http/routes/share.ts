@@ -63,7 +63,7 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
   router.get(paths[0]!, async (request: IRequest, club: string) => {
     const found = await view(request, club)
     if (!found) return errorPage(NO_SUCH_CREDENTIAL)
-    return htmlResponse(renderSharePage(found, { qr: await qrDataUri(found.urls.share), now: issuer.context.clock.now() }))
+    return htmlResponse(renderSharePage(found, { qr: await qrDataUri(found.urls.share), now: found.checkedAt }))
   })
 
   router.get(paths[1]!, async (request: IRequest, club: string) => {

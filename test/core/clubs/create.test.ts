@@ -89,4 +89,10 @@ describe('creating a club', () => {
     })
     assert.deepStrictEqual(await h.issuer.clubs.find('chess'), first)
   })
+  it('counts the clubs, so that the server creates the demo club only on an empty data dir', async () => {
+    assert.equal(await h.issuer.clubs.count(), 0)
+    await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+    await h.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
+    assert.equal(await h.issuer.clubs.count(), 2)
+  })
 })

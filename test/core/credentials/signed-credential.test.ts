@@ -13,7 +13,7 @@ const ISSUANCES = '/v2/clubs/chess/issuances'
 
 let api: Api
 let templateId: number
-const keys = () => api.issuer.context.keys.publicKeys('club:chess')
+const keys = () => api.keys.publicKeys('club:chess')
 
 async function issue(body: Record<string, unknown>): Promise<number[]> {
   const response = await api.call('POST', ISSUANCES, { achievementFormId: templateId, ...body })
@@ -168,7 +168,7 @@ describe('the OB 3.0 schema check', () => {
     await api.issuer.worker.drain()
     const { jwt } = await credentialOf(id!)
     const kid = String(decodeProtectedHeader(jwt).kid).split('#')[1]!
-    const stranger = await api.issuer.context.keys.activeKey('club:stranger')
+    const stranger = await api.keys.activeKey('club:stranger')
     await assert.rejects(
       assertSignedCredential(jwt, { keys: [{ kid, publicJwk: stranger.publicJwk }], email: 'ara@chess.example' }),
       /signature verification failed/,

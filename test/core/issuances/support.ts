@@ -64,7 +64,7 @@ export async function readIssuance(api: Api, issuanceId: number): Promise<Record
 
 /** The club's credential keys, for `assertSignedCredential`. */
 export function clubKeys(api: Api) {
-  return api.issuer.context.keys.publicKeys(`club:${api.club}`)
+  return api.keys.publicKeys(`club:${api.club}`)
 }
 
 /** Event subject ids of one type, in feed order. */

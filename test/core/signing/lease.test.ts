@@ -59,7 +59,7 @@ async function statusLists() {
 describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, () => {
   it("a dead worker's jobs wait for the lease to end, then are signed with the slots it reserved", async () => {
     const ids = await issueTo(5)
-    const dead = await claimPending(h.issuer.context, 1000)
+    const dead = await claimPending(h.context, 1000)
     assert.equal(dead.length, 5)
     const reserved = dead.map((claimed) => claimed.job.statusListIndex).sort((a, b) => a - b)
 
@@ -88,12 +88,12 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
 
   it('a job signed twice (its lease ran out mid-signing) keeps the first stored credential and one event', async () => {
     const ids = await issueTo(3)
-    const slow = await signClaimed(h.issuer.context, await claimPending(h.issuer.context, 1000))
+    const slow = await signClaimed(h.context, await claimPending(h.context, 1000))
     h.clock.advance(SIGNING_LEASE_MS + 1)
-    const fast = await signClaimed(h.issuer.context, await claimPending(h.issuer.context, 1000))
+    const fast = await signClaimed(h.context, await claimPending(h.context, 1000))
     assert.equal(fast.length, 3, 'the ended lease lets a second worker take the jobs')
-    await storeSigned(h.issuer.context, fast)
-    await storeSigned(h.issuer.context, slow)
+    await storeSigned(h.context, fast)
+    await storeSigned(h.context, slow)
 
     const credentials = await credentialsOf(ids)
     assert.equal(credentials.length, 3, 'one credential per issuance')
@@ -121,7 +121,7 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
     const credentials = await credentialsOf(ids)
     assert.equal(credentials.length, 2)
     assert.equal((await statusLists())[0]!.allocated, 2, 'the retry reused the slots')
-    const keys = await h.issuer.context.keys.publicKeys('club:chess')
+    const keys = await h.keys.publicKeys('club:chess')
     // In issue order (ids are random, so their size says nothing about it).
     const inIssueOrder = ids.map((id) => credentials.find((credential) => credential.issuanceId === id)!)
     for (const [i, credential] of inIssueOrder.entries()) {

@@ -32,7 +32,7 @@ describe('issuing an access token (client credentials)', () => {
     const client = await clubWithClient(h.issuer, 'chess', ['clubs:read', 'issuance:read'])
     const token = await tokenFor(h.issuer, client)
     const header = decodeProtectedHeader(token.access_token)
-    const platform = await h.issuer.context.keys.activeKey('platform')
+    const platform = await h.keys.activeKey('platform')
     assert.deepStrictEqual(header, { alg: 'ES256', typ: 'at+jwt', kid: platform.kid })
 
     const { payload } = await jwtVerify(token.access_token, await importJWK(platform.publicJwk, 'ES256'), {

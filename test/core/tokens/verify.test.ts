@@ -29,7 +29,7 @@ describe('verifying an access token', () => {
 
   /** Signs `payload` with the real platform key, header and claims as given. */
   async function forge(payload: JWTPayload, header: Record<string, unknown> = {}) {
-    const key = await h.issuer.context.keys.activeKey('platform')
+    const key = await h.keys.activeKey('platform')
     return new SignJWT(payload).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: key.kid, ...header }).sign(key.privateKey)
   }
   const claims = () => decodeJwt(token)
@@ -60,7 +60,7 @@ describe('verifying an access token', () => {
   })
 
   it('refuses HS256 tokens keyed with the platform public key, in every encoding', async () => {
-    const key = await h.issuer.context.keys.activeKey('platform')
+    const key = await h.keys.activeKey('platform')
     const publicKey = await importJWK(key.publicJwk, 'ES256', { extractable: true })
     const secrets = [JSON.stringify(key.publicJwk), await exportSPKI(publicKey as CryptoKey), key.publicJwk.x!]
     for (const secret of secrets) {
@@ -80,7 +80,7 @@ describe('verifying an access token', () => {
   })
 
   it('refuses a token signed by a key that is not a platform key', async () => {
-    const clubKey = await h.issuer.context.keys.activeKey('club:chess')
+    const clubKey = await h.keys.activeKey('club:chess')
     const byClubKey = await new SignJWT(claims()).setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: clubKey.kid }).sign(clubKey.privateKey)
     await assert.rejects(h.issuer.tokens.verify(byClubKey), isInvalidToken)
     const stranger = await generateKeyPair('ES256')
@@ -138,7 +138,7 @@ describe('verifying an access token', () => {
   }
 
   it('a platform key rotation keeps earlier tokens verifiable', async () => {
-    await h.issuer.context.keys.rotate('platform')
+    await h.keys.rotate('platform')
     assert.equal((await h.issuer.tokens.verify(token)).club, 'chess')
     const fresh = (await tokenFor(h.issuer, client)).access_token
     assert.notEqual(decodeProtectedHeader(fresh).kid, decodeProtectedHeader(token).kid)
