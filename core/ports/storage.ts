@@ -333,12 +333,13 @@ export type UnitOfWork = Stores
 
 /**
  * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
- * Called that way, a method MUST behave as a unit of work holding just that call: it waits while a
- * unit is running (so it never reads that unit's uncommitted writes, and a unit never sees it land
- * half way); a write is committed when its promise resolves, and a later unit that rolls back does not
- * undo it; a write that throws (`StorageConflict` included) changes nothing. Core writes only inside
- * `transaction` (test/support/checked-storage.ts asserts it); the direct form serves reads, the admin
- * CLI and embedders.
+ * Called that way, a method MUST wait while a unit is running: it never reads that unit's uncommitted
+ * writes, and the unit never sees it land. A write is committed when its promise resolves (a later unit
+ * that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
+ * unit makes several writes all-or-nothing: a caller MUST NOT rely on a direct call that writes several
+ * rows (`achievements.insert` with requirements, `replaceRequirements`) being undone when it fails part
+ * way. Core writes only inside `transaction` (test/support/checked-storage.ts asserts it); the direct
+ * form serves reads, the admin CLI and embedders.
  */
 export interface StoragePort extends Stores {
   /**
