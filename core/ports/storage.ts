@@ -266,13 +266,16 @@ export interface OutboxStore {
 }
 
 export interface DesignStore {
-  /** Inserts with a fresh, increasing id; returns the stored design. */
+  /** Inserts with a fresh id, higher than any handed out before; returns the stored design. */
   insert(design: NewDesign): Promise<Design>
-  /** The club's design with this id, or `null`. */
+  /** The club's design with this id; `null` when absent or of another club. */
   findById(club: string, id: number): Promise<Design | null>
-  /** Writes `name`, `image`, `layout` and `updatedAt`. Returns `false` when there is no such design. */
+  /**
+   * Writes `name`, `image`, `layout` and `updatedAt`; `kind` and `createdAt` stay as inserted. Returns
+   * `false`, changing nothing, when the club has no design with this id.
+   */
   update(design: Design): Promise<boolean>
-  /** The club's designs, highest id first, keyset-paged. */
+  /** The club's designs, highest id first, at most `limit`, strictly below `beforeId` when set; `[]` when none. */
   list(club: string, page: KeysetPage): Promise<Design[]>
 }
 
@@ -297,8 +300,12 @@ export interface ApiKeyStore {
 }
 
 export interface ImageStore {
-  /** Stores an image under its hash; storing the same bytes again is a no-op. */
+  /**
+   * Stores an image under its hash (the SHA-256 of its bytes, so one hash means one content). Storing
+   * the same image again is a no-op: it MUST NOT throw, also under concurrent calls, and changes nothing.
+   */
   put(image: StoredImage): Promise<void>
+  /** The image with this hash, its bytes a plain `Uint8Array` the caller may change; `null` when absent. */
   findByHash(hash: string): Promise<StoredImage | null>
 }
 
@@ -324,6 +331,16 @@ export interface Stores {
 /** The stores as seen inside a transaction. */
 export type UnitOfWork = Stores
 
+/**
+ * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
+ * Called that way, a method MUST wait while a unit is running: it never reads that unit's uncommitted
+ * writes, and the unit never sees it land. A write is committed when its promise resolves (a later unit
+ * that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
+ * unit makes several writes all-or-nothing: a caller MUST NOT rely on a direct call that writes several
+ * rows (`achievements.insert` with requirements, `replaceRequirements`) being undone when it fails part
+ * way. Core writes only inside `transaction` (test/support/checked-storage.ts asserts it); the direct
+ * form serves reads, the admin CLI and embedders.
+ */
 export interface StoragePort extends Stores {
   /**
    * Runs `work` as one all-or-nothing unit: when it throws (or rejects), every write it made is

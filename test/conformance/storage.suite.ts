@@ -12,6 +12,9 @@ import { clientCases } from './storage/clients.cases.ts'
 import { clubCases } from './storage/clubs.cases.ts'
 import { keyCases } from './storage/keys.cases.ts'
 import { transactionCases } from './storage/transactions.cases.ts'
+import { designCases } from './storage/designs.cases.ts'
+import { imageCases } from './storage/images.cases.ts'
+import { outsideUnitCases } from './storage/outside-units.cases.ts'
 import { credentialCases } from './storage/credentials.cases.ts'
 import { eventCases } from './storage/events.cases.ts'
 import { idempotencyCases } from './storage/idempotency.cases.ts'
@@ -27,7 +30,7 @@ export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 const GROUPS: StorageCases[] = [
   clubCases, clientCases, keyCases, transactionCases, achievementCases,
   snapshotCases, issuanceCases, credentialCases, signingJobCases, statusListCases, eventCases, idempotencyCases, outboxCases,
-  apiKeyCases,
+  apiKeyCases, designCases, imageCases, outsideUnitCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -1,0 +1,52 @@
+import { StorageConflict } from '../../core/errors.ts'
+import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
+import { type Journal, put, remove } from './journal.ts'
+import { copy } from './rows.ts'
+import type { State } from './state.ts'
+
+export function createClientStore(state: State, journal: Journal): ClientStore {
+  return {
+    async insert(client) {
+      if (state.clients.has(client.id)) throw new StorageConflict(`client ${client.id} exists`)
+      put(journal, state.clients, client.id, copy(client))
+    },
+    async findById(id) {
+      const client = state.clients.get(id)
+      return client ? copy(client) : null
+    },
+    async updateSecret(id, secretHash, secretSetAt) {
+      const client = state.clients.get(id)
+      if (!client) return false
+      put(journal, state.clients, id, { ...client, secretHash, secretSetAt })
+      return true
+    },
+    async delete(id) {
+      return remove(journal, state.clients, id)
+    },
+  }
+}
+
+export function createApiKeyStore(state: State, journal: Journal): ApiKeyStore {
+  return {
+    async insert(key) {
+      if (state.apiKeys.has(key.id)) throw new StorageConflict(`api key ${key.id} exists`)
+      put(journal, state.apiKeys, key.id, copy(key))
+    },
+    async findById(id) {
+      const key = state.apiKeys.get(id)
+      return key ? copy(key) : null
+    },
+    async listByClub(club) {
+      return [...state.apiKeys.values()]
+        .filter((key) => key.club === club)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(copy)
+    },
+    async revoke(id, revokedAt) {
+      const key = state.apiKeys.get(id)
+      if (!key || key.revokedAt !== null) return false
+      put(journal, state.apiKeys, id, { ...key, revokedAt })
+      return true
+    },
+  }
+}

@@ -1,0 +1,82 @@
+import { StorageConflict } from '../../core/errors.ts'
+import type { CredentialStore, SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
+import { type Journal, put, remove } from './journal.ts'
+import { copy } from './rows.ts'
+import type { State } from './state.ts'
+
+export function createCredentialStore(state: State, journal: Journal): CredentialStore {
+  return {
+    async insert(credential) {
+      if (state.credentials.has(credential.id)) throw new StorageConflict(`credential ${credential.id} exists`)
+      if (state.credentialByIssuance.has(credential.issuanceId)) {
+        throw new StorageConflict(`issuance ${credential.issuanceId} has a credential`)
+      }
+      put(journal, state.credentials, credential.id, copy(credential))
+      put(journal, state.credentialByIssuance, credential.issuanceId, credential.id)
+    },
+    async findById(id) {
+      const credential = state.credentials.get(id)
+      return credential ? copy(credential) : null
+    },
+    async findByIssuance(issuanceId) {
+      const id = state.credentialByIssuance.get(issuanceId)
+      return id === undefined ? null : copy(state.credentials.get(id)!)
+    },
+    async findByIssuances(issuanceIds) {
+      return [...new Set(issuanceIds)].flatMap((issuanceId) => {
+        const id = state.credentialByIssuance.get(issuanceId)
+        return id === undefined ? [] : [copy(state.credentials.get(id)!)]
+      })
+    },
+    async listRevokedIndexes(statusListId) {
+      return [...state.credentials.values()]
+        .filter((credential) => credential.statusListId === statusListId && state.issuances.get(credential.issuanceId)?.revokedAt != null)
+        .map((credential) => credential.statusListIndex)
+    },
+  }
+}
+
+export function createSigningJobStore(state: State, journal: Journal): SigningJobStore {
+  return {
+    async enqueue({ issuanceId, club }) {
+      if (state.signingJobs.has(issuanceId)) throw new StorageConflict(`issuance ${issuanceId} has a signing job`)
+      put(journal, state.signingJobs, issuanceId, {
+        issuanceId,
+        club,
+        statusListId: null,
+        statusListIndex: null,
+        attempts: 0,
+        leaseUntil: null,
+        lastError: null,
+      })
+    },
+    async claim(now, leaseMs, limit) {
+      // `leaseUntil` is the last instant the lease holds: the job is free once it is before `now`.
+      const sequenceOf = (job: SigningJob) => state.issuances.get(job.issuanceId)?.sequence ?? 0
+      const free = [...state.signingJobs.values()]
+        .filter((job) => job.leaseUntil === null || job.leaseUntil < now)
+        .sort((a, b) => sequenceOf(a) - sequenceOf(b))
+        .slice(0, limit)
+      return free.map((job) => {
+        const leased = { ...job, leaseUntil: now + leaseMs, attempts: job.attempts + 1 }
+        put(journal, state.signingJobs, job.issuanceId, leased)
+        return copy(leased)
+      })
+    },
+    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
+      const job = state.signingJobs.get(issuanceId)
+      if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
+    },
+    async release(issuanceId, error, retryAt) {
+      const job = state.signingJobs.get(issuanceId)
+      // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
+      if (job) put(journal, state.signingJobs, issuanceId, { ...job, leaseUntil: retryAt - 1, lastError: error })
+    },
+    async complete(issuanceId) {
+      remove(journal, state.signingJobs, issuanceId)
+    },
+    async count() {
+      return state.signingJobs.size
+    },
+  }
+}

@@ -1,0 +1,79 @@
+import type { Issuance } from '../../core/issuances/issuance.ts'
+import { StorageConflict } from '../../core/errors.ts'
+import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
+import { type Journal, put } from './journal.ts'
+import { copy } from './rows.ts'
+import type { State } from './state.ts'
+
+/** E-mail addresses compare case-insensitively (Issuance.recipient.email). */
+const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+
+export function createIssuanceStore(state: State, journal: Journal): IssuanceStore {
+  return {
+    async insert(issuance) {
+      // The id is the caller's (random); a taken one is a conflict, as the SQLite primary key makes it.
+      if (state.issuances.has(issuance.id)) throw new StorageConflict(`issuance ${issuance.id} exists`)
+      const stored: Issuance = { ...copy(issuance), sequence: ++state.sequences.issuance }
+      put(journal, state.issuances, stored.id, stored)
+      return copy(stored)
+    },
+    async findById(club, id) {
+      const issuance = state.issuances.get(id)
+      return issuance && issuance.club === club ? copy(issuance) : null
+    },
+    async findByIdAcrossClubs(id) {
+      const issuance = state.issuances.get(id)
+      return issuance ? copy(issuance) : null
+    },
+    async findByIds(club, ids) {
+      return ids
+        .map((id) => state.issuances.get(id))
+        .filter((issuance) => issuance !== undefined && issuance.club === club)
+        .map((issuance) => copy(issuance!))
+    },
+    async findHeld(club, achievementId, recipient) {
+      return [...state.issuances.values()]
+        .filter(
+          (issuance) =>
+            issuance.club === club &&
+            issuance.achievementId === achievementId &&
+            (recipient.externalUserId !== null
+              ? issuance.recipient.externalUserId === recipient.externalUserId
+              : sameEmail(issuance.recipient.email, recipient.email)),
+        )
+        .map(copy)
+    },
+    async list(club, { limit, beforeSequence, achievementId }) {
+      return [...state.issuances.values()]
+        .filter(
+          (issuance) =>
+            issuance.club === club &&
+            (achievementId == null || issuance.achievementId === achievementId) &&
+            (beforeSequence === null || issuance.sequence < beforeSequence),
+        )
+        .sort((a, b) => b.sequence - a.sequence)
+        .slice(0, limit)
+        .map(copy)
+    },
+    async revoke(club, id, revokedAt, reason) {
+      const issuance = state.issuances.get(id)
+      if (!issuance || issuance.club !== club || issuance.revokedAt !== null) return false
+      put(journal, state.issuances, id, { ...issuance, revokedAt, revocationReason: reason })
+      return true
+    },
+  }
+}
+
+export function createSnapshotStore(state: State, journal: Journal): SnapshotStore {
+  return {
+    async insert(snapshot) {
+      const id = ++state.sequences.snapshot
+      put(journal, state.snapshots, id, { ...copy(snapshot), id })
+      return id
+    },
+    async findById(id) {
+      const snapshot = state.snapshots.get(id)
+      return snapshot ? copy(snapshot) : null
+    },
+  }
+}

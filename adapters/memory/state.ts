@@ -1,0 +1,56 @@
+import type { AchievementTemplate, Requirement } from '../../core/achievements/template.ts'
+import type { ApiClient } from '../../core/clients/api-client.ts'
+import type { Design, StoredImage } from '../../core/designs/design.ts'
+import type { Club } from '../../core/clubs/club.ts'
+import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { ApiKeyRecord, ClubEvent, IdempotencyRecord, OutboxMessage, SigningJob, StatusList, StoredKey } from '../../core/ports/storage.ts'
+
+/** Everything the memory storage holds; owned by one storage instance, never module-global. */
+export interface State {
+  clubs: Map<string, Club>
+  clients: Map<string, ApiClient>
+  keys: Map<string, StoredKey>
+  achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
+  requirements: Map<number, Requirement & { templateId: number }>
+  snapshots: Map<number, TemplateSnapshot>
+  issuances: Map<number, Issuance>
+  credentials: Map<string, CredentialRecord>
+  /** Index of `credentials`: issuance id → credential id; also the one-credential-per-issuance rule. */
+  credentialByIssuance: Map<number, string>
+  /** Keyed by issuance id: at most one job per issuance. */
+  signingJobs: Map<number, SigningJob>
+  statusLists: Map<number, StatusList>
+  events: Map<number, ClubEvent>
+  /** Keyed by `idempotencyKey(scope, key)`. */
+  idempotency: Map<string, IdempotencyRecord>
+  outbox: Map<number, OutboxMessage>
+  designs: Map<number, Design>
+  /** Keyed by content hash. */
+  images: Map<string, StoredImage>
+  apiKeys: Map<string, ApiKeyRecord>
+  /** Id sequences; never rolled back, so an id is never handed out twice. */
+  sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number; design: number }
+}
+
+export function createState(): State {
+  return {
+    clubs: new Map(),
+    clients: new Map(),
+    keys: new Map(),
+    achievements: new Map(),
+    requirements: new Map(),
+    snapshots: new Map(),
+    issuances: new Map(),
+    credentials: new Map(),
+    credentialByIssuance: new Map(),
+    signingJobs: new Map(),
+    statusLists: new Map(),
+    events: new Map(),
+    idempotency: new Map(),
+    outbox: new Map(),
+    designs: new Map(),
+    images: new Map(),
+    apiKeys: new Map(),
+    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0 },
+  }
+}
