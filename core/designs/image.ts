@@ -16,20 +16,29 @@ export function decodeBase64(text: string): Uint8Array | null {
   }
 }
 
+/** An uploaded image as it will be stored, or why it is refused (`detail`: what the SVG sanitiser found). */
+export type CheckedImage = { ok: true; bytes: Uint8Array } | { ok: false; problem: string; detail?: string }
+
 /**
- * Checks an uploaded image and returns the failure code, or `null` when it is acceptable. PNG: decoded
- * with a bounded inflate and held to its header and `PNG_LIMITS` (`checkPng`). SVG: well-formed UTF-8
- * XML with an `<svg>` root and nothing outside the allow-list of `sanitize-svg.ts` that is active or unsupported (a badge is shown on
- * pages, re-hosted by wallets and opened from disk, where a script would run).
+ * Checks an uploaded image, reading it once. PNG: decoded with a bounded inflate and held to its header
+ * and `PNG_LIMITS` (`checkPng`); stored as sent. SVG: well-formed UTF-8 XML with an `<svg>` root and
+ * nothing outside the allow-list of `sanitize-svg.ts` that is active or unsupported (a badge is shown on
+ * pages, re-hosted by wallets and opened from disk, where a script would run); stored as the sanitiser's
+ * re-serialisation, never the uploaded bytes.
  */
-export async function imageProblem(mediaType: ImageType, bytes: Uint8Array): Promise<string | null> {
-  if (bytes.length === 0) return 'image-empty'
-  if (bytes.length > IMAGE_MAX_BYTES) return 'image-too-large'
-  return mediaType === 'image/png' ? checkPng(bytes) : svgProblem(bytes)
+export async function checkImage(mediaType: ImageType, bytes: Uint8Array): Promise<CheckedImage> {
+  if (bytes.length === 0) return { ok: false, problem: 'image-empty' }
+  if (bytes.length > IMAGE_MAX_BYTES) return { ok: false, problem: 'image-too-large' }
+  if (mediaType === 'image/png') {
+    const problem = await checkPng(bytes)
+    return problem ? { ok: false, problem } : { ok: true, bytes }
+  }
+  const result = sanitizeSvg(bytes, 'upload')
+  return result.ok ? { ok: true, bytes: new TextEncoder().encode(result.svg) } : result
 }
 
-/** The SVG branch is the sanitiser's upload verdict: one reading of the document, by an XML parser. */
-function svgProblem(bytes: Uint8Array): string | null {
-  const result = sanitizeSvg(bytes, 'upload')
-  return result.ok ? null : result.problem
+/** The failure code of `checkImage`, or `null` when the image is acceptable. */
+export async function imageProblem(mediaType: ImageType, bytes: Uint8Array): Promise<string | null> {
+  const checked = await checkImage(mediaType, bytes)
+  return checked.ok ? null : checked.problem
 }

@@ -4,8 +4,7 @@ import { ProblemError, validationFailed } from '../errors.ts'
 import { parseInput } from '../validation/parse-input.ts'
 import { requireClub } from '../clubs/require.ts'
 import { DEFAULT_LAYOUT, type CertificateLayout, type Design, type StoredImage } from './design.ts'
-import { decodeBase64, imageProblem } from './image.ts'
-import { sanitizeSvg } from './sanitize-svg.ts'
+import { checkImage, decodeBase64 } from './image.ts'
 import { designCreateSchema, designPatchSchema, type ImageInput } from './schema.ts'
 import { presentDesign, type DesignView } from './present.ts'
 import type { IssuerContext } from '../context.ts'
@@ -17,27 +16,10 @@ import type { UnitOfWork } from '../ports/storage.ts'
  */
 export async function acceptImage(input: ImageInput, path: string): Promise<StoredImage> {
   const bytes = decodeBase64(input.data)
-  const problem = bytes ? await imageProblem(input.mediaType, bytes) : 'image-not-base64'
-  if (problem || !bytes) throw validationFailed([{ message: problem ?? 'image-not-base64', path }], svgDetail(input.mediaType, bytes, problem))
-  const stored = input.mediaType === 'image/svg+xml' ? sanitizedSvg(bytes) : bytes
-  return { hash: bytesToHex(sha256(stored)), mediaType: input.mediaType, bytes: stored }
-}
-
-/** What the sanitiser found in a refused SVG, for the problem's detail (`undefined`: the default). */
-function svgDetail(mediaType: ImageInput['mediaType'], bytes: Uint8Array | null, problem: string | null): string | undefined {
-  if (mediaType !== 'image/svg+xml' || !bytes || !problem || !/^image-(not-svg|svg-)/.test(problem)) return undefined
-  const result = sanitizeSvg(bytes, 'upload')
-  return result.ok ? undefined : result.detail
-}
-
-/**
- * The SVG to store. A second parse after `imageProblem`'s: that check stays the one gate every caller
- * (and the PNG branch) goes through, and an upload is rare and at most 256 KiB.
- */
-function sanitizedSvg(bytes: Uint8Array): Uint8Array {
-  const result = sanitizeSvg(bytes, 'upload')
-  if (!result.ok) throw new Error('sanitizeSvg refused an SVG that imageProblem accepted')
-  return new TextEncoder().encode(result.svg)
+  if (!bytes) throw validationFailed([{ message: 'image-not-base64', path }])
+  const checked = await checkImage(input.mediaType, bytes)
+  if (!checked.ok) throw validationFailed([{ message: checked.problem, path }], checked.detail)
+  return { hash: bytesToHex(sha256(checked.bytes)), mediaType: input.mediaType, bytes: checked.bytes }
 }
 
 /** Creates a design: a badge (image) or a certificate (layout). A badge needs an image. */
