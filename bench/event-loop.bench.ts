@@ -132,7 +132,10 @@ try {
     const recipients = Array.from({ length: ISSUANCES }, (_, i) => ({ externalUserId: `u${i}`, name: `회원 ${i}`, email: `u${i}@club${c}.example` }))
     const { result } = await issuer.issuances.issue(domain, { achievementFormId: template.id, mode: 'none', recipients })
     const ids = result.results.map((item) => (item as { resourceId: number }).resourceId)
-    clubs.push({ token: token.access_token, paths: ids.flatMap((id) => [`/v2/clubs/${domain}/issuances/${id}/file?format=pdf`, `/v2/clubs/${domain}/issuances/${id}/file?format=png`]) })
+    clubs.push({
+      token: token.access_token,
+      paths: ids.flatMap((id) => [`/v2/clubs/${domain}/issuances/${id}/file?format=pdf`, `/v2/clubs/${domain}/issuances/${id}/file?format=png`]),
+    })
   }
   // The server's worker runs already: sign everything now, in this thread, then let it run on.
   await issuer.worker.stop()

@@ -26,7 +26,28 @@ const WARM_UP = 20
 const MiB = 1024 * 1024
 
 const SURNAMES = ['김', '이', '박', '최', '정', '강', '조', '윤', '장', '임', '한', '오', '서', '신', '권', '황', '안', '송', '류', '홍']
-const GIVEN = ['민준', '서연', '도윤', '하은', '시우', '지유', '주원', '서윤', '하준', '지우', '지호', '수아', '준서', '채원', '건우', '다은', '우진', '예은', '선우', '소율']
+const GIVEN = [
+  '민준',
+  '서연',
+  '도윤',
+  '하은',
+  '시우',
+  '지유',
+  '주원',
+  '서윤',
+  '하준',
+  '지우',
+  '지호',
+  '수아',
+  '준서',
+  '채원',
+  '건우',
+  '다은',
+  '우진',
+  '예은',
+  '선우',
+  '소율',
+]
 
 /** RSS sampled on a timer (it fires between the awaits of each render), and the peak seen. */
 function sampleRss() {
@@ -78,7 +99,11 @@ try {
   }))
   const ids: number[] = []
   for (let start = 0; start < recipients.length; start += 1000) {
-    const { result } = await issuer.issuances.issue('bench', { achievementFormId: template.id, mode: 'none', recipients: recipients.slice(start, start + 1000) })
+    const { result } = await issuer.issuances.issue('bench', {
+      achievementFormId: template.id,
+      mode: 'none',
+      recipients: recipients.slice(start, start + 1000),
+    })
     for (const item of result.results) if (item.status === 'issued') ids.push(item.resourceId)
   }
   await issuer.worker.drain()

@@ -129,7 +129,10 @@ try {
   await load.run(staticPaths, 404, WARMUP)
   const totals = { verify: { completed: 0, elapsed: 0 }, static: { completed: 0, elapsed: 0 } }
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [name, paths, status] of [['verify', verifyPaths, 200], ['static', staticPaths, 404]] as const) {
+    for (const [name, paths, status] of [
+      ['verify', verifyPaths, 200],
+      ['static', staticPaths, 404],
+    ] as const) {
       const { completed, elapsed } = await load.run(paths, status, SECONDS / ROUNDS)
       totals[name].completed += completed
       totals[name].elapsed += elapsed

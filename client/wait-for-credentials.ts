@@ -73,7 +73,11 @@ export async function waitForCredentials(deps: WaitDeps, issuanceIds: readonly (
     await poll()
     if (waiting.size === 0) break
     const left = deadline - deps.elapsed()
-    if (left <= 0) throw new ClubcredTimeoutError(ids.filter((id) => waiting.has(id)), timeoutMs)
+    if (left <= 0)
+      throw new ClubcredTimeoutError(
+        ids.filter((id) => waiting.has(id)),
+        timeoutMs,
+      )
     await deps.sleep(Math.min(pollMs, left), signal)
   }
 

@@ -83,13 +83,7 @@ export function invalidToken(detail: string, cause?: unknown): ProblemError {
  * in OAuth's own shape, never problem+json.
  */
 export type OAuthErrorCode =
-  | 'invalid_request'
-  | 'invalid_client'
-  | 'invalid_grant'
-  | 'invalid_scope'
-  | 'unauthorized_client'
-  | 'unsupported_grant_type'
-  | 'rate_limited'
+  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unauthorized_client' | 'unsupported_grant_type' | 'rate_limited'
 
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode

@@ -20,7 +20,13 @@ const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', async (
   const issuer = createIssuer({
     storage: createMemoryStorage(),
     masterKey: crypto.getRandomValues(new Uint8Array(32)),
-    urls: { base: `${origin}/badges`, auth: `${origin}/badges/oauth`, public: `${origin}/badges`, legacyBase: `${origin}/badges`, shareHost: new URL(origin).host },
+    urls: {
+      base: `${origin}/badges`,
+      auth: `${origin}/badges/oauth`,
+      public: `${origin}/badges`,
+      legacyBase: `${origin}/badges`,
+      shareHost: new URL(origin).host,
+    },
   })
   await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
   const client = await issuer.clients.create({ club: 'chess' })

@@ -18,7 +18,13 @@ server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', async () => {
   const issuer = createIssuer({
     storage: createMemoryStorage(),
     masterKey: crypto.getRandomValues(new Uint8Array(32)),
-    urls: { base: `${origin}/badges`, auth: `${origin}/badges/oauth`, public: `${origin}/badges`, legacyBase: `${origin}/badges`, shareHost: new URL(origin).host },
+    urls: {
+      base: `${origin}/badges`,
+      auth: `${origin}/badges/oauth`,
+      public: `${origin}/badges`,
+      legacyBase: `${origin}/badges`,
+      shareHost: new URL(origin).host,
+    },
   })
   await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
   const client = await issuer.clients.create({ club: 'chess' })
@@ -28,6 +34,9 @@ server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', async () => {
   app.get('/', () => new Response('the host app\n', { headers: { 'content-type': 'text/plain' } }))
   app.all('/badges/*', (request: Request) => issuer.fetch(request))
   // This example serves the fetch app on node:http; on Deno it would be `Deno.serve(app.fetch)`.
-  server.on('request', toNodeListener((request) => app.fetch(request)))
+  server.on(
+    'request',
+    toNodeListener((request) => app.fetch(request)),
+  )
   console.log(JSON.stringify({ listening: origin, clubcred: `${origin}/badges`, client }))
 })

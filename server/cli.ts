@@ -51,8 +51,7 @@ function apiKeyId(value: string): string {
 }
 
 const COMMANDS: Record<string, Command> = {
-  'club create': (issuer, o) =>
-    issuer.clubs.create({ domain: required(o, 'domain'), name: required(o, 'name'), canIssue: !o['no-issue'] }),
+  'club create': (issuer, o) => issuer.clubs.create({ domain: required(o, 'domain'), name: required(o, 'name'), canIssue: !o['no-issue'] }),
   'club verify': (issuer, o) => issuer.clubs.setVerified(required(o, 'club'), !o.off),
   'client create': (issuer, o) =>
     issuer.clients.create({
@@ -67,7 +66,9 @@ const COMMANDS: Record<string, Command> = {
   'design create': (issuer, o) => {
     const kind = required(o, 'kind')
     const file = typeof o.file === 'string' ? o.file : null
-    const image = file ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') } : undefined
+    const image = file
+      ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') }
+      : undefined
     return issuer.designs.create(required(o, 'club'), { kind, name: required(o, 'name'), ...(image ? { image } : {}) })
   },
   issue: issueFromCsv,

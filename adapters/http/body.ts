@@ -81,7 +81,8 @@ function nestingDepth(text: string): number {
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index)
     if (inString) {
-      if (char === 0x5c) index++ // a backslash escapes the next character
+      if (char === 0x5c)
+        index++ // a backslash escapes the next character
       else if (char === 0x22) inString = false
     } else if (char === 0x22) {
       inString = true

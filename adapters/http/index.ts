@@ -50,8 +50,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     },
     finally: [
       (response: Response | undefined) =>
-        response ??
-        problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
+        response ?? problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
     ],
   })
   const routes = mountOperations(router, OPERATIONS, { bases, served: { issuer, onError, openApiJson }, problemBaseUrl })

@@ -22,7 +22,11 @@ export function createDesignStore(state: State, journal: Journal): DesignStore {
       return true
     },
     async list(club, { limit, beforeId }) {
-      return keysetPage([...state.designs.values()].filter((design) => design.club === club), beforeId, limit)
+      return keysetPage(
+        [...state.designs.values()].filter((design) => design.club === club),
+        beforeId,
+        limit,
+      )
     },
   }
 }

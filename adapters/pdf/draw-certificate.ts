@@ -72,10 +72,24 @@ export async function drawCertificate(doc: PDFDocument, fonts: PageFonts, model:
   const bottom = footerTop(model.layout.orientation)
   const room = (lines: number, leading: number) => Math.max(0, Math.min(lines, Math.floor((y - bottom - 24) / leading)))
   if (model.achievement.description) {
-    y = draw.paragraph(model.achievement.description, { y: y - 30, size: 11, leading: 16, color: text, maxWidth: inner.width - 60, maxLines: room(landscape ? 3 : 6, 16) })
+    y = draw.paragraph(model.achievement.description, {
+      y: y - 30,
+      size: 11,
+      leading: 16,
+      color: text,
+      maxWidth: inner.width - 60,
+      maxLines: room(landscape ? 3 : 6, 16),
+    })
   }
   if (model.achievement.criteria) {
-    y = draw.paragraph(model.achievement.criteria, { y: y - 22, size: 8.5, leading: 12, color: muted, maxWidth: inner.width - 80, maxLines: room(landscape ? 3 : 6, 12) })
+    y = draw.paragraph(model.achievement.criteria, {
+      y: y - 22,
+      size: 8.5,
+      leading: 12,
+      color: muted,
+      maxWidth: inner.width - 80,
+      maxLines: room(landscape ? 3 : 6, 12),
+    })
   }
 
   drawFooter(page, draw, model, { left: inner.left, right: inner.right, primary, text, muted })
@@ -123,7 +137,12 @@ function drawFooter(page: PDFPage, draw: Writer, model: CertificateModel, style:
   }
 
   const issuer = { x: width / 2, y: landscape ? base + 50 : base + 150 }
-  page.drawLine({ start: { x: issuer.x - issuerWidth / 2, y: issuer.y - 8 }, end: { x: issuer.x + issuerWidth / 2, y: issuer.y - 8 }, thickness: 0.6, color: style.primary })
+  page.drawLine({
+    start: { x: issuer.x - issuerWidth / 2, y: issuer.y - 8 },
+    end: { x: issuer.x + issuerWidth / 2, y: issuer.y - 8 },
+    thickness: 0.6,
+    color: style.primary,
+  })
   draw.centered(model.issuer.name, { x: issuer.x, y: issuer.y, size: 13, bold: true, color: style.text, maxWidth: issuerWidth })
   draw.centered('발급 기관 Issuer', { x: issuer.x, y: issuer.y - 20, size: 7.5, color: style.muted, maxWidth: issuerWidth })
   if (model.coIssuers.length > 0) {
@@ -168,7 +187,14 @@ function drawRevokedStamp(page: PDFPage, fonts: PageFonts, model: CertificateMod
   const outer = origin(box.width, box.height)
   page.drawRectangle({ ...outer, width: box.width, height: box.height, rotate: degrees(angle), borderColor: REVOKED_RED, borderWidth: 4, borderOpacity: 0.8 })
   const innerBox = { width: box.width - 14, height: box.height - 14 }
-  page.drawRectangle({ ...origin(innerBox.width, innerBox.height), ...innerBox, rotate: degrees(angle), borderColor: REVOKED_RED, borderWidth: 1.2, borderOpacity: 0.8 })
+  page.drawRectangle({
+    ...origin(innerBox.width, innerBox.height),
+    ...innerBox,
+    rotate: degrees(angle),
+    borderColor: REVOKED_RED,
+    borderWidth: 1.2,
+    borderOpacity: 0.8,
+  })
   const capHeight = size * 0.72
   page.drawText(label, { ...origin(textWidth, capHeight), size, font: fonts.bold, color: REVOKED_RED, opacity: 0.8, rotate: degrees(angle) })
 }
@@ -293,7 +319,10 @@ export function wrap(text: string, font: PDFFont, size: number, maxWidth: number
 function ellipsize(text: string, font: PDFFont, size: number, maxWidth: number, force = false): string {
   if (!force && font.widthOfTextAtSize(text, size) <= maxWidth) return text
   const chars = [...text.replace(/…$/, '')]
-  return `${chars.slice(0, fittingPrefix(chars, font, size, maxWidth, '…')).join('').trimEnd()}…`
+  return `${chars
+    .slice(0, fittingPrefix(chars, font, size, maxWidth, '…'))
+    .join('')
+    .trimEnd()}…`
 }
 
 /** How many leading characters, followed by `suffix`, fit in `maxWidth` (binary search). */

@@ -47,7 +47,15 @@ export function createLogoImages({ max = 32 }: { max?: number } = {}) {
       const name = page.node.newXObject('Image', context.register(copy))
       const scale = Math.min(at.box / width, at.box / height, 1)
       page.pushOperators(
-        ...drawImage(name, { x: at.x, y: at.top - height * scale, width: width * scale, height: height * scale, rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0) }),
+        ...drawImage(name, {
+          x: at.x,
+          y: at.top - height * scale,
+          width: width * scale,
+          height: height * scale,
+          rotate: degrees(0),
+          xSkew: degrees(0),
+          ySkew: degrees(0),
+        }),
       )
     },
   }

@@ -26,7 +26,11 @@ export function createPdfEngine(faces: CertificateFonts) {
       // A subset's name carries a six-letter tag (ISO 32000-1 §9.6.4), derived from the model so that
       // the bytes stay a function of the model.
       const seed = JSON.stringify({ ...model, logo: model.logo?.hash ?? null })
-      const regular = await doc.embedFont(faces.regular, { subset: true, customName: `${subsetTag(seed, 'regular')}+Pretendard-Regular`, features: TEXT_FEATURES })
+      const regular = await doc.embedFont(faces.regular, {
+        subset: true,
+        customName: `${subsetTag(seed, 'regular')}+Pretendard-Regular`,
+        features: TEXT_FEATURES,
+      })
       const bold = await doc.embedFont(faces.bold, { subset: true, customName: `${subsetTag(seed, 'bold')}+Pretendard-Bold`, features: TEXT_FEATURES })
       await drawCertificate(doc, { regular, bold }, model, logos)
       const created = new Date(model.meta.createdAt)

@@ -40,9 +40,7 @@ export function createCredentialStore(db: Database): CredentialStore {
     },
     async findByIssuances(issuanceIds) {
       if (issuanceIds.length === 0) return []
-      return db
-        .all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds))
-        .map(toCredential)
+      return db.all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds)).map(toCredential)
     },
     async listRevokedIndexes(statusListId) {
       return db
@@ -70,12 +68,7 @@ export function createSigningJobStore(db: Database): SigningJobStore {
   return {
     async enqueue({ issuanceId, club }) {
       // The issuance's sequence is copied so that claims walk one index in issue order.
-      db.run(
-        'INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, (SELECT seq FROM issuances WHERE id = ?))',
-        issuanceId,
-        club,
-        issuanceId,
-      )
+      db.run('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, (SELECT seq FROM issuances WHERE id = ?))', issuanceId, club, issuanceId)
     },
     async claim(now, leaseMs, limit) {
       // One statement: the rows it leases are exactly the rows it returns (RETURNING has no order).

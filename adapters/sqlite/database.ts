@@ -35,16 +35,19 @@ export const bool = (value: SqliteValue | undefined): boolean => value === 1 || 
 export const num = (value: SqliteValue | undefined): number => Number(value)
 export const str = (value: SqliteValue | undefined): string => String(value)
 export const json = <T>(value: SqliteValue | undefined): T => JSON.parse(String(value)) as T
-export const nullableStr = (value: SqliteValue | undefined): string | null =>
-  value === null || value === undefined ? null : String(value)
-export const nullableNum = (value: SqliteValue | undefined): number | null =>
-  value === null || value === undefined ? null : Number(value)
+export const nullableStr = (value: SqliteValue | undefined): string | null => (value === null || value === undefined ? null : String(value))
+export const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
 
 /**
  * One keyset page of a club's rows of `table`, highest id first (DESIGN §5): two fixed statements, so
  * that each is prepared once and uses the `(club, id)` index.
  */
-export function clubPage(db: Database, table: 'achievements' | 'designs' | 'events', club: string, page: { limit: number; beforeId: number | null }): SqliteRow[] {
+export function clubPage(
+  db: Database,
+  table: 'achievements' | 'designs' | 'events',
+  club: string,
+  page: { limit: number; beforeId: number | null },
+): SqliteRow[] {
   return page.beforeId === null
     ? db.all(`SELECT * FROM ${table} WHERE club = ? ORDER BY id DESC LIMIT ?`, club, page.limit)
     : db.all(`SELECT * FROM ${table} WHERE club = ? AND id < ? ORDER BY id DESC LIMIT ?`, club, page.beforeId, page.limit)

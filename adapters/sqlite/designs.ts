@@ -64,7 +64,11 @@ export function createImageStore(db: Database): ImageStore {
       if (!row) return null
       const bytes = row.bytes as Uint8Array
       // Drivers hand BLOBs over as Buffer or Uint8Array: return a plain Uint8Array either way.
-      return { hash: str(row.hash), mediaType: str(row.media_type) as ImageType, bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice() }
+      return {
+        hash: str(row.hash),
+        mediaType: str(row.media_type) as ImageType,
+        bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength).slice(),
+      }
     },
   }
 }

@@ -14,8 +14,7 @@ export function betterSqlite3Driver(filename: string): SqliteDriver {
         all: (...params: SqliteValue[]) => statement.all(...params) as SqliteRow[],
       }
     },
-    isConstraintViolation: (error) =>
-      error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT'),
+    isConstraintViolation: (error) => error instanceof Database.SqliteError && error.code.startsWith('SQLITE_CONSTRAINT'),
     close: () => void db.close(),
   }
 }

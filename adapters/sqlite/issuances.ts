@@ -55,20 +55,13 @@ export function createIssuanceStore(db: Database): IssuanceStore {
     },
     async findByIds(club, ids) {
       if (ids.length === 0) return []
-      return db
-        .all('SELECT * FROM issuances WHERE club = ? AND id IN (SELECT value FROM json_each(?))', club, JSON.stringify(ids))
-        .map(toIssuance)
+      return db.all('SELECT * FROM issuances WHERE club = ? AND id IN (SELECT value FROM json_each(?))', club, JSON.stringify(ids)).map(toIssuance)
     },
     async findHeld(club, achievementId, { externalUserId, email }) {
       const rows =
         externalUserId !== null
           ? db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND external_user_id = ?', club, achievementId, externalUserId)
-          : db.all(
-              'SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND recipient_email = ? COLLATE NOCASE',
-              club,
-              achievementId,
-              email,
-            )
+          : db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND recipient_email = ? COLLATE NOCASE', club, achievementId, email)
       return rows.map(toIssuance)
     },
     async list(club, { limit, beforeSequence, achievementId = null }) {
@@ -82,19 +75,11 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         conditions.push('achievement_id = ?')
         params.push(achievementId)
       }
-      return db
-        .all(`SELECT * FROM issuances WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params, limit)
-        .map(toIssuance)
+      return db.all(`SELECT * FROM issuances WHERE ${conditions.join(' AND ')} ORDER BY seq DESC LIMIT ?`, ...params, limit).map(toIssuance)
     },
     async revoke(club, id, revokedAt, reason) {
       return (
-        db.run(
-          'UPDATE issuances SET revoked_at = ?, revocation_reason = ? WHERE club = ? AND id = ? AND revoked_at IS NULL',
-          revokedAt,
-          reason,
-          club,
-          id,
-        ) > 0
+        db.run('UPDATE issuances SET revoked_at = ?, revocation_reason = ? WHERE club = ? AND id = ? AND revoked_at IS NULL', revokedAt, reason, club, id) > 0
       )
     },
   }

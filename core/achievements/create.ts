@@ -17,7 +17,11 @@ export async function createTemplate(ctx: IssuerContext, clubDomain: string, inp
 }
 
 /** Stores a draft from any surface in one unit of work, after checking the designs it names. */
-export async function insertTemplate(ctx: IssuerContext, clubDomain: string, draft: TemplateDraft): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
+export async function insertTemplate(
+  ctx: IssuerContext,
+  clubDomain: string,
+  draft: TemplateDraft,
+): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
   const now = ctx.clock.now()
   return ctx.storage.transaction(async (tx) => {
     const club = await requireClub(tx, clubDomain)

@@ -7,11 +7,7 @@ import type { AchievementTemplate } from './template.ts'
  * Checks that the designs a template names exist in its club and are of the right kind: a badge design
  * for `achievementBadgeDesignId`, a certificate design for `achievementCertificateDesignId`.
  */
-export async function checkDesignRefs(
-  stores: Stores,
-  club: string,
-  refs: { badge?: number | null; certificate?: number | null },
-): Promise<void> {
+export async function checkDesignRefs(stores: Stores, club: string, refs: { badge?: number | null; certificate?: number | null }): Promise<void> {
   const errors: FieldError[] = []
   const check = async (id: number | null | undefined, kind: DesignKind, path: string) => {
     if (id === null || id === undefined) return

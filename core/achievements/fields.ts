@@ -28,7 +28,12 @@ export const englishText = (max: number, lines: TextLines = 'single-line') =>
 
 /** A required text that a patch may send but not empty: `""`, blank and `null` are all `required` (rule 1). */
 export const notEmptied = (max: number, lines: TextLines = 'single-line') =>
-  v.optional(v.pipe(v.nullable(requiredText(max, lines)), v.check((value) => value !== null, 'required')))
+  v.optional(
+    v.pipe(
+      v.nullable(requiredText(max, lines)),
+      v.check((value) => value !== null, 'required'),
+    ),
+  )
 
 export const TAG_MAX_ITEMS = 30
 export const TAG_MAX_LENGTH = 50

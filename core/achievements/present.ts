@@ -1,7 +1,7 @@
 import { achievementTypeOf } from './achievement-type.ts'
 import { criteriaNarrative } from './narrative.ts'
 import { orderRequirements } from './order-requirements.ts'
-import { clubDid } from '../issuers/did.ts'
+import { clubDid } from '../did-documents/did.ts'
 import { imageUrl, skillUrl } from '../credentials/urls.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { Club } from '../clubs/club.ts'
@@ -84,7 +84,13 @@ export function presentTemplate(config: IssuerConfig, club: Club, template: Achi
     },
     coIssuers: [
       { id: clubDid(config, club.domain), name: club.name, url: null, role: 'representative', isVerified: club.issuerVerified },
-      ...template.coIssuers.map((partner) => ({ id: partner.url, name: partner.name, url: partner.url, role: 'partner' as const, isVerified: partner.isVerified })),
+      ...template.coIssuers.map((partner) => ({
+        id: partner.url,
+        name: partner.name,
+        url: partner.url,
+        role: 'partner' as const,
+        isVerified: partner.isVerified,
+      })),
     ],
     achievementBadgeDesignId: template.badgeDesignId,
     prefix: template.prefix,

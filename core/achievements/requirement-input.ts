@@ -38,7 +38,14 @@ export const orderedRequirementList = list(withDescriptionOrUrl(jsonObject({ id:
 export const legacyRequirementList = list(
   // The same members, in the order the legacy body has always listed them (spec §2.12): its error message
   // names the failed members in this order.
-  withDescriptionOrUrl(jsonObject({ type: requirementEntries.type, url: requirementEntries.url, description: requirementEntries.description, order: v.optional(requirementOrder) })),
+  withDescriptionOrUrl(
+    jsonObject({
+      type: requirementEntries.type,
+      url: requirementEntries.url,
+      description: requirementEntries.description,
+      order: v.optional(requirementOrder),
+    }),
+  ),
 )
 
 const isPublic = v.optional(v.boolean('must-be-boolean'))

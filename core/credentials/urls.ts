@@ -11,16 +11,13 @@ export function shareUrl(config: IssuerConfig, club: string, credentialId: strin
   return `${scheme}//${club}.${config.urls.shareHost}/credentials/${credentialId}`
 }
 
-export const verifyUrl = (config: IssuerConfig, issuanceId: number): string =>
-  config.urls.public + fillPath(PUBLIC_PATHS.verify, { issuanceId })
+export const verifyUrl = (config: IssuerConfig, issuanceId: number): string => config.urls.public + fillPath(PUBLIC_PATHS.verify, { issuanceId })
 
-export const jwtUrl = (config: IssuerConfig, credentialId: string): string =>
-  config.urls.public + fillPath(PUBLIC_PATHS.credential, { credentialId })
+export const jwtUrl = (config: IssuerConfig, credentialId: string): string => config.urls.public + fillPath(PUBLIC_PATHS.credential, { credentialId })
 
 export const issuerUrl = (config: IssuerConfig, club: string): string => config.urls.public + fillPath(PUBLIC_PATHS.issuer, { domain: club })
 
-export const didDocumentUrl = (config: IssuerConfig, club: string): string =>
-  config.urls.public + fillPath(PUBLIC_PATHS.didDocument, { domain: club })
+export const didDocumentUrl = (config: IssuerConfig, club: string): string => config.urls.public + fillPath(PUBLIC_PATHS.didDocument, { domain: club })
 
 export const achievementUrl = (config: IssuerConfig, club: string, templateId: number): string =>
   config.urls.public + fillPath(PUBLIC_PATHS.achievement, { domain: club, templateId })

@@ -19,11 +19,7 @@ export async function createSealer(masterKey: Uint8Array): Promise<Sealer> {
   return {
     async seal(plaintext, associatedData) {
       const iv = crypto.getRandomValues(new Uint8Array(12))
-      const ciphertext = await crypto.subtle.encrypt(
-        { name: 'AES-GCM', iv, additionalData: encoder.encode(associatedData) },
-        key,
-        encoder.encode(plaintext),
-      )
+      const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(associatedData) }, key, encoder.encode(plaintext))
       return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ciphertext))}`
     },
     async open(sealed, associatedData) {

@@ -92,7 +92,10 @@ async function drawBadgePng(color: string): Promise<Uint8Array> {
         pixel = corners[0]!
       } else {
         // Average premultiplied samples, then un-premultiply.
-        let r = 0, g = 0, b = 0, a = 0
+        let r = 0,
+          g = 0,
+          b = 0,
+          a = 0
         for (let sy = 0; sy < samples; sy++) {
           for (let sx = 0; sx < samples; sx++) {
             const [cr, cg, cb, ca] = colorAt(x + (sx + 0.5) / samples, y + (sy + 0.5) / samples)
@@ -118,7 +121,10 @@ type Rgba = [number, number, number, number]
  * syllables when it is Hangul ("체스" → "체스").
  */
 export function initialsOf(name: string): string {
-  const words = name.trim().split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word))
+  const words = name
+    .trim()
+    .split(/\s+/)
+    .filter((word) => /[\p{L}\p{N}]/u.test(word))
   const first = (word: string) => [...word].find((char) => /[\p{L}\p{N}]/u.test(char)) ?? ''
   if (words.length === 0) return '★'
   if (words.length === 1) {

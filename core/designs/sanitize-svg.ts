@@ -133,7 +133,10 @@ function createWalk(mode: SvgSanitizeMode) {
     const shown = `<${node.nodeName}>${namespace && namespace !== SVG_NS ? ` (namespace ${namespace})` : ''}`
     const activeNamespace = namespace ? ACTIVE_NAMESPACES.get(namespace) : undefined
     if (ACTIVE_ELEMENTS.has(name.toLowerCase()) || activeNamespace) {
-      refuse('image-svg-active-content', `The SVG holds ${shown}: ${activeNamespace ? `${activeNamespace} has no place in a badge image` : activeReason(name)}.`)
+      refuse(
+        'image-svg-active-content',
+        `The SVG holds ${shown}: ${activeNamespace ? `${activeNamespace} has no place in a badge image` : activeReason(name)}.`,
+      )
       return null
     }
     if (namespace !== SVG_NS) return null // editor data (Inkscape, Illustrator, RDF…) or no namespace: renders nothing
@@ -203,7 +206,8 @@ function createWalk(mode: SvgSanitizeMode) {
     const local = LOCAL_REFERENCE.test(value)
     const allowed = element === 'image' ? DATA_IMAGE.test(value) : local
     if (!allowed) {
-      const why = element === 'image' ? 'an image must be inline data:image/png, jpeg or gif in base64' : 'links and references must point inside the badge (#id)'
+      const why =
+        element === 'image' ? 'an image must be inline data:image/png, jpeg or gif in base64' : 'links and references must point inside the badge (#id)'
       return refused(`The SVG holds ${shown}: ${why}.`)
     }
     if (element !== 'image' && !LOCAL_HREF_ELEMENTS.has(element)) return null
@@ -225,8 +229,10 @@ function createWalk(mode: SvgSanitizeMode) {
 function activeReason(name: string): string {
   const lower = name.toLowerCase()
   if (lower === 'script' || lower === 'handler' || lower === 'listener') return 'scripts run where the badge is opened'
-  if (lower === 'style' || lower === 'link') return 'style sheets can load other files and restyle a page that shows the badge; use presentation attributes (fill="…") or style="…" instead'
-  if (lower.startsWith('anim') || lower === 'set' || lower === 'discard' || lower === 'mpath') return 'animations can rewrite links and attributes; badge designs are still images'
+  if (lower === 'style' || lower === 'link')
+    return 'style sheets can load other files and restyle a page that shows the badge; use presentation attributes (fill="…") or style="…" instead'
+  if (lower.startsWith('anim') || lower === 'set' || lower === 'discard' || lower === 'mpath')
+    return 'animations can rewrite links and attributes; badge designs are still images'
   if (lower === 'a') return 'links navigate away when clicked; badge designs are images'
   return 'it embeds or loads another document or resource'
 }

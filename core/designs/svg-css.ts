@@ -11,10 +11,40 @@ import { PRESENTATION } from './svg-allow-list.ts'
 
 /** Functions that compute a colour, a length or a transform from their arguments and load nothing. */
 const FUNCTIONS: ReadonlySet<string> = new Set([
-  'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color',
-  'calc', 'min', 'max', 'clamp',
-  'matrix', 'translate', 'translatex', 'translatey', 'scale', 'scalex', 'scaley', 'rotate', 'skewx', 'skewy',
-  'blur', 'brightness', 'contrast', 'drop-shadow', 'grayscale', 'hue-rotate', 'invert', 'opacity', 'saturate', 'sepia',
+  'rgb',
+  'rgba',
+  'hsl',
+  'hsla',
+  'hwb',
+  'lab',
+  'lch',
+  'oklab',
+  'oklch',
+  'color',
+  'calc',
+  'min',
+  'max',
+  'clamp',
+  'matrix',
+  'translate',
+  'translatex',
+  'translatey',
+  'scale',
+  'scalex',
+  'scaley',
+  'rotate',
+  'skewx',
+  'skewy',
+  'blur',
+  'brightness',
+  'contrast',
+  'drop-shadow',
+  'grayscale',
+  'hue-rotate',
+  'invert',
+  'opacity',
+  'saturate',
+  'sepia',
 ])
 
 const TOKENS: [kind: 'space' | 'url' | 'function' | 'close' | 'plain', pattern: RegExp][] = [
@@ -87,7 +117,8 @@ export function sanitizeStyle(style: string): StyleResult {
     const colon = declaration.indexOf(':')
     const name = (colon < 0 ? declaration : declaration.slice(0, colon)).trim().toLowerCase()
     const value = colon < 0 ? '' : declaration.slice(colon + 1).trim()
-    if (!/^-{0,2}[a-z][a-z0-9-]*$/.test(name) || value === '') return { ok: false, reason: `the CSS declaration ${JSON.stringify(declaration.trim().slice(0, 40))}` }
+    if (!/^-{0,2}[a-z][a-z0-9-]*$/.test(name) || value === '')
+      return { ok: false, reason: `the CSS declaration ${JSON.stringify(declaration.trim().slice(0, 40))}` }
     const problem = cssValueProblem(value)
     if (problem) return { ok: false, reason: `${problem} in the style property ${name}` }
     if (PRESENTATION.has(name)) kept.push(`${name}:${value}`)

@@ -73,7 +73,16 @@ export async function patchDesign(ctx: IssuerContext, club: string, id: number, 
 
 function mergeLayout(
   base: CertificateLayout,
-  patch: { orientation?: CertificateLayout['orientation']; primaryColor?: string; textColor?: string; backgroundColor?: string; logo?: unknown; show?: Partial<CertificateLayout['show']> } | undefined,
+  patch:
+    | {
+        orientation?: CertificateLayout['orientation']
+        primaryColor?: string
+        textColor?: string
+        backgroundColor?: string
+        logo?: unknown
+        show?: Partial<CertificateLayout['show']>
+      }
+    | undefined,
   logo: StoredImage | null,
 ): CertificateLayout {
   if (!patch) return { ...base, show: { ...base.show } }

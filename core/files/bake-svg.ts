@@ -28,9 +28,7 @@ export function bakeSvg(svg: string, jwt: string): string {
   const before = source.slice(0, root.attributesStart)
   const after = source.slice(root.end)
   // An empty root (`<svg ... />`) gets a body so that the credential can be its child.
-  return root.selfClosing
-    ? `${before}${attributes}>${element}</svg>${after}`
-    : `${before}${attributes}>${element}${after}`
+  return root.selfClosing ? `${before}${attributes}>${element}</svg>${after}` : `${before}${attributes}>${element}${after}`
 }
 
 /**
@@ -47,10 +45,7 @@ function withoutEarlierBakes(svg: string): string {
   let result = svg
   for (const prefix of prefixes) {
     const name = `${prefix.replace(/[.-]/g, '\\$&')}:credential`
-    const element = new RegExp(
-      `<${name}(?=[\\s/>])(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>(?:<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|[\\s\\S])*?</${name}\\s*>)\\s*`,
-      'g',
-    )
+    const element = new RegExp(`<${name}(?=[\\s/>])(?:[^>"']|"[^"]*"|'[^']*')*?(?:/>|>(?:<!\\[CDATA\\[[\\s\\S]*?\\]\\]>|[\\s\\S])*?</${name}\\s*>)\\s*`, 'g')
     result = result.replace(element, '')
   }
   return result

@@ -96,7 +96,13 @@ export async function prepareIssuanceFile(
   if (chosen === 'pdf') {
     const model = await certificateModel(ctx, club, facts)
     const render = () => renderer!.renderPdf(model)
-    return file(chosen, facts, digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }), model.number, rendering.gate ? () => rendering.gate!.run(render) : render)
+    return file(
+      chosen,
+      facts,
+      digestOf({ model: { ...model, logo: model.logo?.hash ?? null } }),
+      model.number,
+      rendering.gate ? () => rendering.gate!.run(render) : render,
+    )
   }
   const badge = await badgeImage(ctx, vc.credentialSubject?.achievement?.image?.id)
   const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.sequence)
@@ -113,7 +119,11 @@ export async function prepareIssuanceFile(
   }
   return file(chosen, facts, digest, number, async () => {
     // Issue 13: the design is sanitised again, as rows stored before the allow-list passed a deny-list.
-    const svg = !badge ? defaultBadgeSvg(names) : badge.mediaType === 'image/svg+xml' ? (storedBadgeSvg(badge.bytes) ?? defaultBadgeSvg(names)) : svgAroundPng(badge.bytes)
+    const svg = !badge
+      ? defaultBadgeSvg(names)
+      : badge.mediaType === 'image/svg+xml'
+        ? (storedBadgeSvg(badge.bytes) ?? defaultBadgeSvg(names))
+        : svgAroundPng(badge.bytes)
     return new TextEncoder().encode(bakeSvg(svg, credential.jwt))
   })
 }

@@ -64,7 +64,11 @@ export async function issueBatch(
       const recipient = parsed.output
       const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
       if (expiresAt !== null && expiresAt <= now) {
-        results.push({ ref, status: 'failed', error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` } })
+        results.push({
+          ref,
+          status: 'failed',
+          error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` },
+        })
         continue
       }
       const identity = recipient.externalUserId ?? `email:${recipient.email.toLowerCase()}`
@@ -106,24 +110,26 @@ async function insertIssuance(
   tx: UnitOfWork,
   i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
 ): Promise<number> {
-  const { id } = await withFreshIssuanceId(ctx.random, (id) => tx.issuances.insert({
-    id,
-    club: i.club,
-    achievementId: i.achievementId,
-    snapshotId: i.snapshotId,
-    recipient: { externalUserId: i.recipient.externalUserId ?? null, name: i.recipient.name.trim(), email: i.recipient.email },
-    evidences: i.recipient.evidences.map((evidence) => ({
-      url: evidence.url ?? null,
-      name: evidence.name ?? null,
-      description: evidence.description ?? null,
-      isPublic: evidence.isPublic,
-    })),
-    mode: i.mode,
-    expiresAt: i.expiresAt,
-    createdAt: i.now,
-    revokedAt: null,
-    revocationReason: null,
-  }))
+  const { id } = await withFreshIssuanceId(ctx.random, (id) =>
+    tx.issuances.insert({
+      id,
+      club: i.club,
+      achievementId: i.achievementId,
+      snapshotId: i.snapshotId,
+      recipient: { externalUserId: i.recipient.externalUserId ?? null, name: i.recipient.name.trim(), email: i.recipient.email },
+      evidences: i.recipient.evidences.map((evidence) => ({
+        url: evidence.url ?? null,
+        name: evidence.name ?? null,
+        description: evidence.description ?? null,
+        isPublic: evidence.isPublic,
+      })),
+      mode: i.mode,
+      expiresAt: i.expiresAt,
+      createdAt: i.now,
+      revokedAt: null,
+      revocationReason: null,
+    }),
+  )
   await tx.events.append({ club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
   await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
   return id

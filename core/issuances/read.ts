@@ -21,11 +21,7 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
 }
 
 /** The club's issuances, newest first, optionally of one template (`achievementId`). */
-export async function listIssuances(
-  ctx: IssuerContext,
-  club: string,
-  query: ListQuery & { achievementId?: string | null },
-): Promise<Page<IssuanceItem>> {
+export async function listIssuances(ctx: IssuerContext, club: string, query: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>> {
   const page = parseListQuery('issuances', query)
   let achievementId: number | null = null
   if (query.achievementId !== undefined && query.achievementId !== null) {
@@ -38,7 +34,13 @@ export async function listIssuances(
   const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId })
   const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
   const now = ctx.clock.now()
-  return toPage('issuances', rows, page.limit, (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now), (row) => row.sequence)
+  return toPage(
+    'issuances',
+    rows,
+    page.limit,
+    (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now),
+    (row) => row.sequence,
+  )
 }
 
 /** The credential read (spec §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */

@@ -37,21 +37,21 @@ export const v1IssueRequestSchema = v.strictObject(
 )
 
 export const evidenceSchema = jsonObject({
-    url: optionalUrl,
-    name: optionalText(200),
-    description: optionalText(2000, 'multi-line'),
-    isPublic: v.optional(v.boolean('must-be-boolean'), false),
+  url: optionalUrl,
+  name: optionalText(200),
+  description: optionalText(2000, 'multi-line'),
+  isPublic: v.optional(v.boolean('must-be-boolean'), false),
 })
 
 /** One recipient entry (spec §4.3 plus DESIGN §5's optional `evidences[]` and `expiresAt`). */
 export const recipientSchema = jsonObject({
-    externalUserId: v.optional(
-      v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),
-    ),
-    name: requiredText(200),
-    email: v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.maxLength(254, 'too-long'), v.email('invalid-email')),
-    evidences: v.optional(v.pipe(v.array(evidenceSchema, 'must-be-array'), v.maxLength(20, 'too-many-evidences')), []),
-    expiresAt: v.optional(isoDateTime),
+  externalUserId: v.optional(
+    v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),
+  ),
+  name: requiredText(200),
+  email: v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.maxLength(254, 'too-long'), v.email('invalid-email')),
+  evidences: v.optional(v.pipe(v.array(evidenceSchema, 'must-be-array'), v.maxLength(20, 'too-many-evidences')), []),
+  expiresAt: v.optional(isoDateTime),
 })
 
 export type IssueRequest = v.InferOutput<typeof issueRequestSchema>

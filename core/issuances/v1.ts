@@ -9,7 +9,12 @@ import type { IdempotencyClaim } from '../idempotency/claim.ts'
  * The same batch as v2 underneath; a recipient v2 would skip is in `failed[]` with the skip's code, since
  * v1 has no third list. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
  */
-export async function issueV1(ctx: IssuerContext, club: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<{ status: number; body: string }> {
+export async function issueV1(
+  ctx: IssuerContext,
+  club: string,
+  input: unknown,
+  claim: IdempotencyClaim | null = null,
+): Promise<{ status: number; body: string }> {
   // A body that is not an object goes on as it is, so that it is refused as on v2 (`must-be-object`).
   const isObject = typeof input === 'object' && input !== null && !Array.isArray(input)
   let body = input

@@ -3,7 +3,7 @@ import { bytesToHex } from '@noble/hashes/utils.js'
 import { ProblemError } from '../errors.ts'
 import { isoSeconds } from '../credentials/build-ob3.ts'
 import { statusListUrl } from '../credentials/urls.ts'
-import { clubDid, clubKeyOwner } from '../issuers/did.ts'
+import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { encodeStatusList } from './encode.ts'
 import type { IssuerContext } from '../context.ts'
 

@@ -31,7 +31,10 @@ export const hasLoneSurrogate = (text: string): boolean => LONE_SURROGATE.test(t
 
 /** The two checks as valibot actions, for a pipe after the string schema (and after `v.trim()` where there is one). */
 export const textCharacters = (lines: TextLines) =>
-  [v.check((text: string) => !hasControlCharacter(text, lines), 'control-character'), v.check((text: string) => !hasLoneSurrogate(text), 'lone-surrogate')] as const
+  [
+    v.check((text: string) => !hasControlCharacter(text, lines), 'control-character'),
+    v.check((text: string) => !hasLoneSurrogate(text), 'lone-surrogate'),
+  ] as const
 
 /** A string of plain text: `must-be-string`, then `control-character`, then `lone-surrogate`. */
 export const plainText = (lines: TextLines) => v.pipe(v.string('must-be-string'), ...textCharacters(lines))

@@ -27,13 +27,15 @@ export interface ShareView {
 }
 
 /** The share page's content for a credential of `club`, or `null` when there is none (404). */
-export async function shareView(ctx: IssuerContext, verify: (issuanceId: number) => Promise<Verdict>, club: string, credentialId: string): Promise<ShareView | null> {
+export async function shareView(
+  ctx: IssuerContext,
+  verify: (issuanceId: number) => Promise<Verdict>,
+  club: string,
+  credentialId: string,
+): Promise<ShareView | null> {
   const credential = await ctx.storage.credentials.findById(credentialId)
   if (!credential || credential.club !== club) return null
-  const [issuance, clubRecord] = await Promise.all([
-    ctx.storage.issuances.findById(club, credential.issuanceId),
-    ctx.storage.clubs.findByDomain(club),
-  ])
+  const [issuance, clubRecord] = await Promise.all([ctx.storage.issuances.findById(club, credential.issuanceId), ctx.storage.clubs.findByDomain(club)])
   if (!issuance || !clubRecord) return null
   const snapshot = await ctx.storage.snapshots.findById(issuance.snapshotId)
   const verdict = await verify(issuance.id)

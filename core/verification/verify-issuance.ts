@@ -2,7 +2,7 @@ import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
-import { clubDid, clubKeyOwner } from '../issuers/did.ts'
+import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 

@@ -32,7 +32,7 @@ describe('sqlite/better-sqlite3 on a file', () => {
     assert.deepStrictEqual(await second.keys.findActive('platform'), aKey())
   })
 
-  it('another connection does not see a unit\'s uncommitted writes, and sees them after commit', async (t) => {
+  it("another connection does not see a unit's uncommitted writes, and sees them after commit", async (t) => {
     const dir = tempDir()
     t.after(() => dir.remove())
     const file = join(dir.path, 'clubcred.db')
@@ -62,7 +62,10 @@ describe('sqlite/better-sqlite3 on a file', () => {
       await second.close()
     })
     await first.transaction((tx) => tx.keys.insert(aKey({ kid: 'one' })))
-    await assert.rejects(second.transaction((tx) => tx.keys.insert(aKey({ kid: 'two' }))), { name: 'StorageConflict' })
+    await assert.rejects(
+      second.transaction((tx) => tx.keys.insert(aKey({ kid: 'two' }))),
+      { name: 'StorageConflict' },
+    )
   })
 
   it('reopening a file runs no migration twice and keeps the data', async (t) => {
@@ -83,14 +86,14 @@ describe('sqlite/better-sqlite3 on a file', () => {
     t.after(() => raw.close())
     assert.equal(raw.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)!.version)
     assert.equal(raw.pragma('journal_mode', { simple: true }), 'wal')
-    const schema = raw.prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY name").all()
+    const schema = raw.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all()
 
     // Running the migrations once more by hand changes nothing either.
     const driver = betterSqlite3Driver(file)
     migrate(driver)
     migrate(driver)
     driver.close()
-    assert.deepStrictEqual(raw.prepare("SELECT type, name, sql FROM sqlite_schema ORDER BY name").all(), schema)
+    assert.deepStrictEqual(raw.prepare('SELECT type, name, sql FROM sqlite_schema ORDER BY name').all(), schema)
     assert.equal(raw.pragma('user_version', { simple: true }), MIGRATIONS.at(-1)!.version)
   })
 
@@ -102,11 +105,12 @@ describe('sqlite/better-sqlite3 on a file', () => {
     const child = new URL('../support/key-race-child.ts', import.meta.url).pathname
     const startAt = String(Date.now() + 1500)
     const run = promisify(execFile)
-    const outputs = await Promise.all(
-      Array.from({ length: 4 }, () => run(process.execPath, ['--import', 'tsx', child, file, startAt])),
-    )
+    const outputs = await Promise.all(Array.from({ length: 4 }, () => run(process.execPath, ['--import', 'tsx', child, file, startAt])))
     const kids = outputs.map(({ stdout }) => stdout.trim())
-    assert.ok(kids.every((kid) => /^[A-Za-z0-9_-]{16}$/.test(kid)), kids.join(' '))
+    assert.ok(
+      kids.every((kid) => /^[A-Za-z0-9_-]{16}$/.test(kid)),
+      kids.join(' '),
+    )
     assert.equal(new Set(kids).size, 1, `kids: ${kids.join(' ')}`)
     const storage = openSqliteFile(file)
     t.after(() => storage.close())

@@ -51,9 +51,15 @@ describe('migration 0006 on a database from before', () => {
     assert.equal(fresh.sequence, 4)
     // A cursor handed out before the upgrade named the last id of its page; it still means the same place.
     const afterOldCursor = await storage.issuances.list('chess', { limit: 10, beforeSequence: 3 })
-    assert.deepStrictEqual(afterOldCursor.map((issuance) => issuance.id), [2, 1])
+    assert.deepStrictEqual(
+      afterOldCursor.map((issuance) => issuance.id),
+      [2, 1],
+    )
     const newest = await storage.issuances.list('chess', { limit: 10, beforeSequence: null })
-    assert.deepStrictEqual(newest.map((issuance) => issuance.id), [fresh.id, 3, 2, 1])
+    assert.deepStrictEqual(
+      newest.map((issuance) => issuance.id),
+      [fresh.id, 3, 2, 1],
+    )
     // The credential of issuance 1 survived the rebuild of its table, and its constraints hold.
     assert.deepStrictEqual(await storage.credentials.findByIssuance(1), {
       id: 'c0ffee00-0000-4000-8000-000000000001',
@@ -65,10 +71,25 @@ describe('migration 0006 on a database from before', () => {
       statusListId: 1,
       statusListIndex: 77,
     })
-    const second = { id: 'c0ffee00-0000-4000-8000-000000000002', issuanceId: 1, club: 'chess', jwt: 'x', issuedAt: 6, validUntil: null, statusListId: 1, statusListIndex: 78 }
-    await assert.rejects(storage.transaction((tx) => tx.credentials.insert(second)), StorageConflict)
+    const second = {
+      id: 'c0ffee00-0000-4000-8000-000000000002',
+      issuanceId: 1,
+      club: 'chess',
+      jwt: 'x',
+      issuedAt: 6,
+      validUntil: null,
+      statusListId: 1,
+      statusListIndex: 78,
+    }
+    await assert.rejects(
+      storage.transaction((tx) => tx.credentials.insert(second)),
+      StorageConflict,
+    )
     // The old ids stay taken.
-    await assert.rejects(storage.transaction((tx) => tx.issuances.insert(anIssuance(seed, { id: 2 }))), StorageConflict)
+    await assert.rejects(
+      storage.transaction((tx) => tx.issuances.insert(anIssuance(seed, { id: 2 }))),
+      StorageConflict,
+    )
   })
 
   it('jobs waiting in the signing queue keep their order, and new jobs queue behind them', async (t) => {
@@ -85,6 +106,9 @@ describe('migration 0006 on a database from before', () => {
       return issuance
     })
     const claimed = await storage.transaction((tx) => tx.signingJobs.claim(1, 60_000, 10))
-    assert.deepStrictEqual(claimed.map((job) => job.issuanceId), [2, 3, fresh.id])
+    assert.deepStrictEqual(
+      claimed.map((job) => job.issuanceId),
+      [2, 3, fresh.id],
+    )
   })
 })

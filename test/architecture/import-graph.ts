@@ -62,7 +62,9 @@ export function importCycles(root: string, folder: string): string[][] {
   const graph = new Map<string, string[]>()
   for (const { file, specifier } of importsOf(root, folder)) {
     if (!specifier.startsWith('.')) continue
-    const target = relative(root, resolve(root, dirname(file), specifier)).split(sep).join('/')
+    const target = relative(root, resolve(root, dirname(file), specifier))
+      .split(sep)
+      .join('/')
     graph.set(file, [...(graph.get(file) ?? []), target])
   }
   const cycles: string[][] = []

@@ -107,7 +107,11 @@ describe('a baked SVG badge opened from disk in chromium', { skip }, () => {
   })
 
   it('a badge baked from an allowed design runs nothing and looks exactly like the uploaded drawing', async () => {
-    const created = await api.call('POST', `/v2/clubs/${FILES_CLUB}/designs`, { kind: 'badge', name: 'Gold', image: { mediaType: 'image/svg+xml', data: Buffer.from(BADGE_SVG).toString('base64') } })
+    const created = await api.call('POST', `/v2/clubs/${FILES_CLUB}/designs`, {
+      kind: 'badge',
+      name: 'Gold',
+      image: { mediaType: 'image/svg+xml', data: Buffer.from(BADGE_SVG).toString('base64') },
+    })
     assert.equal(created.status, 201, JSON.stringify(created.body))
     const baked = await bakedWith(created.body.data.id, 'Gold badge')
     assert.match(baked, /<openbadges:credential verify="[\w-]+\.[\w-]+\.[\w-]+"><\/openbadges:credential>/)

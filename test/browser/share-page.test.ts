@@ -117,7 +117,12 @@ describe('the share page in chromium', { skip }, () => {
       name: '체스 입문',
       nameEn: 'Chess basics',
       tag: ['전략', 'tactics', 'endgame'],
-      criteria: { requirements: [{ type: 'course_complete', description: '입문 과정 수료' }, { type: 'score', description: '시험 80점 이상' }] },
+      criteria: {
+        requirements: [
+          { type: 'course_complete', description: '입문 과정 수료' },
+          { type: 'score', description: '시험 80점 이상' },
+        ],
+      },
     })
     assert.equal(credential.shareUrl, `http://chess.localhost:${port}/credentials/${credential.id}`)
     const { page, requests, errors } = await open(credential.shareUrl)
@@ -137,7 +142,11 @@ describe('the share page in chromium', { skip }, () => {
       assert.equal(await page.locator('#verify-url').getAttribute('readonly'), '')
       assert.equal(await page.locator('.qr img').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0), true, 'the QR code image decodes under the CSP')
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no horizontal scrolling on a phone')
-      assert.deepStrictEqual(requests.filter((url) => !url.startsWith('data:')), [credential.shareUrl], 'the page loads nothing but itself')
+      assert.deepStrictEqual(
+        requests.filter((url) => !url.startsWith('data:')),
+        [credential.shareUrl],
+        'the page loads nothing but itself',
+      )
       assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
       await page.screenshot({ path: join(ARTIFACTS, 'share-valid.png'), fullPage: true })
     } finally {

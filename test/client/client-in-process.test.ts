@@ -109,7 +109,10 @@ function issuedIds(result: { results: { status: string; ref: string; resourceId?
 describe('problem documents as typed errors', () => {
   it('a missing issuance is a ClubcredError 404 issuance-not-found carrying the problem document', async () => {
     const client = await newClient()
-    const error = await client.issuances.get(424242).then(() => assert.fail('resolved'), (e: unknown) => e)
+    const error = await client.issuances.get(424242).then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    )
     assert.ok(error instanceof ClubcredError)
     assert.equal(error.status, 404)
     assert.equal(error.code, 'issuance-not-found')
@@ -147,7 +150,10 @@ describe('problem documents as typed errors', () => {
 
   it('a missing template is 404 achievement-not-found, and a token without the scope is 403 insufficient-scope', async () => {
     const client = await newClient({ scopes: ['issuance:read'] })
-    await assert.rejects(client.achievements.get(9), (error) => isProblem(error, 'insufficient-scope') && error.problem.scope === 'svc:openapi:achievements:read')
+    await assert.rejects(
+      client.achievements.get(9),
+      (error) => isProblem(error, 'insufficient-scope') && error.problem.scope === 'svc:openapi:achievements:read',
+    )
     assert.equal(new URLSearchParams(tokenRequests()[0]!.body!).get('scope'), 'svc:openapi:issuance:read')
     const full = await newClient()
     await assert.rejects(full.achievements.get(9), (error) => isProblem(error, 'achievement-not-found') && error.status === 404)
@@ -156,7 +162,10 @@ describe('problem documents as typed errors', () => {
   it('a wrong secret is a ClubcredAuthError invalid_client 401 from the token endpoint', async () => {
     const credentials = await api.issuer.clients.create({ club: api.club })
     const client = createClubcredClient({ baseUrl: ORIGIN, clientId: credentials.client_id, clientSecret: 'wrong', club: api.club, fetch: recordingFetch })
-    const error = await client.club().then(() => assert.fail('resolved'), (e: unknown) => e)
+    const error = await client.club().then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    )
     assert.ok(error instanceof ClubcredAuthError)
     assert.equal(error.error, 'invalid_client')
     assert.equal(error.status, 401)
@@ -255,7 +264,10 @@ describe('Idempotency-Key on issue and revoke', () => {
     const again = await client.issuances.revoke(other!, { idempotencyKey: 'revoke-other' })
     assert.deepStrictEqual(again, once)
     const bare = sent.filter((request) => request.path.endsWith(`/${other}/revoke`))
-    assert.ok(bare.every((request) => request.body === null && request.headers.get('content-type') === null), 'no body without a reason')
+    assert.ok(
+      bare.every((request) => request.body === null && request.headers.get('content-type') === null),
+      'no body without a reason',
+    )
   })
 })
 
@@ -279,7 +291,11 @@ describe('access tokens', () => {
     clock.advance(900_000) // the second token has run out too
     await client.club()
     assert.equal(tokenRequests().length, 3)
-    assert.deepStrictEqual(sent.filter((request) => request.status >= 400), [], 'never a 401')
+    assert.deepStrictEqual(
+      sent.filter((request) => request.status >= 400),
+      [],
+      'never a 401',
+    )
   })
 
   it('a token the server refuses (401 invalid-token) is replaced once, and the call succeeds', async () => {
@@ -331,7 +347,13 @@ describe('access tokens', () => {
     const missing = await client.verify(999_999)
     assert.equal(missing.statusCode, 404)
     assert.equal(missing.isValid, false)
-    assert.deepStrictEqual(sent.map((request) => [request.path.split('/').at(-1), request.headers.get('authorization')]), [['verify', null], ['verify', null]])
+    assert.deepStrictEqual(
+      sent.map((request) => [request.path.split('/').at(-1), request.headers.get('authorization')]),
+      [
+        ['verify', null],
+        ['verify', null],
+      ],
+    )
   })
 })
 
@@ -351,7 +373,10 @@ describe('cursor lists', () => {
     let count = 0
     for await (const _ of client.achievements.all()) count += 1
     assert.equal(count, 5)
-    assert.deepStrictEqual(sent.map((request) => request.path), [`/v2/clubs/${api.club}/achievements?limit=100`])
+    assert.deepStrictEqual(
+      sent.map((request) => request.path),
+      [`/v2/clubs/${api.club}/achievements?limit=100`],
+    )
   })
 
   it('issuances.all filters by template; events.all reads the feed; breaking out fetches no further page', async () => {
@@ -382,7 +407,10 @@ describe('cursor lists', () => {
     const rest = await client.issuances.list({ limit: 2, cursor: page.meta.nextCursor })
     assert.equal(rest.data.length, 1)
     assert.equal(rest.meta.nextCursor, null)
-    await assert.rejects(client.issuances.list({ limit: 500 }), (error) => isProblem(error, 'validation-failed') && error.errors?.[0]?.message === 'invalid-limit')
+    await assert.rejects(
+      client.issuances.list({ limit: 500 }),
+      (error) => isProblem(error, 'validation-failed') && error.errors?.[0]?.message === 'invalid-limit',
+    )
   })
 })
 
@@ -443,7 +471,10 @@ describe('waiting for credentials on the event feed', () => {
     const client = await newClient()
     const ids = issuedIds(await client.issuances.issue({ achievementFormId: await aTemplate(client), recipients: members(2) }))
     const started = performance.now()
-    const error = await client.waitForCredentials(ids, { pollMs: 20, timeoutMs: 150 }).then(() => assert.fail('resolved'), (e: unknown) => e)
+    const error = await client.waitForCredentials(ids, { pollMs: 20, timeoutMs: 150 }).then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e,
+    )
     assert.ok(error instanceof ClubcredTimeoutError)
     assert.deepStrictEqual(error.pending, ids.map(String))
     assert.ok(performance.now() - started < 2_000)
@@ -487,7 +518,10 @@ describe('designs and templates', () => {
     assert.deepStrictEqual(await client.designs.get(design.id), design)
     const renamed = await client.designs.patch(design.id, { name: 'Modern' })
     assert.equal(renamed.name, 'Modern')
-    assert.deepStrictEqual((await client.designs.list()).data.map((item) => item.id), [design.id])
+    assert.deepStrictEqual(
+      (await client.designs.list()).data.map((item) => item.id),
+      [design.id],
+    )
     const all = []
     for await (const item of client.designs.all()) all.push(item.name)
     assert.deepStrictEqual(all, ['Modern'])

@@ -87,7 +87,10 @@ describe('clubcred/client against the real server', () => {
     }
     const credentialReads = exchanges.filter((exchange) => exchange.path.endsWith('/credential'))
     assert.equal(credentialReads.length, 50, 'each credential read once, after its event: the credential operation is never polled')
-    assert.ok(exchanges.some((exchange) => exchange.path.startsWith('/v2/clubs/demo/events?limit=100')), 'the wait read the event feed')
+    assert.ok(
+      exchanges.some((exchange) => exchange.path.startsWith('/v2/clubs/demo/events?limit=100')),
+      'the wait read the event feed',
+    )
     assert.equal(tokenRequests(), 1, 'one token so far')
 
     // Every page of the issuances of this template, 20 at a time; the token expires after the first page.

@@ -40,7 +40,7 @@ describe('the checked storage', () => {
     assert.throws(() => storage.assertClean(), AssertionError)
   })
 
-  it('a unit\'s stores used after the unit ended is a violation', async () => {
+  it("a unit's stores used after the unit ended is a violation", async () => {
     const storage = checkedStorage(createMemoryStorage())
     let escaped: Parameters<Parameters<typeof storage.transaction>[0]>[0] | undefined
     await storage.transaction(async (tx) => {

@@ -28,7 +28,11 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
         }),
       )
       const text = await response.text()
-      return { status: response.status, headers: response.headers, body: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text }
+      return {
+        status: response.status,
+        headers: response.headers,
+        body: text && /json/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text,
+      }
     }
 
     before(async () => {
@@ -57,7 +61,10 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
       const template = await call('POST', '/v2/clubs/chess/achievements', { name: '체스 입문', description: 'Beginners', tag: ['chess'] })
       assert.equal(template.status, 201)
       assert.equal(template.headers.get('location'), `${h.base}/v2/clubs/chess/achievements/${template.body.data.id}`)
-      const issued = await call('POST', '/v2/clubs/chess/issuances', { achievementFormId: template.body.data.id, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
+      const issued = await call('POST', '/v2/clubs/chess/issuances', {
+        achievementFormId: template.body.data.id,
+        recipients: [{ name: 'Kim', email: 'kim@example.com' }],
+      })
       assert.equal(issued.body.summary.ok, 1)
       const id = issued.body.results[0].resourceId
       assert.equal((await call('GET', `/v2/clubs/chess/issuances/${id}/credential`)).status, 409)
@@ -79,7 +86,11 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
       assert.equal(unknown.headers.get('content-type'), 'application/problem+json')
       assert.equal((await call('DELETE', '/v2/clubs/chess/')).status, 405)
       const badJson = await h.send(
-        new Request(`${h.base}/v2/clubs/chess/achievements`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{' }),
+        new Request(`${h.base}/v2/clubs/chess/achievements`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: '{',
+        }),
       )
       assert.equal(badJson.status, 400)
       assert.equal(((await badJson.json()) as any).code, 'invalid-json')

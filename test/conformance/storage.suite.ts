@@ -28,9 +28,23 @@ import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 
 const GROUPS: StorageCases[] = [
-  clubCases, clientCases, keyCases, transactionCases, achievementCases,
-  snapshotCases, issuanceCases, credentialCases, signingJobCases, statusListCases, eventCases, idempotencyCases, outboxCases,
-  apiKeyCases, designCases, imageCases, outsideUnitCases,
+  clubCases,
+  clientCases,
+  keyCases,
+  transactionCases,
+  achievementCases,
+  snapshotCases,
+  issuanceCases,
+  credentialCases,
+  signingJobCases,
+  statusListCases,
+  eventCases,
+  idempotencyCases,
+  outboxCases,
+  apiKeyCases,
+  designCases,
+  imageCases,
+  outsideUnitCases,
 ]
 
 export interface StorageSuiteOptions {

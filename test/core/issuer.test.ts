@@ -19,7 +19,12 @@ describe('creating an issuer', () => {
     assert.equal(issuer.config.urls.base, 'http://localhost:9000/api')
     assert.equal(issuer.config.urls.auth, 'http://localhost:9000/oauth')
     assert.equal(issuer.config.problemBaseUrl, 'https://clubcred.dev/problems')
-    assert.deepStrictEqual(issuer.config.files, { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } })
+    assert.deepStrictEqual(issuer.config.files, {
+      cacheBytes: 32 * 1024 * 1024,
+      renderConcurrency: 2,
+      renderQueue: 32,
+      downloadsPerClub: { burst: 60, perSecond: 5 },
+    })
   })
 
   it('takes the file limits member by member, and null for no download rate', () => {

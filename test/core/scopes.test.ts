@@ -7,7 +7,18 @@ describe('scope strings', () => {
   it('are the ten scopes of spec 2.2, in its order', () => {
     assert.deepStrictEqual(
       [...SCOPE_NAMES],
-      ['clubs:read', 'billing:read', 'achievements:read', 'achievements:manage', 'designs:read', 'designs:manage', 'issuance:read', 'issuance:write', 'issuance:revoke', 'events:read'],
+      [
+        'clubs:read',
+        'billing:read',
+        'achievements:read',
+        'achievements:manage',
+        'designs:read',
+        'designs:manage',
+        'issuance:read',
+        'issuance:write',
+        'issuance:revoke',
+        'events:read',
+      ],
     )
   })
 

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-async function start(example: string): Promise<{ child: ChildProcess; ready: { listening: string; clubcred: string; client: { client_id: string; client_secret: string } } }> {
+async function start(
+  example: string,
+): Promise<{ child: ChildProcess; ready: { listening: string; clubcred: string; client: { client_id: string; client_secret: string } } }> {
   const child = spawn(process.execPath, ['--import', 'tsx', `examples/${example}`], {
     cwd: root,
     env: { ...process.env, PORT: '0' },
@@ -62,7 +64,9 @@ for (const example of ['node-http-prefix.ts', 'express-mount.ts', 'fetch-framewo
       const template = await call('POST', '/v2/clubs/chess/achievements', { name: '체스 입문', description: 'Beginners' })
       assert.equal(template.status, 201)
       assert.equal(template.headers.get('location'), `${clubcred}/v2/clubs/chess/achievements/1`)
-      const issued = (await (await call('POST', '/v2/clubs/chess/issuances', { achievementFormId: 1, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })).json()) as any
+      const issued = (await (
+        await call('POST', '/v2/clubs/chess/issuances', { achievementFormId: 1, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
+      ).json()) as any
       assert.equal(issued.summary.ok, 1)
 
       let detail: any

@@ -67,7 +67,11 @@ describe('bakePng', () => {
       [png.subarray(0, 30), /runs past the end|truncated/],
       [png.subarray(0, png.length - 12), /no IEND/],
     ]
-    for (const [bytes, fault] of cases) assert.throws(() => bakePng(bytes, JWT), (error: Error) => error instanceof TypeError && /not a PNG/.test(error.message) && fault.test(error.message))
+    for (const [bytes, fault] of cases)
+      assert.throws(
+        () => bakePng(bytes, JWT),
+        (error: Error) => error instanceof TypeError && /not a PNG/.test(error.message) && fault.test(error.message),
+      )
     assert.throws(() => readPngChunks('png' as unknown as Uint8Array), TypeError)
     assert.throws(() => bakePng(png, ''), /credential is empty/)
   })
@@ -79,20 +83,30 @@ describe('bakeSvg', () => {
 
   it('declares the namespace on the root and puts the credential first inside it, in its verify attribute', () => {
     const baked = bakeSvg('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', JWT)
-    assert.equal(baked, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}<rect width="1" height="1"/></svg>`)
+    assert.equal(
+      baked,
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}<rect width="1" height="1"/></svg>`,
+    )
     assert.equal(unbakeSvg(baked), JWT, 'a reader that follows the spec finds it')
   })
 
   it('finds the root after a declaration, comments and a DOCTYPE, and past a > inside an attribute value', () => {
     const svg = '<?xml version="1.0"?>\n<!-- <svg> in a comment -->\n<!DOCTYPE svg>\n<svg xmlns="http://www.w3.org/2000/svg" data-x="a>b"><g/></svg>'
     const baked = bakeSvg(svg, JWT)
-    assert.ok(baked.startsWith('<?xml version="1.0"?>\n<!-- <svg> in a comment -->\n<!DOCTYPE svg>\n<svg xmlns="http://www.w3.org/2000/svg" data-x="a>b" xmlns:openbadges='))
+    assert.ok(
+      baked.startsWith(
+        '<?xml version="1.0"?>\n<!-- <svg> in a comment -->\n<!DOCTYPE svg>\n<svg xmlns="http://www.w3.org/2000/svg" data-x="a>b" xmlns:openbadges=',
+      ),
+    )
     assert.ok(baked.includes(`>${element}<g/></svg>`))
     assert.equal(unbakeSvg(baked), JWT)
   })
 
   it('opens an empty root and replaces an earlier credential and namespace declaration', () => {
-    assert.equal(bakeSvg('<svg xmlns="http://www.w3.org/2000/svg"/>', JWT), `<svg xmlns="http://www.w3.org/2000/svg" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}</svg>`)
+    assert.equal(
+      bakeSvg('<svg xmlns="http://www.w3.org/2000/svg"/>', JWT),
+      `<svg xmlns="http://www.w3.org/2000/svg" xmlns:openbadges="${OPENBADGES_NAMESPACE}">${element}</svg>`,
+    )
     const again = bakeSvg(bakeSvg('<svg xmlns="http://www.w3.org/2000/svg"><g/></svg>', 'a.b.c'), JWT)
     assert.equal(again.match(/<openbadges:credential\b/g)?.length, 1)
     assert.equal(again.match(/xmlns:openbadges=/g)?.length, 1)
@@ -222,13 +236,21 @@ describe('baked badges of an issuance, un-baked and verified', () => {
 
   it('an SVG badge design is baked as it is; it has no PNG (422 no-png-badge)', async () => {
     const design = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#c00"/></svg>'
-    const designId = await createDesign(api, { kind: 'badge', name: 'Red', image: { mediaType: 'image/svg+xml', data: Buffer.from(design).toString('base64') } })
+    const designId = await createDesign(api, {
+      kind: 'badge',
+      name: 'Red',
+      image: { mediaType: 'image/svg+xml', data: Buffer.from(design).toString('base64') },
+    })
     const { issuanceId } = await issueOne(api, { template: { name: 'Red badge', achievementBadgeDesignId: designId }, recipient: { email: EMAIL } })
     await api.issuer.worker.drain()
     const svg = (await api.get(filePath(issuanceId, 'svg'))).text
     assert.equal(unbakeSvg(svg), await storedJwt(issuanceId))
     await verifyWithDidDocument(api, unbakeSvg(svg))
-    assert.equal(svg.replace(/ xmlns:openbadges="[^"]*"/, '').replace(/<openbadges:credential verify="[\w.-]*"><\/openbadges:credential>/, ''), design, 'the design, untouched otherwise')
+    assert.equal(
+      svg.replace(/ xmlns:openbadges="[^"]*"/, '').replace(/<openbadges:credential verify="[\w.-]*"><\/openbadges:credential>/, ''),
+      design,
+      'the design, untouched otherwise',
+    )
     const body = assertProblem(await api.call('GET', filePath(issuanceId, 'png')), 422, 'validation-failed')
     assert.deepEqual(body.errors, [{ message: 'no-png-badge', path: 'format' }])
   })
@@ -264,7 +286,12 @@ function readBakedSvg(svg: string): { verify: string | null; body: string } {
   assert.equal(root.localName, 'svg')
   let first = root.firstChild
   while (first && first.nodeType !== 1) first = first.nextSibling
-  const credential = first as unknown as { namespaceURI: string | null; localName: string; getAttribute(name: string): string | null; textContent: string | null } | null
+  const credential = first as unknown as {
+    namespaceURI: string | null
+    localName: string
+    getAttribute(name: string): string | null
+    textContent: string | null
+  } | null
   assert.ok(credential, 'the root has a child element')
   assert.equal(`{${credential.namespaceURI}}${credential.localName}`, `{${OPENBADGES_NAMESPACE}}credential`, 'the first child of <svg> is the credential')
   const verify = credential.getAttribute('verify')

@@ -95,7 +95,15 @@ describe('the certificate model', () => {
 
   it('a revoked certificate carries its revocation date; the reason is never part of the model', () => {
     const model = buildCertificateModel(
-      input({ status: 'revoked', issuance: { id: 7_038_454_311_622_301, sequence: 1, recipient: { name: 'A', email: 'a@b.c', externalUserId: null }, revokedAt: Date.UTC(2025, 5, 1, 16) } }),
+      input({
+        status: 'revoked',
+        issuance: {
+          id: 7_038_454_311_622_301,
+          sequence: 1,
+          recipient: { name: 'A', email: 'a@b.c', externalUserId: null },
+          revokedAt: Date.UTC(2025, 5, 1, 16),
+        },
+      }),
     )
     assert.equal(model.status, 'revoked')
     assert.deepEqual(model.revokedOn, { iso: '2025-06-02', ko: '2025년 6월 2일', en: '2 June 2025' })

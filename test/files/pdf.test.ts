@@ -101,7 +101,11 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
     assert.match(text, /체스 입문/)
     assert.equal(text.includes('체스 고급'), false)
 
-    const next = await api.call('POST', ISSUANCES, { achievementFormId: templateId, mode: 'none', recipients: [{ externalUserId: 'lee', name: '이서연', email: 'seoyeon@chess.example' }] })
+    const next = await api.call('POST', ISSUANCES, {
+      achievementFormId: templateId,
+      mode: 'none',
+      recipients: [{ externalUserId: 'lee', name: '이서연', email: 'seoyeon@chess.example' }],
+    })
     await api.issuer.worker.drain()
     const nextText = pdfText((await api.get(filePath(next.body.results[0].resourceId, 'pdf'))).bytes)
     assert.match(nextText, /체스 고급/)
@@ -110,9 +114,16 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
   })
 
   it('lists the partner organisations of the credential as co-issuers', async () => {
-    const { templateId: partnered } = await issueOne(api, { template: { name: '연합 토너먼트' }, recipient: { externalUserId: 'p0', email: 'p0@chess.example' } })
+    const { templateId: partnered } = await issueOne(api, {
+      template: { name: '연합 토너먼트' },
+      recipient: { externalUserId: 'p0', email: 'p0@chess.example' },
+    })
     await api.issuer.achievements.coIssuers.add(FILES_CLUB, partnered, { name: '대한체스연맹', url: 'https://kchess.example', isVerified: true })
-    const issued = await api.call('POST', ISSUANCES, { achievementFormId: partnered, mode: 'none', recipients: [{ externalUserId: 'p1', name: '박지호', email: 'p1@chess.example' }] })
+    const issued = await api.call('POST', ISSUANCES, {
+      achievementFormId: partnered,
+      mode: 'none',
+      recipients: [{ externalUserId: 'p1', name: '박지호', email: 'p1@chess.example' }],
+    })
     await api.issuer.worker.drain()
     const text = pdfText((await api.get(filePath(issued.body.results[0].resourceId, 'pdf'))).bytes)
     assert.match(text, /Co-issued with: 대한체스연맹/)
@@ -161,7 +172,10 @@ describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
   })
 
   it('marks a revoked certificate with a diagonal REVOKED stamp (test/artifacts/certificate-revoked-page1.png)', async () => {
-    const { issuanceId: revoked } = await issueOne(api, { template: { name: '체스 대회 참가' }, recipient: { externalUserId: 'gone', email: 'gone@chess.example' } })
+    const { issuanceId: revoked } = await issueOne(api, {
+      template: { name: '체스 대회 참가' },
+      recipient: { externalUserId: 'gone', email: 'gone@chess.example' },
+    })
     await api.issuer.worker.drain()
     await api.call('POST', `${ISSUANCES}/${revoked}/revoke`)
     const bytes = (await api.get(filePath(revoked, 'pdf'))).bytes

@@ -18,7 +18,11 @@ export const FILES_CLUB = 'chess'
 export type FilesApi = Api
 
 /** An issuer on a fresh SQLite file with the club `chess` ("Chess Club"), optionally with a certificate renderer. */
-export function openFilesApi({ certificates, clock, files }: { certificates?: CertificateRenderer; clock?: Clock; files?: Partial<FileLimits> } = {}): Promise<FilesApi> {
+export function openFilesApi({
+  certificates,
+  clock,
+  files,
+}: { certificates?: CertificateRenderer; clock?: Clock; files?: Partial<FileLimits> } = {}): Promise<FilesApi> {
   return openApi({ club: FILES_CLUB, ...(certificates ? { certificates } : {}), ...(clock ? { clock } : {}), ...(files ? { files } : {}) })
 }
 
@@ -64,7 +68,7 @@ export function pngChunks(png: Uint8Array): { type: string; data: Uint8Array; cr
   assert.deepStrictEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'the PNG signature')
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
   const chunks = []
-  for (let offset = 8; offset < png.length; ) {
+  for (let offset = 8; offset < png.length;) {
     const length = view.getUint32(offset)
     const type = new TextDecoder('latin1').decode(png.subarray(offset + 4, offset + 8))
     chunks.push({ type, data: png.subarray(offset + 8, offset + 8 + length), crc: view.getUint32(offset + 8 + length), offset })

@@ -1,17 +1,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
-import {
-  ACHIEVEMENTS,
-  aTemplate,
-  assertProblem,
-  assertUnchanged,
-  assertValidation,
-  create,
-  listAll,
-  read,
-  templatePath,
-} from '../core/achievements/support.ts'
+import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../core/achievements/support.ts'
 
 /**
  * Template routes as a client meets them (interface-spec §4.10, DESIGN §5 "Errors", "Scopes per
@@ -64,7 +54,7 @@ describe('unknown templates (achievement-not-found)', () => {
     assert.equal((await listAll(api)).length, 1)
   })
 
-  it('the id of another club\'s template answers 404 achievement-not-found, and a patch leaves it unchanged', async () => {
+  it("the id of another club's template answers 404 achievement-not-found, and a patch leaves it unchanged", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const theirs = await api.issuer.achievements.create('go', aTemplate({ name: 'Their template' }))
     assertProblem(await api.call('GET', templatePath(theirs.id)), 404, 'achievement-not-found')
@@ -127,7 +117,7 @@ describe('scopes (DESIGN §5 "Scopes per operation")', () => {
     assert.deepEqual(await listAll(api), [])
   })
 
-  it('a token of this club used on another club\'s templates answers 403 club-forbidden', async () => {
+  it("a token of this club used on another club's templates answers 403 club-forbidden", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const theirs = await api.issuer.achievements.create('go', aTemplate())
     assertProblem(await api.call('GET', '/v2/clubs/go/achievements'), 403, 'club-forbidden')
@@ -164,7 +154,11 @@ describe('request bodies (DESIGN §5 "Errors")', () => {
     const saved = await create(api)
     const body = JSON.stringify(aTemplate())
     assertProblem(await api.call('POST', ACHIEVEMENTS, body, { 'content-type': 'text/plain' }), 415, 'unsupported-media-type')
-    assertProblem(await api.call('PATCH', templatePath(saved.id), JSON.stringify({ name: 'x' }), { 'content-type': 'text/plain' }), 415, 'unsupported-media-type')
+    assertProblem(
+      await api.call('PATCH', templatePath(saved.id), JSON.stringify({ name: 'x' }), { 'content-type': 'text/plain' }),
+      415,
+      'unsupported-media-type',
+    )
     await assertUnchanged(api, saved.id, saved)
     assert.equal((await listAll(api)).length, 1)
   })

@@ -143,7 +143,10 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
       requirements.map((requirement) => ({ type: null, description: null, url: null, ...requirement })),
     )
     const ids = idsOf(saved)
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b))
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+    )
     assert.equal(
       saved.criteria.narrative,
       [
@@ -170,7 +173,10 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
       }),
     )
     const lines = saved.criteria.narrative.split('\n')
-    assert.deepEqual(lines.map((line: string) => line.slice(0, 3)), ['1. ', '2. ', '3. '])
+    assert.deepEqual(
+      lines.map((line: string) => line.slice(0, 3)),
+      ['1. ', '2. ', '3. '],
+    )
     assert.equal(lines[0], '1. Win a game 2. Forged line (https://chess.example/win)')
     assert.equal(lines[1], '2. Padded text end')
     // The stored description keeps what the client sent; only the narrative line is joined.
@@ -346,7 +352,7 @@ describe('coIssuers (spec §2.3)', () => {
     assert.equal(first.isVerified, false)
   })
 
-  it('the representative\'s isVerified follows the club\'s commercial attestation', async () => {
+  it("the representative's isVerified follows the club's commercial attestation", async () => {
     const saved = await create(api)
     await api.issuer.clubs.setVerified('chess', true)
     assert.equal((await read(api, saved.id)).coIssuers[0].isVerified, true)

@@ -167,7 +167,7 @@ describe('list parameters', () => {
     ])
   })
 
-  it('the list holds only this club\'s templates', async () => {
+  it("the list holds only this club's templates", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const ours = await create(api)
     await api.issuer.achievements.create('go', aTemplate())

@@ -19,7 +19,10 @@ describe('the certificate-number prefix', () => {
 
   it('refuses non-letters and more than 5 letters with the legacy codes, changing nothing', async () => {
     const created = await api.call('POST', '/v2/clubs/chess/achievements', { name: 'Endgame', description: 'Knows endgames', prefix: 'END' })
-    for (const [prefix, code] of [['AB1', 'prefix-letters-only'], ['ABCDEF', 'prefix-too-long']] as const) {
+    for (const [prefix, code] of [
+      ['AB1', 'prefix-letters-only'],
+      ['ABCDEF', 'prefix-too-long'],
+    ] as const) {
       const refused = await api.call('PATCH', `/v2/clubs/chess/achievements/${created.body.data.id}`, { prefix })
       assert.equal(refused.status, 422)
       assert.deepEqual(refused.body.errors, [{ message: code, path: 'prefix' }])
@@ -29,7 +32,10 @@ describe('the certificate-number prefix', () => {
 
   it('is engraved with the snapshot: a later change does not reach an issued form', async () => {
     const created = await api.call('POST', '/v2/clubs/chess/achievements', { name: 'Tactics', description: 'Sees tactics', prefix: 'TAC' })
-    const issued = await api.call('POST', '/v2/clubs/chess/issuances', { achievementFormId: created.body.data.id, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
+    const issued = await api.call('POST', '/v2/clubs/chess/issuances', {
+      achievementFormId: created.body.data.id,
+      recipients: [{ name: 'Kim', email: 'kim@example.com' }],
+    })
     await api.call('PATCH', `/v2/clubs/chess/achievements/${created.body.data.id}`, { prefix: 'NEW' })
     const detail = await api.call('GET', `/v2/clubs/chess/issuances/${issued.body.results[0].resourceId}`)
     assert.equal(detail.body.data.form.prefix, 'TAC')

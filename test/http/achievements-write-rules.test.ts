@@ -2,17 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
-import {
-  ACHIEVEMENTS,
-  aTemplate,
-  assertUnchanged,
-  assertValidation,
-  create,
-  listAll,
-  patch,
-  read,
-  templatePath,
-} from '../core/achievements/support.ts'
+import { ACHIEVEMENTS, aTemplate, assertUnchanged, assertValidation, create, listAll, patch, read, templatePath } from '../core/achievements/support.ts'
 
 /** The write rules of interface-spec §4.10 and DESIGN §5 "Templates", through POST and PATCH. */
 
@@ -196,9 +186,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
 
   it('a requirement whose description and url are empty strings or null is refused with requirement-empty', async () => {
     for (const requirement of [{}, { description: '', url: '' }, { description: null, url: null }, { description: '  ' }]) {
-      await assertCreateRefused(aTemplate({ criteria: { requirements: [requirement] } }), [
-        { message: 'requirement-empty', path: 'criteria.requirements.0' },
-      ])
+      await assertCreateRefused(aTemplate({ criteria: { requirements: [requirement] } }), [{ message: 'requirement-empty', path: 'criteria.requirements.0' }])
     }
   })
 

@@ -48,7 +48,7 @@ describe('GET /v2/clubs/{club}/', () => {
     removeDataDir(server.dataDir)
   })
 
-  it('answers { data: { domain, name, canIssue, grantedOperations } } for the token\'s own club', async () => {
+  it("answers { data: { domain, name, canIssue, grantedOperations } } for the token's own club", async () => {
     const response = await clubRoot(server, 'alpha', alphaToken)
     assert.equal(response.status, 200, response.text)
     assert.match(response.headers['content-type'] ?? '', /^application\/json\b/)
@@ -125,9 +125,7 @@ describe('GET /v2/clubs/{club}/', () => {
     const pem = createPublicKey({ key: publicJwk as import('node:crypto').JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }) as string
     const kid = decodeProtectedHeader(alphaToken).kid!
     for (const secret of [JSON.stringify(publicJwk), pem]) {
-      const forged = await new SignJWT(decodeJwt(alphaToken))
-        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid })
-        .sign(new TextEncoder().encode(secret))
+      const forged = await new SignJWT(decodeJwt(alphaToken)).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid }).sign(new TextEncoder().encode(secret))
       assertInvalidToken(await clubRoot(server, 'alpha', forged))
     }
   })
@@ -165,7 +163,7 @@ describe('GET /v2/clubs/{club}/', () => {
     assert.equal((await clubRoot(server, 'alpha', after)).status, 200)
   })
 
-  it('a rotation of a club\'s credential key does not touch access tokens', async () => {
+  it("a rotation of a club's credential key does not touch access tokens", async () => {
     await admin.keys.rotate('alpha')
     assert.equal((await clubRoot(server, 'alpha', alphaToken)).status, 200)
   })

@@ -24,7 +24,10 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
   let after_: number
   before(async () => {
     api = await openFilesApi({ certificates: createPdfRenderer() })
-    ;({ templateId, issuanceId: before_ } = await issueOne(api, { template: { name: '연합 토너먼트' }, recipient: { externalUserId: 'early', email: 'early@chess.example' } }))
+    ;({ templateId, issuanceId: before_ } = await issueOne(api, {
+      template: { name: '연합 토너먼트' },
+      recipient: { externalUserId: 'early', email: 'early@chess.example' },
+    }))
     await api.issuer.worker.drain()
     await api.issuer.achievements.coIssuers.add(FILES_CLUB, templateId, PARTNER)
     await api.issuer.achievements.coIssuers.add(FILES_CLUB, templateId, HOSTILE)
@@ -70,10 +73,17 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
     assertValidOb3(late)
     assert.deepStrictEqual(
       late.credentialSubject.achievement['x-partnerOrganizations'].map((p: { name: string; role: string }) => [p.name, p.role]),
-      [['Chess Club', 'representative'], [PARTNER.name, 'partner'], [HOSTILE.name, 'partner']],
+      [
+        ['Chess Club', 'representative'],
+        [PARTNER.name, 'partner'],
+        [HOSTILE.name, 'partner'],
+      ],
     )
     const early = await vcOf(before_)
-    assert.deepStrictEqual(early.credentialSubject.achievement['x-partnerOrganizations'].map((p: { role: string }) => p.role), ['representative'])
+    assert.deepStrictEqual(
+      early.credentialSubject.achievement['x-partnerOrganizations'].map((p: { role: string }) => p.role),
+      ['representative'],
+    )
     const earlyForm = (await api.call('GET', `/v2/clubs/${FILES_CLUB}/issuances/${before_}`)).body.data.form
     assert.equal(earlyForm.coIssuers.length, 1, 'the issuance form is the template as issued')
   })
@@ -145,7 +155,9 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
   })
 
   it('stays read-only on v2: coIssuers sent in a patch are ignored', async () => {
-    const patched = await api.call('PATCH', `/v2/clubs/${FILES_CLUB}/achievements/${templateId}`, { coIssuers: [{ name: 'Forged', url: 'https://forged.example' }] })
+    const patched = await api.call('PATCH', `/v2/clubs/${FILES_CLUB}/achievements/${templateId}`, {
+      coIssuers: [{ name: 'Forged', url: 'https://forged.example' }],
+    })
     assert.equal(patched.status, 200, JSON.stringify(patched.body))
     assert.equal(patched.body.data.coIssuers.length, 3)
     assertProblem(await api.call('PATCH', `/v2/clubs/${FILES_CLUB}/achievements/${templateId}`, { coIssuer: [] }), 422, 'validation-failed')

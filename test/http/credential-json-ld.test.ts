@@ -69,13 +69,18 @@ async function ok(method: string, path: string, body?: unknown, status = 200): P
 const recipient = (n: string, extra: Record<string, unknown> = {}) => ({ externalUserId: n, name: `Member ${n}`, email: `${n}@chess.example`, ...extra })
 
 async function template(body: Record<string, unknown> = {}): Promise<number> {
-  const created = await ok('POST', '/v2/clubs/chess/achievements', {
-    name: '체스 입문',
-    description: 'Learned the rules.',
-    tag: ['chess'],
-    criteria: { requirements: [{ type: 'course_complete', description: 'Finish the course', url: 'https://chess.example/course' }] },
-    ...body,
-  }, 201)
+  const created = await ok(
+    'POST',
+    '/v2/clubs/chess/achievements',
+    {
+      name: '체스 입문',
+      description: 'Learned the rules.',
+      tag: ['chess'],
+      criteria: { requirements: [{ type: 'course_complete', description: 'Finish the course', url: 'https://chess.example/course' }] },
+      ...body,
+    },
+    201,
+  )
   return created.data.id
 }
 
@@ -112,20 +117,32 @@ before(async () => {
   const badge = await createDesign(api, 'badge')
   variants.set('with a badge image', await issueV2(await template({ name: 'Badge', achievementBadgeDesignId: badge }), [recipient('badge')]))
 
-  const v1Form = await ok('POST', '/v1/forms', {
-    name: 'v1 form',
-    description: 'Made on v1.',
-    tags: ['chess', 'v1'],
-    requirements: [{ type: 'score', description: 'Score 80', order: 0 }],
-    program: { name: 'Camp', type: 'camp', url: 'https://chess.example/camp', isPublic: true },
-  }, 201)
+  const v1Form = await ok(
+    'POST',
+    '/v1/forms',
+    {
+      name: 'v1 form',
+      description: 'Made on v1.',
+      tags: ['chess', 'v1'],
+      requirements: [{ type: 'score', description: 'Score 80', order: 0 }],
+      program: { name: 'Camp', type: 'camp', url: 'https://chess.example/camp', isPublic: true },
+    },
+    201,
+  )
   const v1Issued = await ok('POST', '/v1/achievements', { formId: v1Form.id, recipients: [recipient('v1')] })
   assert.equal(v1Issued.issued.length, 1, JSON.stringify(v1Issued))
   variants.set('issued from a v1 form', v1Issued.issued[0].id)
 
   const legacy = await legacyPost(api, {
     authorization: `Bearer ${await newApiKey(api)}`,
-    body: { name: 'Legacy form', type: 'award', achievementBadgeDesignId: badge, tags: ['legacy'], prefix: 'LEG', requirements: [{ type: 'other', description: 'Anything', order: 0 }] },
+    body: {
+      name: 'Legacy form',
+      type: 'award',
+      achievementBadgeDesignId: badge,
+      tags: ['legacy'],
+      prefix: 'LEG',
+      requirements: [{ type: 'other', description: 'Anything', order: 0 }],
+    },
   })
   assert.equal(legacy.status, 201, legacy.text)
   variants.set('issued from a legacy form', await issueV2(legacy.body.achievementFormId, [recipient('legacy')]))
@@ -139,22 +156,25 @@ before(async () => {
 
 describe('every signed credential expands in JSON-LD safe mode over the published contexts', () => {
   it('covers every variant', () => {
-    assert.deepEqual([...credentials.keys()], [
-      'plain',
-      'with co-issuers',
-      'with public evidence',
-      'expiring',
-      'with a badge image',
-      'issued from a v1 form',
-      'issued from a legacy form',
-    ])
+    assert.deepEqual(
+      [...credentials.keys()],
+      ['plain', 'with co-issuers', 'with public evidence', 'expiring', 'with a badge image', 'issued from a v1 form', 'issued from a legacy form'],
+    )
     assert.equal(credentials.get('with co-issuers')!.credentialSubject.achievement['x-partnerOrganizations'].length, 3)
     assert.equal(credentials.get('with public evidence')!.evidence.length, 2)
     assert.ok(credentials.get('expiring')!.validUntil)
     assert.ok(credentials.get('with a badge image')!.credentialSubject.achievement.image)
   })
 
-  for (const name of ['plain', 'with co-issuers', 'with public evidence', 'expiring', 'with a badge image', 'issued from a v1 form', 'issued from a legacy form']) {
+  for (const name of [
+    'plain',
+    'with co-issuers',
+    'with public evidence',
+    'expiring',
+    'with a badge image',
+    'issued from a v1 form',
+    'issued from a legacy form',
+  ]) {
     it(`${name}: no term is undefined or relative (the spec's contexts and the validator's copy), and it is valid OB 3.0`, async () => {
       const vc = credentials.get(name)!
       const expanded = await expandStrict(vc)
@@ -165,7 +185,7 @@ describe('every signed credential expands in JSON-LD safe mode over the publishe
     })
   }
 
-  it('the credential schema is typed by the 1EdTech IRI, and the co-issuers by clubcred\'s terms', async () => {
+  it("the credential schema is typed by the 1EdTech IRI, and the co-issuers by clubcred's terms", async () => {
     const [expanded] = await expandStrict(credentials.get('with co-issuers')!)
     const schema = expanded['https://www.w3.org/2018/credentials#credentialSchema'][0]
     assert.deepEqual(schema['@type'], ['https://purl.imsglobal.org/spec/vccs/v1p0/context.json#1EdTechJsonSchemaValidator2019'])

@@ -52,7 +52,9 @@ describe('PNG uploads are decoded before they are stored', () => {
     const png = samplePng({ width: 512, height: 512 })
     const created = await api.call('POST', DESIGNS, { kind: 'badge', name: 'Fine', image: { mediaType: 'image/png', data: base64(png) } })
     assert.equal(created.status, 201, JSON.stringify(created.body))
-    const patched = await api.call('PATCH', `${DESIGNS}/${created.body.data.id}`, { image: { mediaType: 'image/png', data: base64(decompressionBomb(10_000_000)) } })
+    const patched = await api.call('PATCH', `${DESIGNS}/${created.body.data.id}`, {
+      image: { mediaType: 'image/png', data: base64(decompressionBomb(10_000_000)) },
+    })
     assertProblem(patched, 422, 'validation-failed')
     assert.deepEqual((await api.call('GET', `${DESIGNS}/${created.body.data.id}`)).body.data, created.body.data)
   })

@@ -61,7 +61,11 @@ describe('SVG badge designs through the API', () => {
 
   it('refuses a bypass as the logo of a certificate design, at layout.logo', async () => {
     const before = await designCount()
-    const response = await api.call('POST', DESIGNS, { kind: 'certificate', name: 'Cert', layout: { logo: { mediaType: 'image/svg+xml', data: base64(BYPASSES[0]!.svg) } } })
+    const response = await api.call('POST', DESIGNS, {
+      kind: 'certificate',
+      name: 'Cert',
+      layout: { logo: { mediaType: 'image/svg+xml', data: base64(BYPASSES[0]!.svg) } },
+    })
     assert.match(assertRefused(response, 'image-svg-active-content', 'layout.logo'), /<s:script>/)
     assert.equal(await designCount(), before)
   })

@@ -109,7 +109,8 @@ describe('file downloads are limited per club', () => {
     go = (result.results[0] as { resourceId: number }).resourceId
     await api.issuer.worker.drain()
     const client = await api.issuer.clients.create({ club: 'go' })
-    goToken = (await api.issuer.tokens.issue({ clientId: client.client_id, clientSecret: client.client_secret, grantType: 'client_credentials', scope: null })).access_token
+    goToken = (await api.issuer.tokens.issue({ clientId: client.client_id, clientSecret: client.client_secret, grantType: 'client_credentials', scope: null }))
+      .access_token
   })
   after(() => api.close())
 

@@ -23,7 +23,10 @@ const SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="8" heigh
 
 /** A path segment, percent-encoded; a lone surrogate (which encodeURIComponent refuses) becomes bytes that are not UTF-8. */
 const encodePathSegment = (value: string): string =>
-  value.split(/([\ud800-\udfff])/u).map((part, i) => (i % 2 === 1 ? '%ED%A0%80' : encodeURIComponent(part))).join('')
+  value
+    .split(/([\ud800-\udfff])/u)
+    .map((part, i) => (i % 2 === 1 ? '%ED%A0%80' : encodeURIComponent(part)))
+    .join('')
 
 interface Known {
   club: string
@@ -54,9 +57,25 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     agent = new Agent({ keepAliveTimeout: 1000, connections: 4 })
     const token = await accessToken(server, client)
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
-    const design = (await server.http('/v2/clubs/fuzz/designs', { method: 'POST', headers: auth, body: JSON.stringify({ kind: 'badge', name: 'b', image: { mediaType: 'image/svg+xml', data: SVG } }) })).json.data
-    const template = (await server.http('/v2/clubs/fuzz/achievements', { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Fuzz', description: 'd', achievementBadgeDesignId: design.id }) })).json.data
-    const issued = await server.http('/v2/clubs/fuzz/issuances', { method: 'POST', headers: auth, body: JSON.stringify({ achievementFormId: template.id, recipients: [{ name: 'Kim', email: 'kim@example.com' }] }) })
+    const design = (
+      await server.http('/v2/clubs/fuzz/designs', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ kind: 'badge', name: 'b', image: { mediaType: 'image/svg+xml', data: SVG } }),
+      })
+    ).json.data
+    const template = (
+      await server.http('/v2/clubs/fuzz/achievements', {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ name: 'Fuzz', description: 'd', achievementBadgeDesignId: design.id }),
+      })
+    ).json.data
+    const issued = await server.http('/v2/clubs/fuzz/issuances', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ achievementFormId: template.id, recipients: [{ name: 'Kim', email: 'kim@example.com' }] }),
+    })
     const issuance = issued.json.results[0].resourceId
     let credential: string | null = null
     for (let attempt = 0; attempt < 200 && credential === null; attempt++) {
@@ -64,7 +83,17 @@ describe('fuzzing every operation of the OpenAPI document', () => {
       if (credential === null) await new Promise((resolve) => setTimeout(resolve, 25))
     }
     assert.ok(credential, 'the credential was signed')
-    known = { club: 'fuzz', template: template.id, issuance, credential, design: design.id, imageHash: String(design.imageUrl).split('/').pop()!, token, apiKey, client }
+    known = {
+      club: 'fuzz',
+      template: template.id,
+      issuance,
+      credential,
+      design: design.id,
+      imageHash: String(design.imageUrl).split('/').pop()!,
+      token,
+      apiKey,
+      client,
+    }
     document = (await server.http('/openapi.json')).json
     db = new Database(join(server.dataDir, 'clubcred.db'), { readonly: true, fileMustExist: true })
   })
@@ -82,7 +111,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
     for (const { name } of tables) {
       hash.update(name)
-      for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().iterate()) hash.update(JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? String(value) : value)))
+      for (const row of db.prepare(`SELECT * FROM "${name}"`).raw().iterate())
+        hash.update(JSON.stringify(row, (_, value) => (typeof value === 'bigint' ? String(value) : value)))
     }
     return hash.digest('hex')
   }
@@ -112,7 +142,24 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     }
     return fc.oneof(
       { weight: 6, arbitrary: fc.constantFrom(...(valid[name]?.() ?? ['x'])) },
-      { weight: 1, arbitrary: fc.constantFrom('other', '0', '-1', '1e3', '00001', '99999999999999999999', '..', '%', '%zz', '%E0%A4%A', '%00', 'FUZZ', known.credential.toUpperCase()) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'other',
+          '0',
+          '-1',
+          '1e3',
+          '00001',
+          '99999999999999999999',
+          '..',
+          '%',
+          '%zz',
+          '%E0%A4%A',
+          '%00',
+          'FUZZ',
+          known.credential.toUpperCase(),
+        ),
+      },
       { weight: 2, arbitrary: fc.oneof(fc.string({ maxLength: 30 }), oddString).map(encodePathSegment) },
     )
   }
@@ -125,20 +172,64 @@ describe('fuzzing every operation of the OpenAPI document', () => {
 
   const authorization = (auth: string) =>
     fc.oneof(
-      { weight: 6, arbitrary: fc.constant(auth === 'basic' ? basic(known.client.client_id, known.client.client_secret) : auth === 'api-key' ? `Bearer ${known.apiKey}` : `Bearer ${known.token}`) },
+      {
+        weight: 6,
+        arbitrary: fc.constant(
+          auth === 'basic'
+            ? basic(known.client.client_id, known.client.client_secret)
+            : auth === 'api-key'
+              ? `Bearer ${known.apiKey}`
+              : `Bearer ${known.token}`,
+        ),
+      },
       { weight: 1, arbitrary: fc.constant(undefined) },
-      { weight: 1, arbitrary: fc.constantFrom('Bearer ', 'Bearer a.b.c', 'Basic Og==', 'Basic !!!', `Basic ${Buffer.from('x:y').toString('base64')}`, known.apiKey, `Bearer ${known.token}x`) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          'Bearer ',
+          'Bearer a.b.c',
+          'Basic Og==',
+          'Basic !!!',
+          `Basic ${Buffer.from('x:y').toString('base64')}`,
+          known.apiKey,
+          `Bearer ${known.token}x`,
+        ),
+      },
       { weight: 1, arbitrary: headerText },
     )
 
   const contentType = (declared: string) =>
     fc.oneof(
       { weight: 6, arbitrary: fc.constant(declared) },
-      { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/json; charset=latin1', 'application/merge-patch+json', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', '') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          undefined,
+          'text/plain',
+          'application/json; charset=latin1',
+          'application/merge-patch+json',
+          'multipart/form-data; boundary=x',
+          'application/x-www-form-urlencoded',
+          '',
+        ),
+      },
     )
 
   const junkBody = fc.oneof(
-    fc.constantFrom('', '{', '[', 'null', '[]', '"x"', '{"a":', '1e999', '\ufeff{}', '{"__proto__":{"x":1}}', `${'['.repeat(5000)}${']'.repeat(5000)}`, `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3001)}`),
+    fc.constantFrom(
+      '',
+      '{',
+      '[',
+      'null',
+      '[]',
+      '"x"',
+      '{"a":',
+      '1e999',
+      '\ufeff{}',
+      '{"__proto__":{"x":1}}',
+      `${'['.repeat(5000)}${']'.repeat(5000)}`,
+      `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3001)}`,
+    ),
     fc.uint8Array({ maxLength: 40 }).map((bytes) => Buffer.from(bytes)),
     fc.jsonValue({ maxDepth: 3 }).map((value) => JSON.stringify(value) ?? ''),
   )
@@ -164,24 +255,41 @@ describe('fuzzing every operation of the OpenAPI document', () => {
           const pathNames = params.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name)
           const queryNames = params.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name)
           const bodyContent = operation.requestBody?.content as Record<string, { schema: JsonSchema }> | undefined
-          const [declaredType, bodySchema] = bodyContent ? (Object.entries(bodyContent)[0] as [string, { schema: JsonSchema }]) : ['application/json', undefined]
+          const [declaredType, bodySchema] = bodyContent
+            ? (Object.entries(bodyContent)[0] as [string, { schema: JsonSchema }])
+            : ['application/json', undefined]
           const recipient = document.components.schemas.Recipient
           const body = bodySchema
             ? fc.oneof(
-                { weight: 6, arbitrary: fromSchema(bodySchema.schema, document, { recipients: { type: 'array', items: recipient, maxItems: 4 } }).map((value) => (declaredType === 'application/json' ? JSON.stringify(value) : new URLSearchParams(value as Record<string, string>).toString())) },
+                {
+                  weight: 6,
+                  arbitrary: fromSchema(bodySchema.schema, document, { recipients: { type: 'array', items: recipient, maxItems: 4 } }).map((value) =>
+                    declaredType === 'application/json' ? JSON.stringify(value) : new URLSearchParams(value as Record<string, string>).toString(),
+                  ),
+                },
                 { weight: 2, arbitrary: junkBody },
               )
             : fc.oneof({ weight: 4, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: junkBody })
           const requestArbitrary = fc.record({
             path: fc.tuple(...pathNames.map(pathParam)).map((values) => pathNames.reduce((path, name, i) => path.replace(`{${name}}`, values[i]!), template)),
             query: fc.array(
-              fc.tuple(fc.oneof(fc.constantFrom(...(queryNames.length > 0 ? queryNames : ['q'])), fc.string({ maxLength: 8 })), fc.oneof(fc.constantFrom('1', '100', '101', '0', '-1', 'pdf', 'png', 'svg', 'x', ''), fc.string({ maxLength: 20 }), oddString)),
+              fc.tuple(
+                fc.oneof(fc.constantFrom(...(queryNames.length > 0 ? queryNames : ['q'])), fc.string({ maxLength: 8 })),
+                fc.oneof(fc.constantFrom('1', '100', '101', '0', '-1', 'pdf', 'png', 'svg', 'x', ''), fc.string({ maxLength: 20 }), oddString),
+              ),
               { maxLength: 3 },
             ),
-            method: fc.oneof({ weight: 12, arbitrary: fc.constant(method.toUpperCase()) }, { weight: 1, arbitrary: fc.constantFrom('HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'POST', 'GET') }),
+            method: fc.oneof(
+              { weight: 12, arbitrary: fc.constant(method.toUpperCase()) },
+              { weight: 1, arbitrary: fc.constantFrom('HEAD', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'POST', 'GET') },
+            ),
             authorization: authorization(auth),
             contentType: contentType(declaredType),
-            idempotencyKey: fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constantFrom('k1', 'k2') }, { weight: 1, arbitrary: headerText }),
+            idempotencyKey: fc.oneof(
+              { weight: 3, arbitrary: fc.constant(undefined) },
+              { weight: 2, arbitrary: fc.constantFrom('k1', 'k2') },
+              { weight: 1, arbitrary: headerText },
+            ),
             host: fc.oneof({ weight: 20, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constantFrom(...BAD_HOSTS) }),
             body,
           })
@@ -196,7 +304,8 @@ describe('fuzzing every operation of the OpenAPI document', () => {
               if (generated.host !== undefined) headers.host = generated.host
               const hasBody = generated.body !== undefined && !['GET', 'HEAD'].includes(generated.method)
               const before = snapshot()
-              if (process.env.FUZZ_DEBUG) console.log('>', generated.method, generated.path, JSON.stringify(headers).slice(0, 200), String(generated.body).slice(0, 100))
+              if (process.env.FUZZ_DEBUG)
+                console.log('>', generated.method, generated.path, JSON.stringify(headers).slice(0, 200), String(generated.body).slice(0, 100))
               const response = await request(`${server.url}${generated.path}${search ? `?${search}` : ''}`, {
                 method: generated.method as 'GET',
                 headers,

@@ -71,7 +71,11 @@ describe('the file of a signed credential', () => {
       assert.equal(decodeURIComponent(match[2]!), format === 'pdf' ? '체스 입문 - 김민준.pdf' : `체스 입문 - 김민준 badge.${format}`)
       const credential = (await api.call('GET', `/v2/clubs/${FILES_CLUB}/issuances/${issuanceId}/credential`)).body.data
       assert.equal(response.headers.get('etag'), response.headers.get('etag')!.replace(/^W\//, ''), 'a strong ETag')
-      assert.match(response.headers.get('etag')!, new RegExp(`^"${credential.id}\\.${format}\\.valid\\.[0-9a-f]{16}"$`), 'credential, format and status in the tag')
+      assert.match(
+        response.headers.get('etag')!,
+        new RegExp(`^"${credential.id}\\.${format}\\.valid\\.[0-9a-f]{16}"$`),
+        'credential, format and status in the tag',
+      )
     })
   }
 
@@ -82,7 +86,11 @@ describe('the file of a signed credential', () => {
     assert.deepEqual([...png.bytes.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47])
     const svg = await api.get(filePath(issuanceId, 'svg'))
     assert.match(svg.text, /^<svg[\s>]/)
-    assert.equal(svg.headers.get('content-security-policy'), "default-src 'none'; style-src 'unsafe-inline'; img-src data:", 'an SVG opened directly runs nothing')
+    assert.equal(
+      svg.headers.get('content-security-policy'),
+      "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      'an SVG opened directly runs nothing',
+    )
   })
 
   it('is the same bytes with the same ETag when asked again', async () => {
@@ -121,18 +129,24 @@ describe('the file of a signed credential', () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const goClient = await api.issuer.clients.create({ club: 'go' })
     const token = await tokenOf(api, goClient)
-    const foreign = await api.issuer.fetch(new Request(`http://localhost:8787${filePath(issuanceId, 'pdf')}`, { headers: { authorization: `Bearer ${token}` } }))
+    const foreign = await api.issuer.fetch(
+      new Request(`http://localhost:8787${filePath(issuanceId, 'pdf')}`, { headers: { authorization: `Bearer ${token}` } }),
+    )
     assert.equal(foreign.status, 403, 'a token of another club')
     assert.equal(((await foreign.json()) as { code: string }).code, 'club-forbidden')
   })
 
   it('needs the scope issuance:read', async () => {
     const without = await api.tokenWith(['issuance:write'])
-    const denied = await api.issuer.fetch(new Request(`http://localhost:8787${filePath(issuanceId, 'png')}`, { headers: { authorization: `Bearer ${without}` } }))
+    const denied = await api.issuer.fetch(
+      new Request(`http://localhost:8787${filePath(issuanceId, 'png')}`, { headers: { authorization: `Bearer ${without}` } }),
+    )
     assert.equal(denied.status, 403)
     assert.equal(((await denied.json()) as { code: string }).code, 'insufficient-scope')
     const reader = await api.tokenWith(['issuance:read'])
-    const allowed = await api.issuer.fetch(new Request(`http://localhost:8787${filePath(issuanceId, 'png')}`, { headers: { authorization: `Bearer ${reader}` } }))
+    const allowed = await api.issuer.fetch(
+      new Request(`http://localhost:8787${filePath(issuanceId, 'png')}`, { headers: { authorization: `Bearer ${reader}` } }),
+    )
     assert.equal(allowed.status, 200)
     const anonymous = await api.issuer.fetch(new Request(`http://localhost:8787${filePath(issuanceId, 'png')}`))
     assert.equal(anonymous.status, 401)
@@ -186,10 +200,14 @@ describe('revocation and design changes', () => {
       recipient: { externalUserId: 'design', email: 'design@chess.example' },
     })
     await api.issuer.worker.drain()
-    const before = Object.fromEntries(await Promise.all(FORMATS.map(async (format) => [format, (await api.get(filePath(issuanceId, format))).headers.get('etag')])))
+    const before = Object.fromEntries(
+      await Promise.all(FORMATS.map(async (format) => [format, (await api.get(filePath(issuanceId, format))).headers.get('etag')])),
+    )
     const patched = await api.call('PATCH', `/v2/clubs/${FILES_CLUB}/designs/${designId}`, { layout: { primaryColor: '#884400' } })
     assert.equal(patched.status, 200)
-    const afterPatch = Object.fromEntries(await Promise.all(FORMATS.map(async (format) => [format, (await api.get(filePath(issuanceId, format))).headers.get('etag')])))
+    const afterPatch = Object.fromEntries(
+      await Promise.all(FORMATS.map(async (format) => [format, (await api.get(filePath(issuanceId, format))).headers.get('etag')])),
+    )
     assert.notEqual(afterPatch.pdf, before.pdf)
     assert.equal(afterPatch.png, before.png)
     assert.equal(afterPatch.svg, before.svg)
@@ -206,7 +224,9 @@ describe('an issuer without a certificate renderer', () => {
       assert.deepEqual(body.errors, [{ message: 'unsupported-format', path: 'format' }])
       assert.match(body.detail, /supported formats: png, svg\.$/)
       for (const format of ['png', 'svg']) {
-        const response = await api.issuer.fetch(new Request(`http://localhost:8787${filePath(issuanceId, format)}`, { headers: { authorization: `Bearer ${api.token}` } }))
+        const response = await api.issuer.fetch(
+          new Request(`http://localhost:8787${filePath(issuanceId, format)}`, { headers: { authorization: `Bearer ${api.token}` } }),
+        )
         assert.equal(response.status, 200, format)
       }
     } finally {

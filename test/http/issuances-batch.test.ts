@@ -68,7 +68,10 @@ describe('the batch result (spec §2.9)', () => {
   })
 
   it('issues each accepted recipient with its recipient data', async () => {
-    const result = await issue(api, { achievementFormId: templateId, recipients: [{ externalUserId: 'u-1', name: ' Kim Minsu ', email: 'Minsu@Chess.example' }] })
+    const result = await issue(api, {
+      achievementFormId: templateId,
+      recipients: [{ externalUserId: 'u-1', name: ' Kim Minsu ', email: 'Minsu@Chess.example' }],
+    })
     const items = await listAll(api, ISSUANCES)
     assert.equal(items.length, 1)
     assert.equal(items[0].id, result.results[0].resourceId)
@@ -103,7 +106,10 @@ describe('skipped items (DESIGN §5)', () => {
 
   it('a recipient holding a pending issuance of the template is skipped as already-issued, by externalUserId', async () => {
     const first = await issue(api, { achievementFormId: templateId, recipients: [{ externalUserId: 'u-1', name: 'Kim Minsu', email: 'minsu@chess.example' }] })
-    const again = await issue(api, { achievementFormId: templateId, recipients: [{ externalUserId: 'u-1', name: 'Kim Minsu', email: 'new-address@chess.example' }] })
+    const again = await issue(api, {
+      achievementFormId: templateId,
+      recipients: [{ externalUserId: 'u-1', name: 'Kim Minsu', email: 'new-address@chess.example' }],
+    })
     assert.deepStrictEqual(again.summary, { total: 1, ok: 0, skipped: 1, failed: 0 })
     assert.equal(again.results[0].status, 'skipped')
     assert.equal(again.results[0].ref, 'u-1')

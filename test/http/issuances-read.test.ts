@@ -244,13 +244,14 @@ describe('the event feed (spec §2.10, §4.9, §6)', () => {
       assert.equal(event.subject.type, 'issuance')
     }
     const numeric = events.map((event) => Number(event.id))
-    assert.deepStrictEqual(numeric, [...numeric].sort((a, b) => b - a), 'newest first')
+    assert.deepStrictEqual(
+      numeric,
+      [...numeric].sort((a, b) => b - a),
+      'newest first',
+    )
     assert.deepStrictEqual(
       events.map((event) => [event.type, event.subject.id]),
-      [
-        ...[...ids].reverse().map((id) => ['issuance.credential_issued', id]),
-        ...[...ids].reverse().map((id) => ['issuance.issued', id]),
-      ],
+      [...[...ids].reverse().map((id) => ['issuance.credential_issued', id]), ...[...ids].reverse().map((id) => ['issuance.issued', id])],
     )
     assert.ok(Date.parse(events[0].occurredAt) > Date.parse(events.at(-1).occurredAt))
   })

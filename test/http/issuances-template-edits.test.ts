@@ -38,7 +38,9 @@ afterEach(async () => {
 
 /** Issues the template to one recipient, signs it and returns the issuance id, its JWT and the decoded vc. */
 async function issueAndSign(externalUserId: string) {
-  const [item] = (await issue(api, { achievementFormId: templateId, recipients: [{ externalUserId, name: 'Kim Minsu', email: `${externalUserId}@chess.example` }] })).results
+  const [item] = (
+    await issue(api, { achievementFormId: templateId, recipients: [{ externalUserId, name: 'Kim Minsu', email: `${externalUserId}@chess.example` }] })
+  ).results
   await api.issuer.worker.drain()
   const { jwt } = await readCredential(api, item.resourceId)
   const { vc } = await assertSignedCredential(jwt, { keys: await clubKeys(api), email: `${externalUserId}@chess.example` })

@@ -18,7 +18,10 @@ describe('deeply nested JSON bodies', () => {
   before(async () => {
     api = await openApi({ club: 'deep' })
     const template = await api.call('POST', '/v2/clubs/deep/achievements', { name: 'Deep', description: 'Nested' })
-    const issued = await api.call('POST', '/v2/clubs/deep/issuances', { achievementFormId: template.body.data.id, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
+    const issued = await api.call('POST', '/v2/clubs/deep/issuances', {
+      achievementFormId: template.body.data.id,
+      recipients: [{ name: 'Kim', email: 'kim@example.com' }],
+    })
     issuanceId = issued.body.results[0].resourceId
   })
   after(() => api.close())

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it, mock } from 'node:test'
 import { openApi, type Api } from '../support/api-harness.ts'
-import { REASON_PHRASES, assertLegacyError, createDesign, legacyPost, newApiKey, svgBase64, templateIds, type LegacyRequest, type LegacyResponse } from '../support/legacy-forms.ts'
+import {
+  REASON_PHRASES,
+  assertLegacyError,
+  createDesign,
+  legacyPost,
+  newApiKey,
+  svgBase64,
+  templateIds,
+  type LegacyRequest,
+  type LegacyResponse,
+} from '../support/legacy-forms.ts'
 import { LEGACY_MESSAGES, legacyErrorResponse } from '../../adapters/http/legacy-error.ts'
 import { ProblemError } from '../../core/errors.ts'
 
@@ -78,7 +88,9 @@ interface Row {
 }
 
 const generic = () => LEGACY_MESSAGES.invalid
-const withKey = (body: unknown, extra: Partial<LegacyRequest> = {}) => (): LegacyRequest => ({ authorization: bearer(), body, ...extra })
+const withKey =
+  (body: unknown, extra: Partial<LegacyRequest> = {}) =>
+  (): LegacyRequest => ({ authorization: bearer(), body, ...extra })
 const withForm = (overrides: Record<string, unknown>) => (): LegacyRequest => ({ authorization: bearer(), body: form(overrides) })
 
 /** Every row of the legacy error table of spec §7, with the ways each condition is reached. */
@@ -95,7 +107,12 @@ const TABLE: Row[] = [
   { why: 'type is not in the enum', status: 400, message: generic, request: withForm({ type: 'workshop' }) },
   { why: 'type differs from the enum in case', status: 400, message: generic, request: withForm({ type: 'Completion' }) },
   { why: 'achievementBadgeDesignId is not an integer', status: 400, message: generic, request: withForm({ achievementBadgeDesignId: 1.5 }) },
-  { why: 'achievementBadgeDesignId is a numeric string', status: 400, message: generic, request: () => withForm({ achievementBadgeDesignId: String(badge) })() },
+  {
+    why: 'achievementBadgeDesignId is a numeric string',
+    status: 400,
+    message: generic,
+    request: () => withForm({ achievementBadgeDesignId: String(badge) })(),
+  },
   { why: 'achievementBadgeDesignId is 0', status: 400, message: generic, request: withForm({ achievementBadgeDesignId: 0 }) },
   { why: 'achievementCertificateDesignId is not an integer', status: 400, message: generic, request: withForm({ achievementCertificateDesignId: 2.5 }) },
   { why: 'tags has a non-string element', status: 400, message: generic, request: withForm({ tags: ['chess', 7] }) },
@@ -108,9 +125,19 @@ const TABLE: Row[] = [
   { why: 'course_end_at is a number', status: 400, message: generic, request: withForm({ course_end_at: 1709283600000 }) },
   { why: 'a requirement order is -1', status: 400, message: generic, request: withForm({ requirements: [{ description: 'Play ten games', order: -1 }] }) },
   { why: 'a requirement order is 1.5', status: 400, message: generic, request: withForm({ requirements: [{ description: 'Play ten games', order: 1.5 }] }) },
-  { why: 'a requirement order is a string', status: 400, message: generic, request: withForm({ requirements: [{ description: 'Play ten games', order: '1' }] }) },
+  {
+    why: 'a requirement order is a string',
+    status: 400,
+    message: generic,
+    request: withForm({ requirements: [{ description: 'Play ten games', order: '1' }] }),
+  },
   { why: 'a requirement has neither description nor url', status: 400, message: generic, request: withForm({ requirements: [{ type: 'score', order: 0 }] }) },
-  { why: 'a requirement type is not one of the 16 codes', status: 400, message: generic, request: withForm({ requirements: [{ type: 'juggling', description: 'x' }] }) },
+  {
+    why: 'a requirement type is not one of the 16 codes',
+    status: 400,
+    message: generic,
+    request: withForm({ requirements: [{ type: 'juggling', description: 'x' }] }),
+  },
   { why: 'requirements is not an array', status: 400, message: generic, request: withForm({ requirements: { description: 'x' } }) },
   { why: 'program_url is not a URL', status: 400, message: generic, request: withForm({ program_url: 'chess club site' }) },
   { why: 'the body is not JSON', status: 400, message: generic, request: withKey('{"name": "체스", "type": ') },
@@ -129,23 +156,88 @@ const TABLE: Row[] = [
   { why: 'prefix has 10 letters', status: 400, message: () => LEGACY_MESSAGES.prefixLength, request: withForm({ prefix: 'ABCDEFGHIJ' }) },
   // 401 Invalid token: the key is checked before the body
   { why: 'there is no Authorization header', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: null, body: form() }) },
-  { why: 'the key is well formed but unknown', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: `Bearer cck_0123456789abcdef.${'A'.repeat(43)}`, body: form() }) },
-  { why: 'the key id exists but the secret is wrong', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: `Bearer ${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`, body: form() }) },
+  {
+    why: 'the key is well formed but unknown',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: `Bearer cck_0123456789abcdef.${'A'.repeat(43)}`, body: form() }),
+  },
+  {
+    why: 'the key id exists but the secret is wrong',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: `Bearer ${key.slice(0, -1)}${key.endsWith('A') ? 'B' : 'A'}`, body: form() }),
+  },
   { why: 'the key is malformed', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: 'Bearer not-a-key', body: form() }) },
-  { why: 'the key is cut short', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: `Bearer ${key.slice(0, -2)}`, body: form() }) },
-  { why: 'Authorization is "Bearer" with nothing after it', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: 'Bearer', body: form() }) },
-  { why: 'Authorization is "Bearer " with only a space after it', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: 'Bearer   ', body: form() }) },
+  {
+    why: 'the key is cut short',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: `Bearer ${key.slice(0, -2)}`, body: form() }),
+  },
+  {
+    why: 'Authorization is "Bearer" with nothing after it',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: 'Bearer', body: form() }),
+  },
+  {
+    why: 'Authorization is "Bearer " with only a space after it',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: 'Bearer   ', body: form() }),
+  },
   { why: 'Authorization is empty', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: '', body: form() }) },
-  { why: 'the key is sent with the Basic scheme', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: `Basic ${key}`, body: form() }) },
-  { why: 'the credential is a club API access token, not an API key', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: `Bearer ${api.token}`, body: form() }) },
-  { why: 'the key is bad and the body is invalid too', status: 401, message: () => /^Invalid token$/, request: () => ({ authorization: 'Bearer nope', body: 'not json' }) },
+  {
+    why: 'the key is sent with the Basic scheme',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: `Basic ${key}`, body: form() }),
+  },
+  {
+    why: 'the credential is a club API access token, not an API key',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: `Bearer ${api.token}`, body: form() }),
+  },
+  {
+    why: 'the key is bad and the body is invalid too',
+    status: 401,
+    message: () => /^Invalid token$/,
+    request: () => ({ authorization: 'Bearer nope', body: 'not json' }),
+  },
   // 404 certificate design not found
-  { why: 'achievementCertificateDesignId is unknown', status: 404, message: () => LEGACY_MESSAGES.certificateDesign, request: withForm({ achievementCertificateDesignId: 999_999 }) },
-  { why: 'achievementCertificateDesignId names a badge design', status: 404, message: () => LEGACY_MESSAGES.certificateDesign, request: () => withForm({ achievementCertificateDesignId: badge })() },
+  {
+    why: 'achievementCertificateDesignId is unknown',
+    status: 404,
+    message: () => LEGACY_MESSAGES.certificateDesign,
+    request: withForm({ achievementCertificateDesignId: 999_999 }),
+  },
+  {
+    why: 'achievementCertificateDesignId names a badge design',
+    status: 404,
+    message: () => LEGACY_MESSAGES.certificateDesign,
+    request: () => withForm({ achievementCertificateDesignId: badge })(),
+  },
   // 404 badge design not found
-  { why: 'achievementBadgeDesignId is unknown', status: 404, message: () => LEGACY_MESSAGES.badgeDesign, request: withForm({ achievementBadgeDesignId: 999_999 }) },
-  { why: 'achievementBadgeDesignId names a certificate design', status: 404, message: () => LEGACY_MESSAGES.badgeDesign, request: () => withForm({ achievementBadgeDesignId: certificate })() },
-  { why: "achievementBadgeDesignId names another club's badge design", status: 404, message: () => LEGACY_MESSAGES.badgeDesign, request: () => withForm({ achievementBadgeDesignId: otherClubBadge })() },
+  {
+    why: 'achievementBadgeDesignId is unknown',
+    status: 404,
+    message: () => LEGACY_MESSAGES.badgeDesign,
+    request: withForm({ achievementBadgeDesignId: 999_999 }),
+  },
+  {
+    why: 'achievementBadgeDesignId names a certificate design',
+    status: 404,
+    message: () => LEGACY_MESSAGES.badgeDesign,
+    request: () => withForm({ achievementBadgeDesignId: certificate })(),
+  },
+  {
+    why: "achievementBadgeDesignId names another club's badge design",
+    status: 404,
+    message: () => LEGACY_MESSAGES.badgeDesign,
+    request: () => withForm({ achievementBadgeDesignId: otherClubBadge })(),
+  },
 ]
 
 describe('legacy form creation refuses with the legacy error table, { statusCode, message, error }, and creates nothing (spec §7)', () => {
@@ -169,14 +261,23 @@ describe('legacy form creation refuses with the legacy error table, { statusCode
     assert.equal(error.code, 'club-not-found')
     const onError = mock.fn()
     const response = legacyErrorResponse(error, onError)
-    assertLegacyError({ status: response.status, headers: response.headers, text: await response.clone().text(), body: await response.json() }, 404, LEGACY_MESSAGES.invalidForm)
+    assertLegacyError(
+      { status: response.status, headers: response.headers, text: await response.clone().text(), body: await response.json() },
+      404,
+      LEGACY_MESSAGES.invalidForm,
+    )
     assert.match(LEGACY_MESSAGES.invalidForm, /[가-힣]/)
     assert.equal(onError.mock.callCount(), 0, 'an expected 404 is not reported as a server error')
     assert.deepStrictEqual(await templateIds(api), before, 'nothing was created')
   })
 
   it('answers 500 with the unexpected error text for any other error, reports it, and leaks nothing of it (legacyErrorResponse)', async () => {
-    for (const error of [new Error('disk on fire at /var/lib/clubcred'), new TypeError("Cannot read properties of undefined (reading 'id')"), 'a thrown string', new ProblemError('rate-limited')]) {
+    for (const error of [
+      new Error('disk on fire at /var/lib/clubcred'),
+      new TypeError("Cannot read properties of undefined (reading 'id')"),
+      'a thrown string',
+      new ProblemError('rate-limited'),
+    ]) {
       const onError = mock.fn()
       const response = legacyErrorResponse(error, onError)
       const text = await response.text()
@@ -189,7 +290,16 @@ describe('legacy form creation refuses with the legacy error table, { statusCode
   })
 
   it('gives each condition of the table its own message', () => {
-    const messages = [LEGACY_MESSAGES.invalid, LEGACY_MESSAGES.prefixLetters, LEGACY_MESSAGES.prefixLength, LEGACY_MESSAGES.invalidToken, LEGACY_MESSAGES.invalidForm, LEGACY_MESSAGES.certificateDesign, LEGACY_MESSAGES.badgeDesign, LEGACY_MESSAGES.unexpected]
+    const messages = [
+      LEGACY_MESSAGES.invalid,
+      LEGACY_MESSAGES.prefixLetters,
+      LEGACY_MESSAGES.prefixLength,
+      LEGACY_MESSAGES.invalidToken,
+      LEGACY_MESSAGES.invalidForm,
+      LEGACY_MESSAGES.certificateDesign,
+      LEGACY_MESSAGES.badgeDesign,
+      LEGACY_MESSAGES.unexpected,
+    ]
     assert.equal(new Set(messages).size, messages.length)
     for (const message of messages.slice(1)) assert.ok(!message.startsWith(LEGACY_MESSAGES.invalid), `${message} is told apart from the generic text`)
     assert.match(LEGACY_MESSAGES.prefixLength, /5/, 'the length message names the limit')
@@ -319,7 +429,13 @@ describe('the legacy field rules of spec §2.12 accept every valid value', () =>
     assert.equal((await readV1(await created(form()))).prefix, null)
   })
 
-  for (const date of ['2024-03-01T09:00:00Z', '2024-03-01T09:00:00.123Z', '2024-03-01T18:00:00+09:00', '2024-02-29T23:59:59.999999-05:00', '1999-12-31T00:00:00+00:00']) {
+  for (const date of [
+    '2024-03-01T09:00:00Z',
+    '2024-03-01T09:00:00.123Z',
+    '2024-03-01T18:00:00+09:00',
+    '2024-02-29T23:59:59.999999-05:00',
+    '1999-12-31T00:00:00+00:00',
+  ]) {
     it(`accepts the ISO 8601 date-time ${date} as course_begin_at and course_end_at and stores it as sent`, async () => {
       const v1 = await readV1(await created(form({ course_begin_at: date, course_end_at: date })))
       assert.equal(v1.courseBeginAt, date)
@@ -401,7 +517,9 @@ describe('the legacy field rules of spec §2.12 accept every valid value', () =>
   })
 
   it('accepts requirements without order and keeps them in the order sent', async () => {
-    const v1 = await readV1(await created(form({ requirements: [{ description: 'one' }, { url: 'https://chess.example/two' }, { description: 'three', type: 'other' }] })))
+    const v1 = await readV1(
+      await created(form({ requirements: [{ description: 'one' }, { url: 'https://chess.example/two' }, { description: 'three', type: 'other' }] })),
+    )
     assert.deepStrictEqual(
       v1.requirements.map(({ description, url }: Record<string, unknown>) => description ?? url),
       ['one', 'https://chess.example/two', 'three'],

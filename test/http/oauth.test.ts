@@ -47,8 +47,7 @@ describe('POST /oauth/token', () => {
     removeDataDir(server.dataDir)
   })
 
-  const post = (headers: Record<string, string>, body: string) =>
-    server.http('/oauth/token', { method: 'POST', headers, body })
+  const post = (headers: Record<string, string>, body: string) => server.http('/oauth/token', { method: 'POST', headers, body })
 
   it('answers { access_token, token_type: Bearer, expires_in: 900, scope } with Cache-Control no-store', async () => {
     const response = await tokenRequest(server, full)

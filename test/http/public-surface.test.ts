@@ -205,10 +205,7 @@ describe('the revocation list', () => {
     // Both are genuine lists of the same entries.
     const didDocument = expectStatus(await api.get(paths.didDocument), 200)
     await verifyWithDidDocument(thereText, didDocument)
-    assert.equal(
-      (decodeJwt(thereText) as any).vc.credentialSubject.encodedList,
-      (decodeJwt(here.text) as any).vc.credentialSubject.encodedList,
-    )
+    assert.equal((decodeJwt(thereText) as any).vc.credentialSubject.encodedList, (decodeJwt(here.text) as any).vc.credentialSubject.encodedList)
   })
 
   it('an unknown club has no list: 404 problem+json', async () => {
@@ -241,7 +238,10 @@ describe('no authentication anywhere on the public surface', () => {
 describe('CORS preflight on the public surface', () => {
   it('answers OPTIONS with 204 allowing GET and If-None-Match from any origin; the club API gets no preflight', async () => {
     const preflight = await api.issuer.fetch(
-      new Request(pointer.verifyUrl, { method: 'OPTIONS', headers: { origin: 'https://verifier.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' } }),
+      new Request(pointer.verifyUrl, {
+        method: 'OPTIONS',
+        headers: { origin: 'https://verifier.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match' },
+      }),
     )
     assert.equal(preflight.status, 204)
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*')

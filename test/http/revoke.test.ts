@@ -143,9 +143,7 @@ describe('Idempotency-Key on revoke', () => {
     expectStatus(await revoke(id!, { reason: 'one' }, { 'idempotency-key': 'k1' }), 200)
     assertProblem(await revoke(id!, { reason: 'two' }, { 'idempotency-key': 'k1' }), 422, 'idempotency-key-reused')
     assertProblem(await revoke(id!, undefined, { 'idempotency-key': 'k1' }), 422, 'idempotency-key-reused')
-    assertValidation(await revoke(id!, undefined, { 'idempotency-key': 'x'.repeat(256) }), [
-      { message: 'invalid-idempotency-key', path: 'Idempotency-Key' },
-    ])
+    assertValidation(await revoke(id!, undefined, { 'idempotency-key': 'x'.repeat(256) }), [{ message: 'invalid-idempotency-key', path: 'Idempotency-Key' }])
   })
 
   it('a key is scoped to its issuance: the same key on another issuance revokes that one', async () => {

@@ -24,7 +24,15 @@ describe('security headers', () => {
     ['404 route', () => new Request(`${ORIGIN}/nope`)],
     ['405 method', () => new Request(`${ORIGIN}/v2/clubs/sniff/`, { method: 'DELETE', headers: auth() })],
     ['file 404', () => new Request(`${ORIGIN}/v2/clubs/sniff/issuances/9/file?format=pdf`, { headers: auth() })],
-    ['token error', () => new Request(`${ORIGIN}/oauth/token`, { method: 'POST', body: 'grant_type=client_credentials', headers: { 'content-type': 'application/x-www-form-urlencoded' } })],
+    [
+      'token error',
+      () =>
+        new Request(`${ORIGIN}/oauth/token`, {
+          method: 'POST',
+          body: 'grant_type=client_credentials',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        }),
+    ],
     ['legacy 401', () => new Request(`${ORIGIN}/open-api/achievements/forms`, { method: 'POST', headers: json, body: '{}' })],
     ['v1 404', () => new Request(`${ORIGIN}/v1/achievements/9`, { headers: auth() })],
     ['verdict 404', () => new Request(`${ORIGIN}/open-badges/v3/achievements/9/verify`)],

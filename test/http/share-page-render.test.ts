@@ -49,16 +49,22 @@ const render = (view: ShareView) => renderSharePage(view, { qr: 'data:image/svg+
 describe('renderSharePage', () => {
   it('lists co-issuers (not the representative club again) with their verified marks', () => {
     const page = render(
-      aView({}, {
-        partners: [
-          { name: 'Chess Club', role: 'representative', isVerified: false },
-          { name: 'Seoul Chess Federation', role: 'partner', isVerified: true },
-          { name: 'Busan Go Society', role: 'partner', isVerified: false },
-        ],
-      }),
+      aView(
+        {},
+        {
+          partners: [
+            { name: 'Chess Club', role: 'representative', isVerified: false },
+            { name: 'Seoul Chess Federation', role: 'partner', isVerified: true },
+            { name: 'Busan Go Society', role: 'partner', isVerified: false },
+          ],
+        },
+      ),
     )
     assert.ok(page.includes('<dt>공동 발급<span lang="en">Co-issuers</span></dt>'))
-    assert.match(page, /<li>Seoul Chess Federation<span class="verified"[^>]*>✓ 인증됨 <span lang="en">Verified<\/span><\/span><\/li><li>Busan Go Society<\/li>/)
+    assert.match(
+      page,
+      /<li>Seoul Chess Federation<span class="verified"[^>]*>✓ 인증됨 <span lang="en">Verified<\/span><\/span><\/li><li>Busan Go Society<\/li>/,
+    )
     assert.equal(page.match(/<li>Chess Club/g), null, 'the club is the issuer, not a co-issuer')
   })
 

@@ -75,7 +75,12 @@ function attribute(html: string, tagPattern: RegExp, name: string): string {
   assert.ok(tag, `an element matching ${tagPattern}`)
   const value = new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1]
   assert.ok(value !== undefined, `${name}="..." on ${tag.slice(0, 120)}`)
-  return value.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')
+  return value
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
 }
 
 function assertSecurityHeaders(page: Page): void {
@@ -94,7 +99,7 @@ function assertHtmlPage(page: Page, status: number): void {
 }
 
 describe('the share page of a valid credential', () => {
-  it('says when it was checked by the issuer\'s clock, not the machine\'s', async () => {
+  it("says when it was checked by the issuer's clock, not the machine's", async () => {
     const { pointer } = await issued()
     clock.advance(3 * DAY + 61_000)
     const page = await get(pointer.shareUrl)
@@ -161,7 +166,10 @@ describe('the share page of a valid credential', () => {
     assert.ok(text.includes('<meta property="og:type" content="website">'))
     assert.ok(text.includes('<meta property="og:title" content="체스 입문 · Kim Minsu">'))
     assert.ok(text.includes(`<meta property="og:url" content="${pointer.shareUrl}">`))
-    assert.equal(attribute(text, /<meta property="og:description"[^>]*>/, 'content'), 'Chess Club 발급 디지털 자격증명 (Open Badges 3.0). 기본 규칙과 오프닝 원리를 배웠습니다.')
+    assert.equal(
+      attribute(text, /<meta property="og:description"[^>]*>/, 'content'),
+      'Chess Club 발급 디지털 자격증명 (Open Badges 3.0). 기본 규칙과 오프닝 원리를 배웠습니다.',
+    )
     assert.ok(text.includes('<meta name="twitter:card" content="summary">'))
     assert.ok(text.includes('<meta name="twitter:title" content="체스 입문 · Kim Minsu">'))
   })
@@ -347,7 +355,15 @@ describe('404 and 405 on the share host are HTML pages in the same style', () =>
   })
 
   it('any other path on the share host is a 404 page, also API paths', async () => {
-    for (const path of ['/', '/credentials', '/credentials/', '/v2/clubs/chess/', '/oauth/token', '/open-badges/v3/issuers/chess/did.json', '/credentials/x/y/z']) {
+    for (const path of [
+      '/',
+      '/credentials',
+      '/credentials/',
+      '/v2/clubs/chess/',
+      '/oauth/token',
+      '/open-badges/v3/issuers/chess/did.json',
+      '/credentials/x/y/z',
+    ]) {
       const page = await get(`${SHARE_ORIGIN}${path}`)
       assertHtmlPage(page, 404)
       assert.ok(page.text.includes('<h1>찾을 수 없는 페이지입니다</h1>') || page.text.includes('<h1>찾을 수 없는 자격증명입니다</h1>'), path)

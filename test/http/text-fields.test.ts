@@ -35,7 +35,10 @@ describe('text fields', () => {
     const created = await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'Line one\nLine two' })
     assert.equal(created.status, 201, JSON.stringify(created.body))
     templateId = created.body.data.id
-    const issued = await api.call('POST', '/v2/clubs/text/issuances', { achievementFormId: templateId, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
+    const issued = await api.call('POST', '/v2/clubs/text/issuances', {
+      achievementFormId: templateId,
+      recipients: [{ name: 'Kim', email: 'kim@example.com' }],
+    })
     issuanceId = issued.body.results[0].resourceId
     badge = await createDesign(api, 'badge')
     key = await newApiKey(api)
@@ -62,14 +65,26 @@ describe('text fields', () => {
       it(`${name} in a template name, nameEn, tag, requirement url, program name; a design name; a v1 form name`, async () => {
         const before = await counts()
         refused(await api.call('POST', '/v2/clubs/text/achievements', { name: `Ch${char}ess`, description: 'd' }), 'control-character', 'name')
-        refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', nameEn: `Ch${char}ess`, description: 'd' }), 'control-character', 'nameEn')
+        refused(
+          await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', nameEn: `Ch${char}ess`, description: 'd' }),
+          'control-character',
+          'nameEn',
+        )
         refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', tag: [`a${char}b`] }), 'control-character', 'tag.0')
-        refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', program: { name: `p${char}` } }), 'control-character', 'program.name')
+        refused(
+          await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', program: { name: `p${char}` } }),
+          'control-character',
+          'program.name',
+        )
         refused(await api.call('PATCH', `/v2/clubs/text/achievements/${templateId}`, { name: `x${char}` }), 'control-character', 'name')
         refused(await api.call('POST', '/v2/clubs/text/designs', { kind: 'certificate', name: `d${char}` }), 'control-character', 'name')
         refused(await api.call('POST', '/v1/forms', { name: `v1${char}`, description: 'd' }), 'control-character', 'name')
         refused(
-          await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', criteria: { requirements: [{ url: `https://a.example/a${char}b` }] } }),
+          await api.call('POST', '/v2/clubs/text/achievements', {
+            name: 'Chess',
+            description: 'd',
+            criteria: { requirements: [{ url: `https://a.example/a${char}b` }] },
+          }),
           'invalid-url',
           'criteria.requirements.0.url',
         )
@@ -98,7 +113,11 @@ describe('text fields', () => {
       it(`${name} in description, descriptionEn, imprintDescription, a requirement description, a v1 description`, async () => {
         const before = await counts()
         for (const member of ['description', 'descriptionEn', 'imprintDescription', 'imprintDescriptionEn']) {
-          refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', [member]: `a${char}b` }), 'control-character', member)
+          refused(
+            await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', [member]: `a${char}b` }),
+            'control-character',
+            member,
+          )
         }
         refused(
           await api.call('POST', '/v2/clubs/text/achievements', { name: 'Chess', description: 'd', criteria: { requirements: [{ description: `r${char}` }] } }),
@@ -119,7 +138,15 @@ describe('text fields', () => {
         refused(await api.call('POST', '/v2/clubs/text/achievements', { name: `a${char}`, description: 'd' }), 'lone-surrogate', 'name')
         refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'a', description: `${char}b` }), 'lone-surrogate', 'description')
         refused(await api.call('POST', '/v2/clubs/text/designs', { kind: 'certificate', name: char }), 'lone-surrogate', 'name')
-        refused(await api.call('POST', '/v2/clubs/text/achievements', { name: 'a', description: 'd', criteria: { requirements: [{ url: `https://a.example/${char}` }] } }), 'invalid-url', 'criteria.requirements.0.url')
+        refused(
+          await api.call('POST', '/v2/clubs/text/achievements', {
+            name: 'a',
+            description: 'd',
+            criteria: { requirements: [{ url: `https://a.example/${char}` }] },
+          }),
+          'invalid-url',
+          'criteria.requirements.0.url',
+        )
         assert.deepEqual(await counts(), before)
       })
     }
@@ -168,7 +195,10 @@ describe('text fields', () => {
     })
 
     it('v1 bulk issue reports the same items in failed[]', async () => {
-      const response = await api.call('POST', '/v1/achievements', { formId: templateId, recipients: [{ externalUserId: 'v1-a', name: 'Seo\u0085', email: 'seo@example.com' }] })
+      const response = await api.call('POST', '/v1/achievements', {
+        formId: templateId,
+        recipients: [{ externalUserId: 'v1-a', name: 'Seo\u0085', email: 'seo@example.com' }],
+      })
       assert.equal(response.status, 200, JSON.stringify(response.body))
       assert.deepEqual(response.body.issued, [])
       assert.equal(response.body.failed[0].error.code, 'control-character')
@@ -201,7 +231,10 @@ describe('text fields', () => {
         assert.equal(response.body.error, 'Bad Request')
         assert.ok(response.body.message.includes(expected), response.body.message)
       }
-      const multiLine = await legacyPost(api, { authorization: `Bearer ${key}`, body: { name: 'ok', description: 'a\nb', type: 'completion', achievementBadgeDesignId: badge } })
+      const multiLine = await legacyPost(api, {
+        authorization: `Bearer ${key}`,
+        body: { name: 'ok', description: 'a\nb', type: 'completion', achievementBadgeDesignId: badge },
+      })
       assert.equal(multiLine.status, 201, multiLine.text)
       assert.equal((await counts()).templates, before.templates + 1)
     })

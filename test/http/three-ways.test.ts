@@ -42,7 +42,13 @@ httpSuite('the node listener', () =>
 
 httpSuite('mounted under /prefix in a node app', () =>
   listening(
-    (origin) => ({ base: `${origin}/prefix`, auth: `${origin}/prefix/oauth`, public: `${origin}/prefix`, legacyBase: `${origin}/prefix`, shareHost: new URL(origin).host }),
+    (origin) => ({
+      base: `${origin}/prefix`,
+      auth: `${origin}/prefix/oauth`,
+      public: `${origin}/prefix`,
+      legacyBase: `${origin}/prefix`,
+      shareHost: new URL(origin).host,
+    }),
     (issuer) => {
       const clubcred = toNodeListener(issuer.fetch)
       return (req, res) => {

@@ -156,16 +156,26 @@ describe('the pinned-shape check itself', () => {
   })
 
   it('reports a removed or renamed key at any depth', () => {
-    assert.deepStrictEqual(diffShape(pin, { id: 1, tags: ['a'], program: { title: 'p' } }), { removed: ['$.program.name'], added: ['$.program.title'], changed: [] })
+    assert.deepStrictEqual(diffShape(pin, { id: 1, tags: ['a'], program: { title: 'p' } }), {
+      removed: ['$.program.name'],
+      added: ['$.program.title'],
+      changed: [],
+    })
     assert.throws(() => assertShape({ tags: ['a'], program: null }, pin, 'PIN'), /v1 lost keys \$\.id/)
   })
 
   it('reports an added key with a message that says to extend the pinned shape', () => {
-    assert.throws(() => assertShape({ id: 1, tags: ['a'], program: null, extra: true }, pin, 'PIN'), /gained keys \$\.extra.*extend the pinned shape PIN in test\/http\/v1-contract\.test\.ts/)
+    assert.throws(
+      () => assertShape({ id: 1, tags: ['a'], program: null, extra: true }, pin, 'PIN'),
+      /gained keys \$\.extra.*extend the pinned shape PIN in test\/http\/v1-contract\.test\.ts/,
+    )
   })
 
   it('reports a value of another type, and an empty fixture array', () => {
-    assert.deepStrictEqual(diffShape(pin, { id: '1', tags: [], program: null }).changed, ['$.id: pinned number, got string', '$.tags: pinned array is empty in the fixture, so its items go unchecked; give the fixture an item'])
+    assert.deepStrictEqual(diffShape(pin, { id: '1', tags: [], program: null }).changed, [
+      '$.id: pinned number, got string',
+      '$.tags: pinned array is empty in the fixture, so its items go unchecked; give the fixture an item',
+    ])
     assert.deepStrictEqual(diffShape(tuple('string', 'number'), ['a']).changed, ['$: pinned 2 items, got 1'])
   })
 })
@@ -197,7 +207,12 @@ async function readV2(id: number): Promise<Record<string, any>> {
   return response.body.data
 }
 
-const recipient = (name: string, extra: Record<string, unknown> = {}) => ({ externalUserId: name, name: `Member ${name}`, email: `${name}@chess.example`, ...extra })
+const recipient = (name: string, extra: Record<string, unknown> = {}) => ({
+  externalUserId: name,
+  name: `Member ${name}`,
+  email: `${name}@chess.example`,
+  ...extra,
+})
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -262,14 +277,27 @@ describe('every v1 response has exactly its pinned shape (spec §4.12, §9)', ()
   it('GET /v1/forms/{id} answers a bare form (every nullable member null) in the same shape', async () => {
     const form = await readForm((await createForm({ name: 'Bare', description: 'Nothing else.', tags: ['t'], requirements: [{ description: 'r' }] })).id)
     assertShape(form, V1_FORM, 'V1_FORM')
-    for (const key of ['nameEn', 'descriptionEn', 'imprintDescriptionEn', 'prefix', 'program', 'courseBeginAt', 'courseEndAt', 'achievementBadgeDesignId', 'achievementCertificateDesignId']) {
+    for (const key of [
+      'nameEn',
+      'descriptionEn',
+      'imprintDescriptionEn',
+      'prefix',
+      'program',
+      'courseBeginAt',
+      'courseEndAt',
+      'achievementBadgeDesignId',
+      'achievementCertificateDesignId',
+    ]) {
       assert.equal(form[key], null, key)
     }
   })
 
   it('PATCH /v1/forms/{id} answers 200 with the form as saved, which GET then reads', async () => {
     const { id } = await createForm(fullForm())
-    const response = await v1('PATCH', `/v1/forms/${id}`, { nameEn: 'Chess for beginners', requirements: [{ type: 'other', description: 'Only this', order: 3 }] })
+    const response = await v1('PATCH', `/v1/forms/${id}`, {
+      nameEn: 'Chess for beginners',
+      requirements: [{ type: 'other', description: 'Only this', order: 3 }],
+    })
     assert.equal(response.status, 200, JSON.stringify(response.body))
     assertShape(response.body, V1_FORM, 'V1_FORM')
     assert.equal(response.body.nameEn, 'Chess for beginners')
@@ -348,8 +376,16 @@ describe('every v1 response has exactly its pinned shape (spec §4.12, §9)', ()
     assertShape(signed.body, V1_ISSUANCE, 'V1_ISSUANCE')
     assert.notEqual(signed.body.credential, null, 'the credential pointer exists after signing')
     const v2 = await api.call('GET', `/v2/clubs/chess/issuances/${id}`)
-    assert.deepStrictEqual(signed.body.credential, { id: v2.body.data.credential.id, shareUrl: v2.body.data.credential.shareUrl, verifyUrl: v2.body.data.credential.verifyUrl })
-    assert.deepStrictEqual({ ...signed.body, credential: null, status: pending.body.status }, pending.body, 'signing changes only the credential and the status')
+    assert.deepStrictEqual(signed.body.credential, {
+      id: v2.body.data.credential.id,
+      shareUrl: v2.body.data.credential.shareUrl,
+      verifyUrl: v2.body.data.credential.verifyUrl,
+    })
+    assert.deepStrictEqual(
+      { ...signed.body, credential: null, status: pending.body.status },
+      pending.body,
+      'signing changes only the credential and the status',
+    )
   })
 })
 
@@ -364,7 +400,13 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
   })
 
   /** The same invalid input on v1 and on v2, and the errors[] each answers. */
-  const CASES: { why: string; v1: Record<string, unknown>; v2: Record<string, unknown>; v1Errors: { message: string; path: string }[]; v2Errors: { message: string; path: string }[] }[] = [
+  const CASES: {
+    why: string
+    v1: Record<string, unknown>
+    v2: Record<string, unknown>
+    v1Errors: { message: string; path: string }[]
+    v2Errors: { message: string; path: string }[]
+  }[] = [
     {
       why: 'a tag " a , b" is tag-contains-comma',
       v1: { tags: [' a , b'] },
@@ -453,7 +495,9 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
       created.requirements.map((requirement: { type: string }) => requirement.type),
       [...REQUIREMENT_TYPES],
     )
-    const patched = await v1('PATCH', `/v1/forms/${formId}`, { requirements: [...requirements].reverse().map((requirement, order) => ({ ...requirement, order })) })
+    const patched = await v1('PATCH', `/v1/forms/${formId}`, {
+      requirements: [...requirements].reverse().map((requirement, order) => ({ ...requirement, order })),
+    })
     assert.equal(patched.status, 200, JSON.stringify(patched.body))
     assert.deepStrictEqual(
       patched.body.requirements.map((requirement: { type: string }) => requirement.type),
@@ -462,10 +506,20 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
   })
 
   it('refuses a requirement order below 0 or not an integer (spec §8)', async () => {
-    assertValidation(await v1('POST', '/v1/forms', { name: 'New', description: 'x', requirements: [{ description: 'a', order: -1 }, { description: 'b', order: 1.5 }] }), [
-      { message: 'order-negative', path: 'requirements.0.order' },
-      { message: 'must-be-integer', path: 'requirements.1.order' },
-    ])
+    assertValidation(
+      await v1('POST', '/v1/forms', {
+        name: 'New',
+        description: 'x',
+        requirements: [
+          { description: 'a', order: -1 },
+          { description: 'b', order: 1.5 },
+        ],
+      }),
+      [
+        { message: 'order-negative', path: 'requirements.0.order' },
+        { message: 'must-be-integer', path: 'requirements.1.order' },
+      ],
+    )
   })
 
   it('POST /v1/achievements refuses a body that is not a JSON object with 422 must-be-object, as v2 and POST /v1/forms do', async () => {
@@ -523,11 +577,22 @@ describe('on v1 `order` drives requirement order: order ascending, then id (spec
     const issued = await v1('POST', '/v1/achievements', { formId: form.id, recipients: [recipient('kim')] })
     const id = issued.body.issued[0].id
     assert.deepStrictEqual(descriptions((await v1('GET', `/v1/achievements/${id}`)).body.form.requirements), expected, 'the v1 issuance form')
-    assert.deepStrictEqual(descriptions((await api.call('GET', `/v2/clubs/chess/issuances/${id}`)).body.data.form.requirements), expected, 'the v2 issuance form')
+    assert.deepStrictEqual(
+      descriptions((await api.call('GET', `/v2/clubs/chess/issuances/${id}`)).body.data.form.requirements),
+      expected,
+      'the v2 issuance form',
+    )
   })
 
   it('reorders by the orders a patch sends, with new requirement ids', async () => {
-    const form = await createForm({ name: 'Reordered', description: 'x', requirements: [{ description: 'first', order: 0 }, { description: 'second', order: 1 }] })
+    const form = await createForm({
+      name: 'Reordered',
+      description: 'x',
+      requirements: [
+        { description: 'first', order: 0 },
+        { description: 'second', order: 1 },
+      ],
+    })
     const response = await v1('PATCH', `/v1/forms/${form.id}`, {
       requirements: [
         { description: 'first', order: 1 },
@@ -563,9 +628,30 @@ describe('v1 needs the scope of each operation (DESIGN §5 "Scopes per operation
   let fresh = 0
   const OPERATIONS: { name: string; method: string; path: () => string; body?: () => unknown; scope: ScopeName; ok: number }[] = [
     { name: 'GET /v1/forms/{id}', method: 'GET', path: () => `/v1/forms/${formId}`, scope: 'achievements:read', ok: 200 },
-    { name: 'POST /v1/forms', method: 'POST', path: () => '/v1/forms', body: () => ({ name: 'By scope', description: 'x' }), scope: 'achievements:manage', ok: 201 },
-    { name: 'PATCH /v1/forms/{id}', method: 'PATCH', path: () => `/v1/forms/${formId}`, body: () => ({ nameEn: 'Scoped' }), scope: 'achievements:manage', ok: 200 },
-    { name: 'POST /v1/achievements', method: 'POST', path: () => '/v1/achievements', body: () => ({ formId, recipients: [recipient(`fresh-${++fresh}`)] }), scope: 'issuance:write', ok: 200 },
+    {
+      name: 'POST /v1/forms',
+      method: 'POST',
+      path: () => '/v1/forms',
+      body: () => ({ name: 'By scope', description: 'x' }),
+      scope: 'achievements:manage',
+      ok: 201,
+    },
+    {
+      name: 'PATCH /v1/forms/{id}',
+      method: 'PATCH',
+      path: () => `/v1/forms/${formId}`,
+      body: () => ({ nameEn: 'Scoped' }),
+      scope: 'achievements:manage',
+      ok: 200,
+    },
+    {
+      name: 'POST /v1/achievements',
+      method: 'POST',
+      path: () => '/v1/achievements',
+      body: () => ({ formId, recipients: [recipient(`fresh-${++fresh}`)] }),
+      scope: 'issuance:write',
+      ok: 200,
+    },
     { name: 'GET /v1/achievements/{id}', method: 'GET', path: () => `/v1/achievements/${issuanceId}`, scope: 'issuance:read', ok: 200 },
   ]
 

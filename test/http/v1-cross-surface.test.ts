@@ -108,7 +108,11 @@ describe('a form created on legacy, edited on v2 and issued on v1 is one templat
     assert.equal(v2Issuance.achievementId, formId)
     assert.deepStrictEqual(v2Issuance.recipient, recipient)
     const { criteria, ...templateRest } = templateAsIssued
-    assert.deepStrictEqual(v2Issuance.form, { ...templateRest, criteria: { narrative: criteria.narrative }, requirements: criteria.requirements }, 'the form snapshot is the template as issued')
+    assert.deepStrictEqual(
+      v2Issuance.form,
+      { ...templateRest, criteria: { narrative: criteria.narrative }, requirements: criteria.requirements },
+      'the form snapshot is the template as issued',
+    )
     assert.equal(v2Issuance.credential, null)
 
     // Read on v1: the same issuance.
@@ -164,8 +168,25 @@ describe('a form created on legacy, edited on v2 and issued on v1 is one templat
   })
 
   it('issues a form created on v1 through v2 and reads the issuance on v1 alike', async () => {
-    const form = await ok('POST', '/v1/forms', { name: 'Go rules', nameEn: 'Go rules', description: 'Learned go.', requirements: [{ description: 'b', order: 1 }, { description: 'a', order: 0 }] }, 201)
-    const batch = await ok('POST', '/v2/clubs/chess/issuances', { achievementFormId: form.id, mode: 'none', recipients: [{ externalUserId: 'lee', name: 'Lee', email: 'lee@chess.example' }] })
+    const form = await ok(
+      'POST',
+      '/v1/forms',
+      {
+        name: 'Go rules',
+        nameEn: 'Go rules',
+        description: 'Learned go.',
+        requirements: [
+          { description: 'b', order: 1 },
+          { description: 'a', order: 0 },
+        ],
+      },
+      201,
+    )
+    const batch = await ok('POST', '/v2/clubs/chess/issuances', {
+      achievementFormId: form.id,
+      mode: 'none',
+      recipients: [{ externalUserId: 'lee', name: 'Lee', email: 'lee@chess.example' }],
+    })
     const issuanceId = batch.results[0].resourceId
     const v1Issuance = await ok('GET', `/v1/achievements/${issuanceId}`)
     assert.equal(v1Issuance.formId, form.id)

@@ -150,7 +150,10 @@ describe('isValid is a real verification of the stored JWT', () => {
     const honest = expectStatus(await verdictOf(api, id), 200)
     assert.equal(honest.isValid, true) // and now the verdict of this JWT is cached
 
-    store(id, alterPayload(jwt, (claims) => (claims.vc.credentialSubject.achievement.name = 'Grandmaster norm')))
+    store(
+      id,
+      alterPayload(jwt, (claims) => (claims.vc.credentialSubject.achievement.name = 'Grandmaster norm')),
+    )
     const forged = expectStatus(await verdictOf(api, id), 200)
     assert.equal(forged.statusCode, 200)
     assert.equal(forged.isValid, false)

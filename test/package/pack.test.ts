@@ -91,7 +91,7 @@ await issuer.close()
     // Without its postinstall esbuild keeps its JavaScript launcher and finds the platform binary in its
     // optional dependency (@esbuild/<platform>) at run time; the postinstall only swaps the launcher for
     // that binary and downloads it when optional dependencies were left out.
-    writeFileSync(join(project, 'typed.ts'), "const answer: number = 42\nconsole.log(JSON.stringify({ answer }))\n")
+    writeFileSync(join(project, 'typed.ts'), 'const answer: number = 42\nconsole.log(JSON.stringify({ answer }))\n')
     const output = execFileSync(process.execPath, ['--import', 'tsx', 'typed.ts'], { cwd: project, encoding: 'utf8' })
     assert.deepEqual(JSON.parse(output), { answer: 42 })
   })

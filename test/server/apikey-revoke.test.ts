@@ -48,7 +48,7 @@ describe('apikey list and apikey revoke', () => {
       body: JSON.stringify({ name: 'Form', type: 'completion', achievementBadgeDesignId: badge }),
     })
 
-  it('apikey list prints the club\'s keys, oldest first, with id and creation time and no secret', async () => {
+  it("apikey list prints the club's keys, oldest first, with id and creation time and no secret", async () => {
     const printed = await runCli(dataDir, 'apikey', 'list', '--club', 'chess')
     assert.equal(printed.code, 0, printed.stdout + printed.stderr)
     assert.match(printed.stdout, /^[^\n]+\n$/, 'one JSON object on one line')
@@ -68,7 +68,7 @@ describe('apikey list and apikey revoke', () => {
     for (const { secret_hash } of hashes) assert.ok(!printed.stdout.includes(secret_hash), 'no secret hash')
   })
 
-  it('a revoked key gets 401 Invalid token at once on the running server; the club\'s other key still works', async () => {
+  it("a revoked key gets 401 Invalid token at once on the running server; the club's other key still works", async () => {
     assert.equal((await legacyCreate(leaked)).status, 201)
     const revoked = await runCli(dataDir, 'apikey', 'revoke', '--key', idOf(leaked))
     assert.equal(revoked.code, 0, revoked.stdout + revoked.stderr)

@@ -153,8 +153,15 @@ describe('apikey create --club D (DESIGN §4)', () => {
     } finally {
       db.close()
     }
-    assert.ok(filesUnder(dataDir).some((path) => path.endsWith('clubcred.db')), 'the SQLite file is there to search')
-    assert.notDeepStrictEqual(filesHolding(dataDir, [Buffer.from(KEY.exec(apiKey)![1]!)]), [], 'the search sees what is stored: the key id, kept in plain text, is found')
+    assert.ok(
+      filesUnder(dataDir).some((path) => path.endsWith('clubcred.db')),
+      'the SQLite file is there to search',
+    )
+    assert.notDeepStrictEqual(
+      filesHolding(dataDir, [Buffer.from(KEY.exec(apiKey)![1]!)]),
+      [],
+      'the search sees what is stored: the key id, kept in plain text, is found',
+    )
     for (const key of keys) assert.deepStrictEqual(filesHolding(dataDir, secretForms(key)), [], 'no file holds the secret part')
   })
 })

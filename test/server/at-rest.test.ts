@@ -46,7 +46,10 @@ describe('the data dir at rest', () => {
     const files = rawFiles()
     assert.ok(files.some(({ file }) => file.endsWith('clubcred.db')))
     // Sanity: the search can find what is there (the club names are stored in the clear).
-    assert.ok(files.some(({ text }) => text.includes('rest-a club')), 'the raw search sees stored text')
+    assert.ok(
+      files.some(({ text }) => text.includes('rest-a club')),
+      'the raw search sees stored text',
+    )
     for (const { file, text } of files) {
       for (const secret of secrets) {
         assert.ok(!text.includes(secret), `${file} holds a client secret`)
@@ -69,10 +72,7 @@ describe('the data dir at rest', () => {
         sealed_private_key: string
         active: number
       }[]
-      assert.deepStrictEqual(
-        rows.map((row) => row.owner).sort(),
-        ['club:rest-a', 'club:rest-a', 'platform'],
-      )
+      assert.deepStrictEqual(rows.map((row) => row.owner).sort(), ['club:rest-a', 'club:rest-a', 'platform'])
       for (const row of rows) {
         assert.match(row.sealed_private_key, /^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
         assert.throws(() => JSON.parse(row.sealed_private_key))

@@ -61,7 +61,7 @@ describe('the admin CLI: designs and bulk issue', () => {
     const page = await admin.issuances.list('chess', { limit: '100' })
     assert.equal(page.data[0]!.recipient.name, 'Kim, Minjun 1202', 'quoted commas stay in the name')
     let count = 0
-    for (let cursor: string | null = null; ; ) {
+    for (let cursor: string | null = null; ;) {
       const next = await admin.issuances.list('chess', { limit: '100', cursor })
       count += next.data.length
       cursor = next.meta.nextCursor

@@ -8,7 +8,6 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { cli, freshDataDir, openAdmin, removeDataDir, runCli, type CliResult } from '../support/server.ts'
 
-
 function assertFailure(result: CliResult, code: string): any {
   assert.match(result.stdout, /^[^\n]+\n$/, `stdout must be one line:\n${result.stdout}`)
   assert.notEqual(result.code, 0, 'a failure exits non-zero')
@@ -43,14 +42,39 @@ describe('the admin CLI: coissuer add, list, remove', () => {
     assert.deepStrictEqual(first.coIssuers, [{ id: REPRESENTATIVE.id, name: 'Chess Club', url: null, role: 'representative', isVerified: false }])
     assert.match(REPRESENTATIVE.id, /^did:web:.+:open-badges:v3:issuers:chess$/)
 
-    const added = await cli(dataDir, 'coissuer', 'add', '--club', 'chess', '--achievement', String(template), '--name', '대한체스연맹', '--url', 'https://KChess.example', '--verified')
+    const added = await cli(
+      dataDir,
+      'coissuer',
+      'add',
+      '--club',
+      'chess',
+      '--achievement',
+      String(template),
+      '--name',
+      '대한체스연맹',
+      '--url',
+      'https://KChess.example',
+      '--verified',
+    )
     const federation = { id: 'https://kchess.example/', name: '대한체스연맹', url: 'https://kchess.example/', role: 'partner', isVerified: true }
     assert.deepStrictEqual(added, { coIssuers: [REPRESENTATIVE, federation] }, 'the url is stored normalised')
 
     const go = { id: 'https://go.example/club', name: 'Go Club', url: 'https://go.example/club', role: 'partner', isVerified: false }
     await cli(dataDir, 'coissuer', 'add', '--club', 'chess', '--achievement', String(template), '--name', 'Go Club', '--url', 'https://go.example/club')
     // The same url again updates that co-issuer where it stands (idempotent for scripts).
-    const updated = await cli(dataDir, 'coissuer', 'add', '--club', 'chess', '--achievement', String(template), '--name', 'KCF', '--url', 'https://kchess.example/')
+    const updated = await cli(
+      dataDir,
+      'coissuer',
+      'add',
+      '--club',
+      'chess',
+      '--achievement',
+      String(template),
+      '--name',
+      'KCF',
+      '--url',
+      'https://kchess.example/',
+    )
     assert.deepStrictEqual(updated.coIssuers, [REPRESENTATIVE, { ...federation, name: 'KCF', isVerified: false }, go])
     assert.deepStrictEqual(await list(), updated.coIssuers)
 
@@ -63,7 +87,11 @@ describe('the admin CLI: coissuer add, list, remove', () => {
       const read = (await admin.achievements.read('chess', template)).coIssuers
       assert.deepStrictEqual(read.slice(1), removed.coIssuers.slice(1))
       assert.equal(read[0]?.role, 'representative')
-      assert.deepStrictEqual((await admin.achievements.read('go', other)).coIssuers.map((c: { role: string }) => c.role), ['representative'], 'other templates are untouched')
+      assert.deepStrictEqual(
+        (await admin.achievements.read('go', other)).coIssuers.map((c: { role: string }) => c.role),
+        ['representative'],
+        'other templates are untouched',
+      )
     } finally {
       await admin.close()
     }
@@ -76,17 +104,41 @@ describe('the admin CLI: coissuer add, list, remove', () => {
       [['add', '--club', 'chess', '--achievement', id, '--url', 'https://x.example'], 'usage', null],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'X'], 'usage', null],
       [['add', '--club', 'chess', '--achievement', 'first', '--name', 'X', '--url', 'https://x.example'], 'usage', null],
-      [['add', '--club', 'chess', '--achievement', id, '--name', '   ', '--url', 'https://x.example'], 'validation-failed', [{ message: 'required', path: 'name' }]],
-      [['add', '--club', 'chess', '--achievement', id, '--name', 'x'.repeat(201), '--url', 'https://x.example'], 'validation-failed', [{ message: 'too-long', path: 'name' }]],
-      [['add', '--club', 'chess', '--achievement', id, '--name', 'Line\nbreak', '--url', 'https://x.example'], 'validation-failed', [{ message: 'control-character', path: 'name' }]],
-      [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'ftp://x.example/'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],
+      [
+        ['add', '--club', 'chess', '--achievement', id, '--name', '   ', '--url', 'https://x.example'],
+        'validation-failed',
+        [{ message: 'required', path: 'name' }],
+      ],
+      [
+        ['add', '--club', 'chess', '--achievement', id, '--name', 'x'.repeat(201), '--url', 'https://x.example'],
+        'validation-failed',
+        [{ message: 'too-long', path: 'name' }],
+      ],
+      [
+        ['add', '--club', 'chess', '--achievement', id, '--name', 'Line\nbreak', '--url', 'https://x.example'],
+        'validation-failed',
+        [{ message: 'control-character', path: 'name' }],
+      ],
+      [
+        ['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'ftp://x.example/'],
+        'validation-failed',
+        [{ message: 'invalid-url', path: 'url' }],
+      ],
       [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', '/partners/x'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],
-      [['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'javascript:alert(1)'], 'validation-failed', [{ message: 'invalid-url', path: 'url' }]],
+      [
+        ['add', '--club', 'chess', '--achievement', id, '--name', 'X', '--url', 'javascript:alert(1)'],
+        'validation-failed',
+        [{ message: 'invalid-url', path: 'url' }],
+      ],
       [['add', '--club', 'nope', '--achievement', id, '--name', 'X', '--url', 'https://x.example'], 'club-not-found', null],
       [['add', '--club', 'chess', '--achievement', '999', '--name', 'X', '--url', 'https://x.example'], 'achievement-not-found', null],
       [['add', '--club', 'chess', '--achievement', String(other), '--name', 'X', '--url', 'https://x.example'], 'achievement-not-found', null],
       [['list', '--club', 'chess', '--achievement', '999'], 'achievement-not-found', null],
-      [['remove', '--club', 'chess', '--achievement', id, '--url', 'https://never-added.example'], 'validation-failed', [{ message: 'co-issuer-not-found', path: 'url' }]],
+      [
+        ['remove', '--club', 'chess', '--achievement', id, '--url', 'https://never-added.example'],
+        'validation-failed',
+        [{ message: 'co-issuer-not-found', path: 'url' }],
+      ],
       [['remove', '--club', 'chess', '--achievement', id], 'usage', null],
     ]
     for (const [args, code, errors] of cases) {

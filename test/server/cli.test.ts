@@ -129,9 +129,7 @@ describe('the admin CLI', { concurrency: 3 }, () => {
   it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
     const fresh = freshDataDir()
     try {
-      const results = await Promise.all(
-        ['a', 'b', 'c'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)),
-      )
+      const results = await Promise.all(['a', 'b', 'c'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)))
       for (const result of results) assertSuccess(result)
       assert.match(readFileSync(join(fresh, 'master.key'), 'utf8'), /^[A-Za-z0-9_-]{43}\n$/)
       const db = new Database(join(fresh, 'clubcred.db'), { readonly: true })

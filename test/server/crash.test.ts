@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, describe, it, type TestContext } from 'node:test'
 import Database from 'better-sqlite3'
 import { request } from 'undici'
-import { SIGNING_LEASE_MS } from '../../core/signing/sign-pending.ts'
+import { SIGNING_LEASE_MS } from '../../core/signing-queue/sign-pending.ts'
 import { permuteIndex } from '../../core/status-lists/permute-index.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 import {
@@ -173,7 +173,8 @@ async function awaitCredentials(t: TestContext, server: ServerProcess, client: {
     const items = await listAll(api, '/v2/clubs/chess/issuances')
     assert.equal(items.length, RECIPIENTS, 'no accepted issuance lost')
     if (items.every((item) => item.credentialId !== null)) break
-    if (Date.now() - started > RECOVERY_MS) assert.fail(`after ${RECOVERY_MS} ms ${items.filter((item) => item.credentialId === null).length} issuances still have no credential`)
+    if (Date.now() - started > RECOVERY_MS)
+      assert.fail(`after ${RECOVERY_MS} ms ${items.filter((item) => item.credentialId === null).length} issuances still have no credential`)
     await sleep(250)
   }
   t.diagnostic(`all ${RECIPIENTS} credentials ${Date.now() - started} ms after waiting began`)
@@ -224,9 +225,10 @@ async function assertRecovered(api: Api, server: ServerProcess, dataDir: string)
     assert.deepStrictEqual(new Set(used), handedOut, 'the indexes are exactly the slots handed out')
     assert.equal((db.prepare('SELECT count(*) AS n FROM signing_jobs').get() as { n: number }).n, 0, 'no signing job left')
 
-    const keys = (db.prepare(`SELECT kid, public_jwk FROM keys WHERE owner = 'club:chess'`).all() as { kid: string; public_jwk: string }[]).map(
-      (row) => ({ kid: row.kid, publicJwk: JSON.parse(row.public_jwk) }),
-    )
+    const keys = (db.prepare(`SELECT kid, public_jwk FROM keys WHERE owner = 'club:chess'`).all() as { kid: string; public_jwk: string }[]).map((row) => ({
+      kid: row.kid,
+      publicJwk: JSON.parse(row.public_jwk),
+    }))
     for (const row of credentials) {
       const checked = await assertSignedCredential(row.jwt, { keys, email: row.recipient_email })
       assert.equal(checked.vc.id, `urn:uuid:${row.id}`)
@@ -307,11 +309,13 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
     assert.ok(atKill.leased > 0 && atKill.slotted === atKill.leased, 'claimed jobs hold their status slots')
     const reserved = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
     const slots = new Map(
-      (reserved.prepare('SELECT issuance_id, status_list_id, status_list_index FROM signing_jobs WHERE lease_until IS NOT NULL').all() as {
-        issuance_id: number
-        status_list_id: number
-        status_list_index: number
-      }[]).map((row) => [row.issuance_id, `${row.status_list_id}#${row.status_list_index}`]),
+      (
+        reserved.prepare('SELECT issuance_id, status_list_id, status_list_index FROM signing_jobs WHERE lease_until IS NOT NULL').all() as {
+          issuance_id: number
+          status_list_id: number
+          status_list_index: number
+        }[]
+      ).map((row) => [row.issuance_id, `${row.status_list_id}#${row.status_list_index}`]),
     )
     reserved.close()
 

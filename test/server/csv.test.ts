@@ -24,7 +24,9 @@ describe('CSV (RFC 4180)', () => {
 
   it('maps the header externalUserId,name,email in any order; externalUserId is optional', () => {
     assert.deepEqual(recipientsFromCsv('email,name\nkim@example.com,김민준\n'), [{ name: '김민준', email: 'kim@example.com' }])
-    assert.deepEqual(recipientsFromCsv('name,externalUserId,email\nLee, u-2 ,lee@example.com\n'), [{ externalUserId: 'u-2', name: 'Lee', email: 'lee@example.com' }])
+    assert.deepEqual(recipientsFromCsv('name,externalUserId,email\nLee, u-2 ,lee@example.com\n'), [
+      { externalUserId: 'u-2', name: 'Lee', email: 'lee@example.com' },
+    ])
     assert.throws(() => recipientsFromCsv(''), /empty/)
   })
 })

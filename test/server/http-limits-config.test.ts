@@ -25,7 +25,10 @@ describe('HTTP server limits from the environment', () => {
 
   it('refuses values that are not positive integers, and a header timeout longer than the request timeout', () => {
     for (const value of ['0', '-5', '1.5', '10s', 'abc']) {
-      assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: value }), { name: 'TypeError', message: /CLUBCRED_HEADERS_TIMEOUT_MS must be a positive integer/ })
+      assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: value }), {
+        name: 'TypeError',
+        message: /CLUBCRED_HEADERS_TIMEOUT_MS must be a positive integer/,
+      })
     }
     assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: '70000' }), /must not exceed CLUBCRED_REQUEST_TIMEOUT_MS/)
   })

@@ -43,7 +43,11 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
   })
 
   async function post(mode: string, recipients: { name: string; email: string }[]): Promise<number[]> {
-    const response = await server.http('/v2/clubs/chess/issuances', { method: 'POST', headers, body: JSON.stringify({ achievementFormId: templateId, mode, recipients }) })
+    const response = await server.http('/v2/clubs/chess/issuances', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ achievementFormId: templateId, mode, recipients }),
+    })
     assert.equal(response.status, 200, response.text)
     assert.equal(response.json.summary.ok, recipients.length)
     return response.json.results.map((item: { resourceId: number }) => item.resourceId)
@@ -92,14 +96,21 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
 
     const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
     try {
-      const outbox = db.prepare('SELECT issuance_id, recipient, sent_at FROM outbox').all() as { issuance_id: number; recipient: string; sent_at: number | null }[]
+      const outbox = db.prepare('SELECT issuance_id, recipient, sent_at FROM outbox').all() as {
+        issuance_id: number
+        recipient: string
+        sent_at: number | null
+      }[]
       // Issuance ids are random: compare as sets of (issuance, recipient) pairs, in id order on both sides.
       const byIssuance = (a: [number, string], b: [number, string]) => a[0] - b[0]
       assert.deepStrictEqual(
         outbox.map((row): [number, string] => [row.issuance_id, row.recipient]).sort(byIssuance),
         mailedIds.map((id, i): [number, string] => [id!, mailed[i]!.email]).sort(byIssuance),
       )
-      assert.ok(outbox.every((row) => row.sent_at !== null), 'marked sent')
+      assert.ok(
+        outbox.every((row) => row.sent_at !== null),
+        'marked sent',
+      )
     } finally {
       db.close()
     }

@@ -52,7 +52,9 @@ export async function newApiKey(api: Api, club = api.club): Promise<string> {
 
 /** A small SVG as base64, the image of a badge design. */
 export function svgBase64(label = 'badge'): string {
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><title>${label}</title><circle cx="32" cy="32" r="30"/></svg>`).toString('base64')
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="64" height="64"><title>${label}</title><circle cx="32" cy="32" r="30"/></svg>`).toString(
+    'base64',
+  )
 }
 
 /** Creates a design through POST /v2/clubs/{club}/designs, asserting 201; returns its id. */
@@ -85,7 +87,8 @@ export function assertLegacyError(response: { status: number; headers: Headers; 
   assert.equal(response.body.statusCode, status, 'statusCode echoes the HTTP status')
   assert.equal(response.body.error, REASON_PHRASES[status], 'error is the reason phrase')
   assert.equal(typeof response.body.message, 'string')
-  if (typeof message === 'string') assert.ok(response.body.message.startsWith(message), `message ${JSON.stringify(response.body.message)} starts with ${JSON.stringify(message)}`)
+  if (typeof message === 'string')
+    assert.ok(response.body.message.startsWith(message), `message ${JSON.stringify(response.body.message)} starts with ${JSON.stringify(message)}`)
   else assert.match(response.body.message, message)
   assert.doesNotMatch(response.text, /\bat .+:\d+:\d+/, 'no stack trace in the body')
 }

@@ -12,8 +12,7 @@ import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } 
 
 /** 1EdTech's schema, vendored in test/fixtures/ob3 (see its SOURCE.md); `OB3_SCHEMA_FILE` overrides the path. */
 const SCHEMA_FILE =
-  process.env.OB3_SCHEMA_FILE ??
-  fileURLToPath(new URL('../fixtures/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json', import.meta.url))
+  process.env.OB3_SCHEMA_FILE ?? fileURLToPath(new URL('../fixtures/ob3/schemas/ob_v3p0_achievementcredential_schema.thirdparty-copy.json', import.meta.url))
 if (!existsSync(SCHEMA_FILE)) {
   throw new Error(`the OB 3.0 AchievementCredential schema is not at ${SCHEMA_FILE}; set OB3_SCHEMA_FILE to its path`)
 }
@@ -128,7 +127,9 @@ export async function assertSignedCredential(jwt: string, expected: ExpectedCred
   assert.equal(identity.hashed, true)
   assert.equal(typeof identity.salt, 'string')
   assert.ok(identity.salt.length >= 16, 'a salt of some length')
-  const digest = createHash('sha256').update(expected.email.trim().toLowerCase() + identity.salt).digest('hex')
+  const digest = createHash('sha256')
+    .update(expected.email.trim().toLowerCase() + identity.salt)
+    .digest('hex')
   assert.equal(identity.identityHash, `sha256$${digest}`)
   for (const plain of [expected.email, ...(expected.absent ?? [])]) {
     assert.equal(text.toLowerCase().includes(plain.toLowerCase()), false, `${plain} appears nowhere in the JWT`)

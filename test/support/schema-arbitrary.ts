@@ -47,7 +47,10 @@ const FORMATS: Record<string, fc.Arbitrary<string>> = {
 export function fromSchema(schema: JsonSchema | undefined, document: JsonSchema, overrides: Record<string, JsonSchema> = {}, depth = 0): fc.Arbitrary<unknown> {
   if (!schema || Object.keys(schema).length === 0 || depth > 5) return fc.jsonValue({ maxDepth: 2 })
   if (schema.$ref) {
-    const target = String(schema.$ref).replace(/^#\//, '').split('/').reduce((node: any, key) => node?.[key], document)
+    const target = String(schema.$ref)
+      .replace(/^#\//, '')
+      .split('/')
+      .reduce((node: any, key) => node?.[key], document)
     return fromSchema(target, document, overrides, depth + 1)
   }
   const alternatives = schema.anyOf ?? schema.oneOf
@@ -57,14 +60,15 @@ export function fromSchema(schema: JsonSchema | undefined, document: JsonSchema,
   switch (schema.type) {
     case 'object': {
       const properties = Object.entries(schema.properties ?? {}) as [string, JsonSchema][]
-      const model = Object.fromEntries(
-        properties.map(([name, property]) => [name, fromSchema(overrides[name] ?? property, document, overrides, depth + 1)]),
-      )
+      const model = Object.fromEntries(properties.map(([name, property]) => [name, fromSchema(overrides[name] ?? property, document, overrides, depth + 1)]))
       const record = fc.record(model, { requiredKeys: (schema.required ?? []).filter((name: string) => name in model) })
       return fc.oneof(
         { weight: 8, arbitrary: record },
         // A member the schema does not know, and an object missing its required members.
-        { weight: 1, arbitrary: fc.tuple(record, anyString, fc.jsonValue({ maxDepth: 1 })).map(([value, key, extra]) => ({ ...(value as object), [key]: extra })) },
+        {
+          weight: 1,
+          arbitrary: fc.tuple(record, anyString, fc.jsonValue({ maxDepth: 1 })).map(([value, key, extra]) => ({ ...(value as object), [key]: extra })),
+        },
         { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
       )
     }
@@ -73,11 +77,12 @@ export function fromSchema(schema: JsonSchema | undefined, document: JsonSchema,
       return fc.array(items, { minLength: 0, maxLength: Math.min(schema.maxItems ?? 4, 4) })
     }
     case 'string': {
-      const fitting = schema.format && FORMATS[schema.format]
-        ? FORMATS[schema.format]!
-        : schema.pattern === '^#[0-9a-fA-F]{6}$'
-          ? fc.constantFrom('#112233', '#ABCDEF', '#12345')
-          : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) })
+      const fitting =
+        schema.format && FORMATS[schema.format]
+          ? FORMATS[schema.format]!
+          : schema.pattern === '^#[0-9a-fA-F]{6}$'
+            ? fc.constantFrom('#112233', '#ABCDEF', '#12345')
+            : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) })
       return fc.oneof({ weight: 4, arbitrary: fitting }, { weight: 2, arbitrary: anyString })
     }
     case 'integer':

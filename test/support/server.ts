@@ -183,22 +183,17 @@ export interface CliResult {
 /** Runs `node --import tsx server/cli.ts ...args` on `dataDir`. Never rejects on a non-zero exit. */
 export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', CLI_ENTRY, ...args],
-      { cwd: ROOT, env: childEnv(dataDir, {}), timeout: 20_000 },
-      (error, stdout, stderr) => {
-        const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-        if (error && typeof error.code !== 'number') return reject(error)
-        let json: unknown
-        try {
-          json = JSON.parse(stdout)
-        } catch {
-          json = undefined
-        }
-        resolve({ code, json, stdout, stderr })
-      },
-    )
+    execFile(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], { cwd: ROOT, env: childEnv(dataDir, {}), timeout: 20_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
+      if (error && typeof error.code !== 'number') return reject(error)
+      let json: unknown
+      try {
+        json = JSON.parse(stdout)
+      } catch {
+        json = undefined
+      }
+      resolve({ code, json, stdout, stderr })
+    })
   })
 }
 

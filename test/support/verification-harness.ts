@@ -19,7 +19,7 @@ import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { toNodeListener } from '../../adapters/node/index.ts'
-import { clubDid } from '../../core/issuers/did.ts'
+import { clubDid } from '../../core/did-documents/did.ts'
 import { systemClock, type Clock } from '../../core/ports/clock.ts'
 
 export interface RawResponse {

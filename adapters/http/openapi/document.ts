@@ -109,7 +109,8 @@ function scopeDescriptions(operations: readonly Operation[]): Record<string, str
   return Object.fromEntries(
     SCOPE_NAMES.map((scope) => {
       const summaries = operations.filter((operation) => operation.scope === scope).map((operation) => operation.summary)
-      const description = summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by interface-spec §2.2; no operation of this service needs it yet.'
+      const description =
+        summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by interface-spec §2.2; no operation of this service needs it yet.'
       return [toScopeString(scope), description]
     }),
   )

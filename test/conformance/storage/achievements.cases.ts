@@ -73,7 +73,14 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       const requirementIds = inserted.requirements.map((requirement) => requirement.id)
       assert.equal(new Set(requirementIds).size, 2)
       for (const id of requirementIds) assert.ok(Number.isSafeInteger(id) && id > 0)
-      assert.deepStrictEqual({ ...inserted, requirements: sortedRequirements(inserted) }, stored(input, inserted.id, requirementIds.sort((a, b) => a - b)))
+      assert.deepStrictEqual(
+        { ...inserted, requirements: sortedRequirements(inserted) },
+        stored(
+          input,
+          inserted.id,
+          requirementIds.sort((a, b) => a - b),
+        ),
+      )
 
       const found = await storage().achievements.findById('chess', inserted.id)
       assert.ok(found)
@@ -116,7 +123,7 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.ok(Math.min(...thirdIds) > Math.max(...second.requirements.map((r) => r.id), ...firstIds))
     })
 
-    it('findById of another club\'s template, or of an absent id, returns null', async () => {
+    it("findById of another club's template, or of an absent id, returns null", async () => {
       await withClubs(storage(), 'chess', 'go')
       const theirs = await insert(storage(), aNewTemplate({ club: 'go' }))
       assert.equal(await storage().achievements.findById('chess', theirs.id), null)
@@ -194,7 +201,10 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
         next,
       )
       const newIds = replaced.map((requirement) => requirement.id)
-      assert.deepStrictEqual(newIds, [...newIds].sort((a, b) => a - b))
+      assert.deepStrictEqual(
+        newIds,
+        [...newIds].sort((a, b) => a - b),
+      )
       assert.equal(new Set(newIds).size, 3)
       for (const id of newIds) assert.ok(id > Math.max(...oldIds), `${id} is above every earlier id`)
 
@@ -215,7 +225,7 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.ok(again[0]!.id > Math.max(...inserted.requirements.map((requirement) => requirement.id)))
     })
 
-    it('list returns the club\'s templates highest id first, keyset-paged by limit and beforeId', async () => {
+    it("list returns the club's templates highest id first, keyset-paged by limit and beforeId", async () => {
       await withClubs(storage(), 'chess', 'go')
       const ids: number[] = []
       for (let i = 0; i < 7; i++) {
@@ -248,7 +258,7 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.deepStrictEqual(await storage().achievements.list('chess', { limit: 3, beforeId: third.at(-1)!.id }), [])
     })
 
-    it('list with a beforeId that is no template\'s id starts below it', async () => {
+    it("list with a beforeId that is no template's id starts below it", async () => {
       await withClubs(storage(), 'chess', 'go')
       const a = await insert(storage())
       const foreign = await insert(storage(), aNewTemplate({ club: 'go' }))
@@ -357,7 +367,9 @@ export function achievementCases(open: OpenStorage, options: CaseOptions = {}): 
       next.coIssuers.push({ name: 'Pushed', url: 'https://pushed.example/', isVerified: true })
       const found = await storage().achievements.findById('chess', inserted.id)
       found!.coIssuers[0]!.name = 'Mutated'
-      assert.deepStrictEqual((await storage().achievements.findById('chess', inserted.id))?.coIssuers, [{ name: 'Go Club', url: 'https://go.example/', isVerified: false }])
+      assert.deepStrictEqual((await storage().achievements.findById('chess', inserted.id))?.coIssuers, [
+        { name: 'Go Club', url: 'https://go.example/', isVerified: false },
+      ])
     })
 
     it('changing a returned template or the inserted object changes nothing stored', async () => {

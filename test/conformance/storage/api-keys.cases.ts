@@ -46,7 +46,7 @@ export function apiKeyCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.deepStrictEqual(await storage().apiKeys.findById('0123456789abcdef'), anApiKey())
     })
 
-    it('listByClub returns only the club\'s keys, oldest first then by id, revoked ones included; [] when none', async () => {
+    it("listByClub returns only the club's keys, oldest first then by id, revoked ones included; [] when none", async () => {
       await withClubs()
       const keys = [
         anApiKey({ id: 'bbbbbbbbbbbbbbbb', createdAt: 2 }),

@@ -10,7 +10,7 @@ export function clubCases(open: OpenStorage, options: CaseOptions = {}): void {
     const it = caseRunner(options)
 
     it('a club read back by domain equals the club inserted, as a plain object', async () => {
-      const club = aClub({ name: 'Échecs « Club » \'1\' 🏆', canIssue: false, issuerVerified: true })
+      const club = aClub({ name: "Échecs « Club » '1' 🏆", canIssue: false, issuerVerified: true })
       await storage().transaction((tx) => tx.clubs.insert(club))
       const found = await storage().clubs.findByDomain('chess')
       assert.deepStrictEqual(found, club)
@@ -60,9 +60,7 @@ export function clubCases(open: OpenStorage, options: CaseOptions = {}): void {
     it('update leaves fields given as undefined unchanged', async () => {
       const club = aClub()
       await storage().transaction((tx) => tx.clubs.insert(club))
-      const updated = await storage().transaction((tx) =>
-        tx.clubs.update('chess', { name: undefined, canIssue: undefined, issuerVerified: true }),
-      )
+      const updated = await storage().transaction((tx) => tx.clubs.update('chess', { name: undefined, canIssue: undefined, issuerVerified: true }))
       assert.deepStrictEqual(updated, { ...club, issuerVerified: true })
     })
 

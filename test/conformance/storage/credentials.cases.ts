@@ -124,9 +124,14 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
           }),
         ),
       )
-      const outcomes = results.map((result) => (result.status === 'fulfilled' ? result.value : result.reason instanceof StorageConflict ? 'conflict' : String(result.reason)))
+      const outcomes = results.map((result) =>
+        result.status === 'fulfilled' ? result.value : result.reason instanceof StorageConflict ? 'conflict' : String(result.reason),
+      )
       assert.equal(outcomes.filter((outcome) => outcome === 'inserted').length, 1, outcomes.join(', '))
-      assert.ok(outcomes.every((outcome) => outcome === 'inserted' || outcome === 'already' || outcome === 'conflict'), outcomes.join(', '))
+      assert.ok(
+        outcomes.every((outcome) => outcome === 'inserted' || outcome === 'already' || outcome === 'conflict'),
+        outcomes.join(', '),
+      )
       assert.ok(await storage().credentials.findByIssuance(issuanceId!))
     })
 
@@ -150,7 +155,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal((await storage().credentials.findById(uuid(1)))?.issuanceId, other)
     })
 
-    it('a StorageConflict caught inside a unit keeps the unit\'s other credentials', async () => {
+    it("a StorageConflict caught inside a unit keeps the unit's other credentials", async () => {
       const [a, b] = await issuances(2)
       const outcome = await storage().transaction(async (tx) => {
         await tx.credentials.insert(aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 }))

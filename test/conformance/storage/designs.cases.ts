@@ -7,7 +7,16 @@ const BADGE_IMAGE: StoredImage = { hash: 'a'.repeat(64), mediaType: 'image/png',
 const OTHER_IMAGE: StoredImage = { hash: 'b'.repeat(64), mediaType: 'image/svg+xml', bytes: new Uint8Array([60, 115, 118, 103]) }
 
 function aBadgeDesign(overrides: Partial<NewDesign> = {}): NewDesign {
-  return { club: 'chess', kind: 'badge', name: 'Gold badge', image: BADGE_IMAGE.hash, layout: null, createdAt: 1_900_000_000_000, updatedAt: 1_900_000_000_000, ...overrides }
+  return {
+    club: 'chess',
+    kind: 'badge',
+    name: 'Gold badge',
+    image: BADGE_IMAGE.hash,
+    layout: null,
+    createdAt: 1_900_000_000_000,
+    updatedAt: 1_900_000_000_000,
+    ...overrides,
+  }
 }
 
 function aCertificateDesign(overrides: Partial<NewDesign> = {}): NewDesign {
@@ -90,9 +99,15 @@ export function designCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.deepStrictEqual(await storage().designs.findById('chess', design!.id), design)
     })
 
-    it('list gives only the club\'s designs, highest id first, at most limit; beforeId continues strictly below; [] when none', async () => {
+    it("list gives only the club's designs, highest id first, at most limit; beforeId continues strictly below; [] when none", async () => {
       await withClubsAndImages()
-      const stored = await insert(aBadgeDesign({ name: 'd1' }), aBadgeDesign({ club: 'go', name: 'g1' }), aCertificateDesign({ name: 'd2' }), aBadgeDesign({ name: 'd3' }), aBadgeDesign({ name: 'd4' }))
+      const stored = await insert(
+        aBadgeDesign({ name: 'd1' }),
+        aBadgeDesign({ club: 'go', name: 'g1' }),
+        aCertificateDesign({ name: 'd2' }),
+        aBadgeDesign({ name: 'd3' }),
+        aBadgeDesign({ name: 'd4' }),
+      )
       const chess = stored.filter((design) => design.club === 'chess').reverse()
       const first = await storage().designs.list('chess', { limit: 2, beforeId: null })
       assert.deepStrictEqual(first, chess.slice(0, 2))
@@ -100,7 +115,10 @@ export function designCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.deepStrictEqual(second, chess.slice(2, 4))
       assert.deepStrictEqual(await storage().designs.list('chess', { limit: 2, beforeId: second.at(-1)!.id }), [])
       assert.deepStrictEqual(await storage().designs.list('chess', { limit: 100, beforeId: null }), chess)
-      assert.deepStrictEqual(await storage().designs.list('go', { limit: 100, beforeId: null }), stored.filter((design) => design.club === 'go'))
+      assert.deepStrictEqual(
+        await storage().designs.list('go', { limit: 100, beforeId: null }),
+        stored.filter((design) => design.club === 'go'),
+      )
       assert.deepStrictEqual(await storage().designs.list('nowhere', { limit: 100, beforeId: null }), [])
     })
 

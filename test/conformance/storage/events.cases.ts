@@ -46,13 +46,8 @@ export function eventCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.deepStrictEqual(await list('chess', 10), [])
     })
 
-    it('list returns the club\'s events highest id first, at most limit, whatever their occurredAt', async () => {
-      const stored = await append(
-        anEvent({ occurredAt: 30 }),
-        anEvent({ club: 'go' }),
-        anEvent({ occurredAt: 10 }),
-        anEvent({ occurredAt: 20 }),
-      )
+    it("list returns the club's events highest id first, at most limit, whatever their occurredAt", async () => {
+      const stored = await append(anEvent({ occurredAt: 30 }), anEvent({ club: 'go' }), anEvent({ occurredAt: 10 }), anEvent({ occurredAt: 20 }))
       assert.deepStrictEqual(await list('chess', 2), [stored[3], stored[2]])
       assert.deepStrictEqual(await list('chess', 10), [stored[3], stored[2], stored[0]])
       assert.deepStrictEqual(await list('go', 10), [stored[1]])

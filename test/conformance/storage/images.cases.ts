@@ -40,7 +40,7 @@ export function imageCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.deepStrictEqual(await storage().images.findByHash('c'.repeat(64)), anImage())
     })
 
-    it('the stored bytes are a copy: changing the caller\'s array after put, or the one read back, changes nothing stored', async () => {
+    it("the stored bytes are a copy: changing the caller's array after put, or the one read back, changes nothing stored", async () => {
       const image = anImage()
       await put(image)
       image.bytes[0] = 0

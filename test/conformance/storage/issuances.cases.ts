@@ -123,7 +123,9 @@ export async function seedStoredIssuances(storage: StoragePort, seed: IssuingSee
   return storage.transaction(async (tx) => {
     const stored: Issuance[] = []
     for (let i = 0; i < count; i++) {
-      stored.push(await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: `member-${i}`, name: `Member ${i}`, email: `m${i}@example.org` } })))
+      stored.push(
+        await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: `member-${i}`, name: `Member ${i}`, email: `m${i}@example.org` } })),
+      )
     }
     return stored
   })
@@ -182,10 +184,12 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       for (let i = 1; i < sequences.length; i++) assert.ok(sequences[i]! > sequences[i - 1]!, `sequences ${sequences.join(', ')}`)
     })
 
-    it('insert keeps the caller\'s id, up to 2^53 - 1, and reads it back exactly', async () => {
+    it("insert keeps the caller's id, up to 2^53 - 1, and reads it back exactly", async () => {
       const seed = await seedTemplate(storage())
       for (const id of [Number.MAX_SAFE_INTEGER, 1, 2 ** 52 + 1]) {
-        await storage().transaction((tx) => tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${id}`, name: 'A', email: 'a@example.org' } })))
+        await storage().transaction((tx) =>
+          tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${id}`, name: 'A', email: 'a@example.org' } })),
+        )
         assert.equal((await storage().issuances.findById('chess', id))?.id, id)
         assert.equal((await storage().issuances.findByIdAcrossClubs(id))?.id, id)
       }
@@ -217,7 +221,9 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       const id = randomIssuanceId(webCryptoRandom)
       const outcomes = await Promise.allSettled(
         Array.from({ length: 8 }, (_, i) =>
-          storage().transaction((tx) => tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${i}`, name: 'A', email: 'a@example.org' } }))),
+          storage().transaction((tx) =>
+            tx.issuances.insert(anIssuance(seed, { id, recipient: { externalUserId: `u${i}`, name: 'A', email: 'a@example.org' } })),
+          ),
         ),
       )
       assert.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1)
@@ -239,7 +245,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       )
     })
 
-    it('finding an absent issuance, or another club\'s, returns null', async () => {
+    it("finding an absent issuance, or another club's, returns null", async () => {
       assert.equal(await storage().issuances.findById('chess', 1), null)
       const seed = await seedTemplate(storage())
       const [id] = await seedIssuances(storage(), seed, 1)
@@ -296,7 +302,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       assert.deepStrictEqual(held.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
     })
 
-    it('findHeld returns only the club\'s issuances of that template, and [] when none is held', async () => {
+    it("findHeld returns only the club's issuances of that template, and [] when none is held", async () => {
       const chess = await seedTemplate(storage())
       const otherTemplate = await seedTemplate(storage(), 'chess', { withClub: false })
       const go = await seedTemplate(storage(), 'go')
@@ -307,20 +313,26 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         (await tx.issuances.insert(anIssuance(go, { recipient }))).id,
       ])
       const held = await storage().issuances.findHeld('chess', chess.achievementId, recipient)
-      assert.deepStrictEqual(held.map((issuance) => issuance.id), [mine])
+      assert.deepStrictEqual(
+        held.map((issuance) => issuance.id),
+        [mine],
+      )
       assert.deepStrictEqual(await storage().issuances.findHeld('chess', chess.achievementId, { externalUserId: 'nobody', email: 'a@example.org' }), [])
       assert.deepStrictEqual(await storage().issuances.findHeld('chess', chess.achievementId, { externalUserId: null, email: 'nobody@example.org' }), [])
       assert.deepStrictEqual(await storage().issuances.findHeld('go', chess.achievementId, recipient), [])
     })
 
-    it('list returns the club\'s issuances highest sequence (newest) first, at most limit, and [] for a club without any', async () => {
+    it("list returns the club's issuances highest sequence (newest) first, at most limit, and [] for a club without any", async () => {
       const chess = await seedTemplate(storage())
       const go = await seedTemplate(storage(), 'go')
       const stored = await seedStoredIssuances(storage(), chess, 5)
       const ids = stored.map((issuance) => issuance.id)
       await seedIssuances(storage(), go, 2)
       const listed = await storage().issuances.list('chess', { limit: 3, beforeSequence: null })
-      assert.deepStrictEqual(listed.map((issuance) => issuance.id), ids.slice(2).reverse())
+      assert.deepStrictEqual(
+        listed.map((issuance) => issuance.id),
+        ids.slice(2).reverse(),
+      )
       assert.deepStrictEqual(listed[0], stored[4])
       assert.equal((await storage().issuances.list('chess', { limit: 100, beforeSequence: null })).length, 5)
       assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeSequence: stored[0]!.sequence }), [])
@@ -343,7 +355,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       assert.deepStrictEqual(seen, [...ids].reverse())
     })
 
-    it('list with achievementId returns only that template\'s issuances, keyset-paged; null means all', async () => {
+    it("list with achievementId returns only that template's issuances, keyset-paged; null means all", async () => {
       const a = await seedTemplate(storage())
       const b = await seedTemplate(storage(), 'chess', { withClub: false })
       const stored = await storage().transaction(async (tx) => {
@@ -353,12 +365,24 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       })
       const ids = stored.map((issuance) => issuance.id)
       const ofA = await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: a.achievementId })
-      assert.deepStrictEqual(ofA.map((issuance) => issuance.id), [ids[4], ids[2], ids[0]])
+      assert.deepStrictEqual(
+        ofA.map((issuance) => issuance.id),
+        [ids[4], ids[2], ids[0]],
+      )
       const page = await storage().issuances.list('chess', { limit: 1, beforeSequence: stored[4]!.sequence, achievementId: a.achievementId })
-      assert.deepStrictEqual(page.map((issuance) => issuance.id), [ids[2]])
+      assert.deepStrictEqual(
+        page.map((issuance) => issuance.id),
+        [ids[2]],
+      )
       const all = await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: null })
-      assert.deepStrictEqual(all.map((issuance) => issuance.id), [...ids].reverse())
-      assert.deepStrictEqual(await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: a.achievementId + b.achievementId + 1 }), [])
+      assert.deepStrictEqual(
+        all.map((issuance) => issuance.id),
+        [...ids].reverse(),
+      )
+      assert.deepStrictEqual(
+        await storage().issuances.list('chess', { limit: 10, beforeSequence: null, achievementId: a.achievementId + b.achievementId + 1 }),
+        [],
+      )
     })
 
     it('revoke sets revokedAt and reason and returns true; a second revoke returns false and keeps the first', async () => {
@@ -381,7 +405,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       assert.equal(found?.revocationReason, null)
     })
 
-    it('revoke of an absent issuance, or another club\'s, returns false and changes nothing', async () => {
+    it("revoke of an absent issuance, or another club's, returns false and changes nothing", async () => {
       const seed = await seedTemplate(storage())
       await storage().transaction((tx) => tx.clubs.insert(aClub({ domain: 'go' })))
       const [id] = await seedIssuances(storage(), seed, 1)
@@ -427,7 +451,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       assert.equal(await storage().transaction((tx) => tx.issuances.revoke('chess', id!, 6, 'y')), true)
     })
 
-    it('incrementIssuedCount adds to the template\'s issuedCount, and a rolled-back increment is undone', async () => {
+    it("incrementIssuedCount adds to the template's issuedCount, and a rolled-back increment is undone", async () => {
       const seed = await seedTemplate(storage())
       const issuedCount = async () => (await storage().achievements.findById('chess', seed.achievementId))?.issuedCount
       assert.equal(await issuedCount(), 0)

@@ -28,7 +28,7 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.deepStrictEqual(await storage().keys.listByOwner('platform'), [])
     })
 
-    it('findActive returns the owner\'s active key, never an inactive one or another owner\'s', async () => {
+    it("findActive returns the owner's active key, never an inactive one or another owner's", async () => {
       const active = aKey({ kid: 'k-active', createdAt: 2 })
       await storage().transaction(async (tx) => {
         await tx.keys.insert(aKey({ kid: 'k-old', active: false, createdAt: 1 }))
@@ -74,7 +74,7 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.equal(await storage().keys.findActive('club:chess'), null)
     })
 
-    it('listByOwner lists the owner\'s keys oldest first, by createdAt then kid', async () => {
+    it("listByOwner lists the owner's keys oldest first, by createdAt then kid", async () => {
       await storage().transaction(async (tx) => {
         await tx.keys.insert(aKey({ kid: 'm', createdAt: 20, active: false }))
         await tx.keys.insert(aKey({ kid: 'z', createdAt: 10, active: false }))
@@ -95,7 +95,7 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
       )
     })
 
-    it('deactivateAll marks every key of the owner inactive and no other owner\'s', async () => {
+    it("deactivateAll marks every key of the owner inactive and no other owner's", async () => {
       await storage().transaction(async (tx) => {
         await tx.keys.insert(aKey({ kid: 'old', active: false, createdAt: 1 }))
         await tx.keys.insert(aKey({ kid: 'cur', createdAt: 2 }))
@@ -143,9 +143,7 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
 
     it('of N concurrent units that insert an active key for one owner exactly one commits', async () => {
       const attempts = Array.from({ length: 12 }, (_, i) => aKey({ kid: `unit-${i}` }))
-      const results = await Promise.allSettled(
-        attempts.map((key) => storage().transaction((tx) => tx.keys.insert(key))),
-      )
+      const results = await Promise.allSettled(attempts.map((key) => storage().transaction((tx) => tx.keys.insert(key))))
       assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1)
       assert.equal((await storage().keys.listByOwner('platform')).length, 1)
     })

@@ -58,7 +58,7 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, `ids ${ids.join(', ')}`)
     })
 
-    it('listByIssuance lists the issuance\'s messages oldest first and [] for an issuance without any', async () => {
+    it("listByIssuance lists the issuance's messages oldest first and [] for an issuance without any", async () => {
       const stored = await enqueue(aMessage({ createdAt: NOW }), aMessage({ issuanceId: 18 }), aMessage({ createdAt: NOW + 1, subject: 'Reminder' }))
       assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [stored[0], stored[2]])
       assert.deepStrictEqual(await storage().outbox.listByIssuance(99), [])
@@ -115,7 +115,10 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       let now = NOW
       for (let attempt = 1; attempt <= 3; attempt++) {
         const claimed = await claimDue(now, 10, 3)
-        assert.deepStrictEqual(claimed.map((m) => [m.id, m.attempts]), [[message!.id, attempt]])
+        assert.deepStrictEqual(
+          claimed.map((m) => [m.id, m.attempts]),
+          [[message!.id, attempt]],
+        )
         await storage().transaction((tx) => tx.outbox.markFailed(message!.id, `failure ${attempt}`, now + 1))
         now += 1
       }

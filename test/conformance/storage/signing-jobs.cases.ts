@@ -54,9 +54,18 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       await storage().transaction(async (tx) => {
         for (const i of [3, 0, 4, 1, 2]) await tx.signingJobs.enqueue({ issuanceId: ids[i]!, club: 'chess' })
       })
-      assert.deepStrictEqual((await claim(NOW, 2)).map((job) => job.issuanceId), [ids[0], ids[1]])
-      assert.deepStrictEqual((await claim(NOW, 2)).map((job) => job.issuanceId), [ids[2], ids[3]])
-      assert.deepStrictEqual((await claim(NOW, 2)).map((job) => job.issuanceId), [ids[4]])
+      assert.deepStrictEqual(
+        (await claim(NOW, 2)).map((job) => job.issuanceId),
+        [ids[0], ids[1]],
+      )
+      assert.deepStrictEqual(
+        (await claim(NOW, 2)).map((job) => job.issuanceId),
+        [ids[2], ids[3]],
+      )
+      assert.deepStrictEqual(
+        (await claim(NOW, 2)).map((job) => job.issuanceId),
+        [ids[4]],
+      )
       assert.deepStrictEqual(await claim(NOW, 2), [])
     })
 
@@ -85,10 +94,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       const [issuanceId, other] = await jobs(2)
       await storage().transaction((tx) => tx.signingJobs.reserveStatusSlot(issuanceId!, 3, 117_000))
       const claimed = await claim(NOW)
-      assert.deepStrictEqual(claimed, [
-        aJob({ issuanceId: issuanceId!, statusListId: 3, statusListIndex: 117_000 }),
-        aJob({ issuanceId: other! }),
-      ])
+      assert.deepStrictEqual(claimed, [aJob({ issuanceId: issuanceId!, statusListId: 3, statusListIndex: 117_000 }), aJob({ issuanceId: other! })])
       await storage().transaction((tx) => tx.signingJobs.release(issuanceId!, 'signer offline', NOW + 10))
       assert.deepStrictEqual(await claim(NOW + 10), [
         aJob({ issuanceId: issuanceId!, statusListId: 3, statusListIndex: 117_000, attempts: 2, leaseUntil: NOW + 10 + LEASE, lastError: 'signer offline' }),
@@ -110,7 +116,10 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       const [issuanceId] = await jobs(1)
       await claim(NOW, 10, 10 * LEASE)
       await storage().transaction((tx) => tx.signingJobs.release(issuanceId!, 'failed', NOW + 1))
-      assert.deepStrictEqual((await claim(NOW + 1)).map((job) => job.issuanceId), [issuanceId])
+      assert.deepStrictEqual(
+        (await claim(NOW + 1)).map((job) => job.issuanceId),
+        [issuanceId],
+      )
     })
 
     it('complete removes the job: it is neither counted nor claimed again', async () => {
@@ -118,7 +127,10 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       await claim(NOW)
       await storage().transaction((tx) => tx.signingJobs.complete(a!))
       assert.equal(await storage().signingJobs.count(), 1)
-      assert.deepStrictEqual((await claim(NOW + 10 * LEASE)).map((job) => job.issuanceId), [b])
+      assert.deepStrictEqual(
+        (await claim(NOW + 10 * LEASE)).map((job) => job.issuanceId),
+        [b],
+      )
       await storage().transaction((tx) => tx.signingJobs.complete(a!)) // completing twice is harmless
       assert.equal(await storage().signingJobs.count(), 1)
     })
@@ -143,7 +155,10 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       )
       const claimed = claims.flat().map((job) => job.issuanceId)
       assert.equal(new Set(claimed).size, claimed.length, `claimed twice: ${claimed.join(', ')}`)
-      assert.deepStrictEqual([...claimed].sort((x, y) => x - y), [...ids].sort((x, y) => x - y))
+      assert.deepStrictEqual(
+        [...claimed].sort((x, y) => x - y),
+        [...ids].sort((x, y) => x - y),
+      )
       assert.ok(claims.every((batch) => batch.length <= 5))
       assert.ok(claims.flat().every((job) => job.attempts === 1))
     })

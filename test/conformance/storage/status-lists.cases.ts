@@ -41,7 +41,7 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().statusLists.listByClub('chess'), [])
     })
 
-    it('current returns the club\'s newest list, never another club\'s', async () => {
+    it("current returns the club's newest list, never another club's", async () => {
       await insert(aList({ createdAt: 1 }))
       const newest = await insert(aList({ createdAt: 2, seed: 'bmV3ZXN0' }))
       await insert(aList({ club: 'go', createdAt: 3 }))
@@ -57,7 +57,7 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().statusLists.findById(list.id), { ...list, allocated: 2 })
     })
 
-    it('listByClub lists the club\'s lists oldest first, and no other club\'s', async () => {
+    it("listByClub lists the club's lists oldest first, and no other club's", async () => {
       const first = await insert(aList({ seed: 'Zmlyc3Q' }))
       await insert(aList({ club: 'go' }))
       const second = await insert(aList({ seed: 'c2Vjb25k' }))
@@ -107,14 +107,20 @@ export function statusListCases(open: OpenStorage, options: CaseOptions = {}): v
           }),
         ),
       )
-      assert.deepStrictEqual([...positions].sort((a, b) => a! - b!), Array.from({ length: 20 }, (_, i) => i))
+      assert.deepStrictEqual(
+        [...positions].sort((a, b) => a! - b!),
+        Array.from({ length: 20 }, (_, i) => i),
+      )
       assert.equal((await storage().statusLists.findById(list.id))?.allocated, 20)
     })
 
     it('20 concurrent units on a list of 8 slots get 0..7 once each and null for the rest', async () => {
       const list = await insert(aList({ size: 8 }))
       const positions = await Promise.all(Array.from({ length: 20 }, () => takeSlot(list.id)))
-      assert.deepStrictEqual(positions.filter((position) => position !== null).sort((a, b) => a! - b!), [0, 1, 2, 3, 4, 5, 6, 7])
+      assert.deepStrictEqual(
+        positions.filter((position) => position !== null).sort((a, b) => a! - b!),
+        [0, 1, 2, 3, 4, 5, 6, 7],
+      )
       assert.equal(positions.filter((position) => position === null).length, 12)
       assert.equal((await storage().statusLists.findById(list.id))?.allocated, 8)
     })

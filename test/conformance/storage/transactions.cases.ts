@@ -79,7 +79,7 @@ export function transactionCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.equal(await storage().keys.findByKid('replacement'), null)
     })
 
-    it('a StorageConflict that the work catches does not undo the unit\'s other writes', async () => {
+    it("a StorageConflict that the work catches does not undo the unit's other writes", async () => {
       await storage().transaction((tx) => tx.keys.insert(aKey({ kid: 'first' })))
       const outcome = await storage().transaction(async (tx) => {
         await tx.clubs.insert(aClub())
@@ -107,7 +107,7 @@ export function transactionCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.deepStrictEqual(await storage().clubs.findByDomain('chess'), aClub())
     })
 
-    it('a read outside an open unit never sees the unit\'s uncommitted writes', async () => {
+    it("a read outside an open unit never sees the unit's uncommitted writes", async () => {
       const hold = deferred()
       const started = deferred()
       let outsideRead: Promise<unknown> | undefined
@@ -130,12 +130,14 @@ export function transactionCases(open: OpenStorage, options: CaseOptions = {}): 
       assert.equal(await storage().clubs.count(), 0)
     })
 
-    it('a count outside an open unit never counts the unit\'s uncommitted inserts', async () => {
+    it("a count outside an open unit never counts the unit's uncommitted inserts", async () => {
       const hold = deferred()
       const counted: number[] = []
       const unit = storage().transaction(async (tx) => {
         await tx.clubs.insert(aClub({ domain: 'a' }))
-        void storage().clubs.count().then((n) => counted.push(n))
+        void storage()
+          .clubs.count()
+          .then((n) => counted.push(n))
         await hold.promise
         throw new Error('roll back')
       })

@@ -19,9 +19,7 @@ const letter = fc.constantFrom(...LATIN, ...HANGUL)
 /** 1..50 characters after trimming: letters at both ends, letters or spaces inside. */
 const tagCore = fc.oneof(
   fc.string({ unit: letter, minLength: 1, maxLength: 50 }),
-  fc
-    .tuple(letter, fc.string({ unit: fc.oneof(letter, fc.constant(' ')), maxLength: 48 }), letter)
-    .map(([first, middle, last]) => first + middle + last),
+  fc.tuple(letter, fc.string({ unit: fc.oneof(letter, fc.constant(' ')), maxLength: 48 }), letter).map(([first, middle, last]) => first + middle + last),
 )
 
 /** White space the rule trims away. */
@@ -33,12 +31,7 @@ const padding = fc.string({ unit: fc.constantFrom(' ', '\t', '\u3000'), maxLengt
  */
 const tagLists = fc
   .uniqueArray(tagCore, { minLength: 40, maxLength: 40 })
-  .chain((pool) =>
-    fc.tuple(
-      fc.shuffledSubarray(pool, { minLength: 0, maxLength: 40 }),
-      fc.array(fc.nat({ max: 39 }), { maxLength: 40 }),
-    ),
-  )
+  .chain((pool) => fc.tuple(fc.shuffledSubarray(pool, { minLength: 0, maxLength: 40 }), fc.array(fc.nat({ max: 39 }), { maxLength: 40 })))
   .chain(([distinct, repeats]) => {
     const cores = [...distinct, ...(distinct.length > 0 ? repeats.map((index) => distinct[index % distinct.length]!) : [])].slice(0, 40)
     return fc
@@ -88,10 +81,7 @@ describe('tags through HTTP create (property)', () => {
       {
         numRuns: 30,
         // Both outcomes at their boundary in every run, whatever the random draws.
-        examples: [
-          [Array.from({ length: 31 }, (_, i) => ` tag${i} `)],
-          [Array.from({ length: 40 }, (_, i) => `${'\t'.repeat(i % 2)}태그${i % 30}`)],
-        ],
+        examples: [[Array.from({ length: 31 }, (_, i) => ` tag${i} `)], [Array.from({ length: 40 }, (_, i) => `${'\t'.repeat(i % 2)}태그${i % 30}`)]],
       },
     )
     // The generator must reach both outcomes, or the property proves half of the rule.

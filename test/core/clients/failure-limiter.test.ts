@@ -28,7 +28,7 @@ describe('the failure limiter', () => {
     assert.equal(limiter.retryAfter('b'), 0)
   })
 
-  it('a success clears the key\'s failures', () => {
+  it("a success clears the key's failures", () => {
     const limiter = createFailureLimiter({ clock: createTestClock(), limit: 2, windowSeconds: 10 })
     limiter.recordFailure('a')
     limiter.recordSuccess('a')
@@ -49,7 +49,10 @@ describe('the failure limiter', () => {
     const limiter = createFailureLimiter({ clock: createTestClock(), limit: 2, windowSeconds: 10, maxTracked: 2 })
     for (const key of ['a', 'b', 'c']) limiter.recordFailure(key) // 'a' is forgotten
     for (const key of ['b', 'c']) limiter.recordFailure(key)
-    assert.deepStrictEqual(['a', 'b', 'c'].map((key) => limiter.retryAfter(key)), [0, 10, 10])
+    assert.deepStrictEqual(
+      ['a', 'b', 'c'].map((key) => limiter.retryAfter(key)),
+      [0, 10, 10],
+    )
   })
 
   it('never forgets a locked key to make room, whatever the number of other keys (issue 13)', () => {
@@ -67,9 +70,15 @@ describe('the failure limiter', () => {
     clock.advance(2_000)
     limiter.recordFailure('b')
     limiter.recordFailure('c') // a third lock does not fit, and is not needed: everyone waits now
-    assert.deepStrictEqual(['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)), [8, 10, 8, 8])
+    assert.deepStrictEqual(
+      ['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)),
+      [8, 10, 8, 8],
+    )
     clock.advance(8_000) // 'a' ends: there is room again
-    assert.deepStrictEqual(['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)), [0, 2, 0, 0])
+    assert.deepStrictEqual(
+      ['a', 'b', 'c', 'bystander'].map((key) => limiter.retryAfter(key)),
+      [0, 2, 0, 0],
+    )
   })
 
   it('tracks a key by its first 128 characters, so that one entry costs bounded memory', () => {
@@ -87,8 +96,7 @@ describe('failed client authentication at the token endpoint', () => {
   })
   afterEach(() => h.close())
 
-  const wrong = (clientId: string) =>
-    h.issuer.tokens.issue({ clientId, clientSecret: 'ccs_wrong', grantType: 'client_credentials', scope: null })
+  const wrong = (clientId: string) => h.issuer.tokens.issue({ clientId, clientSecret: 'ccs_wrong', grantType: 'client_credentials', scope: null })
 
   it('after `limit` failures even the right secret gets rate_limited with retryAfter, until the window ends', async () => {
     const client = await clubWithClient(h.issuer)

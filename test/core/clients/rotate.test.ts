@@ -45,7 +45,7 @@ describe('rotating a client secret', () => {
     assert.equal((await h.issuer.tokens.verify(after.access_token)).clientId, client.client_id)
   })
 
-  it('a second rotation at the same instant also revokes the first rotation\'s tokens', async () => {
+  it("a second rotation at the same instant also revokes the first rotation's tokens", async () => {
     const client = await clubWithClient(h.issuer)
     const first = await h.issuer.clients.rotate(client.client_id)
     const token = await tokenFor(h.issuer, first)

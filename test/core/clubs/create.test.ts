@@ -37,10 +37,7 @@ describe('creating a club', () => {
 
   for (const domain of ['Chess', 'chess_club', '-chess', 'chess-', 'ch.ess', '', 'a'.repeat(64), 'échecs', 'chess club']) {
     it(`refuses the domain ${JSON.stringify(domain)} with validation-failed and stores nothing`, async () => {
-      await assert.rejects(
-        h.issuer.clubs.create({ domain, name: 'Chess Club' }),
-        isValidationFailed([{ message: 'invalid-club-domain', path: 'domain' }]),
-      )
+      await assert.rejects(h.issuer.clubs.create({ domain, name: 'Chess Club' }), isValidationFailed([{ message: 'invalid-club-domain', path: 'domain' }]))
       assert.equal(await h.storage.clubs.count(), 0)
     })
   }
@@ -52,10 +49,7 @@ describe('creating a club', () => {
 
   for (const name of ['', '   ', '\t\n', 'x'.repeat(201)]) {
     it(`refuses the name ${JSON.stringify(name.length > 20 ? name.slice(0, 5) + '…' : name)} with validation-failed`, async () => {
-      await assert.rejects(
-        h.issuer.clubs.create({ domain: 'chess', name }),
-        isValidationFailed([{ message: 'invalid-club-name', path: 'name' }]),
-      )
+      await assert.rejects(h.issuer.clubs.create({ domain: 'chess', name }), isValidationFailed([{ message: 'invalid-club-name', path: 'name' }]))
       assert.equal(await h.storage.clubs.count(), 0)
     })
   }

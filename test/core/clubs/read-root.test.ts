@@ -10,7 +10,7 @@ describe('reading the club root', () => {
   })
   afterEach(() => h.close())
 
-  it('returns domain, name, canIssue and the scope names of the caller\'s token', async () => {
+  it("returns domain, name, canIssue and the scope names of the caller's token", async () => {
     const client = await clubWithClient(h.issuer, 'chess', ['events:read', 'clubs:read', 'issuance:read'])
     const token = await tokenFor(h.issuer, client, 'svc:openapi:clubs:read svc:openapi:events:read')
     const principal = await h.issuer.tokens.verify(token.access_token)
@@ -22,7 +22,7 @@ describe('reading the club root', () => {
     })
   })
 
-  it('follows the club\'s current canIssue flag', async () => {
+  it("follows the club's current canIssue flag", async () => {
     const client = await clubWithClient(h.issuer)
     const principal = await h.issuer.tokens.verify((await tokenFor(h.issuer, client)).access_token)
     await h.issuer.clubs.setCanIssue('chess', false)

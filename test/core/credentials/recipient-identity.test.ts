@@ -9,7 +9,9 @@ describe('hashedEmailIdentity', () => {
 
   it('hashes the lower-cased, trimmed address followed by the salt text', async () => {
     const identity = await hashedEmailIdentity('  Minsu.Kim@Chess.EXAMPLE ', salt)
-    const expected = createHash('sha256').update('minsu.kim@chess.example' + identity.salt).digest('hex')
+    const expected = createHash('sha256')
+      .update('minsu.kim@chess.example' + identity.salt)
+      .digest('hex')
     assert.deepStrictEqual(identity, {
       type: 'IdentityObject',
       identityHash: `sha256$${expected}`,
@@ -22,7 +24,10 @@ describe('hashedEmailIdentity', () => {
   it('gives the same hash for the same address in any case, and another hash under another salt', async () => {
     const lower = await hashedEmailIdentity('minsu@chess.example', salt)
     const upper = await hashedEmailIdentity('MINSU@CHESS.EXAMPLE', salt)
-    const salted = await hashedEmailIdentity('minsu@chess.example', salt.map((byte) => byte ^ 1))
+    const salted = await hashedEmailIdentity(
+      'minsu@chess.example',
+      salt.map((byte) => byte ^ 1),
+    )
     assert.equal(upper.identityHash, lower.identityHash)
     assert.notEqual(salted.identityHash, lower.identityHash)
   })

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { fromBase64Url, toBase64Url } from '../../../core/crypto/base64url.ts'
 
 describe('base64url', () => {
-  it('round-trips any bytes and matches Node\'s base64url', () => {
+  it("round-trips any bytes and matches Node's base64url", () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 70_000 }), (bytes) => {
         const text = toBase64Url(bytes)

@@ -49,7 +49,10 @@ describe('canonical JSON', () => {
   it('refuses a cyclic value with the same problem', () => {
     const cyclic: Record<string, unknown> = {}
     cyclic.self = cyclic
-    assert.throws(() => canonicalJson(cyclic), (error: unknown) => error instanceof ProblemError && error.code === 'validation-failed')
+    assert.throws(
+      () => canonicalJson(cyclic),
+      (error: unknown) => error instanceof ProblemError && error.code === 'validation-failed',
+    )
   })
 
   it('the library operations refuse a deep body under an Idempotency-Key with the problem, storing nothing', async () => {

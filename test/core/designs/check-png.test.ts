@@ -35,7 +35,10 @@ describe('checkPng', () => {
     // The right size for 8-bit samples, declared as 16-bit.
     assert.equal(await checkPng(samplePng({ ...header, bitDepth: 16, raw: new Uint8Array(rawSize(header)) })), 'image-png-size-mismatch')
     // Non-interlaced data under an interlaced header.
-    assert.equal(await checkPng(samplePng({ width: 10, height: 10, interlace: 1, raw: new Uint8Array(rawSize({ width: 10, height: 10 })) })), 'image-png-size-mismatch')
+    assert.equal(
+      await checkPng(samplePng({ width: 10, height: 10, interlace: 1, raw: new Uint8Array(rawSize({ width: 10, height: 10 })) })),
+      'image-png-size-mismatch',
+    )
   })
 
   it('refuses an honest PNG larger than what is drawn: a side over 1024, or over the decoded budget', async () => {

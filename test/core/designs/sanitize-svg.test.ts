@@ -19,11 +19,29 @@ const svg = (body: string, attributes = '') => `<svg xmlns="${SVG_NS}"${attribut
 describe('the strict CSS of presentation attributes and style', () => {
   it('takes the values badges are drawn with', () => {
     for (const value of [
-      '#fff', 'none', 'currentColor', 'url(#gold)', "url('#gold') #000", 'URL( "#a-1.b" )', 'rgb(12, 34, 56)', 'rgba(0,0,0,.5)',
-      '-0.02em', '1e-5', '50%', "'Noto Sans KR', \"Malgun Gothic\", sans-serif", 'bold 12px/1.2 serif', '4 2', '5,5',
-      'translate(10 20) rotate(45 5 5) scale(-1, 1)', 'matrix(1 0 0 1 10 10)', 'drop-shadow(0 1px 2px #000) blur(2px)', 'red !important',
-      'calc(100% - 4px)', '맑은 고딕',
-    ]) assert.equal(cssValueProblem(value), null, value)
+      '#fff',
+      'none',
+      'currentColor',
+      'url(#gold)',
+      "url('#gold') #000",
+      'URL( "#a-1.b" )',
+      'rgb(12, 34, 56)',
+      'rgba(0,0,0,.5)',
+      '-0.02em',
+      '1e-5',
+      '50%',
+      '\'Noto Sans KR\', "Malgun Gothic", sans-serif',
+      'bold 12px/1.2 serif',
+      '4 2',
+      '5,5',
+      'translate(10 20) rotate(45 5 5) scale(-1, 1)',
+      'matrix(1 0 0 1 10 10)',
+      'drop-shadow(0 1px 2px #000) blur(2px)',
+      'red !important',
+      'calc(100% - 4px)',
+      '맑은 고딕',
+    ])
+      assert.equal(cssValueProblem(value), null, value)
   })
 
   it('refuses what loads, runs or hides from this reading, naming it', () => {
@@ -47,12 +65,19 @@ describe('the strict CSS of presentation attributes and style', () => {
   })
 
   it('keeps the presentation properties of a style attribute, drops others, refuses unsafe values anywhere', () => {
-    assert.deepEqual(sanitizeStyle(' Fill : url(#g) ; -inkscape-font-specification:\'A;B\'; stroke:#000;; mix-blend-mode: multiply'), {
+    assert.deepEqual(sanitizeStyle(" Fill : url(#g) ; -inkscape-font-specification:'A;B'; stroke:#000;; mix-blend-mode: multiply"), {
       ok: true,
       style: 'fill:url(#g);stroke:#000;mix-blend-mode:multiply',
       dropped: ['-inkscape-font-specification'],
     })
-    for (const style of ['behavior: url(x.htc)', '-moz-binding: url(https://evil.example/x.xml#b)', 'background-image: image-set("x.png" 1x)', 'fill', ': red', 'fill: red }']) {
+    for (const style of [
+      'behavior: url(x.htc)',
+      '-moz-binding: url(https://evil.example/x.xml#b)',
+      'background-image: image-set("x.png" 1x)',
+      'fill',
+      ': red',
+      'fill: red }',
+    ]) {
       assert.equal(sanitizeStyle(style).ok, false, style)
     }
   })
@@ -72,16 +97,28 @@ describe('sanitizeSvg', () => {
   })
 
   it('keeps only the text of title and desc, which an HTML page inlining the SVG parses as HTML', () => {
-    assert.deepEqual(sanitizeSvg(svg('<title>A <image href="#x"/>badge</title><desc><g>d</g></desc>'), 'upload'), { ok: true, svg: svg('<title>A badge</title><desc/>') })
+    assert.deepEqual(sanitizeSvg(svg('<title>A <image href="#x"/>badge</title><desc><g>d</g></desc>'), 'upload'), {
+      ok: true,
+      svg: svg('<title>A badge</title><desc/>'),
+    })
   })
 
   it('reads an unprefixed <svg> without xmlns as SVG, as a page inlining it would, and declares the namespace', () => {
-    assert.deepEqual(sanitizeSvg('<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', 'upload'), { ok: true, svg: svg('<rect width="1" height="1"/>', ' viewBox="0 0 1 1"') })
+    assert.deepEqual(sanitizeSvg('<svg viewBox="0 0 1 1"><rect width="1" height="1"/></svg>', 'upload'), {
+      ok: true,
+      svg: svg('<rect width="1" height="1"/>', ' viewBox="0 0 1 1"'),
+    })
   })
 
   it('keeps href only to #id (and data: PNG, JPEG, GIF on <image>), and only where it means something', () => {
     assert.deepEqual(sanitizeSvg(svg('<rect href="#a"/>'), 'upload'), { ok: true, svg: svg('<rect/>') })
-    for (const bad of ['<use href="#a b"/>', '<use href=" javascript:x"/>', '<image href="data:image/svg+xml;base64,PHN2Zy8+"/>', '<image href="#a"/>', '<rect href="https://x"/>']) {
+    for (const bad of [
+      '<use href="#a b"/>',
+      '<use href=" javascript:x"/>',
+      '<image href="data:image/svg+xml;base64,PHN2Zy8+"/>',
+      '<image href="#a"/>',
+      '<rect href="https://x"/>',
+    ]) {
       assert.equal(sanitizeSvg(svg(bad), 'upload').ok, false, bad)
     }
   })
@@ -114,10 +151,23 @@ describe('sanitizeSvg over generated documents', () => {
   const ACTIVE = ['script', 's:script', 'h:script', 'foreignObject', 'set', 'animate', 'style', 'a', 'iframe', 'h:iframe', 'handler', 'feImage']
   const OTHER = ['e:thing', 'metadata', 'switch']
   const ATTRIBUTES = [
-    'id="a"', 'fill="#c00"', 'fill="url(#a)"', 'fill="url(https://evil.example/#a)"', 'style="fill:red;stroke:u\\72l(x)"',
-    'style="stroke-width:2;-x-y:1"', 'onload="pwned()"', 's:onclick="pwned()"', 'href="#a"', 'href="javascript:pwned()"',
-    'xlink:href="#a"', 'xlink:href="https://evil.example/x.svg#a"', 'e:x="1"', 'data-y="&#106;avascript:"', 'transform="rotate(4)"',
-    'attributeName="href"', 'to="javascript:pwned()"',
+    'id="a"',
+    'fill="#c00"',
+    'fill="url(#a)"',
+    'fill="url(https://evil.example/#a)"',
+    'style="fill:red;stroke:u\\72l(x)"',
+    'style="stroke-width:2;-x-y:1"',
+    'onload="pwned()"',
+    's:onclick="pwned()"',
+    'href="#a"',
+    'href="javascript:pwned()"',
+    'xlink:href="#a"',
+    'xlink:href="https://evil.example/x.svg#a"',
+    'e:x="1"',
+    'data-y="&#106;avascript:"',
+    'transform="rotate(4)"',
+    'attributeName="href"',
+    'to="javascript:pwned()"',
   ]
   const NAMESPACES = ` xmlns:s="${SVG_NS}" xmlns:h="http://www.w3.org/1999/xhtml" xmlns:e="urn:editor" xmlns:xlink="http://www.w3.org/1999/xlink"`
 
@@ -129,7 +179,11 @@ describe('sanitizeSvg over generated documents', () => {
       { depthSize: 'small' },
       fc.constantFrom('text &amp; more', '<!-- c -->', '<?pi x?>', '<![CDATA[<script>]]>', ''),
       fc
-        .tuple(fc.constantFrom(...KEPT, ...ACTIVE, ...OTHER), fc.subarray(ATTRIBUTES, { maxLength: 3 }), depth > 1 ? fc.array(tree(depth - 1), { maxLength: 3 }) : fc.constant([]))
+        .tuple(
+          fc.constantFrom(...KEPT, ...ACTIVE, ...OTHER),
+          fc.subarray(ATTRIBUTES, { maxLength: 3 }),
+          depth > 1 ? fc.array(tree(depth - 1), { maxLength: 3 }) : fc.constant([]),
+        )
         .map(([name, attributes, children]) => `<${name}${oneOfEachName(attributes)}>${children.join('')}</${name}>`),
     ),
   )
@@ -142,7 +196,11 @@ describe('sanitizeSvg over generated documents', () => {
         assert.ok(stored.ok, source)
         assert.deepEqual(sanitizeSvg(stored.svg, 'upload'), { ok: true, svg: stored.svg }, source)
         // Markup only: text (`&lt;script&gt;` from a CDATA section) is inert.
-        assert.doesNotMatch(stored.svg.replace(/>[^<]*</g, '><'), /script|pwned|evil|iframe|<set|<animate|<style|<a[ />]|on[a-z]+=|javascript|foreignObject|feImage|switch|[<\s][ehs]:/i, source)
+        assert.doesNotMatch(
+          stored.svg.replace(/>[^<]*</g, '><'),
+          /script|pwned|evil|iframe|<set|<animate|<style|<a[ />]|on[a-z]+=|javascript|foreignObject|feImage|switch|[<\s][ehs]:/i,
+          source,
+        )
         // The output is XML a parser reads without a complaint.
         new DOMParser({ onError: (level, message) => assert.fail(`${level}: ${message} in ${stored.svg}`) }).parseFromString(stored.svg, 'image/svg+xml')
       }),

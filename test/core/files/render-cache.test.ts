@@ -33,7 +33,10 @@ describe('the render cache', () => {
     await cache.getOrRender('"big"', render('"big"', 26))
     await cache.getOrRender('"big"', render('"big"', 26))
     assert.deepEqual(calls, ['"big"', '"big"'])
-    await assert.rejects(cache.getOrRender('"x"', async () => Promise.reject(new Error('font missing'))), /font missing/)
+    await assert.rejects(
+      cache.getOrRender('"x"', async () => Promise.reject(new Error('font missing'))),
+      /font missing/,
+    )
     assert.equal((await cache.getOrRender('"x"', render('"x"', 1))).length, 1, 'tried again')
   })
 })

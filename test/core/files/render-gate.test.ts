@@ -30,7 +30,10 @@ describe('the render gate', () => {
     for (const n of [0, 2, 3]) finish[n]!.resolve()
     assert.deepEqual(await Promise.all(runs), [0, 1, 2, 3])
     // All slots free again: a failing task frees its slot too.
-    await assert.rejects(gate.run(async () => Promise.reject(new Error('boom'))), /boom/)
+    await assert.rejects(
+      gate.run(async () => Promise.reject(new Error('boom'))),
+      /boom/,
+    )
     assert.deepEqual(await Promise.all([gate.run(async () => 'a'), gate.run(async () => 'b'), gate.run(async () => 'c')]), ['a', 'b', 'c'])
   })
 })

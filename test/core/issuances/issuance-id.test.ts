@@ -28,7 +28,15 @@ describe('randomIssuanceId', () => {
   })
 
   it('never returns 0 (not an id any path accepts): it draws again', () => {
-    assert.equal(randomIssuanceId(scriptedIds([[0xe0, 0, 0, 0, 0, 0, 0], [0, 0, 0, 0, 0, 0, 7]])), 7)
+    assert.equal(
+      randomIssuanceId(
+        scriptedIds([
+          [0xe0, 0, 0, 0, 0, 0, 0],
+          [0, 0, 0, 0, 0, 0, 7],
+        ]),
+      ),
+      7,
+    )
   })
 
   it('is uniform enough that 10,000 draws from WebCrypto are distinct, safe and spread over the range', () => {
@@ -83,6 +91,9 @@ describe('issuing when a drawn id is taken', () => {
       [42, 43],
     )
     const listed = await h.issuer.issuances.list('chess', {})
-    assert.deepStrictEqual(listed.data.map((item) => item.id), [43, 42])
+    assert.deepStrictEqual(
+      listed.data.map((item) => item.id),
+      [43, 42],
+    )
   })
 })

@@ -17,7 +17,7 @@ describe('the default key store', () => {
     storage.assertClean()
   })
 
-  it('creates the owner\'s first key on first need: P-256, active, created now', async () => {
+  it("creates the owner's first key on first need: P-256, active, created now", async () => {
     const keys = createKeyStore({ storage, masterKey: MASTER_KEY, clock: createTestClock() })
     const key = await keys.activeKey('club:chess')
     assert.equal(key.owner, 'club:chess')
@@ -76,7 +76,7 @@ describe('the default key store', () => {
     await assert.rejects(wrong.activeKey('platform'))
   })
 
-  it('a sealed key copied onto another key\'s row does not open', async () => {
+  it("a sealed key copied onto another key's row does not open", async () => {
     const keys = createKeyStore({ storage, masterKey: MASTER_KEY })
     const a = await keys.activeKey('platform')
     const b = await keys.activeKey('club:chess')
@@ -99,8 +99,14 @@ describe('the default key store', () => {
       kids.push((await keys.rotate('club:chess')).kid)
     }
     const listed = await keys.publicKeys('club:chess')
-    assert.deepStrictEqual(listed.map((key) => key.kid), kids)
-    assert.deepStrictEqual(listed.map((key) => key.active), [false, false, false, true])
+    assert.deepStrictEqual(
+      listed.map((key) => key.kid),
+      kids,
+    )
+    assert.deepStrictEqual(
+      listed.map((key) => key.active),
+      [false, false, false, true],
+    )
     assert.equal((await keys.activeKey('club:chess')).kid, kids[3])
   })
 

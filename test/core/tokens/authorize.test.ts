@@ -7,7 +7,7 @@ import type { Principal } from '../../../core/tokens/principal.ts'
 const principal: Principal = { clientId: 'cc_1', club: 'chess', scopes: ['clubs:read', 'events:read'], tokenId: 'j' }
 
 describe('authorizing a club operation', () => {
-  it('passes for the token\'s own club and a scope it holds', () => {
+  it("passes for the token's own club and a scope it holds", () => {
     assert.doesNotThrow(() => authorize(principal, 'chess', 'clubs:read'))
     assert.doesNotThrow(() => authorize(principal, 'chess', 'events:read'))
   })

@@ -64,9 +64,7 @@ describe('verifying an access token', () => {
     const publicKey = await importJWK(key.publicJwk, 'ES256', { extractable: true })
     const secrets = [JSON.stringify(key.publicJwk), await exportSPKI(publicKey as CryptoKey), key.publicJwk.x!]
     for (const secret of secrets) {
-      const hs = await new SignJWT(claims())
-        .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid })
-        .sign(new TextEncoder().encode(secret))
+      const hs = await new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid: key.kid }).sign(new TextEncoder().encode(secret))
       await assert.rejects(h.issuer.tokens.verify(hs), isInvalidToken)
     }
   })
@@ -95,7 +93,13 @@ describe('verifying an access token', () => {
       storage: h.storage,
       masterKey: MASTER_KEY,
       clock: h.clock,
-      urls: { base: 'https://api.example', auth: 'https://auth.example', public: 'https://api.example', shareHost: 'example', legacyBase: 'https://api.example' },
+      urls: {
+        base: 'https://api.example',
+        auth: 'https://auth.example',
+        public: 'https://api.example',
+        shareHost: 'example',
+        legacyBase: 'https://api.example',
+      },
     })
     const foreign = (await tokenFor(other, client)).access_token
     await assert.rejects(h.issuer.tokens.verify(foreign), isInvalidToken)
@@ -106,7 +110,7 @@ describe('verifying an access token', () => {
     ['another issuer', { iss: 'https://evil.example/oauth' }],
     ['another audience', { aud: 'https://evil.example' }],
     ['no club claim', { club: undefined }],
-    ['a club claim that is not the client\'s club', { club: 'go' }],
+    ["a club claim that is not the client's club", { club: 'go' }],
     ['no scope claim', { scope: undefined }],
     ['a scope claim that is not a string', { scope: ['svc:openapi:clubs:read'] }],
     ['no jti', { jti: undefined }],

@@ -2,7 +2,7 @@ import { StorageConflict } from '../errors.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
-import { clubDid, clubKeyOwner } from '../issuers/did.ts'
+import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { composeCredentialEmail } from '../notifications/compose.ts'
 import type { TemplateView } from '../achievements/present.ts'
@@ -53,7 +53,14 @@ export async function claimPending(ctx: IssuerContext, limit: number): Promise<C
 }
 
 async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string, jobs: SigningJob[]): Promise<ClaimedJob[]> {
-  const issuances = new Map((await tx.issuances.findByIds(club, jobs.map((job) => job.issuanceId))).map((i) => [i.id, i]))
+  const issuances = new Map(
+    (
+      await tx.issuances.findByIds(
+        club,
+        jobs.map((job) => job.issuanceId),
+      )
+    ).map((i) => [i.id, i]),
+  )
   const unslotted = jobs.filter((job) => job.statusListId === null || job.statusListIndex === null)
   const slots = await allocateStatusIndexes(ctx, tx, club, unslotted.length)
   for (const [i, job] of unslotted.entries()) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { claimPending, signClaimed, storeSigned, SIGNING_LEASE_MS } from '../../../core/signing/sign-pending.ts'
+import { claimPending, signClaimed, storeSigned, SIGNING_LEASE_MS } from '../../../core/signing-queue/sign-pending.ts'
 import { permuteIndex } from '../../../core/status-lists/permute-index.ts'
 import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
@@ -97,11 +97,7 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
 
     const credentials = await credentialsOf(ids)
     assert.equal(credentials.length, 3, 'one credential per issuance')
-    assert.deepStrictEqual(
-      credentials.map((credential) => credential.id).sort(),
-      fast.map((signed) => signed.record.id).sort(),
-      'the first stored wins',
-    )
+    assert.deepStrictEqual(credentials.map((credential) => credential.id).sort(), fast.map((signed) => signed.record.id).sort(), 'the first stored wins')
     assert.deepStrictEqual((await eventsOf('issuance.credential_issued')).sort(), ids.map(String).sort())
     assert.equal(await h.storage.signingJobs.count(), 0)
     const template = await h.issuer.achievements.read('chess', templateId)
