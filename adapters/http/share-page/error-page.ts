@@ -17,17 +17,16 @@ export function renderErrorPage({ status, ko, en }: ErrorPage): string {
   const hint =
     status === 500
       ? html`잠시 후 다시 시도해 주세요. <span lang="en">Please try again shortly.</span>`
-      : html`주소가 정확한지 확인하거나, 자격증명을 받은 분께 링크를 다시 요청하세요.
-          <span lang="en">Check the address, or ask the holder for the link again.</span>`
+      : html`주소가 정확한지 확인하거나, 자격증명을 받은 분께 링크를 다시 요청하세요. <span lang="en">Check the address, or ask the holder for the link again.</span>`
   return htmlDocument({
     title: `${ko} · ${en}`,
     body: html`<main class="card">
-      <div class="not-found">
-        <p class="eyebrow">${status}</p>
-        <h1>${ko}</h1>
-        <p lang="en">${en}</p>
-        <p>${hint}</p>
-      </div>
-    </main>`,
+<div class="not-found">
+<p class="eyebrow">${status}</p>
+<h1>${ko}</h1>
+<p lang="en">${en}</p>
+<p>${hint}</p>
+</div>
+</main>`,
   })
 }

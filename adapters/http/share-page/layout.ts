@@ -16,23 +16,20 @@ export interface DocumentParts {
 export function htmlDocument({ title, head = null, body }: DocumentParts): string {
   return (
     '<!doctype html>\n' +
-    toHtml(
-      html`<html lang="ko">
-        <head>
-          <meta charset="utf-8" />
-          <meta name="viewport" content="width=device-width, initial-scale=1" />
-          <meta name="robots" content="noindex, nofollow" />
-          <meta name="color-scheme" content="light" />
-          <title>${title}</title>
-          ${head}
-          <style>
-            ${styles}
-          </style>
-        </head>
-        <body>
-          ${body}
-        </body>
-      </html> `,
-    )
+    toHtml(html`<html lang="ko">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<meta name="color-scheme" content="light">
+<title>${title}</title>
+${head}
+<style>${styles}</style>
+</head>
+<body>
+${body}
+</body>
+</html>
+`)
   )
 }

@@ -25,70 +25,51 @@ export function renderSharePage(view: ShareView, { qr, now }: SharePageOptions):
     title: `${achievement.name} · ${club.name}`,
     head: socialMeta(view),
     body: html`<main class="card card--${verdict.tone}">
-      <section class="verdict verdict--${verdict.tone}" role="status" aria-live="polite">
-        <span class="verdict__icon" aria-hidden="true">${verdict.icon}</span>
-        <div>
-          <p class="verdict__title">${verdict.ko} <span lang="en">${verdict.en}</span></p>
-          <p class="verdict__detail">${verdict.detailKo} <span lang="en">${verdict.detailEn}</span></p>
-        </div>
-      </section>
-      <div class="body">
-        <p class="eyebrow">디지털 자격증명 · <span lang="en">Digital credential</span></p>
-        <h1>${achievement.name}</h1>
-        ${achievement.nameEn ? html`<p class="name-en" lang="en">${achievement.nameEn}</p>` : null} ${facts(view)}
-        ${achievement.description ? section('설명', 'Description', html`<p class="description">${achievement.description}</p>`) : null}
-        ${criteria(achievement.narrative)}
-        ${
-          achievement.tags.length > 0
-            ? section(
-                '역량',
-                'Skills',
-                html`<ul class="tags">
-                  ${achievement.tags.map((tag) => html`<li>${tag}</li>`)}
-                </ul>`,
-              )
-            : null
-        }
-        ${takeAway(view, qr, verdict.tone)}
-      </div>
-      <footer>
-        <p>확인 시각 <span lang="en">Checked at</span> <time datetime="${new Date(now).toISOString()}">${minuteUtc(now)}</time></p>
-        <p>자격증명 ID <span lang="en">Credential ID</span> ${view.credentialId} · Open Badges 3.0</p>
-      </footer>
-    </main>`,
+<section class="verdict verdict--${verdict.tone}" role="status" aria-live="polite">
+<span class="verdict__icon" aria-hidden="true">${verdict.icon}</span>
+<div>
+<p class="verdict__title">${verdict.ko} <span lang="en">${verdict.en}</span></p>
+<p class="verdict__detail">${verdict.detailKo} <span lang="en">${verdict.detailEn}</span></p>
+</div>
+</section>
+<div class="body">
+<p class="eyebrow">디지털 자격증명 · <span lang="en">Digital credential</span></p>
+<h1>${achievement.name}</h1>
+${achievement.nameEn ? html`<p class="name-en" lang="en">${achievement.nameEn}</p>` : null}
+${facts(view)}
+${achievement.description ? section('설명', 'Description', html`<p class="description">${achievement.description}</p>`) : null}
+${criteria(achievement.narrative)}
+${achievement.tags.length > 0 ? section('역량', 'Skills', html`<ul class="tags">${achievement.tags.map((tag) => html`<li>${tag}</li>`)}</ul>`) : null}
+${takeAway(view, qr, verdict.tone)}
+</div>
+<footer>
+<p>확인 시각 <span lang="en">Checked at</span> <time datetime="${new Date(now).toISOString()}">${minuteUtc(now)}</time></p>
+<p>자격증명 ID <span lang="en">Credential ID</span> ${view.credentialId} · Open Badges 3.0</p>
+</footer>
+</main>`,
   })
 }
 
 function section(ko: string, en: string, content: Markup): Markup {
   return html`<section>
-    <h2>${ko}<span lang="en">${en}</span></h2>
-    ${content}
-  </section>`
+<h2>${ko}<span lang="en">${en}</span></h2>
+${content}
+</section>`
 }
 
 function facts(view: ShareView): Markup {
   const partners = view.achievement.partners.filter((partner) => partner.role !== 'representative')
   return html`<dl class="facts">
-    ${fact('받는 사람', 'Recipient', view.recipientName)} ${fact('발급 기관', 'Issuer', [view.club.name, view.club.issuerVerified ? verifiedMark() : null])}
-    ${
-      partners.length > 0
-        ? fact(
-            '공동 발급',
-            'Co-issuers',
-            html`<ul>
-              ${partners.map((partner) => html`<li>${partner.name}${partner.isVerified ? verifiedMark() : null}</li>`)}
-            </ul>`,
-          )
-        : null
-    }
-    ${fact('발급일', 'Issued', html`<time datetime="${view.issuedAt}">${calendarDay(view.issuedAt)}</time>`)}
-    ${view.validUntil ? fact('만료일', 'Expires', html`<time datetime="${view.validUntil}">${calendarDay(view.validUntil)}</time>`) : null}
-  </dl>`
+${fact('받는 사람', 'Recipient', view.recipientName)}
+${fact('발급 기관', 'Issuer', [view.club.name, view.club.issuerVerified ? verifiedMark() : null])}
+${partners.length > 0 ? fact('공동 발급', 'Co-issuers', html`<ul>${partners.map((partner) => html`<li>${partner.name}${partner.isVerified ? verifiedMark() : null}</li>`)}</ul>`) : null}
+${fact('발급일', 'Issued', html`<time datetime="${view.issuedAt}">${calendarDay(view.issuedAt)}</time>`)}
+${view.validUntil ? fact('만료일', 'Expires', html`<time datetime="${view.validUntil}">${calendarDay(view.validUntil)}</time>`) : null}
+</dl>`
 }
 
 function fact(ko: string, en: string, value: Interpolation): Markup {
-  return html`<dt>${ko}<span lang="en">${en}</span></dt>
-    <dd>${value}</dd>`
+  return html`<dt>${ko}<span lang="en">${en}</span></dt><dd>${value}</dd>`
 }
 
 function verifiedMark(): Markup {
@@ -102,13 +83,7 @@ function criteria(narrative: string): Markup | null {
     .map((line) => line.replace(/^\s*\d+\.\s*/, '').trim())
     .filter((line) => line !== '')
   if (lines.length === 0) return null
-  return section(
-    '취득 기준',
-    'Criteria',
-    html`<ol class="criteria">
-      ${lines.map((line) => html`<li>${line}</li>`)}
-    </ol>`,
-  )
+  return section('취득 기준', 'Criteria', html`<ol class="criteria">${lines.map((line) => html`<li>${line}</li>`)}</ol>`)
 }
 
 /**
@@ -118,32 +93,20 @@ function criteria(narrative: string): Markup | null {
 function takeAway(view: ShareView, qr: string, tone: VerdictTone): Markup {
   const base = `/credentials/${encodeURIComponent(view.credentialId)}`
   return html`<section class="take">
-    <h2>자격증명 가져가기<span lang="en">Take your credential</span></h2>
-    <ul class="actions">
-      <li>
-        <a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a>
-      </li>
-      <li>
-        <a class="button" href="${base}/credential.json" download>JSON 내려받기 <span lang="en">Download JSON</span></a>
-      </li>
-      ${
-        tone === 'valid' || tone === 'expired'
-          ? html`<li>
-              <a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer"
-                >LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a
-              >
-            </li>`
-          : null
-      }
-    </ul>
-    <div class="verify">
-      <label for="verify-url">검증 주소 <span lang="en">Verification URL</span></label>
-      <input id="verify-url" type="url" readonly value="${view.urls.verify}" />
-      <a href="${view.urls.verify}" rel="noopener noreferrer">검증 결과 보기 <span lang="en">Open the verification result</span></a>
-    </div>
-    <figure class="qr">
-      <img src="${qr}" width="136" height="136" alt="이 페이지의 QR 코드 / QR code of this page" />
-      <figcaption>이 페이지로 연결되는 QR 코드 <span lang="en">QR code of this page</span><br />${view.urls.share}</figcaption>
-    </figure>
-  </section>`
+<h2>자격증명 가져가기<span lang="en">Take your credential</span></h2>
+<ul class="actions">
+<li><a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a></li>
+<li><a class="button" href="${base}/credential.json" download>JSON 내려받기 <span lang="en">Download JSON</span></a></li>
+${tone === 'valid' || tone === 'expired' ? html`<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>` : null}
+</ul>
+<div class="verify">
+<label for="verify-url">검증 주소 <span lang="en">Verification URL</span></label>
+<input id="verify-url" type="url" readonly value="${view.urls.verify}">
+<a href="${view.urls.verify}" rel="noopener noreferrer">검증 결과 보기 <span lang="en">Open the verification result</span></a>
+</div>
+<figure class="qr">
+<img src="${qr}" width="136" height="136" alt="이 페이지의 QR 코드 / QR code of this page">
+<figcaption>이 페이지로 연결되는 QR 코드 <span lang="en">QR code of this page</span><br>${view.urls.share}</figcaption>
+</figure>
+</section>`
 }

@@ -11,16 +11,16 @@ const DESCRIPTION_LIMIT = 200
 export function socialMeta(view: ShareView): Markup {
   const title = socialTitle(view)
   const description = socialDescription(view)
-  return html`<meta name="description" content="${description}" />
-    <meta property="og:type" content="website" />
-    <meta property="og:title" content="${title}" />
-    <meta property="og:description" content="${description}" />
-    <meta property="og:url" content="${view.urls.share}" />
-    <meta property="og:site_name" content="${view.club.name}" />
-    <meta property="og:locale" content="ko_KR" />
-    <meta name="twitter:card" content="summary" />
-    <meta name="twitter:title" content="${title}" />
-    <meta name="twitter:description" content="${description}" />`
+  return html`<meta name="description" content="${description}">
+<meta property="og:type" content="website">
+<meta property="og:title" content="${title}">
+<meta property="og:description" content="${description}">
+<meta property="og:url" content="${view.urls.share}">
+<meta property="og:site_name" content="${view.club.name}">
+<meta property="og:locale" content="ko_KR">
+<meta name="twitter:card" content="summary">
+<meta name="twitter:title" content="${title}">
+<meta name="twitter:description" content="${description}">`
 }
 
 export function socialTitle(view: ShareView): string {
