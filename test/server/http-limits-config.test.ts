@@ -33,3 +33,22 @@ describe('HTTP server limits from the environment', () => {
     assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: '70000' }), /must not exceed CLUBCRED_REQUEST_TIMEOUT_MS/)
   })
 })
+
+/** @see issue 15: the signing lease of the worker. */
+describe('CLUBCRED_SIGNING_LEASE_MS', () => {
+  it('defaults to 60 s when unset or empty, and takes 1 s to 2 min', () => {
+    assert.equal(readServerConfig({}).signingLeaseMs, 60_000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '' }).signingLeaseMs, 60_000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '1000' }).signingLeaseMs, 1000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '120000' }).signingLeaseMs, 120_000)
+  })
+
+  it('refuses anything else with a message naming the variable', () => {
+    for (const value of ['999', '120001', '0', '-5', '1.5', '60s', 'abc']) {
+      assert.throws(() => readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: value }), {
+        name: 'TypeError',
+        message: /^CLUBCRED_SIGNING_LEASE_MS must be an integer from 1000 to 120000/,
+      })
+    }
+  })
+})
