@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { HTTP_SERVER_DEFAULTS, readServerConfig } from '../../server/config.ts'
+import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
+import { webCryptoSigner } from '../../core/credentials/webcrypto-signer.ts'
+import { HTTP_SERVER_DEFAULTS, readServerConfig, resolveUrls } from '../../server/config.ts'
+import { wireIssuer } from '../../server/wire.ts'
+import { tempDir } from '../support/temp-sqlite.ts'
 
 /**
  * The HTTP server limits come from CLUBCRED_* variables; a value that is not a positive integer stops the
@@ -41,6 +45,17 @@ describe('CLUBCRED_SIGNING_LEASE_MS', () => {
     assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '' }).signingLeaseMs, 60_000)
     assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '1000' }).signingLeaseMs, 1000)
     assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '120000' }).signingLeaseMs, 120_000)
+  })
+
+  it("is the lease of the server's issuer", async (t) => {
+    const dir = tempDir()
+    const config = readServerConfig({ CLUBCRED_DATA_DIR: dir.path, CLUBCRED_SIGNING_LEASE_MS: '5000' })
+    const issuer = wireIssuer({ config, urls: resolveUrls(config, 8787), openDriver: betterSqlite3Driver, signer: webCryptoSigner })
+    t.after(async () => {
+      await issuer.close()
+      dir.remove()
+    })
+    assert.equal(issuer.config.signingLeaseMs, 5000)
   })
 
   it('refuses anything else with a message naming the variable', () => {
