@@ -11,8 +11,10 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void
 }
 
-/** The background worker: signs queued credentials, sends outbox mail, drops expired idempotency keys and ended
- * failed-authentication windows. */
+/**
+ * The background worker: signs queued credentials, sends outbox mail, drops expired idempotency keys and
+ * ended windows of failed client authentication.
+ */
 export interface IssuerWorker {
   /** Starts the loop; idempotent. */
   start(): void
