@@ -1,5 +1,5 @@
 import { resolveConfig, type IssuerConfigInput } from './config.ts'
-import { createFailureLimiter } from './clients/failure-limiter.ts'
+import { createClientAuthLimiter } from './clients/client-auth-limiter.ts'
 import { createTemplate } from './achievements/create.ts'
 import { patchTemplate } from './achievements/patch.ts'
 import { listTemplates, readTemplate } from './achievements/read.ts'
@@ -117,7 +117,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     keys,
     clock,
     random,
-    clientAuthFailures: createFailureLimiter({ clock, ...config.clientAuthFailures }),
+    clientAuthFailures: createClientAuthLimiter({ storage, clock, ...config.clientAuthFailures }),
     signer: options.signer ?? webCryptoSigner,
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, describe, it, type TestContext } from 'node:test'
 import Database from 'better-sqlite3'
 import { request } from 'undici'
-import { SIGNING_LEASE_MS } from '../../core/signing-queue/sign-pending.ts'
+import { DEFAULTS } from '../../core/config.ts'
 import { permuteIndex } from '../../core/status-lists/permute-index.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 import {
@@ -278,7 +278,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
 
     // Whether the worker had claimed the jobs yet is a race; a clock the test moves ends any lease at once.
     const restarted = track(await startClockedServer({ dataDir }))
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     await assertRecovered(await awaitCredentials(t, restarted, client), restarted, dataDir)
   })
 
@@ -323,7 +323,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
     const restarted = track(await startClockedServer({ dataDir }))
     await sleep(2500)
     assert.equal(progress(dataDir).credentials, atKill.leased === RECIPIENTS ? 0 : RECIPIENTS - atKill.leased, 'leased jobs wait for their lease')
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     await assertRecovered(await awaitCredentials(t, restarted, client), restarted, dataDir)
 
     const after = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
@@ -361,7 +361,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
       assert.equal(early.status, 409, early.text)
       assert.equal(early.json.code, 'idempotency-in-flight')
     }
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     const retry = await postRecipients(retryApi, templateId, 'spring-2030')
     assert.equal(retry.status, 200, retry.text)
     assert.equal(retry.json.summary.total, RECIPIENTS)
