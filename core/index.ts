@@ -1,5 +1,6 @@
 /** @module clubcred/core: the runtime-agnostic domain of clubcred, its ports and its errors. */
-export { createCoreIssuer, type CoreIssuer, type IssuerOptions } from './issuer.ts'
+export { createCoreIssuer, type IssuerOptions } from './issuer.ts'
+export type { CoreIssuer, IssueOptions, IdempotentOutcome } from './core-issuer.ts'
 export { DEFAULTS, defaultUrls, type IssuerConfig, type IssuerUrls } from './config.ts'
 export { ProblemError, OAuthError, StorageConflict, type ProblemCode, type FieldError, type OAuthErrorCode } from './errors.ts'
 export { createKeyStore, type KeyStoreOptions } from './keys/create-key-store.ts'

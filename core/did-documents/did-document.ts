@@ -28,3 +28,6 @@ export async function didDocument(ctx: IssuerContext, club: string) {
     assertionMethod: methods.map((method) => method.id),
   }
 }
+
+/** A club's did:web DID document. */
+export type DidDocument = Awaited<ReturnType<typeof didDocument>>

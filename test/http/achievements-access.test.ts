@@ -56,7 +56,7 @@ describe('unknown templates (achievement-not-found)', () => {
 
   it("the id of another club's template answers 404 achievement-not-found, and a patch leaves it unchanged", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
-    const theirs = await api.issuer.achievements.create('go', aTemplate({ name: 'Their template' }))
+    const theirs = await api.issuer.achievements.create('go', aTemplate({ name: 'Their template' }) as never)
     assertProblem(await api.call('GET', templatePath(theirs.id)), 404, 'achievement-not-found')
     assertProblem(await api.call('PATCH', templatePath(theirs.id), { name: 'Hijacked' }), 404, 'achievement-not-found')
     assert.deepEqual(await api.issuer.achievements.read('go', theirs.id), theirs)
@@ -119,7 +119,7 @@ describe('scopes (DESIGN §5 "Scopes per operation")', () => {
 
   it("a token of this club used on another club's templates answers 403 club-forbidden", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
-    const theirs = await api.issuer.achievements.create('go', aTemplate())
+    const theirs = await api.issuer.achievements.create('go', aTemplate() as never)
     assertProblem(await api.call('GET', '/v2/clubs/go/achievements'), 403, 'club-forbidden')
     assertProblem(await api.call('GET', `/v2/clubs/go/achievements/${theirs.id}`), 403, 'club-forbidden')
     assertProblem(await api.call('POST', '/v2/clubs/go/achievements', aTemplate()), 403, 'club-forbidden')

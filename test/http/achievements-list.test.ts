@@ -170,8 +170,8 @@ describe('list parameters', () => {
   it("the list holds only this club's templates", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const ours = await create(api)
-    await api.issuer.achievements.create('go', aTemplate())
-    const theirsAfter = await api.issuer.achievements.create('go', aTemplate())
+    await api.issuer.achievements.create('go', aTemplate() as never)
+    const theirsAfter = await api.issuer.achievements.create('go', aTemplate() as never)
     const listed = await page(api, '?limit=100')
     assert.deepEqual(
       listed.data.map((item) => item.id),

@@ -253,7 +253,7 @@ describe('legacy form creation refuses with the legacy error table, { statusCode
 
   it('answers 404 with the invalid form id text when the domain information is incorrect: the core error for an unknown club, mapped by legacyErrorResponse (not reachable over HTTP: keys are bound to clubs and clubs are never deleted)', async () => {
     const before = await templateIds(api)
-    const error = await api.issuer.legacy.createForm('no-such-club', form()).then(
+    const error = await api.issuer.legacy.createForm('no-such-club', form() as never).then(
       () => assert.fail('a form was created for a club that does not exist'),
       (thrown: unknown) => thrown,
     )

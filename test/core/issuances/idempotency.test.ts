@@ -19,7 +19,7 @@ afterEach(async () => {
 })
 
 const SCOPE = 'client-1 POST issuances chess'
-const issue = (body: unknown, key: string) => h.issuer.issuances.issue('chess', body, { idempotencyKey: key, idempotencyScope: 'client-1' })
+const issue = (body: unknown, key: string) => h.issuer.issuances.issue('chess', body as never, { idempotencyKey: key, idempotencyScope: 'client-1' })
 const problemCode = (code: string) => (error: unknown) => error instanceof ProblemError && error.code === code
 const count = async () => (await h.issuer.issuances.list('chess', { limit: '100' })).data.length
 
