@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of interface-spec's placeholders. DESIGN §3 gives the self-host defaults. */
+/** The addresses of interface-spec's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -80,7 +80,7 @@ export const DEFAULTS = {
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
-/** Self-host URL defaults for a server on `port` (DESIGN §3). */
+/** Self-host URL defaults for a server on `port` (docs/decisions.md, Addresses). */
 export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
   const origin = `http://${host}:${port}`
   return { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: `${host}:${port}`, legacyBase: origin }

@@ -1,6 +1,7 @@
 /**
- * The admin CLI, the dashboard stand-in (DESIGN §4): `npm run -s cli -- <command>`. Prints exactly one
- * JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero exit.
+ * The admin CLI, the dashboard stand-in (docs/decisions.md, Admin CLI): `npm run -s cli -- <command>`.
+ * Prints exactly one JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero
+ * exit.
  */
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'

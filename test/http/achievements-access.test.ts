@@ -4,8 +4,8 @@ import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../core/achievements/support.ts'
 
 /**
- * Template routes as a client meets them (interface-spec §4.10, DESIGN §5 "Errors", "Scopes per
- * operation", "Lifecycle"): status codes, Location, 404s, scopes and body parsing.
+ * Template routes as a client meets them (interface-spec §4.10, docs/decisions.md, HTTP face, Scopes per
+ * operation and Lifecycle): status codes, Location, 404s, scopes and body parsing.
  */
 
 let api: Api
@@ -72,7 +72,7 @@ describe('unknown templates (achievement-not-found)', () => {
   }
 })
 
-describe('scopes (DESIGN §5 "Scopes per operation")', () => {
+describe('scopes (docs/decisions.md, Scopes per operation)', () => {
   it('a token with only achievements:read can list and read, but POST and PATCH answer 403 insufficient-scope', async () => {
     const saved = await create(api)
     const token = await api.tokenWith(['achievements:read'])
@@ -128,7 +128,7 @@ describe('scopes (DESIGN §5 "Scopes per operation")', () => {
   })
 })
 
-describe('request bodies (DESIGN §5 "Errors")', () => {
+describe('request bodies (docs/decisions.md, HTTP face)', () => {
   it('malformed JSON answers 400 invalid-json on POST and PATCH and changes nothing', async () => {
     const saved = await create(api)
     assertProblem(await api.call('POST', ACHIEVEMENTS, '{"name": "x", "description": '), 400, 'invalid-json')

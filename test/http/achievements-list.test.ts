@@ -3,7 +3,7 @@ import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertValidation, create } from '../core/achievements/support.ts'
 
-/** The template list as a cursor list (interface-spec §4, §4.10; DESIGN §5 "Lists"). */
+/** The template list as a cursor list (interface-spec §4, §4.10; docs/decisions.md, Lists). */
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url')
 

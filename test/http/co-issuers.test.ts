@@ -8,7 +8,7 @@ import { assertProblem } from '../core/achievements/support.ts'
 
 /**
  * Co-issuers added through the library API (what the admin CLI calls; interface-spec §2.3 `coIssuers`,
- * DESIGN §5) seen everywhere they show: the template read on v2 (`coIssuers`) and v1 (`institutions`),
+ * docs/decisions.md, Templates) seen everywhere they show: the template read on v2 (`coIssuers`) and v1 (`institutions`),
  * the credentials issued afterwards (`x-partnerOrganizations`), the certificate PDF and the share page.
  * Credentials issued before keep the snapshot they were engraved from.
  * @see issue 12 (co-issuers)

@@ -16,9 +16,9 @@ import { LEGACY_MESSAGES, legacyErrorResponse } from '../../adapters/http/legacy
 import { ProblemError } from '../../core/errors.ts'
 
 /**
- * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; DESIGN §5 "Legacy
- * form creation"): every row of the legacy error table, every field rule of §2.12, and the created form
- * as an ordinary template that v2 and v1 read.
+ * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; docs/decisions.md,
+ * Legacy form creation): every row of the legacy error table, every field rule of §2.12, and the created
+ * form as an ordinary template that v2 and v1 read.
  */
 
 let api: Api

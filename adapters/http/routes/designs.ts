@@ -4,7 +4,7 @@ import { json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
-/** Designs, `{base_url}/v2/clubs/{clubDomain}/designs` (DESIGN §5: scopes `designs:read` and `designs:manage`). */
+/** Designs, `{base_url}/v2/clubs/{clubDomain}/designs` (scopes `designs:read` and `designs:manage`, docs/decisions.md, Scopes per operation). */
 export async function listDesigns({ issuer, request, club }: ScopedCall): Promise<Response> {
   return json(await issuer.designs.list(club, listQuery(request)))
 }
