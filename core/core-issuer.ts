@@ -79,7 +79,7 @@ export interface CoreIssuer {
     setVerified(domain: string, issuerVerified: boolean): Promise<Club>
     /** Sets whether the club may issue; issuing in a club that may not is `issuing-disabled`. */
     setCanIssue(domain: string, canIssue: boolean): Promise<Club>
-    /** The club API root (spec §4.2) for the token's club; `club-forbidden` when the token has none. */
+    /** The club API root (spec §4.2) for the token's club. */
     root(principal: Principal): Promise<ClubRoot>
   }
   clients: {
@@ -100,7 +100,7 @@ export interface CoreIssuer {
   }
   /** Achievement templates (spec §2.3 to §2.5, §4.10); `achievement-not-found` for an unknown id. */
   achievements: {
-    /** Creates a template; `design-not-found` when it names a design the club does not have. */
+    /** Creates a template; a design it names that the club does not have is `validation-failed` (`design-not-found`). */
     create(club: string, input: TemplateCreateBody): Promise<TemplateView>
     /** Changes the members given; fields engraved into issued credentials stay in their snapshot. */
     patch(club: string, id: number, input: TemplatePatchBody): Promise<TemplateView>
