@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of interface-spec's placeholders. DESIGN §3 gives the self-host defaults. */
+/** The addresses of interface-spec's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -91,7 +91,7 @@ export const DEFAULTS = {
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
 export const SIGNING_LEASE_RANGE = { min: 1000, max: 120_000 } as const
 
-/** Self-host URL defaults for a server on `port` (DESIGN §3). */
+/** Self-host URL defaults for a server on `port` (docs/decisions.md, Addresses). */
 export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
   const origin = `http://${host}:${port}`
   return { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: `${host}:${port}`, legacyBase: origin }

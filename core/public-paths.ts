@@ -1,9 +1,9 @@
 /**
  * Path templates of the public surface, relative to `{public_url}` (interface-spec §2.7, §2.11, §4.11;
- * DESIGN §3), with `{name}` placeholders. Core's URL builders fill them (`core/credentials/urls.ts`) and
- * the HTTP face serves the same templates, so the address a credential names and the route that answers
- * it cannot drift apart. `issuer` and `achievement` are identifiers inside credentials only (the issuer
- * profile's `url`, the achievement `id`): no route serves them.
+ * docs/decisions.md, Addresses), with `{name}` placeholders. Core's URL builders fill them
+ * (`core/credentials/urls.ts`) and the HTTP face serves the same templates, so the address a credential
+ * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
+ * inside credentials only (the issuer profile's `url`, the achievement `id`): no route serves them.
  */
 const OPEN_BADGES = '/open-badges/v3'
 

@@ -1,6 +1,6 @@
 import { DEFAULTS, defaultUrls, isSigningLease, SIGNING_LEASE_RANGE, type IssuerUrls } from '../core/config.ts'
 
-/** The standalone server's settings, read from the environment (DESIGN §3). */
+/** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
 export interface ServerConfig {
   port: number
   host: string
@@ -104,7 +104,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
   }
 }
 
-/** The issuer URLs for a server listening on `port`: the defaults of DESIGN §3 under the overrides. */
+/** The issuer URLs for a server listening on `port`: the defaults (docs/decisions.md, Addresses) under the overrides. */
 export function resolveUrls(config: ServerConfig, port: number): IssuerUrls {
   return { ...defaultUrls(port), ...config.urlOverrides }
 }
