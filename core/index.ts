@@ -1,7 +1,7 @@
 /** @module clubcred/core: the runtime-agnostic domain of clubcred, its ports and its errors. */
 export { createCoreIssuer, type CoreIssuer, type IssuerOptions } from './issuer.ts'
 export { DEFAULTS, defaultUrls, type IssuerConfig, type IssuerUrls } from './config.ts'
-export { ProblemError, OAuthError, StorageConflict, type ProblemCode, type FieldError, type OAuthErrorCode } from './errors.ts'
+export { ProblemError, OAuthError, StorageConflict, StorageUnavailable, type ProblemCode, type FieldError, type OAuthErrorCode } from './errors.ts'
 export { createKeyStore, type KeyStoreOptions } from './keys/create-key-store.ts'
 export { SCOPE_NAMES, SCOPE_PREFIX, type ScopeName } from './scopes.ts'
 export { systemClock, type Clock } from './ports/clock.ts'

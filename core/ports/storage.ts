@@ -331,6 +331,19 @@ export interface Stores {
 /** The stores as seen inside a transaction. */
 export type UnitOfWork = Stores
 
+/** How a unit of work may run. */
+export interface UnitOptions {
+  /**
+   * The unit's writes are safe under concurrency by row locks and constraints alone; an adapter MAY run
+   * it without serialising it against other units (PostgreSQL does, so that several workers claim jobs
+   * in parallel; memory and SQLite ignore it). It stays all-or-nothing, and reads outside it still never
+   * see its uncommitted writes. A caller MUST only pass it for a unit whose every write is such a write:
+   * claims of leased rows (`signingJobs.claim`, `outbox.claimDue`), writes to the rows those claims
+   * returned, and `statusLists.takeSlots`/`insert`.
+   */
+  concurrent?: boolean
+}
+
 /**
  * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
  * Called that way, a method MUST wait while a unit is running: it never reads that unit's uncommitted
@@ -347,8 +360,9 @@ export interface StoragePort extends Stores {
    * undone and the same error is rethrown. Units of work MUST be serialisable: no other unit, in this
    * process or another on the same storage, interleaves with it. Reads made outside a unit MUST NOT
    * see a unit's uncommitted writes. Units MUST NOT be nested (the inner call would wait forever).
+   * With `{ concurrent: true }` see UnitOptions.
    */
-  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>
   /** Releases connections. The storage MUST NOT be used afterwards. */
   close(): Promise<void>
 }
