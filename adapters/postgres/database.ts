@@ -1,4 +1,5 @@
 import { StorageConflict } from '../../core/errors.ts'
+import type { AdvisoryLock } from './locks.ts'
 import type { Sql, TransactionSql } from 'postgres'
 
 /** A row as postgres.js returns it: int8 columns come as strings, bytea as Buffer. */
@@ -7,8 +8,8 @@ export type Row = Record<string, unknown>
 /** Something to run queries on: the pool (direct reads) or a unit's transaction. */
 export type Query = Sql | TransactionSql
 
-/** Advisory locks a unit of work can take; see storage.ts for what each one orders. */
-export type UnitLock = 'unit' | 'status-lists'
+/** Advisory locks a unit of work can take (locks.ts). */
+export type UnitLock = Exclude<AdvisoryLock, 'migrations'>
 
 /** What a store sees: the connection to query on and the locks of its unit. */
 export interface Database {

@@ -1,4 +1,5 @@
 import { MIGRATIONS } from './migrations/index.ts'
+import { LOCK_IDS, lockSpace } from './locks.ts'
 import type { Sql } from 'postgres'
 
 /** A schema name is spliced into SQL as an identifier, so it is checked, never quoted blindly. */
@@ -18,7 +19,7 @@ export async function migrate(sql: Sql, schema: string): Promise<void> {
   assertSchemaName(schema)
   const connection = await sql.reserve()
   try {
-    await connection`SELECT pg_advisory_lock(hashtext(${`clubcred:${schema}:migrations`}))`
+    await connection`SELECT pg_advisory_lock(hashtext(${lockSpace(schema)}), ${LOCK_IDS.migrations})`
     try {
       await connection.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
       await connection.unsafe(
@@ -39,7 +40,7 @@ export async function migrate(sql: Sql, schema: string): Promise<void> {
         }
       }
     } finally {
-      await connection`SELECT pg_advisory_unlock(hashtext(${`clubcred:${schema}:migrations`}))`.catch(() => {})
+      await connection`SELECT pg_advisory_unlock(hashtext(${lockSpace(schema)}), ${LOCK_IDS.migrations})`.catch(() => {})
     }
   } finally {
     connection.release()

@@ -9,12 +9,13 @@ import { createEventStore } from './events.ts'
 import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createKeyRecordStore } from './keys.ts'
+import { LOCK_IDS, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { createOutboxStore } from './outbox.ts'
 import { createStatusListStore } from './status-lists.ts'
-import type { Database, Query, UnitLock } from './database.ts'
+import type { Database, UnitLock } from './database.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
-import type { Sql, TransactionSql } from 'postgres'
+import type { Sql } from 'postgres'
 
 export interface PostgresStorageOptions {
   /** `postgres://user:password@host:5432/database`. */
@@ -66,7 +67,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
  * feed's cursor (`id < cursor`, newest first) needs exactly that across nodes: a reader that has seen
  * id n will never later find a committed id below n that it missed.
  *
- * Direct writes (a store called on the port) run as a one-statement unit under the same lock; direct
+ * Direct writes (a store called on the port) run as a unit of their own, under the same lock; direct
  * reads take no lock, and READ COMMITTED never shows them uncommitted rows. The one exception is
  * `transaction(work, { concurrent: true })`: no unit lock, so that workers claim jobs in parallel; its
  * writes are made safe by row locks (`FOR UPDATE SKIP LOCKED`) and constraints, and the two writes whose
@@ -95,7 +96,7 @@ export async function createPostgresStorage({
     throw error
   }
 
-  const lockKey = (name: UnitLock) => `clubcred:${schema}:${name}`
+  const locks = lockSpace(schema)
 
   const reads = createReadTracker()
 
@@ -111,7 +112,7 @@ export async function createPostgresStorage({
               sql: tx,
               async lock(name) {
                 if (held.has(name)) return
-                await tx`SELECT pg_advisory_xact_lock(hashtext(${lockKey(name)}))`
+                await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS[name]})`
                 held.add(name)
               },
             }
