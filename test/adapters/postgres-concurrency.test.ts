@@ -233,6 +233,11 @@ describe('postgres storage › the database goes away and comes back', () => {
           assert.equal(problem.title, 'Storage unavailable')
           assert.match(problem.type, /\/storage-unavailable$/)
         }
+        // The share host answers people in HTML, never problem+json: a 503 page, with Retry-After too.
+        const sharePage = await issuer.fetch(new Request('http://chess.localhost:8787/credentials/0b7e3a52-9f1c-4d2a-8e6b-3c5d7f9a1b2c'))
+        assert.equal(sharePage.status, 503)
+        assert.equal(sharePage.headers.get('retry-after'), '5')
+        assert.match(sharePage.headers.get('content-type') ?? '', /^text\/html/)
       } finally {
         await server.server().resume()
       }
