@@ -346,8 +346,9 @@ export interface UnitOptions {
 
 /**
  * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
- * Called that way, a method MUST wait while a unit is running: it never reads that unit's uncommitted
- * writes, and the unit never sees it land. A write is committed when its promise resolves (a later unit
+ * Called that way, a write MUST wait while a unit is running (the unit never sees it land), and a read
+ * MUST NOT see a running unit's uncommitted writes: it waits for the unit (memory, SQLite) or answers
+ * from committed state beside it (PostgreSQL, where reads run in parallel with units). A write is committed when its promise resolves (a later unit
  * that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
  * unit makes several writes all-or-nothing: a caller MUST NOT rely on a direct call that writes several
  * rows (`achievements.insert` with requirements, `replaceRequirements`) being undone when it fails part
