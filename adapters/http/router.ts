@@ -2,7 +2,7 @@ import { Router, type IRequest, type RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { authenticate } from './auth.ts'
 import { readableFromAnyOrigin } from './cors.ts'
-import { problemResponse } from './problem.ts'
+import { asProblem, problemResponse } from './problem.ts'
 import type { ListQuery } from '../../core/lists/cursor.ts'
 import { atBase, type Call, type Operation, type Surface } from './operation.ts'
 
@@ -55,8 +55,9 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
     try {
       return await handle({ ...served, request })
     } catch (error) {
-      if (!(error instanceof ProblemError)) throw error
-      return readableFromAnyOrigin(problemResponse(error, problemBaseUrl))
+      const problem = asProblem(error)
+      if (!problem) throw error
+      return readableFromAnyOrigin(problemResponse(problem, problemBaseUrl))
     }
   }
 }
