@@ -170,7 +170,7 @@ async function main(argv: string[]): Promise<number> {
       import('../adapters/sqlite/driver-better-sqlite3.ts'),
       import('../adapters/node/signer.ts'),
     ])
-    issuer = wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
+    issuer = await wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
     print(await command(issuer, values))
     return 0
   } catch (error) {
