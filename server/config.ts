@@ -102,7 +102,9 @@ function readDatabase(env: Record<string, string | undefined>): DatabaseSettings
   if (url === undefined || url === '') return undefined
   if (!/^postgres(ql)?:\/\//.test(url)) throw new TypeError('CLUBCRED_DATABASE_URL must be a postgres:// or postgresql:// URL')
   if (!env.CLUBCRED_MASTER_KEY) {
-    throw new TypeError('CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database')
+    throw new TypeError(
+      'CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database',
+    )
   }
   return {
     url,

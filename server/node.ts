@@ -86,7 +86,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
   })
-  process.stderr.write(`clubcred listening on ${running.url} (role ${running.role})\n`)
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       running.close().then(() => process.exit(0))
