@@ -167,7 +167,12 @@ async function main(argv: string[]): Promise<number> {
       // Works on the two databases themselves, not through an issuer.
       const to = required(values, 'to')
       const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), import('../adapters/sqlite/driver-better-sqlite3.ts')])
-      print(await copyStorage(readServerConfig(), to, betterSqlite3Driver))
+      try {
+        print(await copyStorage(readServerConfig(), to, betterSqlite3Driver))
+      } catch (error) {
+        // The refusals (no source file, a target with rows, a wrong URL) are the operator's to fix.
+        throw error instanceof TypeError ? new UsageError(error.message) : error
+      }
       return 0
     }
     const command = COMMANDS[name]
