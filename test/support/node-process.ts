@@ -2,7 +2,7 @@
  * `npm start` as a child process a test can SIGKILL, with the environment it chooses (role, database
  * URL, master key): the multi-node and outage tests run several of these on one database.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { request } from 'undici'
 import { ROOT, type HttpResponse } from './server.ts'
@@ -19,15 +19,30 @@ export interface NodeProcess {
   stop(): Promise<void>
 }
 
-/** Starts `server/node.ts` with only `env` of the CLUBCRED_* variables (none leak from the test's environment). */
-export async function spawnNode(env: Record<string, string>): Promise<NodeProcess> {
+/**
+ * The Deno the project tests with (not a dependency: its lockfile entry breaks `npm ci`), by its own path,
+ * so that a signal reaches Deno itself rather than the npx in front of it.
+ */
+let denoPath: string | undefined
+function deno(): string {
+  denoPath ??= execFileSync('npx', ['-y', 'deno@2.9.6', 'eval', 'console.log(Deno.execPath())'], { encoding: 'utf8' }).trim()
+  return denoPath
+}
+
+/**
+ * Starts `server/node.ts` (or, with `runtime: 'deno'`, `server/deno.ts` on Deno without FFI, so that no
+ * native module can load) with only `env` of the CLUBCRED_* variables: none leak from the test's environment.
+ */
+export async function spawnNode(env: Record<string, string>, { runtime = 'node' }: { runtime?: 'node' | 'deno' } = {}): Promise<NodeProcess> {
   const inherited: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) {
     if (!name.startsWith('CLUBCRED_') && name !== 'PORT' && name !== 'HOST') inherited[name] = value
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/node.ts')], {
+  const [command, ...args] =
+    runtime === 'node' ? [process.execPath, '--import', 'tsx', join(ROOT, 'server/node.ts')] : [deno(), 'run', '--allow-all', '--deny-ffi', 'server/deno.ts']
+  const child = spawn(command!, args, {
     cwd: ROOT,
-    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
@@ -35,7 +50,7 @@ export async function spawnNode(env: Record<string, string>): Promise<NodeProces
   child.stderr!.setEncoding('utf8')
   child.stderr!.on('data', (chunk: string) => (stderr += chunk))
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node did not start within 30 s:\n${stderr}`)), 30_000)
+    const timer = setTimeout(() => reject(new Error(`server did not start within 60 s:\n${stderr}`)), 60_000)
     const look = () => {
       const match = /clubcred listening on (\S+)\n/.exec(stderr)
       if (match) {
