@@ -80,7 +80,8 @@ async function copyTable(source: SqliteDriver, sql: Sql, schema: string, table: 
     after = Number(rows[rows.length - 1]!.__rowid)
     const records = rows.map((row) => Object.fromEntries(columns.map((column) => [column.name, toJsonValue(row[column.name] ?? null, column.type)])))
     await sql.unsafe(
-      `INSERT INTO ${quote(schema)}.${quote(table)} (${list}) SELECT ${list} FROM json_populate_recordset(NULL::${quote(schema)}.${quote(table)}, $1::json)`,
+      // OVERRIDING SYSTEM VALUE: identity columns take the copied ids, not new ones.
+      `INSERT INTO ${quote(schema)}.${quote(table)} (${list}) OVERRIDING SYSTEM VALUE SELECT ${list} FROM json_populate_recordset(NULL::${quote(schema)}.${quote(table)}, $1::json)`,
       [JSON.stringify(records)],
     )
   }

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import postgres from 'postgres'
-import { startPostgres, type PostgresServer } from '../support/postgres.ts'
+import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoClientFrom } from '../support/server.ts'
 
@@ -18,7 +18,7 @@ const RECOVERY_MS = 60_000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the database down for a few seconds', { timeout: 180_000 }, () => {
-  let server: PostgresServer
+  let server: TestPostgres
   let node: NodeProcess | undefined
   before(async () => {
     server = await startPostgres()

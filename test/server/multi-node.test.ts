@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { compactVerify, importJWK, type JWK } from 'jose'
 import postgres from 'postgres'
-import { startPostgres, type PostgresServer } from '../support/postgres.ts'
+import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoClientFrom } from '../support/server.ts'
 
@@ -24,7 +24,7 @@ const SIGNED_WITHIN_MS = 120_000
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () => {
-  let server: PostgresServer
+  let server: TestPostgres
   const nodes: NodeProcess[] = []
   before(async () => {
     server = await startPostgres()

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { promisify } from 'node:util'
-import { startPostgres, type PostgresServer } from '../support/postgres.ts'
+import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { ROOT } from '../support/server.ts'
 
@@ -26,7 +26,7 @@ async function cli(env: Record<string, string>, ...args: string[]): Promise<any>
 }
 
 describe('the entries on PostgreSQL', { timeout: 180_000 }, () => {
-  let server: PostgresServer
+  let server: TestPostgres
   let deno: NodeProcess | undefined
   before(async () => {
     server = await startPostgres()
