@@ -80,3 +80,4 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
 function logError(error: unknown, request: Request): void {
   console.error(`clubcred: ${request.method} ${new URL(request.url).pathname} failed:`, error)
 }
+export { createWorkerFetchHandler } from './worker-face.ts'

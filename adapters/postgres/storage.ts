@@ -82,11 +82,14 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
  * @example
  * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
  */
+/** The schema of clubcred's tables unless the embedder names another. */
+export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
+
 export async function createPostgresStorage({
   url,
   poolSize = 10,
   statementTimeoutMs = 30_000,
-  schema = 'clubcred',
+  schema = DEFAULT_POSTGRES_SCHEMA,
   connectTimeoutMs = 10_000,
 }: PostgresStorageOptions): Promise<StoragePort> {
   assertSchemaName(schema)
@@ -148,7 +151,7 @@ export async function createPostgresStorage({
 /** Runs the migrations on `url` and returns: for a deploy step that migrates before the nodes start. */
 export async function migratePostgres({
   url,
-  schema = 'clubcred',
+  schema = DEFAULT_POSTGRES_SCHEMA,
   connectTimeoutMs = 10_000,
 }: Pick<PostgresStorageOptions, 'url' | 'schema' | 'connectTimeoutMs'>): Promise<void> {
   assertSchemaName(schema)

@@ -28,7 +28,7 @@ export interface TestPostgres {
  * dir is handed to the `postgres` user and the binaries run through `runuser`. The server is stopped at
  * process exit too, so that a crashed test file leaves no server behind.
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres({ durable = false }: { durable?: boolean } = {}): Promise<TestPostgres> {
   const bin = findBinDir()
   const root = mkdtempSync(join(tmpdir(), 'clubcred-pg-'))
   const data = join(root, 'data')
@@ -41,10 +41,9 @@ export async function startPostgres(): Promise<TestPostgres> {
     `-p ${port}`,
     `-k ${root}`,
     '-c listen_addresses=127.0.0.1',
-    // Throwaway data: durability buys nothing here and costs seconds per file.
-    '-c fsync=off',
-    '-c synchronous_commit=off',
-    '-c full_page_writes=off',
+    // Throwaway data: durability buys nothing here and costs seconds per file. A bench that compares
+    // with SQLite (which syncs every commit) asks for `durable`: PostgreSQL's defaults, fsync on.
+    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=200',
   ].join(' ')
   const start = () => exec('pg_ctl', ['-D', data, '-l', join(root, 'server.log'), '-o', options, '-w', 'start'])
