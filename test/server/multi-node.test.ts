@@ -65,6 +65,13 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
     assert.ok(client, 'the first node created the demo club and its client')
     const [apiB, firstWorker] = await Promise.all([start('api'), start('worker')])
     assert.equal(demoClientFrom(apiB.stderr), null, 'one demo club, made by one node')
+    // A worker answers its health check and nothing else.
+    const health = await firstWorker.http('/healthz')
+    assert.deepEqual([health.status, health.json], [200, { status: 'ok', role: 'worker' }])
+    for (const path of ['/v2/clubs/demo/', '/open-badges/v3/issuers/demo/did.json', '/oauth/token']) {
+      const refused = await firstWorker.http(path)
+      assert.deepEqual([refused.status, refused.json?.code], [404, 'route-not-found'], path)
+    }
 
     const tokenOf = async (node: NodeProcess) => {
       const response = await node.http('/oauth/token', {
