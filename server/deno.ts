@@ -7,7 +7,7 @@
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
-import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import type { Issuer } from '../index.ts'
@@ -54,13 +54,10 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     throw error
   }
   wired(issuer.fetch)
-  issuer.worker.start()
-
-  const demo = await bootstrapDemo(issuer)
-  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  const url = await startServing(issuer, urls, config.host, port)
 
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     issuer,
     async close() {
       await server.shutdown()

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
-import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import type { Clock } from '../core/ports/clock.ts'
@@ -47,13 +47,10 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   const urls = resolveUrls(config, port)
   const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
   listener = toNodeListener(issuer.fetch)
-  issuer.worker.start()
-
-  const demo = await bootstrapDemo(issuer)
-  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  const url = await startServing(issuer, urls, config.host, port)
 
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     issuer,
     server,
     async close() {
