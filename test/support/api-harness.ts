@@ -25,6 +25,7 @@ import type { KeyStore } from '../../core/ports/key-store.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { FileLimits } from '../../core/config.ts'
+import { clientCredentialsGrant } from './token-request.ts'
 
 export const ORIGIN = 'http://localhost:8787'
 
@@ -123,14 +124,7 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
     dbFile,
     send,
     async mint(client) {
-      const response = await send(`${origin}/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`),
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      })
+      const response = await send(`${origin}/oauth/token`, clientCredentialsGrant(client))
       const body = text(response.bytes)
       assert.equal(response.status, 200, `token endpoint said ${response.status}: ${body}`)
       return JSON.parse(body).access_token
