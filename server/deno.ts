@@ -8,8 +8,7 @@
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
-import { createWorkerFetchHandler } from '../adapters/http/index.ts'
-import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import type { Issuer } from '../index.ts'
@@ -55,16 +54,11 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     await server.shutdown()
     throw error
   }
-  wired(config.role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch)
-  if (config.role !== 'api') issuer.worker.start()
-
-  if (config.role !== 'worker') {
-    const demo = await bootstrapDemo(issuer)
-    if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
-  }
+  wired(handlerFor(issuer, config.role))
+  const url = await startServing(issuer, config.role, urls, config.host, port)
 
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     issuer,
     async close() {
       await server.shutdown()

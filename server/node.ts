@@ -6,10 +6,9 @@ import { createServer, type Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
-import { createWorkerFetchHandler } from '../adapters/http/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
-import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
+import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import type { Clock } from '../core/ports/clock.ts'
@@ -54,17 +53,11 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
     await new Promise((resolve) => server.close(resolve))
     throw error
   }
-  // An `api` node only queues: the workers of the deployment sign what it accepts.
-  listener = toNodeListener(config.role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch)
-  if (config.role !== 'api') issuer.worker.start()
-
-  if (config.role !== 'worker') {
-    const demo = await bootstrapDemo(issuer)
-    if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
-  }
+  listener = toNodeListener(handlerFor(issuer, config.role))
+  const url = await startServing(issuer, config.role, urls, config.host, port)
 
   return {
-    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    url,
     role: config.role,
     issuer,
     server,

@@ -1,14 +1,12 @@
-import { StorageConflict } from '../../core/errors.ts'
 import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
-import { type Journal, put, remove } from './journal.ts'
+import { type Journal, put, remove, putNew } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
 export function createClientStore(state: State, journal: Journal): ClientStore {
   return {
     async insert(client) {
-      if (state.clients.has(client.id)) throw new StorageConflict(`client ${client.id} exists`)
-      put(journal, state.clients, client.id, copy(client))
+      putNew(journal, state.clients, client.id, copy(client), `client ${client.id} exists`)
     },
     async findById(id) {
       const client = state.clients.get(id)
@@ -30,8 +28,7 @@ export function createClientStore(state: State, journal: Journal): ClientStore {
 export function createApiKeyStore(state: State, journal: Journal): ApiKeyStore {
   return {
     async insert(key) {
-      if (state.apiKeys.has(key.id)) throw new StorageConflict(`api key ${key.id} exists`)
-      put(journal, state.apiKeys, key.id, copy(key))
+      putNew(journal, state.apiKeys, key.id, copy(key), `api key ${key.id} exists`)
     },
     async findById(id) {
       const key = state.apiKeys.get(id)

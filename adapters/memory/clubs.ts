@@ -1,6 +1,5 @@
-import { StorageConflict } from '../../core/errors.ts'
 import type { ClubStore } from '../../core/ports/storage.ts'
-import { type Journal, put } from './journal.ts'
+import { type Journal, put, putNew } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
@@ -12,8 +11,7 @@ function definedOnly<T extends object>(changes: T): Partial<T> {
 export function createClubStore(state: State, journal: Journal): ClubStore {
   return {
     async insert(club) {
-      if (state.clubs.has(club.domain)) throw new StorageConflict(`club ${club.domain} exists`)
-      put(journal, state.clubs, club.domain, copy(club))
+      putNew(journal, state.clubs, club.domain, copy(club), `club ${club.domain} exists`)
     },
     async findByDomain(domain) {
       const club = state.clubs.get(domain)

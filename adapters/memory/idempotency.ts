@@ -1,6 +1,5 @@
-import { StorageConflict } from '../../core/errors.ts'
 import type { IdempotencyStore } from '../../core/ports/storage.ts'
-import { type Journal, put, remove } from './journal.ts'
+import { type Journal, put, remove, putNew } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
@@ -15,8 +14,7 @@ export function createIdempotencyStore(state: State, journal: Journal): Idempote
     },
     async insert(record) {
       const mapKey = idempotencyKey(record.scope, record.key)
-      if (state.idempotency.has(mapKey)) throw new StorageConflict(`idempotency key ${record.key} exists in ${record.scope}`)
-      put(journal, state.idempotency, mapKey, copy(record))
+      putNew(journal, state.idempotency, mapKey, copy(record), `idempotency key ${record.key} exists in ${record.scope}`)
     },
     async complete(scope, key, response) {
       const mapKey = idempotencyKey(scope, key)

@@ -1,3 +1,5 @@
+import { StorageConflict } from '../../core/errors.ts'
+
 /** Undo steps of the running unit of work, replayed in reverse on rollback. */
 export type Journal = (() => void)[]
 
@@ -15,4 +17,13 @@ export function remove<K, V>(journal: Journal, map: Map<K, V>, key: K): boolean 
   map.delete(key)
   journal.push(() => map.set(key, before))
   return true
+}
+
+/**
+ * `put` of a row that must be new: an existing key throws `StorageConflict` (the ports' `insert`
+ * contract) and writes nothing. `conflict` is the error's message.
+ */
+export function putNew<K, V>(journal: Journal, map: Map<K, V>, key: K, value: V, conflict: string): void {
+  if (map.has(key)) throw new StorageConflict(conflict)
+  put(journal, map, key, value)
 }

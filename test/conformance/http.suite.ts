@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Issuer } from '../../index.ts'
+import { clientCredentialsGrant } from '../support/token-request.ts'
 
 export interface HttpHarness {
   issuer: Issuer
@@ -40,13 +41,7 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
       h = await open()
       await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
       const client = await h.issuer.clients.create({ club: 'chess' })
-      const response = await h.send(
-        new Request(`${h.issuer.config.urls.auth}/token`, {
-          method: 'POST',
-          headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
-          body: 'grant_type=client_credentials',
-        }),
-      )
+      const response = await h.send(new Request(`${h.issuer.config.urls.auth}/token`, clientCredentialsGrant(client)))
       assert.equal(response.status, 200)
       token = ((await response.json()) as { access_token: string }).access_token
     })

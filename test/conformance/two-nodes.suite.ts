@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list'
 import type { Issuer } from '../../index.ts'
+import { clientCredentialsGrant } from '../support/token-request.ts'
 
 /** The origin of `defaultUrls(8787)`, which both nodes MUST be configured with (one load balancer). */
 const ORIGIN = 'http://localhost:8787'
@@ -121,16 +122,7 @@ async function within<T>(ms: number, read: () => Promise<T | null>): Promise<T> 
 }
 
 function tokenResponse(node: Issuer, client: { client_id: string; client_secret: string }): Promise<Response> {
-  return node.fetch(
-    new Request(`${ORIGIN}/oauth/token`, {
-      method: 'POST',
-      headers: {
-        authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`),
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    }),
-  )
+  return node.fetch(new Request(`${ORIGIN}/oauth/token`, clientCredentialsGrant(client)))
 }
 
 /** A club with a template and an all-scope client, created through `node`; its token works on every node. */

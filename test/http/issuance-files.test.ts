@@ -7,6 +7,7 @@ import { createCoreIssuer } from '../../core/issuer.ts'
 import { openApi } from '../support/api-harness.ts'
 import { assertProblem } from '../core/achievements/support.ts'
 import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, skipWithoutPoppler, type FilesApi } from '../files/support.ts'
+import { clientCredentialsGrant } from '../support/token-request.ts'
 
 /**
  * The certificate file (interface-spec §4.6; scope `issuance:read`, docs/decisions.md, Scopes per
@@ -242,12 +243,6 @@ describe('an issuer without a certificate renderer', () => {
 })
 
 async function tokenOf(api: FilesApi, client: { client_id: string; client_secret: string }): Promise<string> {
-  const response = await api.issuer.fetch(
-    new Request('http://localhost:8787/oauth/token', {
-      method: 'POST',
-      headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    }),
-  )
+  const response = await api.issuer.fetch(new Request('http://localhost:8787/oauth/token', clientCredentialsGrant(client)))
   return ((await response.json()) as { access_token: string }).access_token
 }

@@ -1,19 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
-import {
-  clubPaths,
-  createTemplate,
-  credentialOf,
-  detailOf,
-  expectStatus,
-  issueTo,
-  members,
-  openVerificationApi,
-  statusEntryOf,
-  type RawResponse,
-  type VerificationApi,
-} from '../support/verification-harness.ts'
+import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
+import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, members, statusEntryOf } from '../support/verification-steps.ts'
 import { fetchStatusList, verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**

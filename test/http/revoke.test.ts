@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { createTestClock, type TestClock } from '../support/clock.ts'
 import { assertProblem, assertValidation } from '../core/achievements/support.ts'
+import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
 import {
   clubPaths,
   createTemplate,
@@ -11,12 +12,9 @@ import {
   expectStatus,
   issueTo,
   members,
-  openVerificationApi,
   statusEntryOf,
   verdictOf,
-  type RawResponse,
-  type VerificationApi,
-} from '../support/verification-harness.ts'
+} from '../support/verification-steps.ts'
 import { fetchStatusList } from '../support/verification-status-list.ts'
 
 /**

@@ -7,9 +7,8 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
-import { openApi, type Api } from '../support/api-harness.ts'
+import { openApi, openVerificationApi, type Api } from '../support/api-harness.ts'
 import { createTestClock, TEST_EPOCH, type TestClock } from '../support/clock.ts'
-import { openVerificationApi } from '../support/verification-harness.ts'
 import { createTemplate, issuancePath, issue, readCredential, readIssuance } from '../core/issuances/support.ts'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

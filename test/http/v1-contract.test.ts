@@ -5,6 +5,7 @@ import { createDesign, templateIds } from '../support/legacy-forms.ts'
 import { assertProblem, assertValidation } from '../core/achievements/support.ts'
 import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { SCOPE_NAMES, type ScopeName } from '../../core/scopes.ts'
+import { clientCredentialsGrant } from '../support/token-request.ts'
 
 /**
  * The v1 contract (interface-spec §4.12, §9; docs/decisions.md, v1): v1 answers only ever gain keys, so every
@@ -685,13 +686,7 @@ describe('v1 reaches the forms and issuances of the token’s club only (spec §
     chessIssuance = (await v1('POST', '/v1/achievements', { formId: chessForm, recipients: [recipient('kim')] })).body.issued[0].id
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const client = await api.issuer.clients.create({ club: 'go' })
-    const token = await api.issuer.fetch(
-      new Request(`${ORIGIN}/oauth/token`, {
-        method: 'POST',
-        headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'grant_type=client_credentials',
-      }),
-    )
+    const token = await api.issuer.fetch(new Request(`${ORIGIN}/oauth/token`, clientCredentialsGrant(client)))
     assert.equal(token.status, 200)
     goToken = ((await token.json()) as { access_token: string }).access_token
   })

@@ -2,19 +2,8 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { createTestClock, type TestClock } from '../support/clock.ts'
-import {
-  clubPaths,
-  createTemplate,
-  credentialOf,
-  detailOf,
-  expectStatus,
-  issueTo,
-  listItemOf,
-  members,
-  openVerificationApi,
-  verdictOf,
-  type VerificationApi,
-} from '../support/verification-harness.ts'
+import { openVerificationApi, type VerificationApi } from '../support/api-harness.ts'
+import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, listItemOf, members, verdictOf } from '../support/verification-steps.ts'
 import { verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**

@@ -3,19 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { decodeProtectedHeader } from 'jose'
 import { verifyCredential } from 'did-jwt-vc'
 import { Resolver, type DIDResolutionResult, type ParsedDID } from 'did-resolver'
-import {
-  clubPaths,
-  createTemplate,
-  credentialOf,
-  detailOf,
-  expectStatus,
-  issueTo,
-  members,
-  openVerificationApi,
-  statusEntryOf,
-  verdictOf,
-  type VerificationApi,
-} from '../support/verification-harness.ts'
+import { openVerificationApi, type VerificationApi } from '../support/api-harness.ts'
+import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, members, statusEntryOf, verdictOf } from '../support/verification-steps.ts'
 import { fetchStatusList, verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**

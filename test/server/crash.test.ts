@@ -18,7 +18,9 @@ import {
   ROOT,
   accessToken,
   clubAndClient,
+  collectStderr,
   freshDataDir,
+  listeningUrl,
   removeDataDir,
   startClockedServer,
   startServer,
@@ -49,20 +51,7 @@ async function spawnKillable(dataDir: string): Promise<KillableServer> {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  let stderr = ''
-  child.stderr!.setEncoding('utf8')
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000)
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk
-      const match = /clubcred listening on (\S+)\n/.exec(stderr)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1]!)
-      }
-    })
-    void exited.then(() => reject(new Error(`server exited before listening:\n${stderr}`)))
-  })
+  const url = await listeningUrl(child, exited, collectStderr(child))
   return {
     url,
     child,

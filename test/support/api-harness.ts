@@ -1,17 +1,166 @@
+/**
+ * The one HTTP test harness: an issuer on a fresh SQLite file with one club, called through its fetch
+ * handler or, with `listen`, through node:http on an ephemeral port. Two views share that setup:
+ * `openApi` (JSON in, JSON out, a fixed all-scope token, the storage and key store at hand) and
+ * `openVerificationApi` for the public verification surface (the raw text of each answer, since JWTs
+ * are text/plain and replays are compared byte for byte; unauthenticated requests; the SQLite file to
+ * alter a stored JWT; a sibling issuer on the same file; a token renewed as the test clock moves).
+ */
+import assert from 'node:assert/strict'
+import { createServer, type Server } from 'node:http'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { AddressInfo } from 'node:net'
+import Database from 'better-sqlite3'
+import { Agent, request } from 'undici'
 import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
-import type { Clock } from '../../core/ports/clock.ts'
+import { toNodeListener } from '../../adapters/node/index.ts'
+import { clubDid } from '../../core/did-documents/did.ts'
+import { systemClock, type Clock } from '../../core/ports/clock.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
 import type { KeyStore } from '../../core/ports/key-store.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { FileLimits } from '../../core/config.ts'
+import { clientCredentialsGrant } from './token-request.ts'
 
 export const ORIGIN = 'http://localhost:8787'
+
+interface HarnessOptions {
+  club?: string
+  clock?: Clock
+  certificates?: CertificateRenderer
+  files?: Partial<FileLimits>
+  /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
+  listen?: boolean
+}
+
+/** An answer as bytes; each view reads it its own way. */
+interface Exchange {
+  status: number
+  headers: Headers
+  bytes: Uint8Array
+}
+
+type Send = (url: string, init: { method: string; headers: Record<string, string>; body?: string }) => Promise<Exchange>
+
+interface Harness {
+  issuer: Issuer
+  storage: StoragePort
+  keys: KeyStore
+  club: string
+  origin: string
+  dbFile: string
+  send: Send
+  /** A bearer token for this client, from the token endpoint (asserting 200). */
+  mint(client: { client_id: string; client_secret: string }): Promise<string>
+  /** Another issuer on the same SQLite file with the same options, closed by `close()`. */
+  sibling(): Issuer
+  close(): Promise<void>
+}
+
+const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
+
+async function openHarness({ club = 'chess', clock, certificates, files, listen = false }: HarnessOptions, label: string): Promise<Harness> {
+  const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
+  const dbFile = join(dir, 'clubcred.db')
+
+  let server: Server | null = null
+  let port = 8787
+  let host = 'localhost'
+  // The handler is set once the issuer exists; the issuer's URLs need the port first.
+  let handler: ((request: Request) => Promise<Response>) | null = null
+  if (listen) {
+    server = createServer((req, res) => toNodeListener(handler!)(req, res))
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
+    port = (server.address() as AddressInfo).port
+    host = '127.0.0.1'
+  }
+  const origin = `http://${host}:${port}`
+
+  function open(): { issuer: Issuer; storage: StoragePort; keys: KeyStore } {
+    const storage = createSqliteStorage({ driver: betterSqlite3Driver(dbFile) })
+    const keys = createKeyStore({ storage, masterKey: new Uint8Array(32).fill(7), ...(clock ? { clock } : {}) })
+    const issuer = createIssuer({
+      storage,
+      keys,
+      urls: defaultUrls(port, host),
+      ...(clock ? { clock } : {}),
+      ...(certificates ? { certificates } : {}),
+      ...(files ? { files } : {}),
+      http: { onError: (error) => console.error(error) },
+    })
+    return { issuer, storage, keys }
+  }
+  const { issuer, storage, keys } = open()
+  const siblings: Issuer[] = []
+  handler = issuer.fetch
+  await issuer.clubs.create({ domain: club, name: 'Chess Club' })
+
+  const agent = listen ? new Agent({ keepAliveTimeout: 1000 }) : null
+  const send: Send = async (url, init) => {
+    if (agent) {
+      const response = await request(url, { method: init.method as 'GET', headers: init.headers, body: init.body ?? null, dispatcher: agent })
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value === undefined) continue
+        for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+      }
+      return { status: response.statusCode, headers, bytes: new Uint8Array(await response.body.arrayBuffer()) }
+    }
+    const response = await issuer.fetch(new Request(url, init.body === undefined ? init : { ...init, body: init.body }))
+    return { status: response.status, headers: response.headers, bytes: new Uint8Array(await response.arrayBuffer()) }
+  }
+
+  return {
+    issuer,
+    storage,
+    keys,
+    club,
+    origin,
+    dbFile,
+    send,
+    async mint(client) {
+      const response = await send(`${origin}/oauth/token`, clientCredentialsGrant(client))
+      const body = text(response.bytes)
+      assert.equal(response.status, 200, `token endpoint said ${response.status}: ${body}`)
+      return JSON.parse(body).access_token
+    },
+    sibling() {
+      const other = open().issuer
+      siblings.push(other)
+      return other
+    },
+    async close() {
+      for (const other of siblings) await other.close()
+      await agent?.close()
+      if (server) {
+        server.closeAllConnections()
+        await new Promise((resolve) => server!.close(resolve))
+      }
+      await issuer.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** A request with `body` serialised as JSON unless it is a string already (then typed JSON unless told). */
+function withBody(method: string, headers: Record<string, string>, body: unknown): Parameters<Send>[1] {
+  if (body === undefined) return { method, headers }
+  return {
+    method,
+    headers: { ...headers, 'content-type': headers['content-type'] ?? 'application/json' },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  }
+}
+
+/** A token for a new client of the harness's club with these scopes (all when absent). */
+async function tokenFor(harness: Harness, scopes?: string[]): Promise<string> {
+  return harness.mint(await harness.issuer.clients.create({ club: harness.club, ...(scopes ? { scopes } : {}) }))
+}
 
 export interface ApiResponse {
   status: number
@@ -40,70 +189,140 @@ export interface Api {
  * An issuer on a fresh SQLite file with one club and an all-scope client, called in-process through
  * its fetch handler.
  */
-export async function openApi({
-  club = 'chess',
-  clock,
-  certificates,
-  files,
-}: { club?: string; clock?: Clock; certificates?: CertificateRenderer; files?: Partial<FileLimits> } = {}): Promise<Api> {
-  const dir = mkdtempSync(join(tmpdir(), 'clubcred-api-'))
-  const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'clubcred.db')) })
-  const keys = createKeyStore({ storage, masterKey: new Uint8Array(32).fill(7), ...(clock ? { clock } : {}) })
-  const issuer = createIssuer({
-    storage,
-    keys,
-    urls: defaultUrls(8787),
-    ...(clock ? { clock } : {}),
-    ...(certificates ? { certificates } : {}),
-    ...(files ? { files } : {}),
-    http: { onError: (error) => console.error(error) },
-  })
-  await issuer.clubs.create({ domain: club, name: 'Chess Club' })
-
-  async function tokenFor(scopes?: string[]): Promise<string> {
-    const client = await issuer.clients.create({ club, ...(scopes ? { scopes } : {}) })
-    const response = await issuer.fetch(
-      new Request(`${ORIGIN}/oauth/token`, {
-        method: 'POST',
-        headers: {
-          authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`),
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      }),
-    )
-    const body = (await response.json()) as { access_token: string }
-    return body.access_token
+export async function openApi(options: Omit<HarnessOptions, 'listen'> = {}): Promise<Api> {
+  const harness = await openHarness(options, 'api')
+  const token = await tokenFor(harness)
+  return {
+    issuer: harness.issuer,
+    storage: harness.storage,
+    keys: harness.keys,
+    club: harness.club,
+    token,
+    async call(method, path, body, headers = {}) {
+      const response = await harness.send(`${ORIGIN}${path}`, withBody(method, { authorization: `Bearer ${token}`, ...headers }, body))
+      const answer = text(response.bytes)
+      return { status: response.status, headers: response.headers, body: answer ? JSON.parse(answer) : null }
+    },
+    async get(path, headers = {}) {
+      const response = await harness.send(`${ORIGIN}${path}`, { method: 'GET', headers: { authorization: `Bearer ${token}`, ...headers } })
+      const answer = text(response.bytes)
+      const isJson = /json/.test(response.headers.get('content-type') ?? '')
+      return { ...response, text: answer, json: isJson && answer ? JSON.parse(answer) : null }
+    },
+    tokenWith: (scopes) => tokenFor(harness, scopes),
+    close: harness.close,
   }
-  const token = await tokenFor()
+}
+
+export interface RawResponse {
+  status: number
+  headers: Headers
+  /** The body exactly as sent. */
+  text: string
+  /** The body parsed as JSON, or `null` when it is empty or not JSON. */
+  body: any
+}
+
+export interface CallOptions {
+  /** Send the all-scope bearer token (default), another token, or no Authorization header at all. */
+  token?: string | null
+}
+
+export interface VerificationApi {
+  issuer: Issuer
+  club: string
+  token: string
+  /** The origin requests go to: the real server's when listening, else the in-process handler's. */
+  origin: string
+  /** The SQLite file the issuer stores into. */
+  dbFile: string
+  /** The club's did:web. */
+  did: string
+  /**
+   * A request with the all-scope bearer token (renewed as the clock moves), another token, or none
+   * (`token: null`); JSON bodies are serialised.
+   */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>, options?: CallOptions): Promise<RawResponse>
+  /** An unauthenticated GET, as a wallet or a verifier on another site sends it. */
+  get(pathOrUrl: string, headers?: Record<string, string>): Promise<RawResponse>
+  /** A token for another client of this club with only these scopes. */
+  tokenWith(scopes: string[]): Promise<string>
+  /** Runs `sql` on the SQLite file through a second connection (the way an attacker with disk access would). */
+  sql(statement: string, ...params: unknown[]): Database.RunResult
+  /**
+   * Another issuer on the same SQLite file with the same options: the issuer after a restart, or a
+   * second server process beside it. Closed by `close()`.
+   */
+  sibling(): Issuer
+  close(): Promise<void>
+}
+
+export interface VerificationApiOptions {
+  club?: string
+  clock?: Clock
+  /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
+  listen?: boolean
+}
+
+/** The issuer behind the public verification surface (interface-spec §4.7, §4.11), answering raw text. */
+export async function openVerificationApi({ club, clock, listen }: VerificationApiOptions = {}): Promise<VerificationApi> {
+  const harness = await openHarness({ club, clock, listen }, 'verification')
+  const { issuer, origin } = harness
+
+  async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
+    const response = await harness.send(url, init)
+    const answer = text(response.bytes)
+    let body: any = null
+    try {
+      body = answer ? JSON.parse(answer) : null
+    } catch {
+      body = null
+    }
+    return { status: response.status, headers: response.headers, text: answer, body }
+  }
+  const absolute = (pathOrUrl: string) => (/^https?:\/\//.test(pathOrUrl) ? pathOrUrl : origin + pathOrUrl)
+
+  // The all-scope token, minted again when the issuer's clock (which tests move) nears its expiry.
+  const client = await issuer.clients.create({ club: harness.club })
+  let token = await harness.mint(client)
+  let mintedAt = (clock ?? systemClock).now()
+  async function currentToken(): Promise<string> {
+    const now = (clock ?? systemClock).now()
+    if (now - mintedAt > (issuer.config.accessTokenTtlSeconds - 60) * 1000) {
+      token = await harness.mint(client)
+      mintedAt = now
+    }
+    return token
+  }
+
+  let db: Database.Database | null = null
 
   return {
     issuer,
-    storage,
-    keys,
-    club,
-    token,
-    async call(method, path, body, headers = {}) {
-      const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, ...headers } }
-      if (body !== undefined) {
-        init.body = typeof body === 'string' ? body : JSON.stringify(body)
-        ;(init.headers as Record<string, string>)['content-type'] ??= 'application/json'
-      }
-      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, init))
-      const text = await response.text()
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null }
+    club: harness.club,
+    get token() {
+      return token
     },
-    async get(path, headers = {}) {
-      const response = await issuer.fetch(new Request(`${ORIGIN}${path}`, { headers: { authorization: `Bearer ${token}`, ...headers } }))
-      const bytes = new Uint8Array(await response.arrayBuffer())
-      const text = new TextDecoder().decode(bytes)
-      const isJson = /json/.test(response.headers.get('content-type') ?? '')
-      return { status: response.status, headers: response.headers, bytes, text, json: isJson && text ? JSON.parse(text) : null }
+    origin,
+    dbFile: harness.dbFile,
+    did: clubDid(issuer.config, harness.club),
+    async call(method, path, body, headers = {}, options = {}) {
+      const callToken = options.token === undefined ? await currentToken() : options.token
+      return send(absolute(path), withBody(method, { ...(callToken === null ? {} : { authorization: `Bearer ${callToken}` }), ...headers }, body))
     },
-    tokenWith: tokenFor,
+    get(pathOrUrl, headers = {}) {
+      return send(absolute(pathOrUrl), { method: 'GET', headers })
+    },
+    tokenWith: (scopes) => tokenFor(harness, scopes),
+    sql(statement, ...params) {
+      db ??= new Database(harness.dbFile)
+      db.pragma('busy_timeout = 10000')
+      return db.prepare(statement).run(...params)
+    },
+    sibling: harness.sibling,
     async close() {
-      await issuer.close()
-      rmSync(dir, { recursive: true, force: true })
+      db?.close()
+      await harness.close()
     },
   }
 }

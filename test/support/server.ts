@@ -82,34 +82,51 @@ export async function startClockedServer(options: StartOptions = {}): Promise<Cl
   return (await launch(CLOCKED_ENTRY, options, true)) as ClockedServerProcess
 }
 
+/** Everything `child` writes to stderr, as it arrives. */
+export function collectStderr(child: ChildProcess): { text: string } {
+  const output = { text: '' }
+  child.stderr!.setEncoding('utf8')
+  child.stderr!.on('data', (chunk: string) => {
+    output.text += chunk
+  })
+  return output
+}
+
+/**
+ * The URL of `clubcred listening on <url>` once the server child prints it; kills the child and
+ * rejects when it does not within 20 s or exits first.
+ */
+export function listeningUrl(child: ChildProcess, exited: Promise<unknown>, output: { text: string }): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => fail(new Error(`server did not start within 20 s; stderr:\n${output.text}`)), 20_000)
+    const fail = (error: Error) => {
+      clearTimeout(timer)
+      child.kill('SIGKILL')
+      reject(error)
+    }
+    const check = () => {
+      const match = /clubcred listening on (\S+)\n/.exec(output.text)
+      if (match) {
+        clearTimeout(timer)
+        child.stderr!.off('data', check)
+        resolve(match[1]!)
+      }
+    }
+    child.stderr!.on('data', check)
+    void exited.then((code) => fail(new Error(`server exited with ${code} before listening; stderr:\n${output.text}`)))
+  })
+}
+
 async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: StartOptions, ipc: boolean): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', entry], {
     cwd: ROOT,
     env: childEnv(dataDir, env),
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   })
-  let stderr = ''
   child.stdout!.resume()
-  child.stderr!.setEncoding('utf8')
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
-
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => fail(new Error(`server did not start within 20 s; stderr:\n${stderr}`)), 20_000)
-    const fail = (error: Error) => {
-      clearTimeout(timer)
-      child.kill('SIGKILL')
-      reject(error)
-    }
-    child.stderr!.on('data', (chunk: string) => {
-      stderr += chunk
-      const match = /clubcred listening on (\S+)\n/.exec(stderr)
-      if (match) {
-        clearTimeout(timer)
-        resolve(match[1]!)
-      }
-    })
-    void exited.then((code) => fail(new Error(`server exited with ${code} before listening; stderr:\n${stderr}`)))
-  })
+  const output = collectStderr(child)
+  const url = await listeningUrl(child, exited, output)
 
   const agent = new Agent({ keepAliveTimeout: 1000 })
   let stopping: Promise<number | null> | undefined
@@ -118,7 +135,7 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
     url,
     dataDir,
     get stderr() {
-      return stderr
+      return output.text
     },
     async http(path, { method = 'GET', headers = {}, body } = {}) {
       const response = await request(url + path, { method, headers, body, dispatcher: agent })

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict'
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose'
 import { decodeList, type BitstringStatusList } from '@digitalbazaar/vc-bitstring-status-list'
-import type { RawResponse } from './verification-harness.ts'
+import type { RawResponse } from './api-harness.ts'
 
 export interface DecodedStatusList {
   response: RawResponse

@@ -1,8 +1,10 @@
+import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
+
 /**
- * The page runs no script and loads nothing: inline styles, and images only as data: URIs (the QR code).
- * No base, no forms, no framing.
+ * The page runs no script and loads nothing: the SVG file policy (inline styles, images only as data:
+ * URIs, for the QR code), plus no base, no forms, no framing.
  */
-export const SHARE_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+export const SHARE_PAGE_CSP = `${SVG_CONTENT_SECURITY_POLICY}; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`
 
 /** Headers of every answer on the share host (`nosniff` is on every surface: security-headers.ts). */
 const SECURITY_HEADERS = {
