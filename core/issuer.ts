@@ -49,6 +49,7 @@ import { createSignal } from './util/signal.ts'
 import { clubKeyOwner } from './did-documents/did.ts'
 import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
+import { createWallets } from './wallets/wallets.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
@@ -258,6 +259,8 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       /** What the share page of a credential shows, or `null` (no such credential in this club). */
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },
+    /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets (issue 16). */
+    wallets: createWallets(ctx),
     /** The background worker that signs credentials and sends mail; the server starts it. */
     worker,
     keys: {
