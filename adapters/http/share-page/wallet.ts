@@ -13,7 +13,7 @@ export function walletBlock(view: ShareView, qr: string): Markup {
 <p class="wallet__hint">휴대폰에서는 버튼을 누르고, 컴퓨터에서는 지갑 앱으로 QR 코드를 스캔하세요. <span lang="en">On a phone, tap the button; on a computer, scan the QR code with your wallet app.</span></p>
 <div class="wallet__offer">
 <a class="button button--wallet" href="${view.urls.walletOffer}">지갑에 추가 <span lang="en">Add to wallet</span></a>
-<figure class="qr qr--wallet">
+<figure class="wallet__qr">
 <img src="${qr}" width="136" height="136" alt="지갑에 추가하는 QR 코드 / QR code to add the credential to a wallet">
 <figcaption>OpenID4VCI 지갑용 QR 코드 <span lang="en">QR code for OpenID4VCI wallets</span></figcaption>
 </figure>
