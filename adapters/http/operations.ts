@@ -263,7 +263,16 @@ export const OPERATIONS: readonly Operation[] = [
     body: wallet.walletTokenFormSchema,
     bodyType: 'application/x-www-form-urlencoded',
   },
-  { method: 'POST', path: `{public}${PUBLIC_PATHS.walletNonce}`, auth: 'public', handle: wallet.nonce, summary: 'A fresh c_nonce', tag: 'wallets' },
+  {
+    method: 'POST',
+    path: `{public}${PUBLIC_PATHS.walletNonce}`,
+    auth: 'public',
+    handle: wallet.nonce,
+    summary: 'A fresh c_nonce',
+    tag: 'wallets',
+    body: wallet.nonceRequestSchema,
+    bodyOptional: true,
+  },
   {
     method: 'POST',
     path: `{public}${PUBLIC_PATHS.walletCredential}`,

@@ -16,7 +16,7 @@ const bilingual = (ko: string, en: string) => [
 /**
  * The club's credential issuer metadata (OID4VCI 1.0 §12.2.4). No `authorization_servers`: the credential
  * issuer is its own authorization server. No `cryptographic_binding_methods_supported` and no
- * `proof_types_supported`: the stored credential binds no holder key, so none is promised (§13.4 "bearer
+ * `proof_types_supported`: the stored credential binds no holder key, so none is promised (§14.2 "bearer
  * credentials"), and wallets send no proof. The nonce endpoint is named anyway for wallets that always
  * ask for one.
  */

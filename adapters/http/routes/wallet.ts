@@ -26,6 +26,9 @@ export const credentialRequestSchema = v.object({
   proofs: v.optional(v.record(v.string(), v.array(v.unknown()))),
 })
 
+/** The nonce request has no body (OID4VCI 1.0 §7.1); anything sent is not read. */
+export const nonceRequestSchema = v.object({})
+
 /** Metadata changes only when the club is renamed: cached briefly. */
 const METADATA_CACHE = 'public, max-age=300, must-revalidate'
 
