@@ -350,6 +350,23 @@ describe('OID4VCI errors', () => {
     assert.equal((await credentialRequest(accessToken, { credential_configuration_id: CONFIGURATION_ID })).status, 401)
   })
 
+  it('a code, a nonce and an access token are never taken for one another', async () => {
+    const credential = await harness.issueOne()
+    const offer = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as any
+    const code = offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
+    const { c_nonce } = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/nonce`, { method: 'POST' })).json()) as { c_nonce: string }
+    for (const bearer of [code, c_nonce]) {
+      assert.equal((await credentialRequest(bearer, { credential_configuration_id: CONFIGURATION_ID })).status, 401)
+    }
+    const granted = await tokenRequest({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': code })
+    const accessToken = granted.body.access_token as string
+    const fresh = ((await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as any).grants[PRE_AUTHORIZED]
+    for (const notACode of [accessToken, c_nonce]) {
+      assert.equal((await tokenRequest({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': notACode })).body.error, 'invalid_grant')
+    }
+    assert.equal((await tokenRequest({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': fresh['pre-authorized_code'] })).status, 200)
+  })
+
   it('an API access token of the club is no wallet access token, and a wallet token is no API token', async () => {
     const credential = await harness.issueOne()
     const client = await harness.issuer.clients.create({ club: 'chess' })
