@@ -3,21 +3,12 @@
  * Its identifier is the issuer profile's `url` inside every credential of the club, beside its did:web
  * document: `{public_url}/open-badges/v3/issuers/{club}` ↔ `did:web:{host}:open-badges:v3:issuers:{club}`.
  */
-import { PUBLIC_PATHS, WELL_KNOWN, fillPath } from '../public-paths.ts'
+import { PUBLIC_PATHS, fillPath } from '../public-paths.ts'
 import { issuerUrl } from '../credentials/urls.ts'
 import type { IssuerConfig } from '../config.ts'
 
 /** The credential issuer identifier of a club; it is also the identifier of its authorization server. */
 export const credentialIssuerId = (config: IssuerConfig, club: string): string => issuerUrl(config, club)
-
-/**
- * A well-known address of `identifier`: the name inserted between the host and the path (OID4VCI 1.0
- * §12.2.2, RFC 8414 §3), so `https://h/p/q` gives `https://h/.well-known/<name>/p/q`.
- */
-export function wellKnownUrl(identifier: string, name: (typeof WELL_KNOWN)[keyof typeof WELL_KNOWN]): string {
-  const url = new URL(identifier)
-  return `${url.origin}${name}${url.pathname.replace(/\/$/, '')}`
-}
 
 /** The endpoints the club's metadata names. */
 export function walletEndpoints(config: IssuerConfig, club: string): { token: string; nonce: string; credential: string } {
