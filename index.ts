@@ -7,17 +7,21 @@
  * const issuer = createIssuer({ storage: createMemoryStorage(), masterKey, urls: defaultUrls(8787) })
  * const response = await issuer.fetch(new Request('http://localhost:8787/oauth/token', { method: 'POST' }))
  */
-import { createCoreIssuer, type IssuerOptions } from './core/issuer.ts'
-import { createFetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+import { createCoreIssuer, type CoreIssuer, type IssuerOptions } from './core/issuer.ts'
+import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
 
 export * from './core/index.ts'
 export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
 
+/** An issuer with its HTTP face: the core operations (`CoreIssuer`) plus `fetch`. */
+export interface Issuer extends CoreIssuer {
+  /** Answers a request on every surface of the interface spec (club API, OAuth, public, v1, legacy). */
+  fetch: FetchHandler
+}
+
 /** Creates an issuer with its HTTP face: the core operations plus `fetch(request)`. */
-export function createIssuer(options: IssuerOptions & { http?: FetchHandlerOptions }) {
+export function createIssuer(options: IssuerOptions & { http?: FetchHandlerOptions }): Issuer {
   const core = createCoreIssuer(options)
   const fetch = createFetchHandler(core, options.http)
   return { ...core, fetch }
 }
-
-export type Issuer = ReturnType<typeof createIssuer>

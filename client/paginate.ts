@@ -2,8 +2,8 @@ import type { Page } from './types.ts'
 
 /**
  * Every item of a cursor list, page after page: follows `meta.nextCursor` until it is `null`
- * (DESIGN §5). Pages are fetched lazily, one at a time, as the loop asks for more; breaking out of the
- * loop fetches nothing further.
+ * (docs/decisions.md, Lists). Pages are fetched lazily, one at a time, as the loop asks for more; breaking
+ * out of the loop fetches nothing further.
  */
 export async function* paginate<T>(load: (cursor: string | null) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {
   let cursor: string | null = null

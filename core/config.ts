@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of interface-spec's placeholders. DESIGN §3 gives the self-host defaults. */
+/** The addresses of interface-spec's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -31,6 +31,13 @@ export interface IssuerConfig {
    * right or wrong, get 429 with `Retry-After` until the window ends.
    */
   clientAuthFailures: { limit: number; windowSeconds: number }
+  /**
+   * How long a signing worker holds the jobs it claimed (ms): a worker that dies (SIGKILL, power loss)
+   * leaves its jobs to another worker after this. 1 s to 2 min (issue 15), default 60 s: long enough for
+   * a round of 1,000 signatures on a slow machine, since a lease that ends mid-round has a second worker
+   * sign the same jobs again (harmless, the store keeps one credential, but wasted work).
+   */
+  signingLeaseMs: number
   /** Problem documents carry `type: {problemBaseUrl}/{code}`. */
   problemBaseUrl: string
   /** What keeps certificate-file downloads from stalling the event loop every club shares (below). */
@@ -76,11 +83,15 @@ export const DEFAULTS = {
   accessTokenTtlSeconds: 900,
   maxBodyBytes: 1024 * 1024,
   clientAuthFailures: { limit: 10, windowSeconds: 60 },
+  signingLeaseMs: 60_000,
   problemBaseUrl: 'https://clubcred.dev/problems',
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
-/** Self-host URL defaults for a server on `port` (DESIGN §3). */
+/** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
+export const SIGNING_LEASE_RANGE = { min: 1000, max: 120_000 } as const
+
+/** Self-host URL defaults for a server on `port` (docs/decisions.md, Addresses). */
 export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
   const origin = `http://${host}:${port}`
   return { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: `${host}:${port}`, legacyBase: origin }
@@ -105,13 +116,22 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     accessTokenTtlSeconds: input.accessTokenTtlSeconds ?? DEFAULTS.accessTokenTtlSeconds,
     maxBodyBytes: input.maxBodyBytes ?? DEFAULTS.maxBodyBytes,
     clientAuthFailures: input.clientAuthFailures ?? DEFAULTS.clientAuthFailures,
+    signingLeaseMs: input.signingLeaseMs ?? DEFAULTS.signingLeaseMs,
     problemBaseUrl: (input.problemBaseUrl ?? DEFAULTS.problemBaseUrl).replace(/\/+$/, ''),
     files: resolveFileLimits(input.files),
   }
   if (!Number.isInteger(config.maxBodyBytes) || config.maxBodyBytes < 1024) {
     throw new TypeError('createIssuer: maxBodyBytes must be an integer of at least 1024')
   }
+  if (!isSigningLease(config.signingLeaseMs)) {
+    throw new TypeError(`createIssuer: signingLeaseMs must be an integer from ${SIGNING_LEASE_RANGE.min} to ${SIGNING_LEASE_RANGE.max}`)
+  }
   return config
+}
+
+/** Whether `value` is a signing lease within `SIGNING_LEASE_RANGE`. */
+export function isSigningLease(value: unknown): value is number {
+  return Number.isInteger(value) && (value as number) >= SIGNING_LEASE_RANGE.min && (value as number) <= SIGNING_LEASE_RANGE.max
 }
 
 function resolveFileLimits(input: Partial<FileLimits> = {}): FileLimits {

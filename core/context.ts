@@ -1,5 +1,5 @@
 import type { IssuerConfig } from './config.ts'
-import type { FailureLimiter } from './clients/failure-limiter.ts'
+import type { ClientAuthLimiter } from './clients/client-auth-limiter.ts'
 import type { Clock } from './ports/clock.ts'
 import type { KeyStore } from './ports/key-store.ts'
 import type { RandomSource } from './ports/random.ts'
@@ -15,7 +15,7 @@ export interface IssuerContext {
   keys: KeyStore
   clock: Clock
   random: RandomSource
-  clientAuthFailures: FailureLimiter
+  clientAuthFailures: ClientAuthLimiter
   signer: JwtSigner
   /** Delivers e-mail from the outbox; `null` keeps messages in the outbox. */
   notifier: Notifier | null

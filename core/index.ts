@@ -1,7 +1,43 @@
 /** @module clubcred/core: the runtime-agnostic domain of clubcred, its ports and its errors. */
-export { createCoreIssuer, type CoreIssuer, type IssuerOptions } from './issuer.ts'
+export { createCoreIssuer, type IssuerOptions } from './issuer.ts'
+export type { CoreIssuer, IssueOptions, IdempotentOutcome } from './core-issuer.ts'
+// What the operations of CoreIssuer take and return, so that callers can name them.
+export type { CreateClubInput } from './clubs/create.ts'
+export type { ClubRoot } from './clubs/read-root.ts'
+export type { ClientCredentials, CreateClientInput } from './clients/create.ts'
+export type { ListQuery, Page } from './lists/cursor.ts'
+export type { CoIssuerView, TemplateView } from './achievements/present.ts'
+export type { V1Form } from './achievements/v1-form.ts'
+export type { ApiKeyView } from './api-keys/list.ts'
+export type { DesignView } from './designs/present.ts'
+export type { StoredImage } from './designs/design.ts'
+export type { BatchItem, BatchResult } from './issuances/issue.ts'
+export type { IssuanceDetail, IssuanceItem, IssuanceStatus } from './issuances/present.ts'
+export type { CredentialView } from './issuances/read.ts'
+export type { V1IssuanceView } from './issuances/v1.ts'
+export type { IssuanceFile } from './files/prepare-file.ts'
+export type { EventView } from './events/list.ts'
+export type { Verdict } from './verification/verify-issuance.ts'
+export type { ShareView } from './verification/share-view.ts'
+export type { DidDocument } from './did-documents/did-document.ts'
+export type { SignedStatusList } from './status-lists/credential.ts'
+export type { IssuerWorker, WorkerOptions } from './signing-queue/worker.ts'
+export type { Wallets } from './wallets/wallets.ts'
+export type { CredentialIssuerMetadata, AuthorizationServerMetadata } from './wallets/metadata.ts'
+export type { CredentialOffer } from './wallets/offer.ts'
+export type { PreAuthorizedTokenRequest, WalletTokenResponse } from './wallets/redeem-code.ts'
+export type { CredentialResponse } from './wallets/issue-credential.ts'
 export { DEFAULTS, defaultUrls, type IssuerConfig, type IssuerUrls } from './config.ts'
-export { ProblemError, OAuthError, StorageConflict, type ProblemCode, type FieldError, type OAuthErrorCode } from './errors.ts'
+export {
+  ProblemError,
+  OAuthError,
+  CredentialError,
+  StorageConflict,
+  type ProblemCode,
+  type FieldError,
+  type OAuthErrorCode,
+  type CredentialErrorCode,
+} from './errors.ts'
 export { createKeyStore, type KeyStoreOptions } from './keys/create-key-store.ts'
 export { SCOPE_NAMES, SCOPE_PREFIX, type ScopeName } from './scopes.ts'
 export { systemClock, type Clock } from './ports/clock.ts'

@@ -5,12 +5,13 @@ import type { legacyFormSchema } from './achievements/legacy-form.ts'
 import type { designCreateSchema, designPatchSchema } from './designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from './issuances/schema.ts'
 import type { revokeRequestSchema } from './issuances/revoke.ts'
+import type { coIssuerRemoveSchema, coIssuerSchema } from './achievements/co-issuers.ts'
 
 /**
- * The typed inputs of the library API: the input side of the valibot schemas each operation validates
- * with. The operations take `unknown` (a body straight from a request goes there too) and check it at
- * run time; in-process callers annotate what they build with these types to have the compiler check it
- * first: `const body: TemplateCreateBody = { name, description }`.
+ * The typed inputs of the library API (`CoreIssuer`, core/core-issuer.ts): the input side of the valibot
+ * schemas each operation validates with, so that a library caller gets a compile error for a missing or
+ * mistyped member. The operations still validate what they receive at run time: JavaScript callers
+ * exist, and the HTTP face passes request bodies through unseen by the types.
  */
 export type TemplateCreateBody = v.InferInput<typeof templateCreateSchema>
 export type TemplatePatchBody = v.InferInput<typeof templatePatchSchema>
@@ -23,3 +24,5 @@ export type RecipientBody = v.InferInput<typeof recipientSchema>
 export type IssueBody = Omit<v.InferInput<typeof issueRequestSchema>, 'recipients'> & { recipients: RecipientBody[] }
 export type V1IssueBody = Omit<IssueBody, 'achievementFormId'> & { formId: number }
 export type RevokeBody = v.InferInput<typeof revokeRequestSchema>
+export type CoIssuerAddBody = v.InferInput<typeof coIssuerSchema>
+export type CoIssuerRemoveBody = v.InferInput<typeof coIssuerRemoveSchema>

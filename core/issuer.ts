@@ -1,5 +1,5 @@
 import { resolveConfig, type IssuerConfigInput } from './config.ts'
-import { createFailureLimiter } from './clients/failure-limiter.ts'
+import { createClientAuthLimiter } from './clients/client-auth-limiter.ts'
 import { createTemplate } from './achievements/create.ts'
 import { patchTemplate } from './achievements/patch.ts'
 import { listTemplates, readTemplate } from './achievements/read.ts'
@@ -50,6 +50,9 @@ import { clubKeyOwner } from './did-documents/did.ts'
 import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 import { createWallets } from './wallets/wallets.ts'
+import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
+
+export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
@@ -69,14 +72,6 @@ export interface IssuerOptions extends IssuerConfigInput {
   certificates?: CertificateRenderer | null
 }
 
-/** Options of an issue call. */
-export interface IssueOptions {
-  /** `Idempotency-Key`: a repeat with the same key and body replays the first result. */
-  idempotencyKey?: string | null
-  /** Whose keys these are (the API client); keys are scoped to it and the route. */
-  idempotencyScope?: string
-}
-
 /**
  * Creates an issuer: the domain operations of clubcred over the given ports, with no HTTP.
  * The package root's `createIssuer` adds `fetch`.
@@ -85,7 +80,7 @@ export interface IssueOptions {
  * const issuer = createCoreIssuer({ storage: createMemoryStorage(), masterKey, urls: defaultUrls(8787) })
  * const club = await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
  */
-export function createCoreIssuer(options: IssuerOptions) {
+export function createCoreIssuer(options: IssuerOptions): CoreIssuer {
   return createCoreIssuerOn(createIssuerContext(options), options)
 }
 
@@ -112,21 +107,22 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     }
     keys = createKeyStore({ storage, masterKey: options.masterKey, clock, random })
   }
+  // The inputs are typed on CoreIssuer; here they stay `unknown`, as each operation validates what it
+  // receives at run time (JavaScript callers, request bodies).
   return {
     config,
     storage,
     keys,
     clock,
     random,
-    clientAuthFailures: createFailureLimiter({ clock, ...config.clientAuthFailures }),
+    clientAuthFailures: createClientAuthLimiter({ storage, clock, ...config.clientAuthFailures }),
     signer: options.signer ?? webCryptoSigner,
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),
   }
 }
 
-/** The operations of an issuer on a context from `createIssuerContext` (the same options). */
-export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>) {
+export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
@@ -139,7 +135,6 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
     clubs: {
       create: (input: CreateClubInput) => createClub(ctx, input),
       find: (domain: string) => storage.clubs.findByDomain(domain),
-      /** How many clubs exist; the server's first start creates the demo club only when there are none. */
       count: () => storage.clubs.count(),
       setVerified: (domain: string, issuerVerified: boolean) => updateClubFlags(ctx, domain, { issuerVerified }),
       setCanIssue: (domain: string, canIssue: boolean) => updateClubFlags(ctx, domain, { canIssue }),
@@ -160,21 +155,12 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       patch: (club: string, id: number, input: unknown) => patchTemplate(ctx, club, id, input),
       read: (club: string, id: number) => readTemplate(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listTemplates(ctx, club, query),
-      /**
-       * A template's co-issuers (spec §2.3, DESIGN §5: the admin CLI adds them; read-only on v2). Each
-       * returns the list as the template read shows it, the club first as `representative`.
-       * @example
-       * await issuer.achievements.coIssuers.add('chess', 1, { name: 'Seoul Chess Federation', url: 'https://chess.or.kr', isVerified: true })
-       */
       coIssuers: {
         list: (club: string, id: number) => listCoIssuers(ctx, club, id),
-        /** `{ name, url, isVerified? }`; the same url again updates that co-issuer in place. */
         add: (club: string, id: number, input: unknown) => addCoIssuer(ctx, club, id, input),
-        /** `{ url }`; a url the template does not list is 422 `co-issuer-not-found`. */
         remove: (club: string, id: number, input: unknown) => removeCoIssuer(ctx, club, id, input),
       },
     },
-    /** The v1 surface (spec §4.12): the same templates and issuances in the older shapes. */
     v1: {
       readForm: (club: string, id: number) => readV1Form(ctx, club, id),
       createForm: (club: string, input: unknown) => createV1Form(ctx, club, input),
@@ -186,15 +172,11 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       },
       readIssuance: (club: string, id: number) => readIssuanceV1(ctx, club, id),
     },
-    /** Legacy form creation (spec §4.13) and its API keys. */
     legacy: {
       createForm: (club: string, input: unknown) => createLegacyForm(ctx, club, input),
-      /** The club of a legacy API key, or `null` when it is not a valid key. */
       authenticate: (apiKey: string) => authenticateApiKey(ctx, apiKey),
       createApiKey: (club: string) => createApiKey(ctx, club),
-      /** The club's API keys (ids and times, never a secret), oldest first. */
       listApiKeys: (club: string) => listApiKeys(ctx, club),
-      /** Revokes an API key by id: it gets 401 `Invalid token` from then on. */
       revokeApiKey: (id: string) => revokeApiKey(ctx, id),
     },
     designs: {
@@ -204,10 +186,6 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       list: (club: string, query: ListQuery = {}) => listDesigns(ctx, club, query),
     },
     issuances: {
-      /**
-       * Issues a template to recipients (spec §4.3). Returns the batch result, its JSON text (what the
-       * HTTP face sends, byte for byte on replays) and whether it is a replay.
-       */
       async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
         const outcome = await withIdempotency(
           ctx,
@@ -216,7 +194,6 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
         )
         return { ...outcome, result: JSON.parse(outcome.body) as BatchResult }
       },
-      /** Revokes (spec §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
       async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
         const outcome = await withIdempotency(
           ctx,
@@ -228,40 +205,28 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
-      /**
-       * The certificate file (spec §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`),
-       * within `config.files` (per-club rate, rendering cache, PDF concurrency).
-       */
       file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
     },
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),
     },
-    /** The public, unauthenticated surface (spec §4.11). */
     verification: {
-      /** The verdict of spec §2.11 for an issuance id; `statusCode` 404 when there is no credential. */
       verify: (issuanceId: number) => verifyIssuance(issuanceId),
-      /** The signed JWT of a credential, or 404 `credential-not-found`. */
       async credentialJwt(credentialId: string): Promise<string> {
         const credential = await storage.credentials.findById(credentialId)
         if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
         return credential.jwt
       },
       didDocument: (club: string) => didDocument(ctx, club),
-      /** The club's revocation list credential; `listId` `null` is its first list. */
       statusList: (club: string, listId: number | null = null) => publishStatusList(club, listId),
-      /** A stored image by its content hash (badge images, logos), or 404 `image-not-found`. */
       async image(hash: string) {
         const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
         if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })
         return image
       },
-      /** What the share page of a credential shows, or `null` (no such credential in this club). */
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },
-    /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets (issue 16). */
     wallets: createWallets(ctx),
-    /** The background worker that signs credentials and sends mail; the server starts it. */
     worker,
     keys: {
       rotate: (club: string) => keys.rotate(clubKeyOwner(club)),
@@ -273,5 +238,3 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
     },
   }
 }
-
-export type CoreIssuer = ReturnType<typeof createCoreIssuer>

@@ -1,11 +1,11 @@
 /**
  * Path templates of the public surface, relative to `{public_url}` (interface-spec §2.7, §2.11, §4.11;
- * DESIGN §3), with `{name}` placeholders. Core's URL builders fill them (`core/credentials/urls.ts`) and
- * the HTTP face serves the same templates, so the address a credential names and the route that answers
- * it cannot drift apart. `issuer` and `achievement` are identifiers inside credentials only (the issuer
- * profile's `url`, the achievement `id`): no route serves them. `issuer` is also the club's OID4VCI
- * credential issuer identifier, whose metadata is at its well-known address (`WELL_KNOWN`, docs/decisions.md
- * "Wallets (OID4VCI, issue 16)"); the wallet endpoints live below it.
+ * docs/decisions.md, Addresses), with `{name}` placeholders. Core's URL builders fill them
+ * (`core/credentials/urls.ts`) and the HTTP face serves the same templates, so the address a credential
+ * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
+ * inside credentials only (the issuer profile's `url`, the achievement `id`): no route serves them.
+ * `issuer` is also the club's OID4VCI credential issuer identifier, whose metadata is at its well-known address (`WELL_KNOWN`,
+ * docs/decisions.md "Wallets (OID4VCI, issue 16)"); the wallet endpoints live below it.
  */
 const OPEN_BADGES = '/open-badges/v3'
 

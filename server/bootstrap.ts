@@ -2,8 +2,9 @@ import type { Issuer } from '../index.ts'
 import type { ClientCredentials } from '../core/clients/create.ts'
 
 /**
- * First start on an empty data dir: club `demo` and one all-scope client, so that a newcomer can call
- * the API at once (DESIGN §4). Returns the client, or `null` when the data dir had clubs already.
+ * First start on an empty data dir: club `demo` and one all-scope client, so that a newcomer can call the
+ * API at once (docs/decisions.md, Admin CLI). Returns the client, or `null` when the data dir had clubs
+ * already.
  */
 export async function bootstrapDemo(issuer: Issuer): Promise<ClientCredentials | null> {
   if ((await issuer.clubs.count()) > 0) return null

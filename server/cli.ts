@@ -1,6 +1,7 @@
 /**
- * The admin CLI, the dashboard stand-in (DESIGN §4): `npm run -s cli -- <command>`. Prints exactly one
- * JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero exit.
+ * The admin CLI, the dashboard stand-in (docs/decisions.md, Admin CLI): `npm run -s cli -- <command>`.
+ * Prints exactly one JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero
+ * exit.
  */
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
@@ -12,6 +13,7 @@ import { ProblemError } from '../core/errors.ts'
 import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import type { Issuer } from '../index.ts'
+import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
 
 class UsageError extends Error {}
 
@@ -66,10 +68,10 @@ const COMMANDS: Record<string, Command> = {
   'design create': (issuer, o) => {
     const kind = required(o, 'kind')
     const file = typeof o.file === 'string' ? o.file : null
-    const image = file
+    const image: DesignCreateBody['image'] = file
       ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') }
       : undefined
-    return issuer.designs.create(required(o, 'club'), { kind, name: required(o, 'name'), ...(image ? { image } : {}) })
+    return issuer.designs.create(required(o, 'club'), { kind: kind as DesignCreateBody['kind'], name: required(o, 'name'), ...(image ? { image } : {}) })
   },
   issue: issueFromCsv,
   // Each prints `{ coIssuers: [...] }`, the template's co-issuers as its read shows them (club first).
@@ -122,7 +124,7 @@ async function issueFromCsv(issuer: Issuer, o: Options) {
     const batch = recipients.slice(start, start + MAX_RECIPIENTS)
     const { result } = await issuer.issuances.issue(
       club,
-      { achievementFormId, mode: typeof o.mode === 'string' ? o.mode : 'none', recipients: batch },
+      { achievementFormId, mode: (typeof o.mode === 'string' ? o.mode : 'none') as IssueBody['mode'], recipients: batch },
       { idempotencyKey: `cli-csv-${fingerprint}-${start}`, idempotencyScope: 'cli' },
     )
     for (const key of ['total', 'ok', 'skipped', 'failed'] as const) summary[key] += result.summary[key]

@@ -1,6 +1,6 @@
-import { defaultUrls, type IssuerUrls } from '../core/config.ts'
+import { DEFAULTS, defaultUrls, isSigningLease, SIGNING_LEASE_RANGE, type IssuerUrls } from '../core/config.ts'
 
-/** The standalone server's settings, read from the environment (DESIGN §3). */
+/** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
 export interface ServerConfig {
   port: number
   host: string
@@ -12,6 +12,8 @@ export interface ServerConfig {
   smtpUrl: string | undefined
   /** `CLUBCRED_MAIL_FROM`: the From of recipient mail. */
   mailFrom: string | undefined
+  /** `CLUBCRED_SIGNING_LEASE_MS`: the issuer's `signingLeaseMs` (`core/config.ts`). Default 60 s. */
+  signingLeaseMs: number
   /** Limits of the Node HTTP server for direct exposure (`server/node.ts`; Deno's `Deno.serve` has its own). */
   http: HttpServerLimits
 }
@@ -68,6 +70,15 @@ function readHttpLimits(env: Record<string, string | undefined>): HttpServerLimi
   return limits
 }
 
+function readSigningLease(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULTS.signingLeaseMs
+  const lease = /^[0-9]+$/.test(value) ? Number(value) : NaN
+  if (!isSigningLease(lease)) {
+    throw new TypeError(`CLUBCRED_SIGNING_LEASE_MS must be an integer from ${SIGNING_LEASE_RANGE.min} to ${SIGNING_LEASE_RANGE.max} (ms), got ${value}`)
+  }
+  return lease
+}
+
 export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
   const port = env.PORT === undefined || env.PORT === '' ? 8787 : Number(env.PORT)
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number, got ${env.PORT}`)
@@ -88,11 +99,12 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     urlOverrides: overrides,
     smtpUrl: env.CLUBCRED_SMTP_URL || undefined,
     mailFrom: env.CLUBCRED_MAIL_FROM || undefined,
+    signingLeaseMs: readSigningLease(env.CLUBCRED_SIGNING_LEASE_MS),
     http: readHttpLimits(env),
   }
 }
 
-/** The issuer URLs for a server listening on `port`: the defaults of DESIGN §3 under the overrides. */
+/** The issuer URLs for a server listening on `port`: the defaults (docs/decisions.md, Addresses) under the overrides. */
 export function resolveUrls(config: ServerConfig, port: number): IssuerUrls {
   return { ...defaultUrls(port), ...config.urlOverrides }
 }

@@ -1,8 +1,8 @@
 /**
  * The standalone server on Deno: `deno task start` (or `deno run -A server/deno.ts`). The same server as
- * `server/node.ts` (DESIGN §2, §3): environment, `./data`, the demo club on first start, every surface on
- * one port; `Deno.serve` runs the fetch handler and storage is SQLite on `node:sqlite`, so Deno never
- * loads better-sqlite3 or any other native module.
+ * `server/node.ts` (docs/architecture.md, Layers; docs/decisions.md, Addresses): environment, `./data`,
+ * the demo club on first start, every surface on one port; `Deno.serve` runs the fetch handler and storage
+ * is SQLite on `node:sqlite`, so Deno never loads better-sqlite3 or any other native module.
  */
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'

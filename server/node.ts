@@ -1,6 +1,6 @@
 /**
- * The standalone server on Node: `npm start`. Reads DESIGN §3's environment, opens `./data`, creates
- * the demo club on first start and serves every surface on one port.
+ * The standalone server on Node: `npm start`. Reads the environment (docs/decisions.md, Addresses), opens
+ * `./data`, creates the demo club on first start and serves every surface on one port.
  */
 import { createServer, type Server } from 'node:http'
 import { pathToFileURL } from 'node:url'

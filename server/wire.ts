@@ -33,6 +33,7 @@ export function wireIssuer({ config, urls, openDriver, signer, clock }: WireOpti
     storage,
     masterKey,
     urls,
+    signingLeaseMs: config.signingLeaseMs,
     signer,
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font.
     certificates: createPdfRenderer(),

@@ -55,7 +55,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   })
   const routes = mountOperations(router, OPERATIONS, { bases, served: { issuer, onError, openApiJson }, problemBaseUrl })
 
-  // Share pages are routed by host, `{club}.{share_url_host}` (DESIGN §3); every other host gets the API.
+  // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions.md, Addresses); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.

@@ -23,7 +23,7 @@ export interface ScopedCall extends Call {
 
 /**
  * The base a path starts with: `{auth}`, `{base}`, `{public}` or `{legacy}`, the path of the configured
- * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (DESIGN §3).
+ * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (docs/decisions.md, Addresses).
  */
 export type Surface = 'auth' | 'base' | 'public' | 'legacy'
 
@@ -46,7 +46,7 @@ interface OperationDoc {
   /** What the schema cannot say (each recipient checked on its own...). */
   bodyNote?: string
   query?: string[]
-  /** Honours `Idempotency-Key` (DESIGN §5). */
+  /** Honours `Idempotency-Key` (docs/decisions.md, Issuing). */
   idempotent?: true
   /** The success status when it is not 200. */
   status?: 201
@@ -54,7 +54,7 @@ interface OperationDoc {
 
 /** An operation of a club: bearer token, club binding and scope are checked by the router from `scope`. */
 export interface ScopedOperation extends OperationDoc {
-  /** The scope the access token must hold (DESIGN §5 "Scopes per operation"). */
+  /** The scope the access token must hold (docs/decisions.md, Scopes per operation). */
   scope: ScopeName
   handle: (call: ScopedCall) => Promise<Response>
 }

@@ -97,7 +97,7 @@ export function numericId(request: IRequest, name = 'id'): number {
   return Number.isSafeInteger(id) ? id : 0
 }
 
-/** `limit` and `cursor` of a cursor list (DESIGN §5 "Lists"); a repeated parameter counts by its first value. */
+/** `limit` and `cursor` of a cursor list (docs/decisions.md, Lists); a repeated parameter counts by its first value. */
 export function listQuery(request: Request): ListQuery {
   const search = new URL(request.url).searchParams
   return { limit: search.get('limit'), cursor: search.get('cursor') }

@@ -21,6 +21,7 @@ export function createClientStore(state: State, journal: Journal): ClientStore {
       return true
     },
     async delete(id) {
+      remove(journal, state.clientAuthFailures, id)
       return remove(journal, state.clients, id)
     },
   }

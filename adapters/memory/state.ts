@@ -3,12 +3,23 @@ import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
-import type { ApiKeyRecord, ClubEvent, IdempotencyRecord, OutboxMessage, SigningJob, StatusList, StoredKey } from '../../core/ports/storage.ts'
+import type {
+  ApiKeyRecord,
+  ClientAuthFailureWindow,
+  ClubEvent,
+  IdempotencyRecord,
+  OutboxMessage,
+  SigningJob,
+  StatusList,
+  StoredKey,
+} from '../../core/ports/storage.ts'
 
 /** Everything the memory storage holds; owned by one storage instance, never module-global. */
 export interface State {
   clubs: Map<string, Club>
   clients: Map<string, ApiClient>
+  /** Keyed by client id; only ids in `clients` (deleting a client deletes its window). */
+  clientAuthFailures: Map<string, ClientAuthFailureWindow>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -36,6 +47,7 @@ export function createState(): State {
   return {
     clubs: new Map(),
     clients: new Map(),
+    clientAuthFailures: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

@@ -1,6 +1,7 @@
 import { createMutex } from '../shared/mutex.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
+import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore, createSigningJobStore } from './credentials.ts'
@@ -19,6 +20,7 @@ function createStores(state: State, journal: Journal): Stores {
   return {
     clubs: createClubStore(state, journal),
     clients: createClientStore(state, journal),
+    clientAuthFailures: createClientAuthFailureStore(state, journal),
     keys: createKeyRecordStore(state, journal),
     achievements: createAchievementStore(state, journal),
     snapshots: createSnapshotStore(state, journal),

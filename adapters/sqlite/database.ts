@@ -39,8 +39,8 @@ export const nullableStr = (value: SqliteValue | undefined): string | null => (v
 export const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
 
 /**
- * One keyset page of a club's rows of `table`, highest id first (DESIGN §5): two fixed statements, so
- * that each is prepared once and uses the `(club, id)` index.
+ * One keyset page of a club's rows of `table`, highest id first (docs/decisions.md, Lists): two fixed
+ * statements, so that each is prepared once and uses the `(club, id)` index.
  */
 export function clubPage(
   db: Database,

@@ -1,5 +1,6 @@
 import { createMutex } from '../shared/mutex.ts'
 import { createAchievementStore } from './achievements.ts'
+import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase } from './database.ts'
@@ -40,6 +41,7 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
   const stores: Stores = {
     clubs: createClubStore(db),
     clients: createClientStore(db),
+    clientAuthFailures: createClientAuthFailureStore(db),
     keys: createKeyRecordStore(db),
     achievements: createAchievementStore(db),
     snapshots: createSnapshotStore(db),

@@ -13,9 +13,9 @@ import type { Stores } from '../ports/storage.ts'
 import type { CoIssuer } from './template.ts'
 
 /**
- * The co-issuers of a template (spec §2.3 `coIssuers`, DESIGN §5: added by the admin CLI; v2 reads them
- * only). A template lists the club itself as `representative`, then its partners, which land in
- * `achievement["x-partnerOrganizations"]` of the credentials issued afterwards; credentials issued
+ * The co-issuers of a template (spec §2.3 `coIssuers`, docs/decisions.md, Templates: added by the admin
+ * CLI; v2 reads them only). A template lists the club itself as `representative`, then its partners, which
+ * land in `achievement["x-partnerOrganizations"]` of the credentials issued afterwards; credentials issued
  * before keep the snapshot they were engraved from. A partner is identified by its URL.
  */
 
@@ -32,7 +32,7 @@ const partnerUrl = v.pipe(
   v.check((value) => value.length <= URL_MAX, 'too-long'),
 )
 
-const coIssuerSchema = v.strictObject(
+export const coIssuerSchema = v.strictObject(
   {
     // Signed into every later credential: the plain-text rule of every other name (no control character).
     name: v.pipe(
@@ -47,7 +47,7 @@ const coIssuerSchema = v.strictObject(
   'unknown-field',
 )
 
-const removeSchema = v.strictObject({ url: partnerUrl }, 'unknown-field')
+export const coIssuerRemoveSchema = v.strictObject({ url: partnerUrl }, 'unknown-field')
 
 /** The co-issuers as read on v2: the club first as `representative`, then its partners in the order added. */
 export async function listCoIssuers(ctx: IssuerContext, club: string, templateId: number): Promise<CoIssuerView[]> {
@@ -76,7 +76,7 @@ export async function addCoIssuer(ctx: IssuerContext, club: string, templateId: 
 
 /** Removes the partner with this URL; a URL the template does not list is 422 `co-issuer-not-found` at `url`. */
 export async function removeCoIssuer(ctx: IssuerContext, club: string, templateId: number, input: unknown): Promise<CoIssuerView[]> {
-  const { url } = parseInput(removeSchema, input)
+  const { url } = parseInput(coIssuerRemoveSchema, input)
   return ctx.storage.transaction(async (tx) => {
     await requireClub(tx, club)
     const template = await requireTemplate(tx, club, templateId)

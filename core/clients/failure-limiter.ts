@@ -1,8 +1,8 @@
 import type { Clock } from '../ports/clock.ts'
 
 /**
- * Counts failed attempts per key in fixed windows. In memory and per process: enough for one server;
- * a multi-instance deployment would put this behind a shared store.
+ * Counts failed attempts per key in fixed windows, in memory and per process. The token endpoint uses
+ * it for client ids that no client has (`client-auth-limiter.ts`); real clients are counted in storage.
  */
 export interface FailureLimiter {
   /** Seconds until `key` may try again, or 0 when it may try now. */

@@ -4,7 +4,7 @@ import { toBase64Url } from '../crypto/base64url.ts'
 
 const encoder = new TextEncoder()
 
-/** An OB 3.0 IdentityObject for an e-mail address, never the plain address (DESIGN §6). */
+/** An OB 3.0 IdentityObject for an e-mail address, never the plain address (docs/decisions.md, The signed credential). */
 export interface IdentityObject {
   type: 'IdentityObject'
   identityHash: string

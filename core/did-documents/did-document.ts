@@ -3,9 +3,9 @@ import { clubDid, clubKeyOwner } from './did.ts'
 import type { IssuerContext } from '../context.ts'
 
 /**
- * The club's did:web DID document (DESIGN §6): every key, current and rotated, as a `JsonWebKey2020`
- * verification method, so that credentials signed before a rotation keep verifying. A club that has not
- * signed anything yet gets its key now (keys are created on first need).
+ * The club's did:web DID document (docs/decisions.md, The signed credential): every key, current and
+ * rotated, as a `JsonWebKey2020` verification method, so that credentials signed before a rotation keep
+ * verifying. A club that has not signed anything yet gets its key now (keys are created on first need).
  */
 export async function didDocument(ctx: IssuerContext, club: string) {
   if (!(await ctx.storage.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
@@ -28,3 +28,6 @@ export async function didDocument(ctx: IssuerContext, club: string) {
     assertionMethod: methods.map((method) => method.id),
   }
 }
+
+/** A club's did:web DID document. */
+export type DidDocument = Awaited<ReturnType<typeof didDocument>>

@@ -1,8 +1,9 @@
 import type { IssuerConfig } from '../config.ts'
 
 /**
- * The did:web of a club (DESIGN §3): its DID document is `{public_url}/open-badges/v3/issuers/{club}/did.json`,
- * so the DID is the host (port as `%3A`) followed by the path segments, colon-separated.
+ * The did:web of a club (docs/decisions.md, Addresses): its DID document is
+ * `{public_url}/open-badges/v3/issuers/{club}/did.json`, so the DID is the host (port as `%3A`) followed
+ * by the path segments, colon-separated.
  */
 export function clubDid(config: IssuerConfig, club: string): string {
   const url = new URL(config.urls.public)

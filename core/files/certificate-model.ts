@@ -19,7 +19,8 @@ export interface CertificateModel {
   heading: { ko: string; en: string }
   /**
    * The recipient's display name. It is printed because a certificate is the recipient's own document to
-   * show; the credential itself carries only a salted hash of the e-mail address (DESIGN §6).
+   * show; the credential itself carries only a salted hash of the e-mail address (docs/decisions.md, The
+   * signed credential).
    */
   recipientName: string
   achievement: {
@@ -66,7 +67,7 @@ export interface CertificateDate {
  */
 export const CERTIFICATE_UTC_OFFSET_MINUTES = 9 * 60
 
-/** Heading of the document by internal template type (spec §2.12's enum; DESIGN §5). */
+/** Heading of the document by internal template type (spec §2.12's enum; docs/decisions.md, Templates). */
 export const CERTIFICATE_HEADINGS: Record<TemplateType, { ko: string; en: string }> = {
   completion: { ko: '수료증', en: 'Certificate of Completion' },
   activity: { ko: '활동 증명서', en: 'Certificate of Activity' },

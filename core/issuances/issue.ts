@@ -12,7 +12,7 @@ import type { UnitOfWork } from '../ports/storage.ts'
 import type { IssueMode } from './issuance.ts'
 import { withFreshIssuanceId } from './issuance-id.ts'
 
-/** One item of the batch result (spec §2.9, DESIGN §5). */
+/** One item of the batch result (spec §2.9, docs/decisions.md, Issuing). */
 export type BatchItem =
   | { ref: string; status: 'issued'; resourceId: number; error: null }
   | { ref: string; status: 'skipped'; error: { code: 'duplicate-in-request' | 'already-issued'; message: string; resourceId?: number } }
@@ -136,8 +136,9 @@ async function insertIssuance(
 }
 
 /**
- * DESIGN §5: a recipient (by externalUserId, else e-mail) who holds an issuance of this template that
- * is neither revoked nor expired (a pending one counts) is skipped. Returns that issuance's id.
+ * docs/decisions.md, Issuing: a recipient (by externalUserId, else e-mail) who holds an issuance of this
+ * template that is neither revoked nor expired (a pending one counts) is skipped. Returns that issuance's
+ * id.
  */
 async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number, recipient: RecipientInput, now: number): Promise<number | null> {
   const held = await tx.issuances.findHeld(club, achievementId, { externalUserId: recipient.externalUserId ?? null, email: recipient.email })
@@ -145,7 +146,7 @@ async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number,
   return active ? active.id : null
 }
 
-/** `ref` is the recipient's externalUserId, else its zero-based index as a string (DESIGN §5). */
+/** `ref` is the recipient's externalUserId, else its zero-based index as a string (docs/decisions.md, Issuing). */
 function refOf(entry: unknown, index: number): string {
   const externalUserId = (entry as { externalUserId?: unknown } | null)?.externalUserId
   return typeof externalUserId === 'string' && externalUserId.trim() !== '' ? externalUserId.trim() : String(index)

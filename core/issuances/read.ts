@@ -54,3 +54,6 @@ export async function readCredential(ctx: IssuerContext, club: string, issuanceI
   }
   return { id: credential.id, format: 'OB3_VC_JWT' as const, jwt: credential.jwt, payload: decodeJwt(credential.jwt) }
 }
+
+/** A signed credential as the credential read returns it (spec §2.8). */
+export type CredentialView = Awaited<ReturnType<typeof readCredential>>

@@ -6,14 +6,14 @@ import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { IssuanceDetail } from './present.ts'
 
-/** The optional body of a revoke (DESIGN §5): `{ reason }`. */
+/** The optional body of a revoke (docs/decisions.md, Lifecycle): `{ reason }`. */
 export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500, 'multi-line')) }, 'unknown-field')
 
 /**
- * Revokes an issuance (spec §4.7, DESIGN §5): sets the credential's bit in the club's revocation list
- * (the list is computed from revoked issuances), emits `issuance.revoked` once, and answers the detail.
- * Revoking again changes nothing and emits nothing. Before the credential exists it is allowed: the
- * credential is then born revoked.
+ * Revokes an issuance (spec §4.7, docs/decisions.md, Lifecycle): sets the credential's bit in the club's
+ * revocation list (the list is computed from revoked issuances), emits `issuance.revoked` once, and
+ * answers the detail. Revoking again changes nothing and emits nothing. Before the credential exists it is
+ * allowed: the credential is then born revoked.
  */
 export async function revokeIssuance(
   ctx: IssuerContext,

@@ -69,3 +69,6 @@ export async function readIssuanceV1(ctx: IssuerContext, club: string, id: numbe
     credential: detail.credential ? { id: detail.credential.id, shareUrl: detail.credential.shareUrl, verifyUrl: detail.credential.verifyUrl } : null,
   }
 }
+
+/** An issuance as v1 reads it (spec §4.12). */
+export type V1IssuanceView = Awaited<ReturnType<typeof readIssuanceV1>>

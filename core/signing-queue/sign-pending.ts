@@ -11,9 +11,6 @@ import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
 import type { SigningJob, UnitOfWork } from '../ports/storage.ts'
 
-/** How long a worker holds claimed jobs; a crashed worker's jobs are taken up again after it. */
-export const SIGNING_LEASE_MS = 60_000
-
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {
   job: SigningJob & { statusListId: number; statusListIndex: number }
@@ -44,7 +41,7 @@ export async function signPendingCredentials(ctx: IssuerContext, limit = 1000): 
  */
 export async function claimPending(ctx: IssuerContext, limit: number): Promise<ClaimedJob[]> {
   return ctx.storage.transaction(async (tx) => {
-    const jobs = await tx.signingJobs.claim(ctx.clock.now(), SIGNING_LEASE_MS, limit)
+    const jobs = await tx.signingJobs.claim(ctx.clock.now(), ctx.config.signingLeaseMs, limit)
     const claimed: ClaimedJob[] = []
     for (const clubJobs of groupBy(jobs, (job) => job.club)) {
       claimed.push(...(await prepareClubJobs(ctx, tx, clubJobs[0]!.club, clubJobs)))

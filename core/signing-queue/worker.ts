@@ -11,7 +11,10 @@ export interface WorkerOptions {
   onError?: (error: unknown) => void
 }
 
-/** The background worker: signs queued credentials, sends outbox mail, drops expired idempotency keys. */
+/**
+ * The background worker: signs queued credentials, sends outbox mail, drops expired idempotency keys and
+ * ended windows of failed client authentication.
+ */
 export interface IssuerWorker {
   /** Starts the loop; idempotent. */
   start(): void
@@ -37,7 +40,10 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     const now = ctx.clock.now()
     if (now - lastPurge > 60_000) {
       lastPurge = now
-      await ctx.storage.transaction((tx) => tx.idempotency.purgeExpired(now))
+      await ctx.storage.transaction(async (tx) => {
+        await tx.idempotency.purgeExpired(now)
+        await tx.clientAuthFailures.purgeEnded(now)
+      })
     }
     return mailed
   }

@@ -20,10 +20,13 @@ export interface SignedStatusList {
 /**
  * The club's revocation list as a Bitstring Status List credential, a VC-JWT signed by the club's key.
  * `listId` `null` is the club's first list (the address of spec §4.11). Re-signed only when the set of
- * revoked entries changes: the cache is keyed by a digest of that set.
+ * revoked entries changes or the club's key is rotated.
  */
 export function createStatusListPublisher(ctx: IssuerContext) {
-  const cache = new Map<number, SignedStatusList>()
+  // Keyed by list; an entry serves while both the revoked set (its etag) and the club's active key are
+  // those it was signed with. Both are read from storage on every call, so a revocation or a key rotation
+  // made through another node is published by this one at once (docs/decisions.md, "Several nodes").
+  const cache = new Map<number, SignedStatusList & { kid: string }>()
 
   return async function publish(club: string, listId: number | null): Promise<SignedStatusList> {
     const lists = await ctx.storage.statusLists.listByClub(club)
@@ -32,8 +35,9 @@ export function createStatusListPublisher(ctx: IssuerContext) {
 
     const revoked = (await ctx.storage.credentials.listRevokedIndexes(list.id)).sort((a, b) => a - b)
     const etag = `W/"${bytesToHex(sha256(new TextEncoder().encode(`${list.id}:${revoked.join(',')}`))).slice(0, 32)}"`
+    const key = await ctx.keys.activeKey(clubKeyOwner(club))
     const cached = cache.get(list.id)
-    if (cached?.etag === etag) return cached
+    if (cached?.etag === etag && cached.kid === key.kid) return { jwt: cached.jwt, etag }
 
     const did = clubDid(ctx.config, club)
     const url = statusListUrl(ctx.config, club, { id: list.id, first: list.id === lists[0]!.id })
@@ -51,12 +55,10 @@ export function createStatusListPublisher(ctx: IssuerContext) {
         encodedList: await encodeStatusList(list.size, revoked),
       },
     }
-    const key = await ctx.keys.activeKey(clubKeyOwner(club))
     const [jwt] = await ctx.signer.signMany(key, { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }, [
       JSON.stringify({ iss: did, jti: url, nbf: issuedAt / 1000, vc }),
     ])
-    const signed = { jwt: jwt!, etag }
-    cache.set(list.id, signed)
-    return signed
+    cache.set(list.id, { jwt: jwt!, etag, kid: key.kid })
+    return { jwt: jwt!, etag }
   }
 }

@@ -2,9 +2,9 @@ import { fromBase64Url } from '../crypto/base64url.ts'
 
 /**
  * Maps the n-th slot handed out of a status list to its index, by a keyed permutation of [0, size):
- * indexes look random (a sequential index would leak issue order, DESIGN §6) yet never collide, need
- * no retries and leave no gaps. A 4-round Feistel network on the next even bit width, cycle-walked into
- * range; keyed by the list's secret seed.
+ * indexes look random (a sequential index would leak issue order, docs/decisions.md, The signed
+ * credential) yet never collide, need no retries and leave no gaps. A 4-round Feistel network on the next
+ * even bit width, cycle-walked into range; keyed by the list's secret seed.
  */
 export function permuteIndex(position: number, seed: string, size: number): number {
   if (!Number.isInteger(position) || position < 0 || position >= size) throw new RangeError('position out of range')

@@ -62,7 +62,7 @@ async function authenticateClient(ctx: IssuerContext, clientId: string | null, c
   if (!clientId || clientSecret === null) {
     throw new OAuthError('invalid_client', 'Client authentication with HTTP Basic is required.')
   }
-  const retryAfter = ctx.clientAuthFailures.retryAfter(clientId)
+  const retryAfter = await ctx.clientAuthFailures.retryAfter(clientId)
   if (retryAfter > 0) {
     throw new OAuthError('rate_limited', 'Too many failed authentications for this client; try again later.', { retryAfter })
   }
@@ -70,14 +70,14 @@ async function authenticateClient(ctx: IssuerContext, clientId: string | null, c
   // Hash even for an unknown client, so that timing does not tell which client ids exist.
   const valid = client ? await verifySecret(clientSecret, client.secretHash) : (await hashSecret(clientSecret), false)
   if (!client || !valid) {
-    ctx.clientAuthFailures.recordFailure(clientId)
+    await ctx.clientAuthFailures.recordFailure(clientId)
     throw new OAuthError('invalid_client', 'Client authentication failed.')
   }
-  ctx.clientAuthFailures.recordSuccess(clientId)
+  await ctx.clientAuthFailures.recordSuccess(clientId)
   return client
 }
 
-/** No `scope` grants every scope the client holds (DESIGN §5); asking for one it lacks is `invalid_scope`. */
+/** No `scope` grants every scope the client holds (docs/decisions.md, Scopes per operation); asking for one it lacks is `invalid_scope`. */
 function grantedScopes(requested: string | null, held: ScopeName[]): ScopeName[] {
   const strings = (requested ?? '').split(' ').filter((part) => part.length > 0)
   if (strings.length === 0) return held

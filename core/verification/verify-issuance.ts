@@ -78,7 +78,7 @@ async function verifyJwt(ctx: IssuerContext, credential: CredentialRecord): Prom
   }
 }
 
-/** DESIGN §6: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
+/** docs/decisions.md, The signed credential: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
 function claimsConsistent(claims: Record<string, any>, did: string, credential: CredentialRecord): boolean {
   const vc = claims.vc
   if (!vc || typeof vc !== 'object') return false

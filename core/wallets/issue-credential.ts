@@ -5,6 +5,11 @@ import { redeemableCredential } from './redeemable-credential.ts'
 import { credentialIssuerId } from './urls.ts'
 import type { WalletKeys } from './wallet-keys.ts'
 
+/** The credential response (OID4VCI 1.0 §8.3): one credential, the stored compact JWT. */
+export interface CredentialResponse {
+  credentials: [{ credential: string }]
+}
+
 /**
  * The credential endpoint (OID4VCI 1.0 §8): the access token names the one credential it was granted for,
  * and the answer is that credential's stored JWT, the same bytes as its `jwtUrl` (never signed again).
@@ -13,7 +18,13 @@ import type { WalletKeys } from './wallet-keys.ts'
  * Unknown members are ignored (§8.2). `readRequest` yields the parsed JSON request (or throws a
  * `CredentialError`); it is called after the token is verified. Refusals are `CredentialError`s with the codes of §8.3.1.2.
  */
-export async function issueCredential(ctx: IssuerContext, keys: WalletKeys, club: string, accessToken: string, readRequest: () => Promise<unknown>) {
+export async function issueCredential(
+  ctx: IssuerContext,
+  keys: WalletKeys,
+  club: string,
+  accessToken: string,
+  readRequest: () => Promise<unknown>,
+): Promise<CredentialResponse> {
   const issuer = credentialIssuerId(ctx.config, club)
   const token = await keys.verify('access-token', accessToken, issuer)
   if (!token || token.aud !== issuer || typeof token.sub !== 'string') {

@@ -23,3 +23,6 @@ export async function credentialOffer(ctx: IssuerContext, keys: WalletKeys, club
     grants: { [PRE_AUTHORIZED_CODE_GRANT]: { 'pre-authorized_code': code } },
   }
 }
+
+/** A credential offer object (OID4VCI 1.0 §4.1.1). */
+export type CredentialOffer = Awaited<ReturnType<typeof credentialOffer>>

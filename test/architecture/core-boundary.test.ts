@@ -1,6 +1,7 @@
 /**
- * core/ runs on Node, Deno and any fetch-style runtime (DESIGN §1): it imports no Node built-in, nothing
- * from adapters/, server/ or test/, and only packages that are themselves runtime-agnostic.
+ * core/ runs on Node, Deno and any fetch-style runtime (docs/architecture.md, Layers): it imports no Node
+ * built-in, nothing from adapters/, server/ or test/, and only packages that are themselves
+ * runtime-agnostic.
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'

@@ -1,7 +1,8 @@
 /**
- * Only the runtime entries choose a runtime (DESIGN §1, STYLE §1): server/node.ts and server/deno.ts (and
- * the admin CLI, a Node program of its own) pick the SQLite driver and the signer and pass them into
- * wiring, so that server/wire.ts serves both runtimes and Deno loads only what its entry chose.
+ * Only the runtime entries choose a runtime (docs/architecture.md, Layers; docs/decisions.md, The public
+ * API and the runtime boundary): server/node.ts and server/deno.ts (and the admin CLI, a Node program of
+ * its own) pick the SQLite driver and the signer and pass them into wiring, so that server/wire.ts serves
+ * both runtimes and Deno loads only what its entry chose.
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'

@@ -1,5 +1,5 @@
 /**
- * The storage port conformance suite: every storage adapter runs it (STYLE §3). One group of cases per
+ * The storage port conformance suite: every storage adapter runs it (docs/architecture.md, Layers). One group of cases per
  * aggregate in `storage/*.cases.ts`; add a group by adding one line to GROUPS.
  *
  * @example
@@ -8,6 +8,7 @@
 import { describe } from 'node:test'
 import { achievementCases } from './storage/achievements.cases.ts'
 import { apiKeyCases } from './storage/api-keys.cases.ts'
+import { clientAuthFailureCases } from './storage/client-auth-failures.cases.ts'
 import { clientCases } from './storage/clients.cases.ts'
 import { clubCases } from './storage/clubs.cases.ts'
 import { keyCases } from './storage/keys.cases.ts'
@@ -30,6 +31,7 @@ export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
 const GROUPS: StorageCases[] = [
   clubCases,
   clientCases,
+  clientAuthFailureCases,
   keyCases,
   transactionCases,
   achievementCases,

@@ -1,8 +1,8 @@
 /**
- * The Deno server end to end (DESIGN §2): `server/deno.ts` as a child process on a free port and a fresh
- * data dir, driven over HTTP as an integrator would: the demo client's token, a template, one issuance,
- * its credential (followed on the event feed), and the public verdict. The child runs without FFI, so a
- * native module (better-sqlite3) anywhere in its import graph fails the start.
+ * The Deno server end to end (docs/architecture.md, Layers): `server/deno.ts` as a child process on a free
+ * port and a fresh data dir, driven over HTTP as an integrator would: the demo client's token, a template,
+ * one issuance, its credential (followed on the event feed), and the public verdict. The child runs
+ * without FFI, so a native module (better-sqlite3) anywhere in its import graph fails the start.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -4,8 +4,8 @@ import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../core/achievements/support.ts'
 
 /**
- * Template routes as a client meets them (interface-spec §4.10, DESIGN §5 "Errors", "Scopes per
- * operation", "Lifecycle"): status codes, Location, 404s, scopes and body parsing.
+ * Template routes as a client meets them (interface-spec §4.10, docs/decisions.md, HTTP face, Scopes per
+ * operation and Lifecycle): status codes, Location, 404s, scopes and body parsing.
  */
 
 let api: Api
@@ -56,7 +56,7 @@ describe('unknown templates (achievement-not-found)', () => {
 
   it("the id of another club's template answers 404 achievement-not-found, and a patch leaves it unchanged", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
-    const theirs = await api.issuer.achievements.create('go', aTemplate({ name: 'Their template' }))
+    const theirs = await api.issuer.achievements.create('go', aTemplate({ name: 'Their template' }) as never)
     assertProblem(await api.call('GET', templatePath(theirs.id)), 404, 'achievement-not-found')
     assertProblem(await api.call('PATCH', templatePath(theirs.id), { name: 'Hijacked' }), 404, 'achievement-not-found')
     assert.deepEqual(await api.issuer.achievements.read('go', theirs.id), theirs)
@@ -72,7 +72,7 @@ describe('unknown templates (achievement-not-found)', () => {
   }
 })
 
-describe('scopes (DESIGN §5 "Scopes per operation")', () => {
+describe('scopes (docs/decisions.md, Scopes per operation)', () => {
   it('a token with only achievements:read can list and read, but POST and PATCH answer 403 insufficient-scope', async () => {
     const saved = await create(api)
     const token = await api.tokenWith(['achievements:read'])
@@ -119,7 +119,7 @@ describe('scopes (DESIGN §5 "Scopes per operation")', () => {
 
   it("a token of this club used on another club's templates answers 403 club-forbidden", async () => {
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
-    const theirs = await api.issuer.achievements.create('go', aTemplate())
+    const theirs = await api.issuer.achievements.create('go', aTemplate() as never)
     assertProblem(await api.call('GET', '/v2/clubs/go/achievements'), 403, 'club-forbidden')
     assertProblem(await api.call('GET', `/v2/clubs/go/achievements/${theirs.id}`), 403, 'club-forbidden')
     assertProblem(await api.call('POST', '/v2/clubs/go/achievements', aTemplate()), 403, 'club-forbidden')
@@ -128,7 +128,7 @@ describe('scopes (DESIGN §5 "Scopes per operation")', () => {
   })
 })
 
-describe('request bodies (DESIGN §5 "Errors")', () => {
+describe('request bodies (docs/decisions.md, HTTP face)', () => {
   it('malformed JSON answers 400 invalid-json on POST and PATCH and changes nothing', async () => {
     const saved = await create(api)
     assertProblem(await api.call('POST', ACHIEVEMENTS, '{"name": "x", "description": '), 400, 'invalid-json')

@@ -287,7 +287,7 @@ describe('derived read-only fields (spec §2.3)', () => {
   })
 })
 
-describe('achievementType (DESIGN §5 "Templates", docs/decisions.md)', () => {
+describe('achievementType (docs/decisions.md, Templates)', () => {
   const MAPPING = {
     completion: 'CertificateOfCompletion',
     activity: 'CoCurricular',

@@ -4,7 +4,7 @@ import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertUnchanged, assertValidation, create, listAll, patch, read, templatePath } from '../core/achievements/support.ts'
 
-/** The write rules of interface-spec §4.10 and DESIGN §5 "Templates", through POST and PATCH. */
+/** The write rules of interface-spec §4.10 and docs/decisions.md, Templates, through POST and PATCH. */
 
 let api: Api
 beforeEach(async () => {
@@ -242,7 +242,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
   })
 })
 
-describe('template type (DESIGN §5 "Templates")', () => {
+describe('template type (docs/decisions.md, Templates)', () => {
   it('type defaults to completion', async () => {
     const saved = await create(api)
     assert.equal(saved.type, 'completion')

@@ -9,9 +9,9 @@ import { assertProblem } from '../core/achievements/support.ts'
 import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, skipWithoutPoppler, type FilesApi } from '../files/support.ts'
 
 /**
- * The certificate file (interface-spec §4.6; DESIGN §5 scope `issuance:read`): the formats, 409
- * `credential-pending` before signing, 422 for a format clubcred does not serve, the download headers,
- * the ETag and its 304, and the revoked mark.
+ * The certificate file (interface-spec §4.6; scope `issuance:read`, docs/decisions.md, Scopes per
+ * operation): the formats, 409 `credential-pending` before signing, 422 for a format clubcred does not
+ * serve, the download headers, the ETag and its 304, and the revoked mark.
  */
 
 const FORMATS = ['pdf', 'png', 'svg'] as const

@@ -19,8 +19,8 @@ import {
 } from '../core/issuances/support.ts'
 
 /**
- * Reading what was issued (interface-spec §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; DESIGN §5
- * "Lists" and "Lifecycle"): the issuance list, the detail with its credential pointer, the credential
+ * Reading what was issued (interface-spec §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions.md,
+ * Lists and Lifecycle): the issuance list, the detail with its credential pointer, the credential
  * and the event feed, before and after signing.
  */
 
@@ -47,7 +47,7 @@ afterEach(async () => {
   await api.close()
 })
 
-describe('the issuance list (spec §4.4, DESIGN §5 "Lists")', () => {
+describe('the issuance list (spec §4.4, docs/decisions.md, Lists)', () => {
   it('items carry achievementId and a credentialId that is null until the credential exists', async () => {
     const result = await issue(api, { achievementFormId: templateId, recipients: recipients(3) })
     const ids = result.results.map((item) => item.resourceId)
@@ -268,7 +268,7 @@ describe('the event feed (spec §2.10, §4.9, §6)', () => {
   })
 })
 
-describe('unknown issuances (DESIGN §5 "Errors")', () => {
+describe('unknown issuances (docs/decisions.md, HTTP face)', () => {
   it('an unknown id is 404 issuance-not-found on detail and credential', async () => {
     for (const id of ['999', '0', 'abc', '99999999999999999999']) {
       assertProblem(await api.call('GET', issuancePath(id)), 404, 'issuance-not-found')

@@ -7,7 +7,7 @@ import { clubKeys, createTemplate, issue, readCredential, readIssuance } from '.
 
 /**
  * Template reads return what the next credential engraves, and template edits never change credentials
- * already issued (interface-spec §1, §2.3, §2.11, §3; DESIGN §5 "Lifecycle", §6).
+ * already issued (interface-spec §1, §2.3, §2.11, §3; docs/decisions.md, Lifecycle, §6).
  */
 
 let api: Api
@@ -29,7 +29,7 @@ beforeEach(async () => {
       ],
     },
   })
-  // A co-issuer, as the admin adds them (read-only on v2, DESIGN §5 "Templates").
+  // A co-issuer, as the admin adds them (read-only on v2, docs/decisions.md, Templates).
   await api.issuer.achievements.coIssuers.add('chess', templateId, { name: 'Seoul Chess Federation', url: 'https://federation.example', isVerified: true })
 })
 afterEach(async () => {
@@ -80,7 +80,7 @@ describe('template reads and the next credential (spec §1, §2.11)', () => {
   })
 })
 
-describe('template edits after issuing (spec §3, DESIGN §5 "Lifecycle")', () => {
+describe('template edits after issuing (spec §3, docs/decisions.md, Lifecycle)', () => {
   const edit = {
     name: '체스 입문 (개정)',
     nameEn: 'Chess basics, revised',

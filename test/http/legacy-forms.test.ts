@@ -16,9 +16,9 @@ import { LEGACY_MESSAGES, legacyErrorResponse } from '../../adapters/http/legacy
 import { ProblemError } from '../../core/errors.ts'
 
 /**
- * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; DESIGN §5 "Legacy
- * form creation"): every row of the legacy error table, every field rule of §2.12, and the created form
- * as an ordinary template that v2 and v1 read.
+ * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; docs/decisions.md,
+ * Legacy form creation): every row of the legacy error table, every field rule of §2.12, and the created
+ * form as an ordinary template that v2 and v1 read.
  */
 
 let api: Api
@@ -253,7 +253,7 @@ describe('legacy form creation refuses with the legacy error table, { statusCode
 
   it('answers 404 with the invalid form id text when the domain information is incorrect: the core error for an unknown club, mapped by legacyErrorResponse (not reachable over HTTP: keys are bound to clubs and clubs are never deleted)', async () => {
     const before = await templateIds(api)
-    const error = await api.issuer.legacy.createForm('no-such-club', form()).then(
+    const error = await api.issuer.legacy.createForm('no-such-club', form() as never).then(
       () => assert.fail('a form was created for a club that does not exist'),
       (thrown: unknown) => thrown,
     )

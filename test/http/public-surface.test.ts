@@ -17,9 +17,9 @@ import {
 import { fetchStatusList, verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**
- * The public verification surface over a real socket (interface-spec §4.11; DESIGN §6): no
- * authentication, readable from any origin, and cached as each resource allows: the JWT forever
- * (it never changes), the verdict and the revocation list briefly and revalidated by ETag, the DID
+ * The public verification surface over a real socket (interface-spec §4.11; docs/decisions.md, The signed
+ * credential): no authentication, readable from any origin, and cached as each resource allows: the JWT
+ * forever (it never changes), the verdict and the revocation list briefly and revalidated by ETag, the DID
  * document by ETag.
  */
 

@@ -1,16 +1,16 @@
 /**
- * The scope of each operation is written once, in the operation table (adapters/http/operations.ts):
- * the OpenAPI document names it and the router enforces it. For every documented operation with a
- * scope, a token holding every other scope is refused with 403 insufficient-scope naming it, and a token
- * holding only that scope gets past the scope check. The documented scopes are pinned to DESIGN §5 here
- * as well, since a wrong table entry is documented and enforced alike. @see issue 14
+ * The scope of each operation is written once, in the operation table (adapters/http/operations.ts): the
+ * OpenAPI document names it and the router enforces it. For every documented operation with a scope, a
+ * token holding every other scope is refused with 403 insufficient-scope naming it, and a token holding
+ * only that scope gets past the scope check. The documented scopes are pinned to docs/decisions.md, Scopes
+ * per operation, here as well, since a wrong table entry is documented and enforced alike. @see issue 14
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { SCOPE_NAMES, toScopeString, type ScopeName } from '../../core/scopes.ts'
 import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
 
-/** DESIGN §5 "Scopes per operation", and the v1 operations with the scopes of their v2 twins (spec §4.12). */
+/** docs/decisions.md, Scopes per operation, and the v1 operations with the scopes of their v2 twins (spec §4.12). */
 const DESIGN_SCOPES: Record<string, ScopeName> = {
   'GET /v2/clubs/{clubDomain}/': 'clubs:read',
   'GET /v2/clubs/{clubDomain}/achievements': 'achievements:read',
@@ -89,7 +89,7 @@ describe('the scope each operation documents is the scope enforced', () => {
     for (const [scope, description] of Object.entries(scopes)) assert.ok(typeof description === 'string' && description.length > 0, scope)
   })
 
-  it('documents the scopes DESIGN §5 decides, and no scope on any other operation', () => {
+  it('documents the scopes docs/decisions.md decides, and no scope on any other operation', () => {
     const documented = Object.fromEntries(scoped().map(({ method, path, scope }) => [`${method} ${path}`, scope]))
     assert.deepEqual(documented, DESIGN_SCOPES)
   })

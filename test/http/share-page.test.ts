@@ -1,7 +1,8 @@
 /**
- * The share page (interface-spec §2.7 `shareUrl`, §4.11; DESIGN §3): routed by the Host header
- * `{club}.{share_url_host}`, in-process through `issuer.fetch`. What the page shows (escaped), its live
- * verdict (valid, revoked, expired, signature invalid), its downloads, its headers, and the 404 pages.
+ * The share page (interface-spec §2.7 `shareUrl`, §4.11; docs/decisions.md, Addresses): routed by the Host
+ * header `{club}.{share_url_host}`, in-process through `issuer.fetch`. What the page shows (escaped), its
+ * live verdict (valid, revoked, expired, signature invalid), its downloads, its headers, and the 404
+ * pages.
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'

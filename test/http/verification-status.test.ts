@@ -18,10 +18,10 @@ import {
 import { verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**
- * Credential status and the public verdict (interface-spec §2.7, §2.11, §3, §4.11; DESIGN §5
- * "Lifecycle", §6): status is computed on every read (revoked, else expired, else valid) and agrees on
- * every surface; `isValid` is a real verification of the stored JWT; `issuerVerified` is independent of
- * both; the verdict names no recipient.
+ * Credential status and the public verdict (interface-spec §2.7, §2.11, §3, §4.11; docs/decisions.md,
+ * Lifecycle and The signed credential): status is computed on every read (revoked, else expired, else
+ * valid) and agrees on every surface; `isValid` is a real verification of the stored JWT; `issuerVerified`
+ * is independent of both; the verdict names no recipient.
  */
 
 const HOUR = 3_600_000

@@ -1,6 +1,6 @@
 /**
- * The admin CLI's design and bulk-issue commands (DESIGN §4) on a real data dir: `design create` with an
- * image file, and `issue --csv` in batches that a second run does not issue again.
+ * The admin CLI's design and bulk-issue commands (docs/decisions.md, Admin CLI) on a real data dir:
+ * `design create` with an image file, and `issue --csv` in batches that a second run does not issue again.
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'

@@ -1,6 +1,6 @@
 /**
- * The admin CLI (DESIGN §4): every command prints exactly one JSON object on stdout; a failure prints
- * `{ error: { code, message } }` and exits non-zero.
+ * The admin CLI (docs/decisions.md, Admin CLI): every command prints exactly one JSON object on stdout; a
+ * failure prints `{ error: { code, message } }` and exits non-zero.
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'

@@ -1,9 +1,9 @@
 /**
- * A crash loses no accepted issuance and never yields two credentials for one issuance (DESIGN §7), with
- * the real server process: issue 500 recipients, SIGKILL the server at three moments (signing done,
- * jobs queued, jobs claimed and being signed), restart it on the same data dir and check, over HTTP and
- * in the SQLite file, one credential and one event per issuance, distinct status slots and none wasted.
- * The three run side by side.
+ * A crash loses no accepted issuance and never yields two credentials for one issuance (docs/decisions.md,
+ * Bars every feature meets), with the real server process: issue 500 recipients, SIGKILL the server at
+ * three moments (signing done, jobs queued, jobs claimed and being signed), restart it on the same data
+ * dir and check, over HTTP and in the SQLite file, one credential and one event per issuance, distinct
+ * status slots and none wasted. The three run side by side.
  */
 import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { after, describe, it, type TestContext } from 'node:test'
 import Database from 'better-sqlite3'
 import { request } from 'undici'
-import { SIGNING_LEASE_MS } from '../../core/signing-queue/sign-pending.ts'
+import { DEFAULTS } from '../../core/config.ts'
 import { permuteIndex } from '../../core/status-lists/permute-index.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 import {
@@ -181,7 +181,7 @@ async function awaitCredentials(t: TestContext, server: ServerProcess, client: {
   return api
 }
 
-/** The invariants of DESIGN §7, read over HTTP and from the SQLite file after a clean stop. */
+/** The invariants of docs/decisions.md, Bars every feature meets, read over HTTP and from the SQLite file after a clean stop. */
 async function assertRecovered(api: Api, server: ServerProcess, dataDir: string) {
   const issuances = await listAll(api, '/v2/clubs/chess/issuances')
   const events = await listAll(api, '/v2/clubs/chess/events')
@@ -239,7 +239,7 @@ async function assertRecovered(api: Api, server: ServerProcess, dataDir: string)
   }
 }
 
-describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
+describe('a crash while issuing (docs/decisions.md, Bars every feature meets)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
   const dirs: string[] = []
   after(async () => {
     await Promise.all(running.map((server) => server.stop()))
@@ -278,7 +278,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
 
     // Whether the worker had claimed the jobs yet is a race; a clock the test moves ends any lease at once.
     const restarted = track(await startClockedServer({ dataDir }))
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     await assertRecovered(await awaitCredentials(t, restarted, client), restarted, dataDir)
   })
 
@@ -323,7 +323,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
     const restarted = track(await startClockedServer({ dataDir }))
     await sleep(2500)
     assert.equal(progress(dataDir).credentials, atKill.leased === RECIPIENTS ? 0 : RECIPIENTS - atKill.leased, 'leased jobs wait for their lease')
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     await assertRecovered(await awaitCredentials(t, restarted, client), restarted, dataDir)
 
     const after = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
@@ -361,7 +361,7 @@ describe('a crash while issuing (DESIGN §7)', { concurrency: true, timeout: REC
       assert.equal(early.status, 409, early.text)
       assert.equal(early.json.code, 'idempotency-in-flight')
     }
-    await restarted.advance(SIGNING_LEASE_MS + 1000)
+    await restarted.advance(DEFAULTS.signingLeaseMs + 1000)
     const retry = await postRecipients(retryApi, templateId, 'spring-2030')
     assert.equal(retry.status, 200, retry.text)
     assert.equal(retry.json.summary.total, RECIPIENTS)

@@ -1,5 +1,6 @@
 /**
- * First start on an empty data dir (DESIGN §4): club `demo` and an all-scope client printed once.
+ * First start on an empty data dir (docs/decisions.md, Admin CLI): club `demo` and an all-scope client
+ * printed once.
  */
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'

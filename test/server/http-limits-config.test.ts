@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { HTTP_SERVER_DEFAULTS, readServerConfig } from '../../server/config.ts'
+import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
+import { webCryptoSigner } from '../../core/credentials/webcrypto-signer.ts'
+import { HTTP_SERVER_DEFAULTS, readServerConfig, resolveUrls } from '../../server/config.ts'
+import { wireIssuer } from '../../server/wire.ts'
+import { tempDir } from '../support/temp-sqlite.ts'
 
 /**
  * The HTTP server limits come from CLUBCRED_* variables; a value that is not a positive integer stops the
@@ -31,5 +35,35 @@ describe('HTTP server limits from the environment', () => {
       })
     }
     assert.throws(() => readServerConfig({ CLUBCRED_HEADERS_TIMEOUT_MS: '70000' }), /must not exceed CLUBCRED_REQUEST_TIMEOUT_MS/)
+  })
+})
+
+/** @see issue 15: the signing lease of the worker. */
+describe('CLUBCRED_SIGNING_LEASE_MS', () => {
+  it('defaults to 60 s when unset or empty, and takes 1 s to 2 min', () => {
+    assert.equal(readServerConfig({}).signingLeaseMs, 60_000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '' }).signingLeaseMs, 60_000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '1000' }).signingLeaseMs, 1000)
+    assert.equal(readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: '120000' }).signingLeaseMs, 120_000)
+  })
+
+  it("is the lease of the server's issuer", async (t) => {
+    const dir = tempDir()
+    const config = readServerConfig({ CLUBCRED_DATA_DIR: dir.path, CLUBCRED_SIGNING_LEASE_MS: '5000' })
+    const issuer = wireIssuer({ config, urls: resolveUrls(config, 8787), openDriver: betterSqlite3Driver, signer: webCryptoSigner })
+    t.after(async () => {
+      await issuer.close()
+      dir.remove()
+    })
+    assert.equal(issuer.config.signingLeaseMs, 5000)
+  })
+
+  it('refuses anything else with a message naming the variable', () => {
+    for (const value of ['999', '120001', '0', '-5', '1.5', '60s', 'abc']) {
+      assert.throws(() => readServerConfig({ CLUBCRED_SIGNING_LEASE_MS: value }), {
+        name: 'TypeError',
+        message: /^CLUBCRED_SIGNING_LEASE_MS must be an integer from 1000 to 120000/,
+      })
+    }
   })
 })

@@ -1,7 +1,7 @@
 /**
- * Recipient mail (DESIGN §5 `mode`): with `mode: "email"` the recipient gets the share link and the
- * wallet link (issue 16) once the credential exists, through SMTP when CLUBCRED_SMTP_URL is set;
- * `mode: "none"` sends nothing; a refused delivery is retried from the outbox after a back-off.
+ * Recipient mail (`mode`, docs/decisions.md, Issuing): with `mode: "email"` the recipient gets the share
+ * link and the wallet link (issue 16) once the credential exists, through SMTP when CLUBCRED_SMTP_URL is
+ * set; `mode: "none"` sends nothing; a refused delivery is retried from the outbox after a back-off.
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'

@@ -1,7 +1,7 @@
 /**
- * Reading a club's revocation list the way a verifier elsewhere does (DESIGN §6): GET the
- * `statusListCredential` URL, verify the VC-JWT with a key of the club's DID document (jose), and
- * decode `encodedList` with Digital Bazaar's Bitstring Status List implementation, not ours.
+ * Reading a club's revocation list the way a verifier elsewhere does (docs/decisions.md, The signed
+ * credential): GET the `statusListCredential` URL, verify the VC-JWT with a key of the club's DID document
+ * (jose), and decode `encodedList` with Digital Bazaar's Bitstring Status List implementation, not ours.
  */
 import assert from 'node:assert/strict'
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose'

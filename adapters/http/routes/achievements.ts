@@ -1,4 +1,5 @@
-import { readJson } from '../body.ts'
+import { readInput } from '../body.ts'
+import type { TemplateCreateBody, TemplatePatchBody } from '../../../core/inputs.ts'
 import { json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
@@ -8,9 +9,9 @@ export async function listTemplates({ issuer, request, club }: ScopedCall): Prom
   return json(await issuer.achievements.list(club, listQuery(request)))
 }
 
-/** Answers 201 with `Location` (DESIGN §5 "Templates"). */
+/** Answers 201 with `Location` (docs/decisions.md, Templates). */
 export async function createTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
-  const template = await issuer.achievements.create(club, await readJson(request, issuer.config.maxBodyBytes))
+  const template = await issuer.achievements.create(club, await readInput<TemplateCreateBody>(request, issuer.config.maxBodyBytes))
   const location = `${issuer.config.urls.base}/v2/clubs/${encodeURIComponent(club)}/achievements/${template.id}`
   return json({ data: template }, 201, { location })
 }
@@ -20,6 +21,6 @@ export async function readTemplate({ issuer, request, club }: ScopedCall): Promi
 }
 
 export async function patchTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
-  const body = await readJson(request, issuer.config.maxBodyBytes)
+  const body = await readInput<TemplatePatchBody>(request, issuer.config.maxBodyBytes)
   return json({ data: await issuer.achievements.patch(club, numericId(request), body) })
 }

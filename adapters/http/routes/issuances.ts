@@ -1,17 +1,18 @@
-import { readJson } from '../body.ts'
+import { readInput } from '../body.ts'
+import type { IssueBody, RevokeBody } from '../../../core/inputs.ts'
 import { idempotencyOf, idempotentResponse, json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
 /** Issuing, issuance reads, credentials and the event feed (interface-spec §4.3 to §4.9). */
 export async function issue({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
-  const body = await readJson(request, issuer.config.maxBodyBytes)
+  const body = await readInput<IssueBody>(request, issuer.config.maxBodyBytes)
   return idempotentResponse(await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId)))
 }
 
-/** The body `{ reason }` is optional (DESIGN §5 "Lifecycle"). */
+/** The body `{ reason }` is optional (docs/decisions.md, Lifecycle). */
 export async function revoke({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
-  const body = await readJson(request, issuer.config.maxBodyBytes, { optional: true })
+  const body = await readInput<RevokeBody | undefined>(request, issuer.config.maxBodyBytes, { optional: true })
   return idempotentResponse(await issuer.issuances.revoke(club, numericId(request), body, idempotencyOf(request, principal.clientId)))
 }
 

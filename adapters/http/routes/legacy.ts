@@ -1,4 +1,5 @@
-import { readJson } from '../body.ts'
+import { readInput } from '../body.ts'
+import type { LegacyFormBody } from '../../../core/inputs.ts'
 import { LEGACY_MESSAGES, LegacyUnauthorized, legacyErrorResponse } from '../legacy-error.ts'
 import type { Call } from '../operation.ts'
 
@@ -13,7 +14,7 @@ export async function createLegacyForm({ issuer, request, onError }: Call): Prom
     const apiKey = header.replace(/^Bearer\s+/i, '')
     const club = apiKey ? await issuer.legacy.authenticate(apiKey) : null
     if (!club) throw new LegacyUnauthorized()
-    const { achievementFormId } = await issuer.legacy.createForm(club, await readJson(request, issuer.config.maxBodyBytes))
+    const { achievementFormId } = await issuer.legacy.createForm(club, await readInput<LegacyFormBody>(request, issuer.config.maxBodyBytes))
     return new Response(JSON.stringify({ statusCode: 201, message: LEGACY_MESSAGES.created, achievementFormId }), {
       status: 201,
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },

@@ -136,3 +136,41 @@ describe('failed client authentication at the token endpoint', () => {
     assert.equal((await tokenFor(h.issuer, client)).token_type, 'Bearer')
   })
 })
+
+/** @see issue 15: the count of a client that exists is kept in storage, shared by every node. */
+describe('failed client authentication in storage', () => {
+  let h: CoreHarness
+  beforeEach(() => {
+    h = createCoreHarness({ clientAuthFailures: { limit: 5, windowSeconds: 60 } })
+  })
+  afterEach(() => h.close())
+
+  const wrong = (clientId: string) => h.issuer.tokens.issue({ clientId, clientSecret: 'ccs_wrong', grantType: 'client_credentials', scope: null })
+  const rowsLeft = () => h.storage.transaction((tx) => tx.clientAuthFailures.purgeEnded(Number.MAX_SAFE_INTEGER))
+
+  it("a client's failures are counted in storage, and a success clears them", async () => {
+    const client = await clubWithClient(h.issuer)
+    for (let i = 0; i < 3; i++) await assert.rejects(wrong(client.client_id))
+    assert.deepStrictEqual(await h.storage.clientAuthFailures.find(client.client_id, h.clock.now()), {
+      clientId: client.client_id,
+      failures: 3,
+      endsAt: h.clock.now() + 60_000,
+    })
+    await tokenFor(h.issuer, client)
+    assert.equal(await h.storage.clientAuthFailures.find(client.client_id, h.clock.now()), null)
+  })
+
+  it('failures of made-up ids write no row, yet lock those ids on this node', async () => {
+    for (let i = 0; i < 100; i++) await assert.rejects(wrong(`cc_made_up_${i % 20}`))
+    assert.equal(await rowsLeft(), 0)
+    await assert.rejects(wrong('cc_made_up_0'), (error) => error instanceof OAuthError && error.error === 'rate_limited')
+  })
+
+  it("the worker's housekeeping deletes ended windows", async () => {
+    const client = await clubWithClient(h.issuer)
+    await assert.rejects(wrong(client.client_id))
+    h.clock.advance(60_000)
+    await h.issuer.worker.runOnce()
+    assert.equal(await rowsLeft(), 0)
+  })
+})

@@ -1,6 +1,7 @@
 /**
- * The signed credential (DESIGN §6) as issuing produces it: an ES256 VC-JWT whose `vc` is a valid OB 3.0
- * OpenBadgeCredential, with the recipient hashed, only public evidence engraved and a status list entry.
+ * The signed credential (docs/decisions.md, The signed credential) as issuing produces it: an ES256 VC-JWT
+ * whose `vc` is a valid OB 3.0 OpenBadgeCredential, with the recipient hashed, only public evidence
+ * engraved and a status list entry.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -43,7 +44,7 @@ after(async () => {
   await api.close()
 })
 
-describe('the signed credential (DESIGN §6)', () => {
+describe('the signed credential (docs/decisions.md, The signed credential)', () => {
   it('is an ES256 VC-JWT over a valid OB 3.0 credential, verifiable with the club key its kid names', async () => {
     const [id] = await issue({ recipients: [{ externalUserId: 'plain', name: 'Kim Minsu', email: 'minsu@chess.example' }] })
     await api.issuer.worker.drain()

@@ -5,7 +5,7 @@ import { ProblemError } from '../../../core/errors.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { recipients } from './support.ts'
 
-/** Idempotency-Key over time (DESIGN §5): kept 24 h, and an in-flight claim of a dead request is taken over. */
+/** Idempotency-Key over time (docs/decisions.md, Issuing): kept 24 h, and an in-flight claim of a dead request is taken over. */
 
 let h: CoreHarness
 let templateId: number
@@ -19,11 +19,11 @@ afterEach(async () => {
 })
 
 const SCOPE = 'client-1 POST issuances chess'
-const issue = (body: unknown, key: string) => h.issuer.issuances.issue('chess', body, { idempotencyKey: key, idempotencyScope: 'client-1' })
+const issue = (body: unknown, key: string) => h.issuer.issuances.issue('chess', body as never, { idempotencyKey: key, idempotencyScope: 'client-1' })
 const problemCode = (code: string) => (error: unknown) => error instanceof ProblemError && error.code === code
 const count = async () => (await h.issuer.issuances.list('chess', { limit: '100' })).data.length
 
-describe('Idempotency-Key over time (DESIGN §5)', () => {
+describe('Idempotency-Key over time (docs/decisions.md, Issuing)', () => {
   it('is kept 24 hours: until then another body is refused, afterwards the key is free again', async () => {
     await issue({ achievementFormId: templateId, recipients: recipients(1, 'a') }, 'day-key')
     h.clock.advance(IDEMPOTENCY_RETENTION_MS - 1)

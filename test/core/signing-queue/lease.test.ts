@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { claimPending, signClaimed, storeSigned, SIGNING_LEASE_MS } from '../../../core/signing-queue/sign-pending.ts'
+import { claimPending, signClaimed, storeSigned } from '../../../core/signing-queue/sign-pending.ts'
+import { DEFAULTS } from '../../../core/config.ts'
 import { permuteIndex } from '../../../core/status-lists/permute-index.ts'
 import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
@@ -9,8 +10,9 @@ import { assertSignedCredential } from '../../support/ob3-schema.ts'
 import { recipients } from '../issuances/support.ts'
 
 /**
- * The signing queue under failure (DESIGN §7: a crash at any point loses no accepted issuance and never
- * yields two credentials for one issuance): a dead worker's lease, a job signed twice, a failing signer.
+ * The signing queue under failure (docs/decisions.md, Bars every feature meets: a crash at any point loses
+ * no accepted issuance and never yields two credentials for one issuance): a dead worker's lease, a job
+ * signed twice, a failing signer.
  */
 
 let h: CoreHarness
@@ -56,14 +58,14 @@ async function statusLists() {
   return h.storage.statusLists.listByClub('chess')
 }
 
-describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, () => {
+describe('the signing queue under failure (docs/decisions.md, Bars every feature meets)', { timeout: 20_000 }, () => {
   it("a dead worker's jobs wait for the lease to end, then are signed with the slots it reserved", async () => {
     const ids = await issueTo(5)
     const dead = await claimPending(h.context, 1000)
     assert.equal(dead.length, 5)
     const reserved = dead.map((claimed) => claimed.job.statusListIndex).sort((a, b) => a - b)
 
-    h.clock.advance(SIGNING_LEASE_MS)
+    h.clock.advance(DEFAULTS.signingLeaseMs)
     assert.equal(await h.issuer.worker.runOnce(), 0, 'leased jobs are not taken until the lease has ended')
     assert.deepStrictEqual(await credentialsOf(ids), [])
 
@@ -89,7 +91,7 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
   it('a job signed twice (its lease ran out mid-signing) keeps the first stored credential and one event', async () => {
     const ids = await issueTo(3)
     const slow = await signClaimed(h.context, await claimPending(h.context, 1000))
-    h.clock.advance(SIGNING_LEASE_MS + 1)
+    h.clock.advance(DEFAULTS.signingLeaseMs + 1)
     const fast = await signClaimed(h.context, await claimPending(h.context, 1000))
     assert.equal(fast.length, 3, 'the ended lease lets a second worker take the jobs')
     await storeSigned(h.context, fast)
@@ -153,5 +155,43 @@ describe('the signing queue under failure (DESIGN §7)', { timeout: 20_000 }, ()
     assert.equal(credentials.length, 50)
     assert.equal(new Set(credentials.map((credential) => credential.statusListIndex)).size, 50)
     assert.equal((await eventsOf('issuance.credential_issued')).length, 50)
+  })
+})
+
+/** @see issue 15: the lease is configuration, at most two minutes. */
+describe('the signing lease is the configured signingLeaseMs', { timeout: 20_000 }, () => {
+  it("with a 2 s lease, worker B takes worker A's jobs after 2 s and not before; A's late credentials are refused", async () => {
+    await h.close()
+    h = createCoreHarness({ signingLeaseMs: 2000, worker: { onError: () => {} } })
+    await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+    templateId = (await h.issuer.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
+    const ids = await issueTo(3)
+    const workerA = await signClaimed(h.context, await claimPending(h.context, 1000))
+    assert.equal(workerA.length, 3)
+
+    h.clock.advance(2000)
+    assert.deepStrictEqual(await claimPending(h.context, 1000), [], 'held for the whole lease')
+    h.clock.advance(1)
+    const workerB = await signClaimed(h.context, await claimPending(h.context, 1000))
+    assert.equal(workerB.length, 3, 'taken once the lease has ended')
+    await storeSigned(h.context, workerB)
+    await storeSigned(h.context, workerA)
+
+    const credentials = await credentialsOf(ids)
+    assert.deepStrictEqual(credentials.map((credential) => credential.id).sort(), workerB.map((signed) => signed.record.id).sort(), "B's credentials, one each")
+    assert.deepStrictEqual((await eventsOf('issuance.credential_issued')).sort(), ids.map(String).sort())
+  })
+
+  it('createIssuer refuses a lease below 1 s, above 2 min or not an integer, and takes both bounds', async () => {
+    for (const signingLeaseMs of [999, 120_001, 1500.5, Number.NaN]) {
+      assert.throws(() => createCoreHarness({ signingLeaseMs }), { name: 'TypeError', message: /signingLeaseMs must be an integer from 1000 to 120000/ })
+    }
+    for (const signingLeaseMs of [1000, 120_000]) {
+      const bound = createCoreHarness({ signingLeaseMs })
+      assert.equal(bound.context.config.signingLeaseMs, signingLeaseMs)
+      await bound.close()
+    }
+    assert.equal(h.context.config.signingLeaseMs, DEFAULTS.signingLeaseMs)
+    assert.equal(DEFAULTS.signingLeaseMs, 60_000)
   })
 })

@@ -1,0 +1,54 @@
+/**
+ * Citations point at documents a reader of the repository has: the interface spec by its name and
+ * section, docs/decisions.md and docs/architecture.md by section title. The design and style notes the
+ * project started from are not in the repository, so a comment citing them (by section sign or file
+ * name), or a relative path that leaves the repository for a `shared/` folder beside it, sends the
+ * reader nowhere. @see issue 14
+ */
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+const DIRS = ['core', 'adapters', 'server', 'client', 'test', 'bench', 'examples', 'docs']
+
+// Built from parts, so that this file does not cite what it forbids.
+const NOTES = ['DESIGN', 'STYLE'].join('|')
+const CITATION = new RegExp(`\\b(?:${NOTES}) ?§|\\b(?:${NOTES})\\.md\\b`)
+const SHARED_PATH = /(?:\.\.\/)+shared\/[\w./-]+/g
+
+function sources(): string[] {
+  const files = DIRS.flatMap((dir) =>
+    readdirSync(`${ROOT}${dir}`, { recursive: true, encoding: 'utf8' })
+      .filter((name) => name.endsWith('.ts') || name.endsWith('.md'))
+      .map((name) => `${dir}/${name}`),
+  )
+  return [...files, 'index.ts', 'README.md']
+}
+
+/** Every citation of a document outside the repository, as `file:line: text`. */
+export function outsideCitations(files: string[]): string[] {
+  const found: string[] = []
+  for (const file of files) {
+    const lines = readFileSync(`${ROOT}${file}`, 'utf8').split('\n')
+    lines.forEach((line, index) => {
+      const where = `${file}:${index + 1}: ${line.trim()}`
+      if (CITATION.test(line)) found.push(where)
+      // A relative path into a `shared/` folder is fine when it resolves inside the repository (adapters/shared/).
+      for (const path of line.match(SHARED_PATH) ?? []) {
+        if (!existsSync(resolve(ROOT, dirname(file), path))) found.push(where)
+      }
+    })
+  }
+  return found
+}
+
+describe('citations', () => {
+  it('no comment or document cites the design or style notes, which are not in the repository', () => {
+    const files = sources()
+    assert.ok(files.length > 300, `found only ${files.length} files`)
+    assert.deepEqual(outsideCitations(files), [], 'cite docs/decisions.md or docs/architecture.md by section title, or the interface spec by section')
+  })
+})

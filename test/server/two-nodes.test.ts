@@ -1,0 +1,26 @@
+/** The two-nodes suite on SQLite: two issuers, each with its own connection, on one file. */
+import { join } from 'node:path'
+import { createIssuer, defaultUrls } from '../../index.ts'
+import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
+import { MASTER_KEY } from '../support/core-issuer.ts'
+import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
+
+twoNodesSuite({
+  name: 'sqlite (one file)',
+  async open() {
+    const dir = tempDir()
+    const file = join(dir.path, 'clubcred.db')
+    const node = () => createIssuer({ storage: openSqliteFile(file), masterKey: MASTER_KEY, urls: defaultUrls(8787) })
+    const a = node()
+    const b = node()
+    return {
+      a,
+      b,
+      async close() {
+        await a.close()
+        await b.close()
+        dir.remove()
+      },
+    }
+  },
+})
