@@ -30,6 +30,7 @@ export type ProblemCode =
   | 'idempotency-in-flight'
   | 'too-many-recipients'
   | 'conflict'
+  | 'storage-unavailable'
   | 'internal-error'
 
 /** One failed field of a validation problem: `message` is a stable code, `path` a JSON pointer-ish dotted path. */
@@ -133,6 +134,18 @@ export class CredentialError extends Error {
 
 /** A uniqueness or concurrency conflict raised by a storage adapter, with the driver error as `cause`. */
 export class StorageConflict extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause })
+    this.name = this.constructor.name
+  }
+}
+
+/**
+ * The database cannot be reached or went away (refused or lost connection, shutdown, too many
+ * connections, statement timeout), raised by a storage adapter with the driver error as `cause`. It is
+ * temporary: the adapter reconnects by itself, so the same call may succeed later.
+ */
+export class StorageUnavailable extends Error {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { cause: options.cause })
     this.name = this.constructor.name

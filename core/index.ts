@@ -33,6 +33,7 @@ export {
   OAuthError,
   CredentialError,
   StorageConflict,
+  StorageUnavailable,
   type ProblemCode,
   type FieldError,
   type OAuthErrorCode,

@@ -1,3 +1,4 @@
+import { ProblemError } from '../core/errors.ts'
 import type { Issuer } from '../index.ts'
 import type { ClientCredentials } from '../core/clients/create.ts'
 
@@ -8,7 +9,13 @@ import type { ClientCredentials } from '../core/clients/create.ts'
  */
 export async function bootstrapDemo(issuer: Issuer): Promise<ClientCredentials | null> {
   if ((await issuer.clubs.count()) > 0) return null
-  await issuer.clubs.create({ domain: 'demo', name: 'Demo Club' })
+  try {
+    await issuer.clubs.create({ domain: 'demo', name: 'Demo Club' })
+  } catch (error) {
+    // Several nodes starting together on one empty database: one of them creates the demo club.
+    if (error instanceof ProblemError && error.code === 'conflict') return null
+    throw error
+  }
   return issuer.clients.create({ club: 'demo' })
 }
 

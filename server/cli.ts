@@ -31,7 +31,8 @@ const USAGE = `commands:
   issue --club D --achievement N --csv FILE [--mode email|none]
   coissuer add --club D --achievement N --name NAME --url URL [--verified]
   coissuer list --club D --achievement N
-  coissuer remove --club D --achievement N --url URL`
+  coissuer remove --club D --achievement N --url URL
+  storage copy --to postgres://...   (the data dir's SQLite file into an empty PostgreSQL database)`
 
 type Options = Record<string, string | boolean | undefined>
 type Command = (issuer: Issuer, options: Options) => Promise<unknown>
@@ -160,9 +161,22 @@ async function main(argv: string[]): Promise<number> {
         verified: { type: 'boolean' },
         'no-issue': { type: 'boolean' },
         off: { type: 'boolean' },
+        to: { type: 'string' },
       },
     })
     const name = positionals[0] === 'issue' ? 'issue' : positionals.slice(0, 2).join(' ')
+    if (name === 'storage copy' && positionals.length === 2) {
+      // Works on the two databases themselves, not through an issuer.
+      const to = required(values, 'to')
+      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), import('../adapters/sqlite/driver-better-sqlite3.ts')])
+      try {
+        print(await copyStorage(readServerConfig(), to, betterSqlite3Driver))
+      } catch (error) {
+        // The refusals (no source file, a target with rows, a wrong URL) are the operator's to fix.
+        throw error instanceof TypeError ? new UsageError(error.message) : error
+      }
+      return 0
+    }
     const command = COMMANDS[name]
     if (!command || positionals.length !== name.split(' ').length) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
     const config = readServerConfig()
@@ -172,7 +186,7 @@ async function main(argv: string[]): Promise<number> {
       import('../adapters/sqlite/driver-better-sqlite3.ts'),
       import('../adapters/node/signer.ts'),
     ])
-    issuer = wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
+    issuer = await wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
     print(await command(issuer, values))
     return 0
   } catch (error) {

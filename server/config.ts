@@ -16,6 +16,25 @@ export interface ServerConfig {
   signingLeaseMs: number
   /** Limits of the Node HTTP server for direct exposure (`server/node.ts`; Deno's `Deno.serve` has its own). */
   http: HttpServerLimits
+  /** `CLUBCRED_DATABASE_URL` (`postgres://…`): PostgreSQL instead of the data dir's SQLite file. */
+  database: DatabaseSettings | undefined
+  /** `CLUBCRED_ROLE`: what this process does (docs/deployment.md). */
+  role: ServerRole
+}
+
+/**
+ * `all` serves HTTP and runs the worker; `api` serves HTTP only (it queues, another process signs);
+ * `worker` signs, mails and keeps house, and listens only for `/healthz`.
+ */
+export type ServerRole = 'all' | 'api' | 'worker'
+export const SERVER_ROLES: readonly ServerRole[] = ['all', 'api', 'worker']
+
+export interface DatabaseSettings {
+  url: string
+  /** `CLUBCRED_DATABASE_POOL_SIZE`: connections this process keeps at most. Default 10. */
+  poolSize: number
+  /** `CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS`: a statement (waiting for a lock included) is cancelled after this. Default 30 s. */
+  statementTimeoutMs: number
 }
 
 /**
@@ -58,10 +77,7 @@ const HTTP_SERVER_ENV: Record<keyof HttpServerLimits, string> = {
 function readHttpLimits(env: Record<string, string | undefined>): HttpServerLimits {
   const limits = { ...HTTP_SERVER_DEFAULTS }
   for (const [name, variable] of Object.entries(HTTP_SERVER_ENV) as [keyof HttpServerLimits, string][]) {
-    const value = env[variable]
-    if (value === undefined || value === '') continue
-    if (!/^[1-9][0-9]*$/.test(value)) throw new TypeError(`${variable} must be a positive integer, got ${value}`)
-    limits[name] = Number(value)
+    limits[name] = positiveInteger(env, variable, limits[name])
   }
   // Node requires it: the headers are part of the request.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
@@ -77,6 +93,41 @@ function readSigningLease(value: string | undefined): number {
     throw new TypeError(`CLUBCRED_SIGNING_LEASE_MS must be an integer from ${SIGNING_LEASE_RANGE.min} to ${SIGNING_LEASE_RANGE.max} (ms), got ${value}`)
   }
   return lease
+}
+
+/** A positive integer from the environment, or `fallback` when unset; anything else is a start-up error. */
+function positiveInteger(env: Record<string, string | undefined>, variable: string, fallback: number): number {
+  const value = env[variable]
+  if (value === undefined || value === '') return fallback
+  if (!/^[1-9][0-9]*$/.test(value)) throw new TypeError(`${variable} must be a positive integer, got ${value}`)
+  return Number(value)
+}
+
+/**
+ * PostgreSQL when `CLUBCRED_DATABASE_URL` is set. Every node must then seal and open keys with the same
+ * master key, and the key must never be in the database it protects: so it comes from
+ * `CLUBCRED_MASTER_KEY`, not from a file that each node would generate for itself.
+ */
+function readDatabase(env: Record<string, string | undefined>): DatabaseSettings | undefined {
+  const url = env.CLUBCRED_DATABASE_URL
+  if (url === undefined || url === '') return undefined
+  if (!/^postgres(ql)?:\/\//.test(url)) throw new TypeError('CLUBCRED_DATABASE_URL must be a postgres:// or postgresql:// URL')
+  if (!env.CLUBCRED_MASTER_KEY) {
+    throw new TypeError(
+      'CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database',
+    )
+  }
+  return {
+    url,
+    poolSize: positiveInteger(env, 'CLUBCRED_DATABASE_POOL_SIZE', 10),
+    statementTimeoutMs: positiveInteger(env, 'CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
+  }
+}
+
+function readRole(env: Record<string, string | undefined>): ServerRole {
+  const role = env.CLUBCRED_ROLE || 'all'
+  if (!(SERVER_ROLES as readonly string[]).includes(role)) throw new TypeError(`CLUBCRED_ROLE must be one of ${SERVER_ROLES.join(', ')}, got ${role}`)
+  return role as ServerRole
 }
 
 export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
@@ -101,6 +152,8 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     mailFrom: env.CLUBCRED_MAIL_FROM || undefined,
     signingLeaseMs: readSigningLease(env.CLUBCRED_SIGNING_LEASE_MS),
     http: readHttpLimits(env),
+    database: readDatabase(env),
+    role: readRole(env),
   }
 }
 

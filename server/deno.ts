@@ -2,11 +2,13 @@
  * The standalone server on Deno: `deno task start` (or `deno run -A server/deno.ts`). The same server as
  * `server/node.ts` (docs/architecture.md, Layers; docs/decisions.md, Addresses): environment, `./data`,
  * the demo club on first start, every surface on one port; `Deno.serve` runs the fetch handler and storage
- * is SQLite on `node:sqlite`, so Deno never loads better-sqlite3 or any other native module.
+ * is SQLite on `node:sqlite` (or PostgreSQL with `CLUBCRED_DATABASE_URL`, through the same plain-JavaScript
+ * driver as on Node), so Deno never loads better-sqlite3 or any other native module.
  */
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createWorkerFetchHandler } from '../adapters/http/index.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
@@ -48,16 +50,18 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   let issuer: Issuer
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner() })
+    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner() })
   } catch (error) {
     await server.shutdown()
     throw error
   }
-  wired(issuer.fetch)
-  issuer.worker.start()
+  wired(config.role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch)
+  if (config.role !== 'api') issuer.worker.start()
 
-  const demo = await bootstrapDemo(issuer)
-  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  if (config.role !== 'worker') {
+    const demo = await bootstrapDemo(issuer)
+    if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  }
 
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
@@ -71,7 +75,10 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
-  const running = await startDenoServer()
+  const running = await startDenoServer().catch((error: unknown) => {
+    process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
+    return deno.exit(1)
+  })
   process.stderr.write(`clubcred listening on ${running.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     deno.addSignalListener(signal, () => {

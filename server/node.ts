@@ -6,16 +6,18 @@ import { createServer, type Server } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
+import { createWorkerFetchHandler } from '../adapters/http/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
-import { readServerConfig, resolveUrls } from './config.ts'
+import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { Issuer } from '../index.ts'
 
 export interface RunningServer {
   url: string
+  role: ServerRole
   issuer: Issuer
   server: Server
   close(): Promise<void>
@@ -45,15 +47,25 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   })
   const port = (server.address() as AddressInfo).port
   const urls = resolveUrls(config, port)
-  const issuer = wireIssuer({ config, urls, openDriver: betterSqlite3Driver, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
-  listener = toNodeListener(issuer.fetch)
-  issuer.worker.start()
+  let issuer: Issuer
+  try {
+    issuer = await wireIssuer({ config, urls, openDriver: betterSqlite3Driver, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
+  } catch (error) {
+    await new Promise((resolve) => server.close(resolve))
+    throw error
+  }
+  // An `api` node only queues: the workers of the deployment sign what it accepts.
+  listener = toNodeListener(config.role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch)
+  if (config.role !== 'api') issuer.worker.start()
 
-  const demo = await bootstrapDemo(issuer)
-  if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  if (config.role !== 'worker') {
+    const demo = await bootstrapDemo(issuer)
+    if (demo) process.stderr.write(describeDemoClient(demo, `${urls.auth}/token`, urls.base))
+  }
 
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    role: config.role,
     issuer,
     server,
     async close() {
@@ -69,8 +81,12 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const running = await startNodeServer()
-  process.stderr.write(`clubcred listening on ${running.url}\n`)
+  const running = await startNodeServer().catch((error: unknown) => {
+    // A configuration or storage error at start is one line for the operator, not a stack trace.
+    process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
+    process.exit(1)
+  })
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       running.close().then(() => process.exit(0))

@@ -4,7 +4,7 @@
  */
 import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
-import { problemResponse } from './problem.ts'
+import { asProblem, problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
@@ -43,7 +43,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
 
   const router = Router({
     catch: (error: unknown, request: Request) => {
-      if (error instanceof ProblemError) return problemResponse(error, problemBaseUrl)
+      const problem = asProblem(error)
+      if (problem) return problemResponse(problem, problemBaseUrl)
       if (error instanceof OAuthError) return oauthErrorResponse(error)
       onError(error, request)
       return problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl)
@@ -81,3 +82,4 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
 function logError(error: unknown, request: Request): void {
   console.error(`clubcred: ${request.method} ${new URL(request.url).pathname} failed:`, error)
 }
+export { createWorkerFetchHandler } from './worker-face.ts'

@@ -1,4 +1,4 @@
-import { ProblemError, type ProblemCode } from '../../core/errors.ts'
+import { ProblemError, StorageUnavailable, type ProblemCode } from '../../core/errors.ts'
 
 interface ProblemType {
   status: number
@@ -53,6 +53,8 @@ export const PROBLEMS = {
   'idempotency-in-flight': { status: 409, title: 'A request with this idempotency key is in flight' },
   'too-many-recipients': { status: 422, title: 'Too many recipients' },
   conflict: { status: 409, title: 'Conflict' },
+  // The database is down or unreachable for now: a client retries, it did nothing wrong.
+  'storage-unavailable': { status: 503, title: 'Storage unavailable', headers: () => ({ 'retry-after': '5' }) },
   'internal-error': { status: 500, title: 'Internal server error' },
 } satisfies Record<ProblemCode, ProblemType> as Record<ProblemCode, ProblemType>
 
@@ -78,4 +80,16 @@ export function problemResponse(error: ProblemError, problemBaseUrl: string): Re
       ...type.headers?.(error),
     },
   })
+}
+
+/**
+ * The problem an error answers as, or `null` for an unexpected error (a 500). Besides ProblemError,
+ * only StorageUnavailable has a problem of its own: core does not know HTTP, so it is mapped here.
+ */
+export function asProblem(error: unknown): ProblemError | null {
+  if (error instanceof ProblemError) return error
+  if (error instanceof StorageUnavailable) {
+    return new ProblemError('storage-unavailable', { detail: 'The database cannot be reached right now; try again shortly.', cause: error })
+  }
+  return null
 }

@@ -2,7 +2,7 @@ import { Router, type IRequest, type RouterType } from 'itty-router'
 import { CredentialError, OAuthError, ProblemError } from '../../core/errors.ts'
 import { authenticate } from './auth.ts'
 import { readableFromAnyOrigin } from './cors.ts'
-import { problemResponse } from './problem.ts'
+import { asProblem, problemResponse } from './problem.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { credentialErrorResponse } from './credential-error.ts'
 import type { ListQuery } from '../../core/lists/cursor.ts'
@@ -66,7 +66,8 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
 
 /** The answer of an error the public surface raises on purpose, each in its own shape; `null` for any other. */
 function knownErrorResponse(error: unknown, problemBaseUrl: string): Response | null {
-  if (error instanceof ProblemError) return problemResponse(error, problemBaseUrl)
+  const problem = asProblem(error)
+  if (problem) return problemResponse(problem, problemBaseUrl)
   if (error instanceof OAuthError) return oauthErrorResponse(error)
   if (error instanceof CredentialError) return credentialErrorResponse(error)
   return null

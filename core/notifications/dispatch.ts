@@ -12,7 +12,8 @@ export async function dispatchOutbox(ctx: IssuerContext, limit = 50): Promise<nu
   const notifier = ctx.notifier
   if (!notifier) return 0
   const now = ctx.clock.now()
-  const messages = await ctx.storage.transaction((tx) => tx.outbox.claimDue(now, OUTBOX_LEASE_MS, limit, OUTBOX_MAX_ATTEMPTS))
+  // Concurrent: the claim alone is the unit's write, and no two claims return one message.
+  const messages = await ctx.storage.transaction((tx) => tx.outbox.claimDue(now, OUTBOX_LEASE_MS, limit, OUTBOX_MAX_ATTEMPTS), { concurrent: true })
   let sent = 0
   for (const message of messages) {
     try {

@@ -363,10 +363,24 @@ export interface Stores {
 /** The stores as seen inside a transaction. */
 export type UnitOfWork = Stores
 
+/** How a unit of work may run. */
+export interface UnitOptions {
+  /**
+   * The unit's writes are safe under concurrency by row locks and constraints alone; an adapter MAY run
+   * it without serialising it against other units (PostgreSQL does, so that several workers claim jobs
+   * in parallel; memory and SQLite ignore it). It stays all-or-nothing, and reads outside it still never
+   * see its uncommitted writes. A caller MUST only pass it for a unit whose every write is such a write:
+   * claims of leased rows (`signingJobs.claim`, `outbox.claimDue`), writes to the rows those claims
+   * returned, and `statusLists.takeSlots`/`insert`.
+   */
+  concurrent?: boolean
+}
+
 /**
  * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
- * Called that way, a method MUST wait while a unit is running: it never reads that unit's uncommitted
- * writes, and the unit never sees it land. A write is committed when its promise resolves (a later unit
+ * Called that way, a write MUST wait while a unit is running (the unit never sees it land), and a read
+ * MUST NOT see a running unit's uncommitted writes: it waits for the unit (memory, SQLite) or answers
+ * from committed state beside it (PostgreSQL, where reads run in parallel with units). A write is committed when its promise resolves (a later unit
  * that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
  * unit makes several writes all-or-nothing: a caller MUST NOT rely on a direct call that writes several
  * rows (`achievements.insert` with requirements, `replaceRequirements`) being undone when it fails part
@@ -379,8 +393,9 @@ export interface StoragePort extends Stores {
    * undone and the same error is rethrown. Units of work MUST be serialisable: no other unit, in this
    * process or another on the same storage, interleaves with it. Reads made outside a unit MUST NOT
    * see a unit's uncommitted writes. Units MUST NOT be nested (the inner call would wait forever).
+   * With `{ concurrent: true }` see UnitOptions.
    */
-  transaction<T>(work: (tx: UnitOfWork) => Promise<T>): Promise<T>
+  transaction<T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>
   /** Releases connections. The storage MUST NOT be used afterwards. */
   close(): Promise<void>
 }

@@ -38,16 +38,24 @@ export async function signPendingCredentials(ctx: IssuerContext, limit = 1000): 
 /**
  * Leases up to `limit` signing jobs and reserves a status-list slot for each that has none, in one unit
  * of work (the slot is kept with the job, so a retry after a crash reuses it and none is wasted).
+ *
+ * The unit is `concurrent` (several workers claim at once): each of its writes is safe without the
+ * units' serial order. The claim leases rows no other claim can return (the store's contract), the slot
+ * reservations and completions touch only those rows, `takeSlots` never hands out a position twice
+ * and `statusLists.insert` only adds a list; everything else here is a read.
  */
 export async function claimPending(ctx: IssuerContext, limit: number): Promise<ClaimedJob[]> {
-  return ctx.storage.transaction(async (tx) => {
-    const jobs = await tx.signingJobs.claim(ctx.clock.now(), ctx.config.signingLeaseMs, limit)
-    const claimed: ClaimedJob[] = []
-    for (const clubJobs of groupBy(jobs, (job) => job.club)) {
-      claimed.push(...(await prepareClubJobs(ctx, tx, clubJobs[0]!.club, clubJobs)))
-    }
-    return claimed
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      const jobs = await tx.signingJobs.claim(ctx.clock.now(), ctx.config.signingLeaseMs, limit)
+      const claimed: ClaimedJob[] = []
+      for (const clubJobs of groupBy(jobs, (job) => job.club)) {
+        claimed.push(...(await prepareClubJobs(ctx, tx, clubJobs[0]!.club, clubJobs)))
+      }
+      return claimed
+    },
+    { concurrent: true },
+  )
 }
 
 async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string, jobs: SigningJob[]): Promise<ClaimedJob[]> {

@@ -50,7 +50,7 @@ describe('CLUBCRED_SIGNING_LEASE_MS', () => {
   it("is the lease of the server's issuer", async (t) => {
     const dir = tempDir()
     const config = readServerConfig({ CLUBCRED_DATA_DIR: dir.path, CLUBCRED_SIGNING_LEASE_MS: '5000' })
-    const issuer = wireIssuer({ config, urls: resolveUrls(config, 8787), openDriver: betterSqlite3Driver, signer: webCryptoSigner })
+    const issuer = await wireIssuer({ config, urls: resolveUrls(config, 8787), openDriver: betterSqlite3Driver, signer: webCryptoSigner })
     t.after(async () => {
       await issuer.close()
       dir.remove()

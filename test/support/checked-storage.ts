@@ -1,6 +1,6 @@
 import { AssertionError } from 'node:assert'
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { StoragePort } from '../../core/ports/storage.ts'
+import type { StoragePort, UnitOptions } from '../../core/ports/storage.ts'
 
 /**
  * Every store method whose name does not start with one of these is a write. The rule is by name so
@@ -77,7 +77,7 @@ export function checkedStorage(inner: StoragePort): CheckedStorage {
 
   const checked = {
     ...outer,
-    async transaction<T>(work: (tx: Parameters<Parameters<StoragePort['transaction']>[0]>[0]) => Promise<T>): Promise<T> {
+    async transaction<T>(work: (tx: Parameters<Parameters<StoragePort['transaction']>[0]>[0]) => Promise<T>, options?: UnitOptions): Promise<T> {
       if (insideUnit.getStore()?.open) violation('transaction called from inside a unit of work (units must not nest)')
       try {
         const result = await inner.transaction((tx) => {
@@ -90,7 +90,7 @@ export function checkedStorage(inner: StoragePort): CheckedStorage {
               scope.open = false
             }
           })
-        })
+        }, options)
         units.committed++
         return result
       } catch (error) {

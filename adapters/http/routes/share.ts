@@ -2,7 +2,16 @@ import { decodeJwt } from 'jose'
 import { Router, type IRequest } from 'itty-router'
 import { param } from '../router.ts'
 import { downloadResponse, htmlResponse } from '../share-page/headers.ts'
-import { METHOD_NOT_ALLOWED, NO_SUCH_CREDENTIAL, NO_SUCH_PAGE, SERVER_ERROR, renderErrorPage, type ErrorPage } from '../share-page/error-page.ts'
+import {
+  METHOD_NOT_ALLOWED,
+  NO_SUCH_CREDENTIAL,
+  NO_SUCH_PAGE,
+  SERVER_ERROR,
+  STORAGE_UNAVAILABLE,
+  renderErrorPage,
+  type ErrorPage,
+} from '../share-page/error-page.ts'
+import { StorageUnavailable } from '../../../core/errors.ts'
 import { qrDataUri } from '../share-page/qr.ts'
 import { renderSharePage } from '../share-page/render.ts'
 import type { CoreIssuer } from '../../../core/issuer.ts'
@@ -53,6 +62,7 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
 
   const router = Router({
     catch: (error: unknown, request: Request) => {
+      if (error instanceof StorageUnavailable) return errorPage(STORAGE_UNAVAILABLE, { 'retry-after': '5' })
       onError(error, request)
       return errorPage(SERVER_ERROR)
     },

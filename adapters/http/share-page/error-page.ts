@@ -11,11 +11,13 @@ export const NO_SUCH_CREDENTIAL: ErrorPage = { status: 404, ko: '찾을 수 없�
 export const NO_SUCH_PAGE: ErrorPage = { status: 404, ko: '찾을 수 없는 페이지입니다', en: 'Page not found' }
 export const METHOD_NOT_ALLOWED: ErrorPage = { status: 405, ko: '허용되지 않는 요청입니다', en: 'Method not allowed' }
 export const SERVER_ERROR: ErrorPage = { status: 500, ko: '일시적인 오류가 발생했습니다', en: 'Something went wrong on our side' }
+/** The database is away for now (StorageUnavailable): sent with `Retry-After`, like the API's 503. */
+export const STORAGE_UNAVAILABLE: ErrorPage = { status: 503, ko: '잠시 서비스를 이용할 수 없습니다', en: 'Temporarily unavailable' }
 
-/** An error page on the share host (404, 405, 500), in the style of the share page. */
+/** An error page on the share host (404, 405, 500, 503), in the style of the share page. */
 export function renderErrorPage({ status, ko, en }: ErrorPage): string {
   const hint =
-    status === 500
+    status >= 500
       ? html`잠시 후 다시 시도해 주세요. <span lang="en">Please try again shortly.</span>`
       : html`주소가 정확한지 확인하거나, 자격증명을 받은 분께 링크를 다시 요청하세요. <span lang="en">Check the address, or ask the holder for the link again.</span>`
   return htmlDocument({

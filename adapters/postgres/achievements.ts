@@ -1,0 +1,106 @@
+import { json, jsonOrNull, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import type { AchievementTemplate, NewRequirement, Requirement, RequirementType, TemplateType } from '../../core/achievements/template.ts'
+import type { AchievementStore } from '../../core/ports/storage.ts'
+
+const toRequirement = (row: Row): Requirement => ({
+  id: num(row.id),
+  type: nullableStr(row.type) as RequirementType | null,
+  description: nullableStr(row.description),
+  url: nullableStr(row.url),
+  order: num(row.sort_order),
+})
+
+const toTemplate = (row: Row, requirements: Requirement[]): AchievementTemplate => ({
+  id: num(row.id),
+  club: str(row.club),
+  name: str(row.name),
+  nameEn: nullableStr(row.name_en),
+  type: str(row.type) as TemplateType,
+  description: str(row.description),
+  descriptionEn: nullableStr(row.description_en),
+  imprintDescription: str(row.imprint_description),
+  imprintDescriptionEn: nullableStr(row.imprint_description_en),
+  tag: json(row.tag),
+  requirements,
+  program: row.program === null ? null : json(row.program),
+  coIssuers: json(row.co_issuers),
+  prefix: nullableStr(row.prefix),
+  courseBeginAt: nullableStr(row.course_begin_at),
+  courseEndAt: nullableStr(row.course_end_at),
+  badgeDesignId: nullableNum(row.badge_design_id),
+  certificateDesignId: nullableNum(row.certificate_design_id),
+  issuedCount: num(row.issued_count),
+  createdAt: num(row.created_at),
+  updatedAt: num(row.updated_at),
+})
+
+/** A row of WITH_REQUIREMENTS: the template and its requirements. */
+const toTemplateWithRequirements = (row: Row): AchievementTemplate => toTemplate(row, (row.requirements as Row[]).map(toRequirement))
+
+/**
+ * A template with its requirements in one statement (json_agg): a direct read outside a unit runs on
+ * no transaction, so two statements could see a requirements replacement land in between.
+ */
+const WITH_REQUIREMENTS = `a.*, (SELECT coalesce(json_agg(r), '[]') FROM requirements r WHERE r.achievement_id = a.id) AS requirements`
+
+export function createAchievementStore({ sql }: Database): AchievementStore {
+  async function insertRequirements(templateId: number, requirements: NewRequirement[]): Promise<Requirement[]> {
+    const inserted: Requirement[] = []
+    // One by one, in order: ids increase with the given order, as on the other adapters.
+    for (const requirement of requirements) {
+      const [row] = await sql`INSERT INTO requirements (achievement_id, type, description, url, sort_order)
+        VALUES (${templateId}, ${requirement.type}, ${requirement.description}, ${requirement.url}, ${requirement.order}) RETURNING *`
+      inserted.push(toRequirement(row!))
+    }
+    return inserted
+  }
+
+  const fields = (t: Omit<AchievementTemplate, 'id' | 'requirements' | 'issuedCount'>) => ({
+    name: t.name,
+    name_en: t.nameEn,
+    type: t.type,
+    description: t.description,
+    description_en: t.descriptionEn,
+    imprint_description: t.imprintDescription,
+    imprint_description_en: t.imprintDescriptionEn,
+    tag: JSON.stringify(t.tag),
+    program: jsonOrNull(t.program),
+    co_issuers: JSON.stringify(t.coIssuers),
+    prefix: t.prefix,
+    course_begin_at: t.courseBeginAt,
+    course_end_at: t.courseEndAt,
+    badge_design_id: t.badgeDesignId,
+    certificate_design_id: t.certificateDesignId,
+    updated_at: t.updatedAt,
+  })
+
+  return {
+    async insert(template) {
+      const values = { club: template.club, created_at: template.createdAt, issued_count: 0, ...fields(template) }
+      const [row] = await sql`INSERT INTO achievements ${sql(values)} RETURNING *`
+      return toTemplate(row!, await insertRequirements(num(row!.id), template.requirements))
+    },
+    async findById(club, id) {
+      const [row] = await sql`SELECT ${sql.unsafe(WITH_REQUIREMENTS)} FROM achievements a WHERE a.club = ${club} AND a.id = ${id}`
+      return row ? toTemplateWithRequirements(row) : null
+    },
+    async update(template) {
+      const result = await sql`UPDATE achievements SET ${sql(fields(template))} WHERE id = ${template.id} AND club = ${template.club}`
+      return result.count > 0
+    },
+    async replaceRequirements(templateId, requirements) {
+      await sql`DELETE FROM requirements WHERE achievement_id = ${templateId}`
+      return insertRequirements(templateId, requirements)
+    },
+    async incrementIssuedCount(templateId, by) {
+      await sql`UPDATE achievements SET issued_count = issued_count + ${by} WHERE id = ${templateId}`
+    },
+    async list(club, { limit, beforeId }) {
+      const rows =
+        beforeId === null
+          ? await sql`SELECT ${sql.unsafe(WITH_REQUIREMENTS)} FROM achievements a WHERE a.club = ${club} ORDER BY a.id DESC LIMIT ${limit}`
+          : await sql`SELECT ${sql.unsafe(WITH_REQUIREMENTS)} FROM achievements a WHERE a.club = ${club} AND a.id < ${beforeId} ORDER BY a.id DESC LIMIT ${limit}`
+      return rows.map(toTemplateWithRequirements)
+    },
+  }
+}

@@ -1,0 +1,69 @@
+import { insertedOrConflict, json, nullableNum, num, str, type Database, type Row } from './database.ts'
+import type { ApiClient } from '../../core/clients/api-client.ts'
+import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
+
+const toClient = (row: Row): ApiClient => ({
+  id: str(row.id),
+  club: str(row.club),
+  secretHash: str(row.secret_hash),
+  scopes: json(row.scopes),
+  secretSetAt: num(row.secret_set_at),
+  createdAt: num(row.created_at),
+})
+
+export function createClientStore({ sql }: Database): ClientStore {
+  return {
+    async insert(client) {
+      insertedOrConflict(
+        await sql`INSERT INTO clients (id, club, secret_hash, scopes, secret_set_at, created_at)
+          VALUES (${client.id}, ${client.club}, ${client.secretHash}, ${JSON.stringify(client.scopes)}, ${client.secretSetAt}, ${client.createdAt})
+          ON CONFLICT DO NOTHING RETURNING 1`,
+        'client',
+      )
+    },
+    async findById(id) {
+      const [row] = await sql`SELECT * FROM clients WHERE id = ${id}`
+      return row ? toClient(row) : null
+    },
+    async updateSecret(id, secretHash, secretSetAt) {
+      const result = await sql`UPDATE clients SET secret_hash = ${secretHash}, secret_set_at = ${secretSetAt} WHERE id = ${id}`
+      return result.count > 0
+    },
+    async delete(id) {
+      const result = await sql`DELETE FROM clients WHERE id = ${id}`
+      return result.count > 0
+    },
+  }
+}
+
+const toApiKey = (row: Row): ApiKeyRecord => ({
+  id: str(row.id),
+  club: str(row.club),
+  secretHash: str(row.secret_hash),
+  createdAt: num(row.created_at),
+  revokedAt: nullableNum(row.revoked_at),
+})
+
+export function createApiKeyStore({ sql }: Database): ApiKeyStore {
+  return {
+    async insert(key) {
+      insertedOrConflict(
+        await sql`INSERT INTO api_keys (id, club, secret_hash, created_at, revoked_at)
+          VALUES (${key.id}, ${key.club}, ${key.secretHash}, ${key.createdAt}, ${key.revokedAt})
+          ON CONFLICT DO NOTHING RETURNING 1`,
+        'API key',
+      )
+    },
+    async findById(id) {
+      const [row] = await sql`SELECT * FROM api_keys WHERE id = ${id}`
+      return row ? toApiKey(row) : null
+    },
+    async listByClub(club) {
+      return (await sql`SELECT * FROM api_keys WHERE club = ${club} ORDER BY created_at, id`).map(toApiKey)
+    },
+    async revoke(id, revokedAt) {
+      const result = await sql`UPDATE api_keys SET revoked_at = ${revokedAt} WHERE id = ${id} AND revoked_at IS NULL`
+      return result.count > 0
+    },
+  }
+}

@@ -1,0 +1,140 @@
+import type { Sql } from 'postgres'
+import type { SqliteDriver, SqliteValue } from '../sqlite/driver.ts'
+
+/** Tables of the SQLite adapter's own bookkeeping: PostgreSQL keeps the same facts in sequences. */
+const SQLITE_BOOKKEEPING = new Set(['sequences'])
+
+const ROWS_PER_STATEMENT = 500
+
+export interface CopyReport {
+  /** Rows per table, read from SQLite and counted in PostgreSQL after the copy. */
+  tables: { table: string; source: number; target: number }[]
+}
+
+interface TargetColumn {
+  name: string
+  type: string
+}
+
+/**
+ * Copies a SQLite deployment into an empty PostgreSQL schema of the same version (both migrated by their
+ * adapters before): every row of every table, ids kept, in one transaction, then every sequence moved
+ * past the highest id copied so that new rows never take an old id. Columns are matched by name and each
+ * value converted to its PostgreSQL column type by PostgreSQL itself (`json_populate_recordset`), so the
+ * copy follows the schemas rather than a second list of them.
+ *
+ * Refuses a target that holds rows already: merging two deployments is not a copy.
+ */
+export async function copySqliteToPostgres(source: SqliteDriver, sql: Sql, schema: string): Promise<CopyReport> {
+  const sourceTables = (
+    source.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid").all() as { name: string }[]
+  )
+    .map((row) => row.name)
+    .filter((name) => !SQLITE_BOOKKEEPING.has(name))
+  const targetColumns = await columnsOf(sql, schema)
+  const missing = sourceTables.filter((table) => !targetColumns.has(table))
+  if (missing.length > 0) throw new Error(`the PostgreSQL schema has no table ${missing.join(', ')}: are both at the newest migration?`)
+
+  return sql.begin(async (tx) => {
+    for (const table of sourceTables) {
+      const n = await countRows(tx as unknown as Sql, schema, table)
+      if (n > 0) throw new Error(`the PostgreSQL table ${table} holds rows already: copy only into an empty database`)
+    }
+    // Creation order is dependency order: a table references only tables made before it.
+    for (const table of sourceTables) await copyTable(source, tx as unknown as Sql, schema, table, targetColumns.get(table)!)
+    await advanceSequences(tx as unknown as Sql, schema)
+    await advanceIssuanceSequence(source, tx as unknown as Sql, schema)
+
+    const tables: CopyReport['tables'] = []
+    for (const table of sourceTables) {
+      const source_ = Number((source.prepare(`SELECT count(*) AS n FROM ${quote(table)}`).get() as { n: number }).n)
+      const n = await countRows(tx as unknown as Sql, schema, table)
+      if (n !== source_) throw new Error(`${table}: ${source_} rows read, ${n} written`)
+      tables.push({ table, source: source_, target: n })
+    }
+    return { tables }
+  })
+}
+
+async function columnsOf(sql: Sql, schema: string): Promise<Map<string, TargetColumn[]>> {
+  const rows = await sql`
+    SELECT table_name, column_name, data_type FROM information_schema.columns
+    WHERE table_schema = ${schema} ORDER BY table_name, ordinal_position`
+  const tables = new Map<string, TargetColumn[]>()
+  for (const row of rows) {
+    const columns = tables.get(row.table_name) ?? []
+    columns.push({ name: row.column_name, type: row.data_type })
+    tables.set(row.table_name, columns)
+  }
+  return tables
+}
+
+async function copyTable(source: SqliteDriver, sql: Sql, schema: string, table: string, target: TargetColumn[]): Promise<void> {
+  const sourceNames = new Set((source.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name))
+  const columns = target.filter((column) => sourceNames.has(column.name))
+  const list = columns.map((column) => quote(column.name)).join(', ')
+  const read = source.prepare(`SELECT rowid AS "__rowid", * FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${ROWS_PER_STATEMENT}`)
+  for (let after = 0; ;) {
+    const rows = read.all(after)
+    if (rows.length === 0) return
+    after = Number(rows[rows.length - 1]!.__rowid)
+    const records = rows.map((row) => Object.fromEntries(columns.map((column) => [column.name, toJsonValue(row[column.name] ?? null, column.type)])))
+    await sql.unsafe(
+      // OVERRIDING SYSTEM VALUE: identity columns take the copied ids, not new ones.
+      `INSERT INTO ${quote(schema)}.${quote(table)} (${list}) OVERRIDING SYSTEM VALUE SELECT ${list} FROM json_populate_recordset(NULL::${quote(schema)}.${quote(table)}, $1::json)`,
+      [JSON.stringify(records)],
+    )
+  }
+}
+
+/** A SQLite value as JSON that PostgreSQL's input function for `type` reads back as the same value. */
+function toJsonValue(value: SqliteValue, type: string): unknown {
+  if (value === null) return null
+  if (value instanceof Uint8Array) return `\\x${Buffer.from(value).toString('hex')}`
+  if (typeof value === 'bigint') return value.toString()
+  if (type === 'boolean') return value === 1
+  // SQLite keeps JSON as text; a json/jsonb column wants the document itself, not a string holding it.
+  if ((type === 'jsonb' || type === 'json') && typeof value === 'string') return JSON.parse(value)
+  return value
+}
+
+/** Every sequence behind a column default (serial, identity) moves to the highest value copied. */
+async function advanceSequences(sql: Sql, schema: string): Promise<void> {
+  const owned = await sql`
+    SELECT c.table_name, c.column_name, pg_get_serial_sequence(quote_ident(c.table_schema) || '.' || quote_ident(c.table_name), c.column_name) AS sequence
+    FROM information_schema.columns c WHERE c.table_schema = ${schema}`
+  for (const row of owned) {
+    if (!row.sequence) continue
+    await sql.unsafe(
+      `SELECT setval($1::regclass, coalesce((SELECT max(${quote(row.column_name)}) FROM ${quote(schema)}.${quote(row.table_name)}), 1), (SELECT count(*) > 0 FROM ${quote(schema)}.${quote(row.table_name)}))`,
+      [row.sequence],
+    )
+  }
+}
+
+/**
+ * The issuance order number (`seq`) has its own counter in SQLite, which never goes back even when rows
+ * are deleted; PostgreSQL's counterpart moves to the larger of that counter and the highest `seq` copied.
+ */
+async function advanceIssuanceSequence(source: SqliteDriver, sql: Sql, schema: string): Promise<void> {
+  const counter = Number((source.prepare("SELECT value FROM sequences WHERE name = 'issuances'").get() as { value: number } | undefined)?.value ?? 0)
+  const [row] = await sql`
+    SELECT quote_ident(sequence_schema) || '.' || quote_ident(sequence_name) AS sequence FROM information_schema.sequences
+    WHERE sequence_schema = ${schema} AND sequence_name = 'issuance_seq'`
+  const sequence = row?.sequence as string | undefined
+  if (!sequence || counter === 0) return
+  await sql.unsafe(`SELECT setval($1::regclass, greatest($2::bigint, (SELECT coalesce(max(seq), 0) FROM ${quote(schema)}.issuances)), true)`, [
+    sequence,
+    counter,
+  ])
+}
+
+async function countRows(sql: Sql, schema: string, table: string): Promise<number> {
+  const [row] = await sql.unsafe(`SELECT count(*) AS n FROM ${quote(schema)}.${quote(table)}`)
+  return Number(row!.n)
+}
+
+/** An identifier from the catalogs, quoted: never user input, but quoted all the same. */
+function quote(identifier: string): string {
+  return `"${identifier.replaceAll('"', '""')}"`
+}

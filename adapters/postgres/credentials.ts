@@ -1,0 +1,91 @@
+import { insertedOrConflict, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialStore, SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
+
+const toCredential = (row: Row): CredentialRecord => ({
+  id: str(row.id),
+  issuanceId: num(row.issuance_id),
+  club: str(row.club),
+  jwt: str(row.jwt),
+  issuedAt: num(row.issued_at),
+  validUntil: nullableNum(row.valid_until),
+  statusListId: num(row.status_list_id),
+  statusListIndex: num(row.status_list_index),
+})
+
+export function createCredentialStore({ sql }: Database): CredentialStore {
+  return {
+    async insert(credential) {
+      // A second credential for an issuance (a job signed twice after its lease ran out) is refused
+      // without aborting the unit: storeSigned goes on with the other credentials of its batch.
+      insertedOrConflict(
+        await sql`INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
+          VALUES (${credential.id}, ${credential.issuanceId}, ${credential.club}, ${credential.jwt}, ${credential.issuedAt},
+            ${credential.validUntil}, ${credential.statusListId}, ${credential.statusListIndex})
+          ON CONFLICT DO NOTHING RETURNING 1`,
+        'credential',
+      )
+    },
+    async findById(id) {
+      const [row] = await sql`SELECT * FROM credentials WHERE id = ${id}`
+      return row ? toCredential(row) : null
+    },
+    async findByIssuance(issuanceId) {
+      const [row] = await sql`SELECT * FROM credentials WHERE issuance_id = ${issuanceId}`
+      return row ? toCredential(row) : null
+    },
+    async findByIssuances(issuanceIds) {
+      if (issuanceIds.length === 0) return []
+      return (await sql`SELECT * FROM credentials WHERE issuance_id = ANY(${issuanceIds}::int8[])`).map(toCredential)
+    },
+    async listRevokedIndexes(statusListId) {
+      const rows = await sql`SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.id = c.issuance_id
+        WHERE c.status_list_id = ${statusListId} AND s.revoked_at IS NOT NULL`
+      return rows.map((row) => num(row.i))
+    },
+  }
+}
+
+const toJob = (row: Row): SigningJob => ({
+  issuanceId: num(row.issuance_id),
+  club: str(row.club),
+  statusListId: nullableNum(row.status_list_id),
+  statusListIndex: nullableNum(row.status_list_index),
+  attempts: num(row.attempts),
+  leaseUntil: nullableNum(row.lease_until),
+  lastError: nullableStr(row.last_error),
+})
+
+export function createSigningJobStore({ sql }: Database): SigningJobStore {
+  return {
+    async enqueue({ issuanceId, club }) {
+      // The issuance's sequence is copied so that claims walk one index in issue order.
+      await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
+        VALUES (${issuanceId}, ${club}, (SELECT seq FROM issuances WHERE id = ${issuanceId}))`
+    },
+    async claim(now, leaseMs, limit) {
+      // SKIP LOCKED: workers claiming at once (concurrent units, see storage.ts) pass over the rows
+      // another claim holds instead of waiting for it, and none returns a job another one leased.
+      const rows = await sql`UPDATE signing_jobs SET lease_until = ${now + leaseMs}, attempts = attempts + 1
+        WHERE issuance_id IN (
+          SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ${now}
+          ORDER BY issuance_seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+        RETURNING *`
+      return [...rows].sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq)).map(toJob)
+    },
+    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
+      await sql`UPDATE signing_jobs SET status_list_id = ${statusListId}, status_list_index = ${statusListIndex} WHERE issuance_id = ${issuanceId}`
+    },
+    async release(issuanceId, error, retryAt) {
+      // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
+      await sql`UPDATE signing_jobs SET lease_until = ${retryAt - 1}, last_error = ${error} WHERE issuance_id = ${issuanceId}`
+    },
+    async complete(issuanceId) {
+      await sql`DELETE FROM signing_jobs WHERE issuance_id = ${issuanceId}`
+    },
+    async count() {
+      const [row] = await sql`SELECT count(*) AS n FROM signing_jobs`
+      return num(row!.n)
+    },
+  }
+}

@@ -1,0 +1,44 @@
+import { StorageConflict } from '../../core/errors.ts'
+import type { AdvisoryLock } from './locks.ts'
+import type { Sql, TransactionSql } from 'postgres'
+
+/** A row as postgres.js returns it: int8 columns come as strings, bytea as Buffer. */
+export type Row = Record<string, unknown>
+
+/** Something to run queries on: the pool (direct reads) or a unit's transaction. */
+export type Query = Sql | TransactionSql
+
+/** Advisory locks a unit of work can take (locks.ts). */
+export type UnitLock = Exclude<AdvisoryLock, 'migrations'>
+
+/** What a store sees: the connection to query on and the locks of its unit. */
+export interface Database {
+  sql: Query
+  /**
+   * Takes this advisory lock for the rest of the unit's transaction, once (later calls are free). Only
+   * inside a unit: direct reads on the pool never lock.
+   */
+  lock(name: UnitLock): Promise<void>
+}
+
+// Row mappers. Ids and ms timestamps are int8, which postgres.js hands over as strings; every one
+// of them stays below 2^53 (ids are random up to there, times are ms since 1970), so Number is exact.
+export const num = (value: unknown): number => Number(value)
+export const str = (value: unknown): string => String(value)
+export const bool = (value: unknown): boolean => value === true
+export const json = <T>(value: unknown): T => JSON.parse(String(value)) as T
+export const nullableStr = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
+export const nullableNum = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+export const jsonOrNull = (value: unknown): string | null => (value ? JSON.stringify(value) : null)
+
+/**
+ * The rows of an `INSERT ... ON CONFLICT DO NOTHING RETURNING ...`: none back means a unique constraint
+ * refused it, which is StorageConflict. A plain INSERT would raise 23505 instead, and in PostgreSQL an
+ * error aborts the whole transaction; core catches StorageConflict inside units and goes on (a random
+ * issuance id drawn twice, a credential stored twice), so the refusal must leave the unit usable.
+ */
+export function insertedOrConflict(rows: readonly Row[], what: string): Row {
+  const row = rows[0]
+  if (!row) throw new StorageConflict(`${what} exists`)
+  return row
+}

@@ -1,0 +1,92 @@
+import { insertedOrConflict, json, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import type { Issuance, IssueMode, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
+
+const toIssuance = (row: Row): Issuance => ({
+  id: num(row.id),
+  sequence: num(row.seq),
+  club: str(row.club),
+  achievementId: num(row.achievement_id),
+  snapshotId: num(row.snapshot_id),
+  recipient: { externalUserId: nullableStr(row.external_user_id), name: str(row.recipient_name), email: str(row.recipient_email) },
+  evidences: json(row.evidences),
+  mode: str(row.mode) as IssueMode,
+  expiresAt: nullableNum(row.expires_at),
+  createdAt: num(row.created_at),
+  revokedAt: nullableNum(row.revoked_at),
+  revocationReason: nullableStr(row.revocation_reason),
+})
+
+export function createIssuanceStore({ sql, lock }: Database): IssuanceStore {
+  return {
+    async insert(issuance) {
+      // Sequences must increase in commit order: only true while the unit holds the unit lock (it
+      // already does unless it is a concurrent one; then it takes it here).
+      await lock('unit')
+      // nextval is taken even when the id conflicts: a gap, never a number handed out twice.
+      const row = insertedOrConflict(
+        await sql`INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
+            evidences, mode, expires_at, created_at, revoked_at, revocation_reason)
+          VALUES (${issuance.id}, nextval('issuance_seq'), ${issuance.club}, ${issuance.achievementId}, ${issuance.snapshotId},
+            ${issuance.recipient.externalUserId}, ${issuance.recipient.name}, ${issuance.recipient.email}, ${JSON.stringify(issuance.evidences)},
+            ${issuance.mode}, ${issuance.expiresAt}, ${issuance.createdAt}, ${issuance.revokedAt}, ${issuance.revocationReason})
+          ON CONFLICT DO NOTHING RETURNING seq`,
+        'issuance',
+      )
+      return { ...structuredClone(issuance), sequence: num(row.seq) }
+    },
+    async findById(club, id) {
+      const [row] = await sql`SELECT * FROM issuances WHERE club = ${club} AND id = ${id}`
+      return row ? toIssuance(row) : null
+    },
+    async findByIdAcrossClubs(id) {
+      const [row] = await sql`SELECT * FROM issuances WHERE id = ${id}`
+      return row ? toIssuance(row) : null
+    },
+    async findByIds(club, ids) {
+      if (ids.length === 0) return []
+      return (await sql`SELECT * FROM issuances WHERE club = ${club} AND id = ANY(${ids}::int8[])`).map(toIssuance)
+    },
+    async findHeld(club, achievementId, { externalUserId, email }) {
+      const rows =
+        externalUserId !== null
+          ? await sql`SELECT * FROM issuances WHERE club = ${club} AND achievement_id = ${achievementId} AND external_user_id = ${externalUserId}`
+          : await sql`SELECT * FROM issuances WHERE club = ${club} AND achievement_id = ${achievementId} AND lower(recipient_email) = lower(${email})`
+      return rows.map(toIssuance)
+    },
+    async list(club, { limit, beforeSequence, achievementId = null }) {
+      const rows = await sql`SELECT * FROM issuances WHERE club = ${club}
+        ${beforeSequence !== null ? sql`AND seq < ${beforeSequence}` : sql``}
+        ${achievementId !== null ? sql`AND achievement_id = ${achievementId}` : sql``}
+        ORDER BY seq DESC LIMIT ${limit}`
+      return rows.map(toIssuance)
+    },
+    async revoke(club, id, revokedAt, reason) {
+      const result = await sql`UPDATE issuances SET revoked_at = ${revokedAt}, revocation_reason = ${reason}
+        WHERE club = ${club} AND id = ${id} AND revoked_at IS NULL`
+      return result.count > 0
+    },
+  }
+}
+
+export function createSnapshotStore({ sql }: Database): SnapshotStore {
+  return {
+    async insert(snapshot) {
+      const [row] = await sql`INSERT INTO snapshots (club, achievement_id, view, created_at)
+        VALUES (${snapshot.club}, ${snapshot.achievementId}, ${JSON.stringify(snapshot.view)}, ${snapshot.createdAt}) RETURNING id`
+      return num(row!.id)
+    },
+    async findById(id) {
+      const [row] = await sql`SELECT * FROM snapshots WHERE id = ${id}`
+      if (!row) return null
+      const snapshot: TemplateSnapshot = {
+        id: num(row.id),
+        club: str(row.club),
+        achievementId: num(row.achievement_id),
+        view: json(row.view),
+        createdAt: num(row.created_at),
+      }
+      return snapshot
+    },
+  }
+}

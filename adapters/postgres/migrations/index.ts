@@ -1,0 +1,12 @@
+import init from './0001_init.ts'
+import clientAuthFailures from './0002_client_auth_failures.ts'
+
+/**
+ * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
+ * migration that has shipped is never edited. SQL lives in modules so that it bundles and loads the
+ * same on every runtime without file access.
+ */
+export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
+  { version: 1, name: 'init', sql: init },
+  { version: 2, name: 'client_auth_failures', sql: clientAuthFailures },
+]

@@ -1,0 +1,258 @@
+import postgres from 'postgres'
+import { createAchievementStore } from './achievements.ts'
+import { createApiKeyStore, createClientStore } from './clients.ts'
+import { createClientAuthFailureStore } from './client-auth-failures.ts'
+import { createClubStore } from './clubs.ts'
+import { createCredentialStore, createSigningJobStore } from './credentials.ts'
+import { createDesignStore, createImageStore } from './designs.ts'
+import { translated } from './errors.ts'
+import { createEventStore } from './events.ts'
+import { createIdempotencyStore } from './idempotency.ts'
+import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
+import { createKeyRecordStore } from './keys.ts'
+import { LOCK_IDS, lockSpace } from './locks.ts'
+import { assertSchemaName, migrate } from './migrate.ts'
+import { createOutboxStore } from './outbox.ts'
+import { createStatusListStore } from './status-lists.ts'
+import type { Database, UnitLock } from './database.ts'
+import type { StoragePort, Stores } from '../../core/ports/storage.ts'
+import type { Sql } from 'postgres'
+
+export interface PostgresStorageOptions {
+  /** `postgres://user:password@host:5432/database`. */
+  url: string
+  /** Connections this process opens at most. */
+  poolSize?: number
+  /** A statement running longer is cancelled (and surfaces as StorageUnavailable). */
+  statementTimeoutMs?: number
+  /** The schema holding clubcred's tables, created when missing: a host app keeps its own tables beside it. */
+  schema?: string
+  /** How long to wait for a new connection before giving up (StorageUnavailable). */
+  connectTimeoutMs?: number
+}
+
+/**
+ * A transaction that stays open longer than this without a statement is ended by the server: a node
+ * that hangs inside a unit (stopped in a debugger, its event loop stuck) cannot hold the unit lock for
+ * ever and stall every other node.
+ */
+const IDLE_IN_TRANSACTION_MS = 60_000
+
+/** Store methods that only read: called directly on the port, they run on the pool without any lock. */
+const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
+  clubs: ['findByDomain', 'count'],
+  clients: ['findById'],
+  clientAuthFailures: ['find'],
+  keys: ['findActive', 'findByKid', 'listByOwner'],
+  achievements: ['findById', 'list'],
+  snapshots: ['findById'],
+  issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],
+  credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
+  signingJobs: ['count'],
+  statusLists: ['current', 'findById', 'listByClub'],
+  events: ['list'],
+  idempotency: ['find'],
+  outbox: ['listByIssuance'],
+  designs: ['findById', 'list'],
+  images: ['findByHash'],
+  apiKeys: ['findById', 'listByClub'],
+}
+
+/**
+ * PostgreSQL storage (14 or newer) for one or many processes on one database.
+ *
+ * Units of work are READ COMMITTED transactions that first take one transaction-scoped advisory lock,
+ * the unit lock: like SQLite's single writer, no unit interleaves with another, in this process or any
+ * other on the database. That is what makes sequence numbers (issuance `sequence`, event ids, every
+ * identity id) commit in the order they are assigned: a number is taken inside the lock and the lock is
+ * released by the commit, so no unit can take a higher number and commit before a lower one. The event
+ * feed's cursor (`id < cursor`, newest first) needs exactly that across nodes: a reader that has seen
+ * id n will never later find a committed id below n that it missed.
+ *
+ * Direct writes (a store called on the port) run as a unit of their own, under the same lock; direct
+ * reads take no lock, and READ COMMITTED never shows them uncommitted rows. The one exception is
+ * `transaction(work, { concurrent: true })`: no unit lock, so that workers claim jobs in parallel; its
+ * writes are made safe by row locks (`FOR UPDATE SKIP LOCKED`) and constraints, and the two writes whose
+ * order matters take the unit lock themselves (issuances.insert, events.append).
+ *
+ * Errors: uniqueness violations are StorageConflict (inserts use ON CONFLICT DO NOTHING, so a refused
+ * insert does not abort the unit); a database that is down or unreachable is StorageUnavailable, and
+ * the pool reconnects by itself when it is back.
+ *
+ * @example
+ * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
+ */
+/** The schema of clubcred's tables unless the embedder names another. */
+export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
+
+export async function createPostgresStorage({
+  url,
+  poolSize = 10,
+  statementTimeoutMs = 30_000,
+  schema = DEFAULT_POSTGRES_SCHEMA,
+  connectTimeoutMs = 10_000,
+}: PostgresStorageOptions): Promise<StoragePort> {
+  assertSchemaName(schema)
+  const sql = connect(url, { poolSize, statementTimeoutMs, schema, connectTimeoutMs })
+  try {
+    await translated(() => migrate(sql, schema))
+  } catch (error) {
+    await sql.end({ timeout: 1 })
+    throw error
+  }
+
+  const locks = lockSpace(schema)
+
+  const reads = createReadTracker()
+
+  /** One unit: its transaction, its stores on it, and the advisory locks it took (each taken once). */
+  async function runUnit<T>(work: (tx: Stores) => Promise<T>, concurrent: boolean): Promise<T> {
+    const openedAt = reads.mark()
+    try {
+      return await translated(
+        () =>
+          sql.begin('isolation level read committed', async (tx) => {
+            const held = new Set<UnitLock>()
+            const database: Database = {
+              sql: tx,
+              async lock(name) {
+                if (held.has(name)) return
+                await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS[name]})`
+                held.add(name)
+              },
+            }
+            if (!concurrent) await database.lock('unit')
+            return work(translatedStores(createStores(database)))
+          }) as Promise<T>,
+      )
+    } finally {
+      await reads.settledSince(openedAt)
+    }
+  }
+
+  const pooled = translatedStores(
+    createStores({
+      sql,
+      lock: () => Promise.reject(new Error('advisory locks are taken inside units only')),
+    }),
+  )
+
+  return {
+    ...outsideUnits(pooled, (call) => runUnit(call, false), reads.track),
+    transaction(work, options) {
+      return runUnit(work, options?.concurrent === true)
+    },
+    async close() {
+      await sql.end({ timeout: 5 })
+    },
+  }
+}
+
+/** Runs the migrations on `url` and returns: for a deploy step that migrates before the nodes start. */
+export async function migratePostgres({
+  url,
+  schema = DEFAULT_POSTGRES_SCHEMA,
+  connectTimeoutMs = 10_000,
+}: Pick<PostgresStorageOptions, 'url' | 'schema' | 'connectTimeoutMs'>): Promise<void> {
+  assertSchemaName(schema)
+  const sql = connect(url, { poolSize: 1, statementTimeoutMs: 0, schema, connectTimeoutMs })
+  try {
+    await translated(() => migrate(sql, schema))
+  } finally {
+    await sql.end({ timeout: 1 })
+  }
+}
+
+function connect(url: string, o: Required<Omit<PostgresStorageOptions, 'url'>>): Sql {
+  return postgres(url, {
+    max: o.poolSize,
+    connect_timeout: Math.max(1, Math.ceil(o.connectTimeoutMs / 1000)),
+    // The server's notices (CREATE ... IF NOT EXISTS skipping) are not ours to print.
+    onnotice: () => {},
+    connection: {
+      application_name: 'clubcred',
+      search_path: o.schema,
+      statement_timeout: o.statementTimeoutMs,
+      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+    },
+  })
+}
+
+function createStores(db: Database): Stores {
+  return {
+    clubs: createClubStore(db),
+    clients: createClientStore(db),
+    clientAuthFailures: createClientAuthFailureStore(db),
+    keys: createKeyRecordStore(db),
+    achievements: createAchievementStore(db),
+    snapshots: createSnapshotStore(db),
+    issuances: createIssuanceStore(db),
+    credentials: createCredentialStore(db),
+    signingJobs: createSigningJobStore(db),
+    statusLists: createStatusListStore(db),
+    events: createEventStore(db),
+    idempotency: createIdempotencyStore(db),
+    outbox: createOutboxStore(db),
+    designs: createDesignStore(db),
+    images: createImageStore(db),
+    apiKeys: createApiKeyStore(db),
+  }
+}
+
+type AnyMethod = (...args: unknown[]) => Promise<unknown>
+
+/** Every method of every store, wrapped by `wrap(store, method, fn)`. */
+function mapMethods(stores: Stores, wrap: (store: keyof Stores, method: string, fn: AnyMethod) => AnyMethod): Stores {
+  const wrapped: Record<string, Record<string, AnyMethod>> = {}
+  for (const [name, store] of Object.entries(stores)) {
+    wrapped[name] = {}
+    for (const [method, fn] of Object.entries(store as Record<string, AnyMethod>)) {
+      wrapped[name][method] = wrap(name as keyof Stores, method, fn)
+    }
+  }
+  return wrapped as unknown as Stores
+}
+
+/** Driver errors leave every store method as core's StorageConflict / StorageUnavailable. */
+function translatedStores(stores: Stores): Stores {
+  return mapMethods(
+    stores,
+    (_store, _method, fn) =>
+      (...args) =>
+        translated(() => fn(...args)),
+  )
+}
+
+/** The port's own stores: reads straight on the pool, writes each as its own unit (under the unit lock). */
+function outsideUnits(pooled: Stores, unit: <T>(work: (tx: Stores) => Promise<T>) => Promise<T>, track: <T>(read: Promise<T>) => Promise<T>): Stores {
+  return mapMethods(pooled, (store, method, fn) => {
+    if ((READS[store] as string[]).includes(method)) return (...args) => track(fn(...args))
+    return (...args) => unit((tx) => (tx[store] as unknown as Record<string, AnyMethod>)[method]!(...args))
+  })
+}
+
+/**
+ * Direct reads in flight, so that a unit settles only after the direct reads this process started
+ * while it was open. They never wait for the unit (they run beside it on other connections and never
+ * see its uncommitted rows), but a caller that read while its unit ran gets both answers in the order
+ * the in-process adapters give them: unit settled means the reads started during it have answered.
+ * The wait is short (reads take no locks) and happens after commit, with the connection released.
+ */
+function createReadTracker() {
+  let started = 0
+  const inFlight = new Map<number, Promise<unknown>>()
+  return {
+    mark: () => started,
+    track<T>(read: Promise<T>): Promise<T> {
+      const id = ++started
+      inFlight.set(id, read)
+      const forget = () => inFlight.delete(id)
+      read.then(forget, forget)
+      return read
+    },
+    async settledSince(mark: number): Promise<void> {
+      const pending = [...inFlight].filter(([id]) => id > mark).map(([, read]) => read)
+      if (pending.length > 0) await Promise.allSettled(pending)
+    },
+  }
+}

@@ -1,0 +1,32 @@
+import { mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { createSqliteStorage } from '../adapters/sqlite/index.ts'
+import { loadMasterKey } from './master-key.ts'
+import { restrictSqliteFiles } from './private-files.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
+import type { StoragePort } from '../core/ports/storage.ts'
+import type { ServerConfig } from './config.ts'
+
+export interface OpenedStorage {
+  storage: StoragePort
+  masterKey: Uint8Array
+}
+
+/**
+ * The storage the configuration names, with the master key that goes with it: PostgreSQL when
+ * `CLUBCRED_DATABASE_URL` is set (the key from `CLUBCRED_MASTER_KEY`, which the configuration requires
+ * then), else the data dir's SQLite file and key file. The PostgreSQL adapter is loaded only when used.
+ */
+export async function openStorage(config: ServerConfig, openDriver: (filename: string) => SqliteDriver): Promise<OpenedStorage> {
+  if (config.database) {
+    const { createPostgresStorage } = await import('../adapters/postgres/index.ts')
+    const { url, poolSize, statementTimeoutMs } = config.database
+    const storage = await createPostgresStorage({ url, poolSize, statementTimeoutMs })
+    return { storage, masterKey: loadMasterKey(config.dataDir, config.masterKey) }
+  }
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const databaseFile = join(config.dataDir, 'clubcred.db')
+  restrictSqliteFiles(databaseFile)
+  const storage = createSqliteStorage({ driver: openDriver(databaseFile) })
+  return { storage, masterKey: loadMasterKey(config.dataDir, config.masterKey) }
+}

@@ -1,0 +1,251 @@
+/**
+ * Several PostgreSQL storage instances on one database, each with its own pool: separate "nodes" as far
+ * as the database can tell. Real concurrency on a real server, no stand-in.
+ * @see issue 15
+ */
+import assert from 'node:assert/strict'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import postgres from 'postgres'
+import { createPostgresStorage } from '../../adapters/postgres/index.ts'
+import { StorageConflict, StorageUnavailable } from '../../core/errors.ts'
+import { createIssuer, defaultUrls } from '../../index.ts'
+import { aKey, deferred } from '../conformance/storage/harness.ts'
+import { anIssuance, seedIssuances, seedTemplate, type IssuingSeed } from '../conformance/storage/issuances.cases.ts'
+import { postgresPerFile } from '../support/postgres-storage.ts'
+import type { StoragePort } from '../../core/ports/storage.ts'
+
+const server = postgresPerFile()
+const NOW = 1_900_000_000_000
+const LEASE = 60_000
+
+/** Three storages ("nodes") on one fresh migrated database, closed after the test. */
+function threeNodes(): { nodes(): StoragePort[]; url(): string } {
+  let nodes: StoragePort[] = []
+  let url = ''
+  beforeEach(async () => {
+    const first = await server.open()
+    url = first.url
+    nodes = [first.storage, await createPostgresStorage({ url, poolSize: 4 }), await createPostgresStorage({ url, poolSize: 4 })]
+  })
+  afterEach(async () => {
+    await Promise.all(nodes.map((node) => node.close()))
+    nodes = []
+  })
+  return { nodes: () => nodes, url: () => url }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('postgres storage › migrations', () => {
+  it('three instances starting at once on an empty database apply each migration once', async () => {
+    const url = await server.server().newDatabase()
+    const nodes = await Promise.all([1, 2, 3].map(() => createPostgresStorage({ url, poolSize: 2 })))
+    try {
+      const sql = postgres(url, { max: 1, onnotice: () => {} })
+      const applied = await sql`SELECT version, count(*)::int AS n FROM clubcred.migrations GROUP BY version ORDER BY version`
+      await sql.end()
+      assert.deepStrictEqual(
+        applied.map((row) => ({ ...row })),
+        [{ version: 1, n: 1 }],
+      )
+      // And every node works on the one schema.
+      await nodes[0]!.clubs.insert({ domain: 'chess', name: 'Chess', canIssue: true, issuerVerified: false, createdAt: NOW })
+      assert.equal(await nodes[2]!.clubs.count(), 1)
+    } finally {
+      await Promise.all(nodes.map((node) => node.close()))
+    }
+  })
+})
+
+describe('postgres storage › several nodes on one database', () => {
+  const { nodes, url } = threeNodes()
+
+  async function enqueued(count: number): Promise<number[]> {
+    const ids = await seedIssuances(nodes()[0]!, await seedTemplate(nodes()[0]!), count)
+    await nodes()[0]!.transaction(async (tx) => {
+      for (const issuanceId of ids) await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
+    })
+    return ids
+  }
+
+  it('concurrent claims from three nodes never return the same job, and together return every job', async () => {
+    const ids = await enqueued(60)
+    const claimRound = (node: StoragePort) => node.transaction((tx) => tx.signingJobs.claim(NOW, LEASE, 7), { concurrent: true })
+    const claimed: number[] = []
+    for (;;) {
+      const rounds = await Promise.all(nodes().flatMap((node) => [claimRound(node), claimRound(node)]))
+      const jobs = rounds.flat()
+      if (jobs.length === 0) break
+      claimed.push(...jobs.map((job) => job.issuanceId))
+    }
+    assert.equal(new Set(claimed).size, claimed.length, 'a job was claimed twice')
+    assert.deepStrictEqual([...claimed].sort(), [...ids].sort())
+  })
+
+  it('SKIP LOCKED: while one node holds its claim open, another node claims the next jobs without waiting', async () => {
+    const ids = await enqueued(4)
+    const hold = deferred()
+    const firstClaimed = deferred<number[]>()
+    const holding = nodes()[0]!.transaction(
+      async (tx) => {
+        firstClaimed.resolve((await tx.signingJobs.claim(NOW, LEASE, 2)).map((job) => job.issuanceId))
+        await hold.promise
+      },
+      { concurrent: true },
+    )
+    const first = await firstClaimed.promise
+    // Bounded: a claim that waited for the open unit's row or unit lock would hit the timeout instead.
+    const second = await Promise.race([
+      nodes()[1]!.transaction((tx) => tx.signingJobs.claim(NOW, LEASE, 2), { concurrent: true }),
+      sleep(3000).then(() => 'waited' as const),
+    ])
+    hold.resolve()
+    await holding
+    assert.notEqual(second, 'waited', 'the second claim waited for the first')
+    assert.deepStrictEqual(first, ids.slice(0, 2))
+    assert.deepStrictEqual(
+      (second as { issuanceId: number }[]).map((job) => job.issuanceId),
+      ids.slice(2, 4),
+    )
+  })
+
+  it('takeSlots from three nodes at once never hands out one position twice', async () => {
+    const list = await nodes()[0]!.transaction((tx) =>
+      tx.statusLists.insert({ club: 'chess', purpose: 'revocation', size: 1000, seed: 'c2VlZA', createdAt: NOW }),
+    )
+    const take = (node: StoragePort) => node.transaction((tx) => tx.statusLists.takeSlots(list.id, 9), { concurrent: true })
+    const taken = (await Promise.all(Array.from({ length: 120 }, (_, i) => take(nodes()[i % 3]!)))).filter((slots) => slots !== null)
+    const positions = taken.flatMap((slots) => Array.from({ length: slots.count }, (_, i) => slots.first + i))
+    assert.equal(new Set(positions).size, positions.length, 'a position was handed out twice')
+    assert.equal(positions.length, 1000, 'every position of the list is handed out once it is full')
+    assert.equal((await nodes()[1]!.statusLists.findById(list.id))?.allocated, 1000)
+  })
+
+  it('of concurrent inserts of an active key for one owner on three nodes, exactly one wins', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 9 }, (_, i) => nodes()[i % 3]!.transaction((tx) => tx.keys.insert(aKey({ kid: `kid-${i}`, owner: 'club:chess' })))),
+    )
+    assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1)
+    for (const result of results) {
+      if (result.status === 'rejected') assert.ok(result.reason instanceof StorageConflict, String(result.reason))
+    }
+    assert.equal((await nodes()[2]!.keys.listByOwner('club:chess')).length, 1)
+  })
+
+  it('of one idempotency key inserted on three nodes at once, exactly one insert wins', async () => {
+    const record = { scope: 'cc_1 POST /issuances', key: 'k-1', requestHash: 'h', response: null, createdAt: NOW, expiresAt: NOW + 86_400_000 }
+    const results = await Promise.allSettled(
+      Array.from({ length: 9 }, (_, i) => nodes()[i % 3]!.transaction((tx) => tx.idempotency.insert({ ...record, requestHash: `h${i}` }))),
+    )
+    assert.equal(results.filter((result) => result.status === 'fulfilled').length, 1)
+    for (const result of results) {
+      if (result.status === 'rejected') assert.ok(result.reason instanceof StorageConflict, String(result.reason))
+    }
+  })
+
+  it('event ids and issuance sequences commit in increasing order across nodes: a polling reader sees every event exactly once', async () => {
+    const seed: IssuingSeed = await seedTemplate(nodes()[0]!)
+    const writers = 36
+    let writing = true
+    const seenEvents: number[] = []
+    const seenSequences: number[] = []
+    // A node of its own, as a feed client's requests would reach: its pool is not busy with the writes.
+    const reader = await createPostgresStorage({ url: url(), poolSize: 2 })
+
+    // The feed's way of reading: newest first, down to the newest id already seen.
+    async function pollEvents(): Promise<void> {
+      const newest = seenEvents.length > 0 ? Math.max(...seenEvents) : 0
+      let beforeId: number | null = null
+      for (;;) {
+        const page = await reader.events.list('chess', { limit: 5, beforeId })
+        const fresh = page.filter((event) => event.id > newest)
+        seenEvents.push(...fresh.map((event) => event.id))
+        if (fresh.length < page.length || page.length < 5) return
+        beforeId = page.at(-1)!.id
+      }
+    }
+    async function pollIssuances(): Promise<void> {
+      const newest = seenSequences.length > 0 ? Math.max(...seenSequences) : 0
+      let beforeSequence: number | null = null
+      for (;;) {
+        const page = await reader.issuances.list('chess', { limit: 5, beforeSequence })
+        const fresh = page.filter((issuance) => issuance.sequence > newest)
+        seenSequences.push(...fresh.map((issuance) => issuance.sequence))
+        if (fresh.length < page.length || page.length < 5) return
+        beforeSequence = page.at(-1)!.sequence
+      }
+    }
+    const polling = (async () => {
+      while (writing) {
+        await pollEvents()
+        await pollIssuances()
+      }
+    })()
+
+    // Each unit takes its numbers, then dawdles before committing: without the unit lock a later
+    // number would often commit first, and the reader would step over the earlier one for good.
+    const units = Array.from({ length: writers }, (_, i) =>
+      nodes()[i % 3]!.transaction(async (tx) => {
+        const issuance = await tx.issuances.insert(anIssuance(seed))
+        await tx.events.append({ club: 'chess', type: 'issuance.issued', subject: { type: 'issuance', id: String(issuance.id) }, occurredAt: NOW })
+        await sleep((i * 7) % 13)
+      }),
+    )
+    await Promise.all(units)
+    writing = false
+    await polling
+    await pollEvents()
+    await pollIssuances()
+
+    const allEvents = (await reader.events.list('chess', { limit: 1000, beforeId: null })).map((event) => event.id)
+    const allSequences = (await reader.issuances.list('chess', { limit: 1000, beforeSequence: null })).map((issuance) => issuance.sequence)
+    await reader.close()
+    assert.equal(allEvents.length, writers)
+    assert.equal(new Set(seenEvents).size, seenEvents.length, 'an event was seen twice')
+    assert.deepStrictEqual([...seenEvents].sort(byNumber), [...allEvents].sort(byNumber), 'the reader missed events')
+    assert.deepStrictEqual([...seenSequences].sort(byNumber), [...allSequences].sort(byNumber), 'the reader missed issuances')
+  })
+})
+
+const byNumber = (a: number, b: number) => a - b
+
+describe('postgres storage › the database goes away and comes back', () => {
+  it('a call fails with StorageUnavailable (HTTP: 503 storage-unavailable) while the server is down, and the same storage works again after', async () => {
+    const { storage } = await server.open()
+    const issuer = createIssuer({ storage, masterKey: new Uint8Array(32).fill(5), urls: defaultUrls(8787) })
+    try {
+      await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+      await server.server().pause()
+      try {
+        await assert.rejects(storage.clubs.findByDomain('chess'), (error) => error instanceof StorageUnavailable)
+        await assert.rejects(
+          storage.transaction((tx) => tx.clubs.count()),
+          (error) => error instanceof StorageUnavailable,
+        )
+        const profile = await issuer.fetch(new Request(`${issuer.config.urls.public}/open-badges/v3/issuers/chess/did.json`))
+        const verdict = await issuer.fetch(new Request(`${issuer.config.urls.public}/open-badges/v3/achievements/123456789/verify`))
+        for (const answer of [profile, verdict]) {
+          assert.equal(answer.status, 503)
+          assert.equal(answer.headers.get('content-type'), 'application/problem+json')
+          assert.equal(answer.headers.get('retry-after'), '5')
+          const problem = (await answer.json()) as { code: string; title: string; type: string }
+          assert.equal(problem.code, 'storage-unavailable')
+          assert.equal(problem.title, 'Storage unavailable')
+          assert.match(problem.type, /\/storage-unavailable$/)
+        }
+        // The share host answers people in HTML, never problem+json: a 503 page, with Retry-After too.
+        const sharePage = await issuer.fetch(new Request('http://chess.localhost:8787/credentials/0b7e3a52-9f1c-4d2a-8e6b-3c5d7f9a1b2c'))
+        assert.equal(sharePage.status, 503)
+        assert.equal(sharePage.headers.get('retry-after'), '5')
+        assert.match(sharePage.headers.get('content-type') ?? '', /^text\/html/)
+      } finally {
+        await server.server().resume()
+      }
+      assert.equal((await storage.clubs.findByDomain('chess'))?.name, 'Chess Club')
+      await storage.transaction((tx) => tx.clubs.update('chess', { name: 'Back again' }))
+      assert.equal((await storage.clubs.findByDomain('chess'))?.name, 'Back again')
+    } finally {
+      await issuer.close()
+    }
+  })
+})
