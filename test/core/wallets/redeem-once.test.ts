@@ -1,7 +1,7 @@
 /**
  * Single use of a pre-authorized code, on the existing idempotency store (core/wallets/redeem-once.ts):
  * exactly one of concurrent redemptions of one code wins, on the memory reference storage (checked: every
- * write inside a unit of work) and on SQLite; the row expires with the code and the purge removes it.
+ * write inside a unit of work), on SQLite and on PostgreSQL (a pool of connections); the row expires with the code and the purge removes it.
  * @see issue 16
  */
 import assert from 'node:assert/strict'
@@ -12,6 +12,7 @@ import { REDEEMED_CODE_SCOPE, redeemOnce } from '../../../core/wallets/redeem-on
 import { createCoreHarness, MASTER_KEY } from '../../support/core-issuer.ts'
 import { createTestClock } from '../../support/clock.ts'
 import { openTempSqlite } from '../../support/temp-sqlite.ts'
+import { postgresPerFile } from '../../support/postgres-storage.ts'
 import type { IssuerContext } from '../../../core/context.ts'
 
 async function exactlyOneWins(ctx: IssuerContext): Promise<void> {
@@ -23,6 +24,8 @@ async function exactlyOneWins(ctx: IssuerContext): Promise<void> {
   const row = await ctx.storage.idempotency.find(REDEEMED_CODE_SCOPE, 'c0ffee')
   assert.equal(row?.expiresAt, code.expiresAt, 'kept until the code itself expires')
 }
+
+const postgres = postgresPerFile()
 
 describe('redeemOnce', () => {
   it('exactly one of concurrent redemptions of a code wins (memory, checked storage)', async () => {
@@ -45,6 +48,16 @@ describe('redeemOnce', () => {
       assert.equal(await ctx.storage.idempotency.find(REDEEMED_CODE_SCOPE, 'c0ffee'), null)
     } finally {
       await sqlite.close()
+    }
+  })
+
+  it('exactly one of concurrent redemptions of a code wins (PostgreSQL, concurrent connections)', async () => {
+    const opened = await postgres.open()
+    const ctx = createIssuerContext({ storage: opened.storage, clock: createTestClock(), masterKey: MASTER_KEY, urls: defaultUrls(8787) })
+    try {
+      await exactlyOneWins(ctx)
+    } finally {
+      await opened.close()
     }
   })
 })
