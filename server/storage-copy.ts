@@ -16,7 +16,7 @@ export async function copyStorage(config: ServerConfig, to: string, openDriver: 
   const file = join(config.dataDir, 'clubcred.db')
   if (!existsSync(file)) throw new TypeError(`there is no SQLite database at ${file} (CLUBCRED_DATA_DIR)`)
 
-  const [{ createPostgresStorage, DEFAULT_POSTGRES_SCHEMA }, { copySqliteToPostgres }, { default: postgres }] = await Promise.all([
+  const [{ createPostgresStorage, DEFAULT_POSTGRES_SCHEMA }, { copySqliteToPostgres, CopyRefused }, { default: postgres }] = await Promise.all([
     import('../adapters/postgres/index.ts'),
     import('../adapters/postgres/copy-from-sqlite.ts'),
     import('postgres'),
@@ -35,6 +35,9 @@ export async function copyStorage(config: ServerConfig, to: string, openDriver: 
         ? 'The keys are sealed with CLUBCRED_MASTER_KEY: give every node the same value.'
         : `The keys are sealed with the key in ${join(config.dataDir, 'master.key')}: give every node its content as CLUBCRED_MASTER_KEY. It is not in the database.`,
     }
+  } catch (error) {
+    // A refusal is the operator's to fix, like a wrong argument: the CLI answers it as a usage error.
+    throw error instanceof CopyRefused ? new TypeError(error.message) : error
   } finally {
     source.close()
     await target.end()

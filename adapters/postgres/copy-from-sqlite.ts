@@ -6,6 +6,9 @@ const SQLITE_BOOKKEEPING = new Set(['sequences'])
 
 const ROWS_PER_STATEMENT = 500
 
+/** The target is not one a copy may write into (rows already there, or a schema of another version). */
+export class CopyRefused extends Error {}
+
 export interface CopyReport {
   /** Rows per table, read from SQLite and counted in PostgreSQL after the copy. */
   tables: { table: string; source: number; target: number }[]
@@ -33,12 +36,12 @@ export async function copySqliteToPostgres(source: SqliteDriver, sql: Sql, schem
     .filter((name) => !SQLITE_BOOKKEEPING.has(name))
   const targetColumns = await columnsOf(sql, schema)
   const missing = sourceTables.filter((table) => !targetColumns.has(table))
-  if (missing.length > 0) throw new Error(`the PostgreSQL schema has no table ${missing.join(', ')}: are both at the newest migration?`)
+  if (missing.length > 0) throw new CopyRefused(`the PostgreSQL schema has no table ${missing.join(', ')}: are both at the newest migration?`)
 
   return sql.begin(async (tx) => {
     for (const table of sourceTables) {
       const n = await countRows(tx as unknown as Sql, schema, table)
-      if (n > 0) throw new Error(`the PostgreSQL table ${table} holds rows already: copy only into an empty database`)
+      if (n > 0) throw new CopyRefused(`the PostgreSQL table ${table} holds rows already: copy only into an empty database`)
     }
     // Creation order is dependency order: a table references only tables made before it.
     for (const table of sourceTables) await copyTable(source, tx as unknown as Sql, schema, table, targetColumns.get(table)!)
@@ -82,7 +85,7 @@ async function copyTable(source: SqliteDriver, sql: Sql, schema: string, table: 
     await sql.unsafe(
       // OVERRIDING SYSTEM VALUE: identity columns take the copied ids, not new ones.
       `INSERT INTO ${quote(schema)}.${quote(table)} (${list}) OVERRIDING SYSTEM VALUE SELECT ${list} FROM json_populate_recordset(NULL::${quote(schema)}.${quote(table)}, $1::json)`,
-      [JSON.stringify(records)],
+      [records as never],
     )
   }
 }

@@ -23,6 +23,16 @@ const SIGNED_WITHIN_MS = 120_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+function sharedAddress(origin: string): Record<string, string> {
+  return {
+    CLUBCRED_BASE_URL: origin,
+    CLUBCRED_AUTH_URL: `${origin}/oauth`,
+    CLUBCRED_PUBLIC_URL: origin,
+    CLUBCRED_SHARE_HOST: new URL(origin).host,
+    CLUBCRED_LEGACY_BASE_URL: origin,
+  }
+}
+
 describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () => {
   let server: TestPostgres
   const nodes: NodeProcess[] = []
@@ -41,6 +51,9 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       CLUBCRED_MASTER_KEY: randomBytes(32).toString('hex'),
       CLUBCRED_SIGNING_LEASE_MS: String(LEASE_MS),
       CLUBCRED_DATABASE_POOL_SIZE: '4',
+      // One deployment has one address: the nodes sit behind one name, so DIDs, token audiences and
+      // credential URLs are the same whichever node made them.
+      ...sharedAddress('http://clubcred.test'),
     }
     const start = async (role: 'api' | 'worker') => {
       const node = await spawnNode({ ...env, CLUBCRED_ROLE: role })
@@ -52,6 +65,13 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
     assert.ok(client, 'the first node created the demo club and its client')
     const [apiB, firstWorker] = await Promise.all([start('api'), start('worker')])
     assert.equal(demoClientFrom(apiB.stderr), null, 'one demo club, made by one node')
+    // A worker answers its health check and nothing else.
+    const health = await firstWorker.http('/healthz')
+    assert.deepEqual([health.status, health.json], [200, { status: 'ok', role: 'worker' }])
+    for (const path of ['/v2/clubs/demo/', '/open-badges/v3/issuers/demo/did.json', '/oauth/token']) {
+      const refused = await firstWorker.http(path)
+      assert.deepEqual([refused.status, refused.json?.code], [404, 'route-not-found'], path)
+    }
 
     const tokenOf = async (node: NodeProcess) => {
       const response = await node.http('/oauth/token', {
@@ -65,9 +85,11 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       assert.equal(response.status, 200, response.text)
       return response.json.access_token as string
     }
+    // A token from one node is good on the other: no stickiness needed behind the load balancer.
+    const token = await tokenOf(apiA)
     const tokens = new Map([
-      [apiA, await tokenOf(apiA)],
-      [apiB, await tokenOf(apiB)],
+      [apiA, token],
+      [apiB, token],
     ])
     const call = (node: NodeProcess, method: string, path: string, body?: unknown) =>
       node.http(`/v2/clubs/demo${path}`, {
@@ -121,13 +143,17 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
         return call(node, 'POST', '/issuances', { achievementFormId: templateId, mode: 'none', recipients })
       })
 
-      // Kill the first worker once it is signing, and start it again beside a second one.
+      // Kill the first worker while it holds leased jobs, after it stored some, and start it again
+      // beside a second one: its leased jobs wait out the lease, then the others sign them.
       const killAt = Date.now() + SIGNED_WITHIN_MS
-      while ((await count('SELECT count(*) AS n FROM credentials')) < 200) {
-        assert.ok(Date.now() < killAt, 'the first worker signed nothing')
-        await sleep(50)
+      let leasedAtKill = 0
+      for (;;) {
+        assert.ok(Date.now() < killAt, 'the first worker never held leased jobs after storing some')
+        const stored = await count('SELECT count(*) AS n FROM credentials')
+        leasedAtKill = await count('SELECT count(*) AS n FROM signing_jobs WHERE lease_until IS NOT NULL')
+        if (stored > 0 && leasedAtKill > 0) break
+        await sleep(10)
       }
-      const leasedAtKill = await count('SELECT count(*) AS n FROM signing_jobs WHERE lease_until IS NOT NULL')
       await firstWorker.kill()
       t.diagnostic(`first worker SIGKILLed with ${await count('SELECT count(*) AS n FROM credentials')} credentials stored and ${leasedAtKill} jobs leased`)
       await Promise.all([start('worker'), start('worker')])
