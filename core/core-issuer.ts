@@ -24,6 +24,7 @@ import type { DidDocument } from './did-documents/did-document.ts'
 import type { SignedStatusList } from './status-lists/credential.ts'
 import type { IssuerWorker } from './signing-queue/worker.ts'
 import type { SigningKey } from './ports/key-store.ts'
+import type { Wallets } from './wallets/wallets.ts'
 import type {
   CoIssuerAddBody,
   CoIssuerRemoveBody,
@@ -200,6 +201,8 @@ export interface CoreIssuer {
     /** What the share page of a credential shows, or `null` (no such credential in this club). */
     shareView(club: string, credentialId: string): Promise<ShareView | null>
   }
+  /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets (issue 16). */
+  wallets: Wallets
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker
   keys: {

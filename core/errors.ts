@@ -84,7 +84,14 @@ export function invalidToken(detail: string, cause?: unknown): ProblemError {
  * in OAuth's own shape, never problem+json.
  */
 export type OAuthErrorCode =
-  'invalid_request' | 'invalid_client' | 'invalid_grant' | 'invalid_scope' | 'unauthorized_client' | 'unsupported_grant_type' | 'rate_limited'
+  | 'invalid_request'
+  | 'invalid_client'
+  | 'invalid_grant'
+  | 'invalid_scope'
+  | 'unauthorized_client'
+  | 'unsupported_grant_type'
+  | 'rate_limited'
+  | 'invalid_target'
 
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode
@@ -96,6 +103,32 @@ export class OAuthError extends Error {
     this.name = this.constructor.name
     this.error = error
     this.retryAfter = options.retryAfter
+  }
+}
+
+/**
+ * Errors of the OID4VCI credential endpoint (OID4VCI 1.0 §8.3.1): `invalid_token` is RFC 6750's (the
+ * access token), the others are the credential request errors. A separate type because the endpoint
+ * answers in OAuth's JSON shape, never problem+json.
+ */
+export type CredentialErrorCode =
+  | 'invalid_token'
+  | 'invalid_credential_request'
+  | 'unknown_credential_configuration'
+  | 'unknown_credential_identifier'
+  | 'invalid_encryption_parameters'
+  | 'credential_request_denied'
+
+export class CredentialError extends Error {
+  readonly error: CredentialErrorCode
+  /** `invalid_token` only: no token was sent at all (RFC 6750 §3.1: then no error code in the challenge). */
+  readonly tokenMissing: boolean
+
+  constructor(error: CredentialErrorCode, description: string, options: { tokenMissing?: boolean; cause?: unknown } = {}) {
+    super(description, { cause: options.cause })
+    this.name = this.constructor.name
+    this.error = error
+    this.tokenMissing = options.tokenMissing ?? false
   }
 }
 

@@ -22,8 +22,23 @@ export type { ShareView } from './verification/share-view.ts'
 export type { DidDocument } from './did-documents/did-document.ts'
 export type { SignedStatusList } from './status-lists/credential.ts'
 export type { IssuerWorker, WorkerOptions } from './signing-queue/worker.ts'
+export type { Wallets } from './wallets/wallets.ts'
+export type { CredentialIssuerMetadata, AuthorizationServerMetadata } from './wallets/metadata.ts'
+export type { CredentialOffer } from './wallets/offer.ts'
+export type { PreAuthorizedTokenRequest, WalletTokenResponse } from './wallets/redeem-code.ts'
+export type { CredentialResponse } from './wallets/issue-credential.ts'
 export { DEFAULTS, defaultUrls, type IssuerConfig, type IssuerUrls } from './config.ts'
-export { ProblemError, OAuthError, StorageConflict, StorageUnavailable, type ProblemCode, type FieldError, type OAuthErrorCode } from './errors.ts'
+export {
+  ProblemError,
+  OAuthError,
+  CredentialError,
+  StorageConflict,
+  StorageUnavailable,
+  type ProblemCode,
+  type FieldError,
+  type OAuthErrorCode,
+  type CredentialErrorCode,
+} from './errors.ts'
 export { createKeyStore, type KeyStoreOptions } from './keys/create-key-store.ts'
 export { SCOPE_NAMES, SCOPE_PREFIX, type ScopeName } from './scopes.ts'
 export { systemClock, type Clock } from './ports/clock.ts'

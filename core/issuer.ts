@@ -49,6 +49,7 @@ import { createSignal } from './util/signal.ts'
 import { clubKeyOwner } from './did-documents/did.ts'
 import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
+import { createWallets } from './wallets/wallets.ts'
 import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
 export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
@@ -225,6 +226,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       },
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },
+    wallets: createWallets(ctx),
     worker,
     keys: {
       rotate: (club: string) => keys.rotate(clubKeyOwner(club)),

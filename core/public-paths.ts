@@ -4,6 +4,8 @@
  * (`core/credentials/urls.ts`) and the HTTP face serves the same templates, so the address a credential
  * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
  * inside credentials only (the issuer profile's `url`, the achievement `id`): no route serves them.
+ * `issuer` is also the club's OID4VCI credential issuer identifier, whose metadata is at its well-known address (`WELL_KNOWN`,
+ * docs/decisions.md "Wallets (OID4VCI, issue 16)"); the wallet endpoints live below it.
  */
 const OPEN_BADGES = '/open-badges/v3'
 
@@ -22,6 +24,21 @@ export const PUBLIC_PATHS = {
   image: `${OPEN_BADGES}/images/{hash}`,
   /** The alignment target of a tag (spec §2.3). */
   skill: '/skills/{tag}',
+  /** OID4VCI: the credential offer of one credential, with a fresh pre-authorized code each fetch. */
+  credentialOffer: `${OPEN_BADGES}/issuers/{domain}/credential-offers/{credentialId}`,
+  /** OID4VCI: the token endpoint (pre-authorized code grant) of the club's credential issuer. */
+  walletToken: `${OPEN_BADGES}/issuers/{domain}/token`,
+  walletNonce: `${OPEN_BADGES}/issuers/{domain}/nonce`,
+  walletCredential: `${OPEN_BADGES}/issuers/{domain}/credential`,
+} as const
+
+/**
+ * Well-known names inserted between the host and the path of an identifier (RFC 8615): OID4VCI 1.0 §12.2.2
+ * for credential issuer metadata, RFC 8414 §3 for authorization server metadata.
+ */
+export const WELL_KNOWN = {
+  credentialIssuer: '/.well-known/openid-credential-issuer',
+  authorizationServer: '/.well-known/oauth-authorization-server',
 } as const
 
 /** The placeholder names of a path template: `'domain' | 'listId'` for `PUBLIC_PATHS.statusList`. */

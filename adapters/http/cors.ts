@@ -14,15 +14,17 @@ export function readableFromAnyOrigin(response: Response): Response {
 
 /**
  * The preflight of the public surface: a verifier's page may send If-None-Match (not a CORS-safelisted
- * header), so it asks first. Reads only: GET and HEAD.
+ * header), so it asks first. Reads are GET and HEAD; a wallet running in a browser also POSTs to the
+ * OID4VCI token, nonce and credential endpoints, with a JSON body and a bearer token (no cookies: any
+ * origin may, as with every public answer).
  */
 export function publicPreflight(): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...ANY_ORIGIN,
-      'access-control-allow-methods': 'GET, HEAD',
-      'access-control-allow-headers': 'If-None-Match, Accept',
+      'access-control-allow-methods': 'GET, HEAD, POST',
+      'access-control-allow-headers': 'If-None-Match, Accept, Accept-Language, Authorization, Content-Type',
       'access-control-max-age': '86400',
     },
   })

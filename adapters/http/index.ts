@@ -11,7 +11,7 @@ import { Router, mountOperations } from './router.ts'
 import { OPERATIONS } from './operations.ts'
 import { surfaceBases } from './operation.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
-import { PUBLIC_PATHS } from '../../core/public-paths.ts'
+import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
@@ -59,11 +59,13 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions.md, Addresses); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
-  const publicPrefix = `${bases.public}${PUBLIC_PATHS.openBadges}/`
+  // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
+  const publicPrefixes = [`${bases.public}${PUBLIC_PATHS.openBadges}/`, ...Object.values(WELL_KNOWN).map((name) => `${name}${bases.public}/`)]
+  const isPublic = (url: string) => publicPrefixes.some((prefix) => new URL(url).pathname.startsWith(prefix))
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
     if (club !== null) return share.fetch(request, club)
-    if (request.method === 'OPTIONS' && new URL(request.url).pathname.startsWith(publicPrefix)) return Promise.resolve(publicPreflight())
+    if (request.method === 'OPTIONS' && isPublic(request.url)) return Promise.resolve(publicPreflight())
     return router.fetch(request)
   }
 

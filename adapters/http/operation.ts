@@ -29,10 +29,14 @@ export type Surface = 'auth' | 'base' | 'public' | 'legacy'
 
 interface OperationDoc {
   method: 'GET' | 'POST' | 'PATCH'
-  /** The surface's base, then the path with `{name}` placeholders: `{base}/v2/clubs/{clubDomain}/`. */
-  path: `{${Surface}}/${string}`
+  /**
+   * The surface's base, then the path with `{name}` placeholders: `{base}/v2/clubs/{clubDomain}/`. A
+   * well-known address has its name before the base (RFC 8615 insertion, OID4VCI 1.0 §12.2.2):
+   * `/.well-known/openid-credential-issuer{public}/open-badges/v3/issuers/{domain}`.
+   */
+  path: `{${Surface}}/${string}` | `/.well-known/${string}{${Surface}}/${string}`
   summary: string
-  tag: 'oauth' | 'clubs' | 'achievements' | 'designs' | 'issuances' | 'events' | 'verification' | 'v1' | 'legacy' | 'meta'
+  tag: 'oauth' | 'clubs' | 'achievements' | 'designs' | 'issuances' | 'events' | 'verification' | 'wallets' | 'v1' | 'legacy' | 'meta'
   /** The valibot schema core validates the body with, for the document (core itself validates). */
   body?: GenericSchema
   /** The media type of `body`; JSON unless said otherwise. */
@@ -78,5 +82,8 @@ export function surfaceBases(urls: { auth: string; base: string; public: string;
 
 /** An operation's path at its surface's base, placeholders kept: `{base}/v1/forms/{id}` → `/api/v1/forms/{id}`. */
 export function atBase(path: Operation['path'], bases: Record<Surface, string>): string {
-  return path.replace(/^\{(\w+)\}/, (_, surface: Surface) => bases[surface])
+  return path.replace(/\{(auth|base|public|legacy)\}/, (_, surface: Surface) => bases[surface])
 }
+
+/** Whether an operation belongs to the public surface (its base is `{public}`, also behind a well-known name). */
+export const isPublicPath = (path: Operation['path']): boolean => path.includes('{public}')

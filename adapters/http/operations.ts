@@ -4,7 +4,7 @@ import { legacyFormSchema } from '../../core/achievements/legacy-form.ts'
 import { designCreateSchema, designPatchSchema } from '../../core/designs/schema.ts'
 import { issueRequestSchema, v1IssueRequestSchema } from '../../core/issuances/schema.ts'
 import { revokeRequestSchema } from '../../core/issuances/revoke.ts'
-import { PUBLIC_PATHS } from '../../core/public-paths.ts'
+import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import * as achievements from './routes/achievements.ts'
 import * as club from './routes/club.ts'
 import * as designs from './routes/designs.ts'
@@ -15,6 +15,7 @@ import * as meta from './routes/meta.ts'
 import * as oauth from './routes/oauth.ts'
 import * as publicSurface from './routes/public.ts'
 import * as v1 from './routes/v1.ts'
+import * as wallet from './routes/wallet.ts'
 import type { Operation } from './operation.ts'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
@@ -226,6 +227,60 @@ export const OPERATIONS: readonly Operation[] = [
     handle: publicSurface.skill,
     summary: 'The skill a tag names (alignment target)',
     tag: 'verification',
+  },
+
+  {
+    method: 'GET',
+    path: `${WELL_KNOWN.credentialIssuer}{public}${PUBLIC_PATHS.issuer}`,
+    auth: 'public',
+    handle: wallet.credentialIssuerMetadata,
+    summary: "The club's OID4VCI credential issuer metadata",
+    tag: 'wallets',
+  },
+  {
+    method: 'GET',
+    path: `${WELL_KNOWN.authorizationServer}{public}${PUBLIC_PATHS.issuer}`,
+    auth: 'public',
+    handle: wallet.authorizationServerMetadata,
+    summary: "The club's authorization server metadata (RFC 8414), for its wallet token endpoint",
+    tag: 'wallets',
+  },
+  {
+    method: 'GET',
+    path: `{public}${PUBLIC_PATHS.credentialOffer}`,
+    auth: 'public',
+    handle: wallet.credentialOffer,
+    summary: 'The OID4VCI credential offer of a credential (a fresh pre-authorized code each time)',
+    tag: 'wallets',
+  },
+  {
+    method: 'POST',
+    path: `{public}${PUBLIC_PATHS.walletToken}`,
+    auth: 'public',
+    handle: wallet.token,
+    summary: 'Redeem a pre-authorized code for a wallet access token',
+    tag: 'wallets',
+    body: wallet.walletTokenFormSchema,
+    bodyType: 'application/x-www-form-urlencoded',
+  },
+  {
+    method: 'POST',
+    path: `{public}${PUBLIC_PATHS.walletNonce}`,
+    auth: 'public',
+    handle: wallet.nonce,
+    summary: 'A fresh c_nonce',
+    tag: 'wallets',
+    body: wallet.nonceRequestSchema,
+    bodyOptional: true,
+  },
+  {
+    method: 'POST',
+    path: `{public}${PUBLIC_PATHS.walletCredential}`,
+    auth: 'public',
+    handle: wallet.credential,
+    summary: 'The signed credential for a wallet access token (Authorization: Bearer)',
+    tag: 'wallets',
+    body: wallet.credentialRequestSchema,
   },
 
   { method: 'GET', path: '{base}/v1/forms/{id}', scope: 'achievements:read', handle: v1.readForm, summary: 'Read a form (v1)', tag: 'v1' },

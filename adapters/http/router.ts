@@ -1,10 +1,12 @@
 import { Router, type IRequest, type RouterType } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
+import { CredentialError, OAuthError, ProblemError } from '../../core/errors.ts'
 import { authenticate } from './auth.ts'
 import { readableFromAnyOrigin } from './cors.ts'
 import { asProblem, problemResponse } from './problem.ts'
+import { oauthErrorResponse } from './oauth-error.ts'
+import { credentialErrorResponse } from './credential-error.ts'
 import type { ListQuery } from '../../core/lists/cursor.ts'
-import { atBase, type Call, type Operation, type Surface } from './operation.ts'
+import { atBase, isPublicPath, type Call, type Operation, type Surface } from './operation.ts'
 
 /** What the router hands every handler besides its request. */
 export type Served = Omit<Call, 'request'>
@@ -49,17 +51,26 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
     }
   }
   const { handle } = operation
-  if (!operation.path.startsWith('{public}')) return async (request) => handle({ ...served, request })
-  // The public surface's problems (404 credential-not-found...) are readable from any origin too.
+  if (!isPublicPath(operation.path)) return async (request) => handle({ ...served, request })
+  // The public surface's errors (404 credential-not-found, a wallet's invalid_grant...) are readable from any origin too.
   return async (request) => {
     try {
       return await handle({ ...served, request })
     } catch (error) {
-      const problem = asProblem(error)
-      if (!problem) throw error
-      return readableFromAnyOrigin(problemResponse(problem, problemBaseUrl))
+      const response = knownErrorResponse(error, problemBaseUrl)
+      if (!response) throw error
+      return readableFromAnyOrigin(response)
     }
   }
+}
+
+/** The answer of an error the public surface raises on purpose, each in its own shape; `null` for any other. */
+function knownErrorResponse(error: unknown, problemBaseUrl: string): Response | null {
+  const problem = asProblem(error)
+  if (problem) return problemResponse(problem, problemBaseUrl)
+  if (error instanceof OAuthError) return oauthErrorResponse(error)
+  if (error instanceof CredentialError) return credentialErrorResponse(error)
+  return null
 }
 
 /** `{base}/v2/clubs/{clubDomain}/` at base `/api` is itty's `/api/v2/clubs/:clubDomain/`. */

@@ -5,6 +5,7 @@ import { shareUrl, statusListUrl } from '../credentials/urls.ts'
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { composeCredentialEmail } from '../notifications/compose.ts'
+import { credentialOfferLink } from '../wallets/urls.ts'
 import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
@@ -178,7 +179,8 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
       })
       issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
       if (issuance.mode === 'email') {
-        const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id))
+        const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
+        const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink)
         await tx.outbox.enqueue({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
       }
       await tx.signingJobs.complete(issuance.id)

@@ -1,4 +1,5 @@
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
+import { credentialOfferLink } from '../wallets/urls.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialStatus } from '../credentials/status.ts'
 import type { Verdict } from './verify-issuance.ts'
@@ -23,7 +24,8 @@ export interface ShareView {
     tags: string[]
     partners: { name: string; role: string; isVerified: boolean }[]
   }
-  urls: { share: string; verify: string; jwt: string }
+  /** `walletOffer`: the OID4VCI credential offer link (`openid-credential-offer://…`) that opens a wallet. */
+  urls: { share: string; verify: string; jwt: string; walletOffer: string }
 }
 
 /** The share page's content for a credential of `club`, or `null` when there is none (404). */
@@ -61,6 +63,11 @@ export async function shareView(
         ? achievement['x-partnerOrganizations'].map((p: any) => ({ name: String(p.name), role: String(p.role), isVerified: Boolean(p.isVerified) }))
         : [],
     },
-    urls: { share: shareUrl(ctx.config, club, credentialId), verify: verifyUrl(ctx.config, issuance.id), jwt: jwtUrl(ctx.config, credentialId) },
+    urls: {
+      share: shareUrl(ctx.config, club, credentialId),
+      verify: verifyUrl(ctx.config, issuance.id),
+      jwt: jwtUrl(ctx.config, credentialId),
+      walletOffer: credentialOfferLink(ctx.config, club, credentialId),
+    },
   }
 }

@@ -5,6 +5,7 @@
  * Addresses). Screenshots land in test/artifacts/ (git-ignored) for a person to look at.
  */
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
@@ -154,6 +155,32 @@ describe('the share page in chromium', { skip }, () => {
     }
   })
 
+  it('the "add to wallet" QR code, decoded by zbarimg from a screenshot, is the offer link the page links to @see issue 16', async () => {
+    const credential = await issueOne({ name: '지갑 테스트', nameEn: 'Wallet test' })
+    const { page, errors } = await open(credential.shareUrl)
+    try {
+      const offerUri = `http://localhost:${port}/open-badges/v3/issuers/chess/credential-offers/${credential.id}`
+      // By reference: the link names the offer, whose every fetch mints a fresh code, so the link itself
+      // is the same on every view and the decoded QR code must equal it exactly.
+      const expected = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offerUri)}`
+      assert.equal(await page.locator('a.button--wallet').getAttribute('href'), expected)
+      assert.equal(
+        await page.locator('.wallet__qr img').evaluate((img) => (img as HTMLImageElement).naturalWidth > 0),
+        true,
+        'the QR code decodes under the CSP',
+      )
+      const shot = join(ARTIFACTS, 'share-wallet-qr.png')
+      await page.locator('.wallet__qr img').screenshot({ path: shot })
+      const decoded = execFileSync('zbarimg', ['--raw', '-q', shot], { encoding: 'utf8' }).trim()
+      assert.equal(decoded, expected)
+      assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no horizontal scrolling on a phone')
+      assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
+      await page.screenshot({ path: join(ARTIFACTS, 'share-wallet.png'), fullPage: true })
+    } finally {
+      await page.close()
+    }
+  })
+
   it('shows a revoked credential as revoked after a reload', async () => {
     const credential = await issueOne({ name: '봄 토너먼트 참가', nameEn: 'Spring tournament', tag: ['tournament'] })
     const { page } = await open(credential.shareUrl)
@@ -169,6 +196,7 @@ describe('the share page in chromium', { skip }, () => {
       assert.doesNotMatch(verdict, /유효한 자격증명/)
       const [r, g, b] = await bannerColour(page)
       assert.ok(r! > 150 && g! < 80 && b! < 80, `the revoked banner is red, got rgb ${r},${g},${b}`)
+      assert.equal(await page.locator('.wallet').count(), 0, 'no "add to wallet" on a revoked credential')
       await page.screenshot({ path: join(ARTIFACTS, 'share-revoked.png'), fullPage: true })
     } finally {
       await page.close()

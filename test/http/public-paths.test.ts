@@ -8,7 +8,8 @@ import { after, before, describe, it } from 'node:test'
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { didDocumentUrl, imageUrl, jwtUrl, skillUrl, statusListUrl, verifyUrl } from '../../core/credentials/urls.ts'
-import { PUBLIC_PATHS, fillPath } from '../../core/public-paths.ts'
+import { PUBLIC_PATHS, WELL_KNOWN, fillPath } from '../../core/public-paths.ts'
+import { credentialIssuerId, credentialOfferUri, walletEndpoints } from '../../core/wallets/urls.ts'
 
 const ORIGIN = 'http://localhost:8787'
 
@@ -44,6 +45,26 @@ describe('the public addresses core builds are the routes the HTTP face serves',
       assert.notEqual(body.code, 'route-not-found', `${name}: ${url} answered ${status}`)
       assert.notEqual(body.code, 'method-not-allowed', `${name}: ${url}`)
     }
+  })
+
+  it("a club's OID4VCI addresses reach their routes under a public base with a path; the well-known names go before that path @see issue 16", async () => {
+    const identifier = credentialIssuerId(issuer.config, 'chess')
+    assert.equal(identifier, `${ORIGIN}/verify-here/open-badges/v3/issuers/chess`)
+    const wellKnown = (name: string) => `${ORIGIN}${name}/verify-here/open-badges/v3/issuers/chess`
+    for (const name of Object.values(WELL_KNOWN)) {
+      const response = await issuer.fetch(new Request(wellKnown(name)))
+      assert.equal(response.status, 200, name)
+      const metadata = (await response.json()) as { credential_issuer?: string; issuer?: string }
+      assert.equal(metadata.credential_issuer ?? metadata.issuer, identifier, name)
+    }
+    const endpoints = walletEndpoints(issuer.config, 'chess')
+    for (const url of [endpoints.token, endpoints.nonce, endpoints.credential]) {
+      assert.ok(url.startsWith(`${identifier}/`), url)
+      const response = await issuer.fetch(new Request(url, { method: 'POST' }))
+      assert.ok(![404, 405].includes(response.status), `${url} answered ${response.status}`)
+    }
+    const offer = await routeOf(credentialOfferUri(issuer.config, 'chess', '00000000-0000-4000-8000-000000000000'))
+    assert.equal(offer.body.code, 'credential-not-found', 'the offer route answers for itself')
   })
 
   it('a tag with reserved characters makes a skill URL that its route reads back as the same tag', async () => {

@@ -39,12 +39,14 @@ function aView(overrides: Partial<ShareView> = {}, achievement: Partial<ShareVie
       share: `http://chess.localhost:8787/credentials/${ID}`,
       verify: 'http://localhost:8787/open-badges/v3/achievements/1/verify',
       jwt: `http://localhost:8787/open-badges/v3/credentials/${ID}`,
+      walletOffer: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`http://localhost:8787/open-badges/v3/issuers/chess/credential-offers/${ID}`)}`,
     },
     ...overrides,
   }
 }
 
-const render = (view: ShareView) => renderSharePage(view, { qr: 'data:image/svg+xml;base64,PHN2Zz4=', now: Date.UTC(2030, 0, 2) })
+const render = (view: ShareView) =>
+  renderSharePage(view, { qr: 'data:image/svg+xml;base64,PHN2Zz4=', walletQr: 'data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=', now: Date.UTC(2030, 0, 2) })
 
 describe('renderSharePage', () => {
   it('lists co-issuers (not the representative club again) with their verified marks', () => {
@@ -89,7 +91,12 @@ describe('renderSharePage', () => {
           recipientName: HOSTILE,
           validUntil: '2031-01-01T00:00:00Z',
           verdict: { isValid: true, status: 'revoked' },
-          urls: { share: `http://chess.localhost:8787/"><script>`, verify: `http://localhost:8787/"><script>`, jwt: 'x' },
+          urls: {
+            share: `http://chess.localhost:8787/"><script>`,
+            verify: `http://localhost:8787/"><script>`,
+            jwt: 'x',
+            walletOffer: `openid-credential-offer://?"><script>`,
+          },
         },
         {
           name: HOSTILE,
@@ -110,6 +117,26 @@ describe('renderSharePage', () => {
     assert.ok(page.includes(`value="http://localhost:8787/&quot;&gt;&lt;script&gt;"`))
   })
 
+  it('offers "add to wallet" (link and QR code of the offer) for valid and expired credentials, never revoked or forged ones @see issue 16', () => {
+    const offer = aView().urls.walletOffer
+    for (const status of ['valid', 'expired'] as const) {
+      const page = render(aView({ verdict: { isValid: true, status } }))
+      assert.ok(page.includes(`<a class="button button--wallet" href="${offer.replace(/&/g, '&amp;')}">`), status)
+      assert.ok(page.includes('<img src="data:image/svg+xml;base64,PHN2Zz48L3N2Zz4="'), `${status}: the offer's QR code`)
+    }
+    for (const verdict of [
+      { isValid: true, status: 'revoked' },
+      { isValid: false, status: 'valid' },
+    ] as const) {
+      const page = render(aView({ verdict }))
+      assert.ok(!page.includes('openid-credential-offer:'), JSON.stringify(verdict))
+      assert.ok(!page.includes('PHN2Zz48L3N2Zz4='), `${JSON.stringify(verdict)}: no offer QR code`)
+    }
+    const hostile = render(aView({ urls: { ...aView().urls, walletOffer: `openid-credential-offer://?"><script>alert(1)</script>` } }))
+    assert.ok(!/<script/i.test(hostile))
+    assert.ok(hostile.includes('href="openid-credential-offer://?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'))
+  })
+
   it('renders the narrative as one list item per line, without the engraved numbers', () => {
     const page = render(aView({}, { narrative: '1. 첫째\n2. 둘째 (https://x.example)\n10. 열째' }))
     assert.ok(page.includes('<ol class="criteria"><li>첫째</li><li>둘째 (https://x.example)</li><li>열째</li></ol>'))
@@ -118,6 +145,21 @@ describe('renderSharePage', () => {
 })
 
 describe('linkedInAddUrl', () => {
+  it('carries what LinkedIn reads: name, organisation, issue month, the credential id and the share URL; no expiry when there is none @see issue 16', () => {
+    const view = aView({ issuedAt: '2030-03-04T05:06:07Z', validUntil: null })
+    const url = new URL(linkedInAddUrl(view))
+    assert.equal(url.origin + url.pathname, 'https://www.linkedin.com/profile/add')
+    assert.deepEqual(Object.fromEntries(url.searchParams), {
+      startTask: 'CERTIFICATION_NAME',
+      name: view.achievement.name,
+      organizationName: view.club.name,
+      issueYear: '2030',
+      issueMonth: '3',
+      certUrl: view.urls.share,
+      certId: view.credentialId,
+    })
+  })
+
   it('adds the expiration month when the credential expires', () => {
     const url = new URL(linkedInAddUrl(aView({ issuedAt: '2030-12-31T23:59:59Z', validUntil: '2032-06-15T00:00:00Z' })))
     assert.equal(url.searchParams.get('issueYear'), '2030')

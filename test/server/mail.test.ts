@@ -1,7 +1,7 @@
 /**
  * Recipient mail (`mode`, docs/decisions.md, Issuing): with `mode: "email"` the recipient gets the share
- * link once the credential exists, through SMTP when CLUBCRED_SMTP_URL is set; `mode: "none"` sends
- * nothing; a refused delivery is retried from the outbox after a back-off.
+ * link and the wallet link (issue 16) once the credential exists, through SMTP when CLUBCRED_SMTP_URL is
+ * set; `mode: "none"` sends nothing; a refused delivery is retried from the outbox after a back-off.
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
@@ -65,7 +65,7 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
     }
   }
 
-  it('mode "email" mails each recipient the share link; mode "none" mails nobody', async () => {
+  it('mode "email" mails each recipient the share link and the wallet link; mode "none" mails nobody', async () => {
     const silent = { name: 'Quiet Member', email: 'quiet@chess.example' }
     const mailed = [
       { name: 'Kim Minsu', email: 'minsu@chess.example' },
@@ -85,6 +85,14 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
       assert.ok(message.text.includes(pointer.shareUrl), `the text has the share link:\n${message.text}`)
       assert.ok(message.text.includes(recipient.name), 'the text greets the recipient')
       assert.ok(message.html.includes(`href="${pointer.shareUrl}"`), 'the html links the share page')
+      // The wallet link (OID4VCI credential offer by reference; each use mints a fresh code). @see issue 16
+      const offerUri = `http://localhost:${new URL(server.url).port}/open-badges/v3/issuers/chess/credential-offers/${pointer.id}`
+      const walletLink = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offerUri)}`
+      assert.ok(message.text.includes(walletLink), `the text has the wallet link:\n${message.text}`)
+      assert.ok(message.html.includes(`href="${walletLink}"`), 'the html links the wallet offer')
+      const offer = await server.http(new URL(offerUri).pathname)
+      assert.equal(offer.status, 200, offer.text)
+      assert.equal(offer.json.credential_configuration_ids[0], 'OpenBadgeCredential_jwt_vc_json', 'the link resolves to an offer')
       assert.ok(message.text.includes('Spring tournament'))
     }
 

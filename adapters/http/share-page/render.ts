@@ -2,6 +2,7 @@ import { calendarDay, minuteUtc } from './dates.ts'
 import { html, type Interpolation, type Markup } from './html.ts'
 import { htmlDocument } from './layout.ts'
 import { linkedInAddUrl } from './linkedin.ts'
+import { walletBlock } from './wallet.ts'
 import { socialMeta } from './social-meta.ts'
 import { verdictBanner, type VerdictTone } from './verdict.ts'
 import type { ShareView } from '../../../core/verification/share-view.ts'
@@ -9,6 +10,8 @@ import type { ShareView } from '../../../core/verification/share-view.ts'
 export interface SharePageOptions {
   /** The QR code of the page's share URL, as a `data:` URI (see `qrDataUri`). */
   qr: string
+  /** The QR code of the wallet offer link (`view.urls.walletOffer`), as a `data:` URI. */
+  walletQr: string
   /** When the verdict was computed (ms), shown as "checked at". */
   now: number
 }
@@ -18,7 +21,7 @@ export interface SharePageOptions {
  * ways to take it away (downloads, verify link, LinkedIn, QR code). Server-rendered, no script; every
  * value goes through `html`, which escapes it.
  */
-export function renderSharePage(view: ShareView, { qr, now }: SharePageOptions): string {
+export function renderSharePage(view: ShareView, { qr, walletQr, now }: SharePageOptions): string {
   const verdict = verdictBanner(view, calendarDay)
   const { achievement, club } = view
   return htmlDocument({
@@ -40,6 +43,7 @@ ${facts(view)}
 ${achievement.description ? section('설명', 'Description', html`<p class="description">${achievement.description}</p>`) : null}
 ${criteria(achievement.narrative)}
 ${achievement.tags.length > 0 ? section('역량', 'Skills', html`<ul class="tags">${achievement.tags.map((tag) => html`<li>${tag}</li>`)}</ul>`) : null}
+${offersWallet(verdict.tone) ? walletBlock(view, walletQr) : null}
 ${takeAway(view, qr, verdict.tone)}
 </div>
 <footer>
@@ -87,6 +91,12 @@ function criteria(narrative: string): Markup | null {
 }
 
 /**
+ * A wallet is offered the credential while it may still be shown off, as LinkedIn is: valid or expired,
+ * never revoked or forged (the token endpoint refuses a revoked credential's offer as well).
+ */
+const offersWallet = (tone: VerdictTone): boolean => tone === 'valid' || tone === 'expired'
+
+/**
  * Downloads, the verify link and the QR code stay whatever the verdict (anyone checking them sees it);
  * LinkedIn is offered only for what may still be shown off: not a revoked or forged credential.
  */
@@ -97,7 +107,7 @@ function takeAway(view: ShareView, qr: string, tone: VerdictTone): Markup {
 <ul class="actions">
 <li><a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a></li>
 <li><a class="button" href="${base}/credential.json" download>JSON 내려받기 <span lang="en">Download JSON</span></a></li>
-${tone === 'valid' || tone === 'expired' ? html`<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>` : null}
+${offersWallet(tone) ? html`<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>` : null}
 </ul>
 <div class="verify">
 <label for="verify-url">검증 주소 <span lang="en">Verification URL</span></label>

@@ -50,6 +50,15 @@ h2 span{color:#5b6472;font-weight:500;font-size:.9rem;margin-left:.35rem}
 .verify label{display:block;margin:.75rem 0 .25rem;font-size:.9rem;color:#5b6472}
 .verify input{width:100%;padding:.5rem .6rem;border:1px solid #c9d0db;border-radius:8px;font:inherit;font-size:.85rem;background:#f7f8fa;color:#1b1f24}
 .verify a{display:inline-block;margin-top:.35rem;font-size:.9rem;color:#1849a9}
+.wallet{margin-top:1.75rem;padding:1rem;border-radius:10px;background:#f0f5ff;border:1px solid #c7d7fe}
+.wallet h2{margin-top:0}
+.wallet__hint{margin:0;font-size:.9rem;color:#3d4551}
+.wallet__offer{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;margin-top:.75rem}
+.wallet__qr{margin:0;display:flex;gap:1rem;align-items:center}
+.wallet__qr img{width:8.5rem;height:8.5rem;flex:none;border:1px solid #e6e9ef;border-radius:8px;background:#fff}
+.wallet__qr figcaption{font-size:.85rem;color:#5b6472}
+.button--wallet{background:#1849a9;border-color:#1849a9;color:#fff}
+.button--wallet:hover,.button--wallet:focus-visible{background:#123a87}
 .qr{margin:1rem 0 0;display:flex;gap:1rem;align-items:center}
 .qr img{width:8.5rem;height:8.5rem;flex:none;border:1px solid #e6e9ef;border-radius:8px;background:#fff}
 .qr figcaption{font-size:.85rem;color:#5b6472}
@@ -57,8 +66,8 @@ footer{padding:1rem 1.25rem;border-top:1px solid #e6e9ef;color:#5b6472;font-size
 footer p{margin:0}
 .not-found{padding:2rem 1.25rem;text-align:center}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
-@media (max-width:30rem){body{padding:0 0 2rem}.card{border-radius:0;box-shadow:none}.facts{grid-template-columns:1fr;gap:0}.facts dd{margin-bottom:.5rem}.qr{flex-direction:column;align-items:flex-start}}
-@media print{body{background:#fff;padding:0}.card{box-shadow:none}.take{display:none}}
+@media (max-width:30rem){body{padding:0 0 2rem}.card{border-radius:0;box-shadow:none}.facts{grid-template-columns:1fr;gap:0}.facts dd{margin-bottom:.5rem}.qr,.wallet__qr{flex-direction:column;align-items:flex-start}}
+@media print{body{background:#fff;padding:0}.card{box-shadow:none}.take,.wallet{display:none}}
 `
 
 export const styles: Markup = trusted(CSS.trim())

@@ -1,0 +1,59 @@
+import { CredentialError } from '../errors.ts'
+import type { IssuerContext } from '../context.ts'
+import { CREDENTIAL_CONFIGURATION_ID } from './metadata.ts'
+import { redeemableCredential } from './redeemable-credential.ts'
+import { credentialIssuerId } from './urls.ts'
+import type { WalletKeys } from './wallet-keys.ts'
+
+/** The credential response (OID4VCI 1.0 §8.3): one credential, the stored compact JWT. */
+export interface CredentialResponse {
+  credentials: [{ credential: string }]
+}
+
+/**
+ * The credential endpoint (OID4VCI 1.0 §8): the access token names the one credential it was granted for,
+ * and the answer is that credential's stored JWT, the same bytes as its `jwtUrl` (never signed again).
+ * A `proof` or `proofs` member is ignored, not refused: the metadata asks for none because the stored
+ * credential binds no holder key, and refusing a wallet that proves a key anyway would help nobody.
+ * Unknown members are ignored (§8.2). `readRequest` yields the parsed JSON request (or throws a
+ * `CredentialError`); it is called after the token is verified. Refusals are `CredentialError`s with the codes of §8.3.1.2.
+ */
+export async function issueCredential(
+  ctx: IssuerContext,
+  keys: WalletKeys,
+  club: string,
+  accessToken: string,
+  readRequest: () => Promise<unknown>,
+): Promise<CredentialResponse> {
+  const issuer = credentialIssuerId(ctx.config, club)
+  const token = await keys.verify('access-token', accessToken, issuer)
+  if (!token || token.aud !== issuer || typeof token.sub !== 'string') {
+    throw new CredentialError('invalid_token', 'The access token is invalid or has expired.')
+  }
+  // Read only once the token holds: an unauthorised caller learns nothing about the request's rules.
+  checkRequest(await readRequest())
+  const refusal = await redeemableCredential(ctx, club, token.sub)
+  if (refusal !== null) throw new CredentialError('credential_request_denied', refusal)
+  const credential = (await ctx.storage.credentials.findById(token.sub))!
+  return { credentials: [{ credential: credential.jwt }] }
+}
+
+function checkRequest(body: unknown): void {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new CredentialError('invalid_credential_request', 'The credential request must be a JSON object.')
+  }
+  const request = body as Record<string, unknown>
+  if (request.credential_identifier !== undefined) {
+    // Only a token response with authorization_details hands out identifiers, and ours never has one.
+    throw new CredentialError('unknown_credential_identifier', 'This issuer hands out no credential identifiers; send credential_configuration_id.')
+  }
+  if (typeof request.credential_configuration_id !== 'string') {
+    throw new CredentialError('invalid_credential_request', 'The credential_configuration_id member is required (OID4VCI 1.0).')
+  }
+  if (request.credential_configuration_id !== CREDENTIAL_CONFIGURATION_ID) {
+    throw new CredentialError('unknown_credential_configuration', `The only credential configuration is ${CREDENTIAL_CONFIGURATION_ID}.`)
+  }
+  if (request.credential_response_encryption !== undefined) {
+    throw new CredentialError('invalid_encryption_parameters', 'This issuer does not encrypt credential responses.')
+  }
+}

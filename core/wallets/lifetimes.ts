@@ -1,0 +1,8 @@
+/*
+ * How long each stateless wallet token lives (docs/decisions.md "Wallets (OID4VCI, issue 16)"). Short, since
+ * a wallet uses them within seconds of the scan; the pre-authorized code's ten minutes leave room for a
+ * recipient who scans, then installs a wallet first.
+ */
+export const PRE_AUTHORIZED_CODE_TTL_SECONDS = 600
+export const WALLET_ACCESS_TOKEN_TTL_SECONDS = 300
+export const C_NONCE_TTL_SECONDS = 300

@@ -1,0 +1,73 @@
+import { requireClub } from '../clubs/require.ts'
+import type { IssuerContext } from '../context.ts'
+import { credentialIssuerId, walletEndpoints } from './urls.ts'
+
+/** The one credential configuration: the stored OB 3.0 VC-JWT (docs/decisions.md, The signed credential), the only format served. */
+export const CREDENTIAL_CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
+
+export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
+
+/** A display name in Korean and English (the share page's two languages). */
+const bilingual = (ko: string, en: string) => [
+  { name: ko, locale: 'ko' },
+  { name: en, locale: 'en' },
+]
+
+/**
+ * The club's credential issuer metadata (OID4VCI 1.0 §12.2.4). No `authorization_servers`: the credential
+ * issuer is its own authorization server. No `cryptographic_binding_methods_supported` and no
+ * `proof_types_supported`: the stored credential binds no holder key, so none is promised (§14.2 "bearer
+ * credentials"), and wallets send no proof. The nonce endpoint is named anyway for wallets that always
+ * ask for one.
+ */
+export async function credentialIssuerMetadata(ctx: IssuerContext, club: string) {
+  const { name } = await requireClub(ctx.storage, club)
+  const endpoints = walletEndpoints(ctx.config, club)
+  return {
+    credential_issuer: credentialIssuerId(ctx.config, club),
+    credential_endpoint: endpoints.credential,
+    nonce_endpoint: endpoints.nonce,
+    display: bilingual(name, name),
+    credential_configurations_supported: {
+      [CREDENTIAL_CONFIGURATION_ID]: {
+        format: 'jwt_vc_json',
+        credential_signing_alg_values_supported: ['ES256'],
+        credential_definition: { type: ['VerifiableCredential', 'OpenBadgeCredential'] },
+        credential_metadata: {
+          display: [
+            { name: '오픈 배지', locale: 'ko', description: `${name}에서 발급한 Open Badges 3.0 자격증명` },
+            { name: 'Open Badge', locale: 'en', description: `An Open Badges 3.0 credential issued by ${name}` },
+          ],
+          // Paths into the credential (the JWT's `vc`), in the order a wallet should show them.
+          claims: [
+            { path: ['credentialSubject', 'achievement', 'name'], mandatory: true, display: bilingual('이름', 'Name') },
+            { path: ['credentialSubject', 'achievement', 'description'], mandatory: true, display: bilingual('설명', 'Description') },
+            { path: ['credentialSubject', 'achievement', 'criteria', 'narrative'], mandatory: true, display: bilingual('취득 기준', 'Criteria') },
+            { path: ['issuer', 'name'], mandatory: true, display: bilingual('발급 기관', 'Issuer') },
+            { path: ['validFrom'], mandatory: true, display: bilingual('발급일', 'Issued') },
+            { path: ['validUntil'], display: bilingual('만료일', 'Expires') },
+          ],
+        },
+      },
+    },
+  }
+}
+
+/**
+ * The club's authorization server metadata (RFC 8414 §2), at the well-known address of the same
+ * identifier: a public client (no authentication) with the pre-authorized code grant only, so no
+ * authorization endpoint and no `response_types_supported` (OID4VCI 1.0 §12.3 allows leaving it out).
+ */
+export async function authorizationServerMetadata(ctx: IssuerContext, club: string) {
+  await requireClub(ctx.storage, club)
+  return {
+    issuer: credentialIssuerId(ctx.config, club),
+    token_endpoint: walletEndpoints(ctx.config, club).token,
+    grant_types_supported: [PRE_AUTHORIZED_CODE_GRANT],
+    token_endpoint_auth_methods_supported: ['none'],
+    'pre-authorized_grant_anonymous_access_supported': true,
+  }
+}
+
+export type CredentialIssuerMetadata = Awaited<ReturnType<typeof credentialIssuerMetadata>>
+export type AuthorizationServerMetadata = Awaited<ReturnType<typeof authorizationServerMetadata>>
