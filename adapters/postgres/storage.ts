@@ -58,6 +58,9 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   apiKeys: ['findById', 'listByClub'],
 }
 
+/** The schema of clubcred's tables unless the embedder names another. */
+export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
+
 /**
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
@@ -82,9 +85,6 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
  * @example
  * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
  */
-/** The schema of clubcred's tables unless the embedder names another. */
-export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
-
 export async function createPostgresStorage({
   url,
   poolSize = 10,

@@ -16,6 +16,8 @@ import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoClientFrom } from '../support/server.ts'
 
 const TOTAL = 5000
+/** The batches' issuances and the one of the Idempotency-Key race. */
+const STORED = TOTAL + 1
 const BATCH = 500
 /** Short, so that the killed worker's jobs are taken over within the test (production: 60 s). */
 const LEASE_MS = 4000
@@ -102,6 +104,28 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
     assert.equal(created.status, 201, created.text)
     const templateId = created.json.data.id as number
 
+    // One Idempotency-Key sent to both API nodes at once makes one batch: the other answer is its replay
+    // or 409 idempotency-in-flight, never a second batch.
+    const keyed = await call(apiA, 'POST', '/achievements', { name: 'Baton', description: 'Passed the baton.', tag: ['running'] })
+    const keyedBody = { achievementFormId: keyed.json.data.id, mode: 'none', recipients: [{ name: 'Anchor', email: 'anchor@relay.example' }] }
+    const twice = await Promise.all(
+      [apiA, apiB].map((node) =>
+        node.http('/v2/clubs/demo/issuances', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'relay-anchor' },
+          body: JSON.stringify(keyedBody),
+        }),
+      ),
+    )
+    const outcomes = twice.map((response) =>
+      response.status === 200 ? (response.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'issued') : `${response.status} ${response.json?.code}`,
+    )
+    assert.equal(outcomes.filter((outcome) => outcome === 'issued').length, 1, `one batch: ${outcomes}`)
+    assert.ok(
+      outcomes.every((outcome) => ['issued', 'replayed', '409 idempotency-in-flight'].includes(outcome)),
+      String(outcomes),
+    )
+
     // The reader: newest page first, back with the cursor to the newest event it had; a naive reader
     // like this one misses an event that commits after a later one it has already seen.
     const seen = new Map<string, number>()
@@ -163,8 +187,8 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
         assert.equal(response.json.summary.ok, BATCH)
       }
       const signedBy = Date.now() + SIGNED_WITHIN_MS
-      while ((await count('SELECT count(*) AS n FROM credentials')) < TOTAL) {
-        assert.ok(Date.now() < signedBy, `not all ${TOTAL} credentials within ${SIGNED_WITHIN_MS} ms`)
+      while ((await count('SELECT count(*) AS n FROM credentials')) < STORED) {
+        assert.ok(Date.now() < signedBy, `not all ${STORED} credentials within ${SIGNED_WITHIN_MS} ms`)
         await sleep(200)
       }
       reading = false
@@ -172,16 +196,17 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       await readNew()
 
       // The database, read directly.
-      assert.equal(await count('SELECT count(*) AS n FROM issuances'), TOTAL, 'every accepted issuance, once')
-      assert.equal(await count('SELECT count(*) AS n FROM credentials'), TOTAL, 'exactly one credential per issuance')
-      assert.equal(await count('SELECT count(DISTINCT issuance_id) AS n FROM credentials'), TOTAL)
+      assert.equal(await count(`SELECT count(*) AS n FROM issuances WHERE achievement_id = ${templateId}`), TOTAL, 'every accepted issuance, once')
+      assert.equal(await count(`SELECT count(*) AS n FROM issuances WHERE achievement_id = ${keyed.json.data.id}`), 1, 'one batch for one key')
+      assert.equal(await count('SELECT count(*) AS n FROM credentials'), STORED, 'exactly one credential per issuance')
+      assert.equal(await count('SELECT count(DISTINCT issuance_id) AS n FROM credentials'), STORED)
       assert.equal(await count('SELECT count(*) AS n FROM signing_jobs'), 0, 'no job left')
-      assert.equal(await count('SELECT count(DISTINCT (status_list_id, status_list_index)) AS n FROM credentials'), TOTAL, 'distinct status slots')
+      assert.equal(await count('SELECT count(DISTINCT (status_list_id, status_list_index)) AS n FROM credentials'), STORED, 'distinct status slots')
       const events = (await sql`SELECT id, type, subject_id FROM events WHERE club = 'demo'`) as unknown as { id: string; type: string; subject_id: string }[]
       for (const type of ['issuance.issued', 'issuance.credential_issued']) {
         const ofType = events.filter((event) => event.type === type)
-        assert.equal(ofType.length, TOTAL, `${TOTAL} ${type} events`)
-        assert.equal(new Set(ofType.map((event) => String(event.subject_id))).size, TOTAL, `one ${type} per issuance`)
+        assert.equal(ofType.length, STORED, `${STORED} ${type} events`)
+        assert.equal(new Set(ofType.map((event) => String(event.subject_id))).size, STORED, `one ${type} per issuance`)
       }
 
       // The reader saw every event exactly once.
