@@ -42,6 +42,22 @@ export interface IssuerConfig {
   problemBaseUrl: string
   /** What keeps certificate-file downloads from stalling the event loop every club shares (below). */
   files: FileLimits
+  /** Webhook delivery (issue 17, docs/webhooks.md). */
+  webhooks: WebhookLimits
+}
+
+export interface WebhookLimits {
+  /**
+   * Allows `http://` URLs and addresses that are loopback, private, link-local or metadata (a LAN, tests;
+   * the server's `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`). Default `false`: endpoints must be public `https://`.
+   */
+  allowPrivate: boolean
+  /** Deliveries in flight to one endpoint at most, over every worker: a slow receiver holds only these. Default 4. */
+  concurrencyPerEndpoint: number
+  /** An attempt's connection must open within this (ms). Default 10 s. */
+  connectTimeoutMs: number
+  /** An attempt, connection to response headers, within this (ms); the issue caps it at 30 s. Default 30 s. */
+  timeoutMs: number
 }
 
 /**
@@ -77,7 +93,10 @@ export interface FileLimits {
 }
 
 /** What `createIssuer` accepts: the configuration with every option but `urls` optional, `files` member by member. */
-export type IssuerConfigInput = { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls' | 'files'>> & { files?: Partial<FileLimits> }
+export type IssuerConfigInput = { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls' | 'files' | 'webhooks'>> & {
+    files?: Partial<FileLimits>
+    webhooks?: Partial<WebhookLimits>
+  }
 
 export const DEFAULTS = {
   accessTokenTtlSeconds: 900,
@@ -86,6 +105,7 @@ export const DEFAULTS = {
   signingLeaseMs: 60_000,
   problemBaseUrl: 'https://clubcred.dev/problems',
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
+  webhooks: { allowPrivate: false, concurrencyPerEndpoint: 4, connectTimeoutMs: 10_000, timeoutMs: 30_000 },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
@@ -119,6 +139,13 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     signingLeaseMs: input.signingLeaseMs ?? DEFAULTS.signingLeaseMs,
     problemBaseUrl: (input.problemBaseUrl ?? DEFAULTS.problemBaseUrl).replace(/\/+$/, ''),
     files: resolveFileLimits(input.files),
+    webhooks: { ...DEFAULTS.webhooks, ...input.webhooks },
+  }
+  const { concurrencyPerEndpoint, timeoutMs, connectTimeoutMs } = config.webhooks
+  if (!Number.isInteger(concurrencyPerEndpoint) || concurrencyPerEndpoint < 1)
+    throw new TypeError('createIssuer: webhooks.concurrencyPerEndpoint must be a positive integer')
+  if (!(timeoutMs > 0 && timeoutMs <= 30_000 && connectTimeoutMs > 0 && connectTimeoutMs <= timeoutMs)) {
+    throw new TypeError('createIssuer: webhooks.timeoutMs must be at most 30 s, and connectTimeoutMs at most timeoutMs')
   }
   if (!Number.isInteger(config.maxBodyBytes) || config.maxBodyBytes < 1024) {
     throw new TypeError('createIssuer: maxBodyBytes must be an integer of at least 1024')

@@ -7,6 +7,8 @@ import type { StoragePort } from './ports/storage.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import type { Signal } from './util/signal.ts'
+import type { Sealer } from './crypto/seal.ts'
+import type { WebhookTransport } from './ports/webhook-transport.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -21,4 +23,8 @@ export interface IssuerContext {
   notifier: Notifier | null
   /** Woken when issuances are accepted, so that the signing worker starts at once. */
   signingQueue: Signal
+  /** Seals webhook secrets with the master key; `null` when the issuer got a KeyStore instead of a master key. */
+  sealer: (() => Promise<Sealer>) | null
+  /** Sends webhook deliveries; `null` keeps them queued. */
+  webhookTransport: WebhookTransport | null
 }

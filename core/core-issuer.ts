@@ -25,6 +25,7 @@ import type { SignedStatusList } from './status-lists/credential.ts'
 import type { IssuerWorker } from './signing-queue/worker.ts'
 import type { SigningKey } from './ports/key-store.ts'
 import type { Wallets } from './wallets/wallets.ts'
+import type { Webhooks } from './webhooks/webhooks.ts'
 import type {
   CoIssuerAddBody,
   CoIssuerRemoveBody,
@@ -203,6 +204,8 @@ export interface CoreIssuer {
   }
   /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets (issue 16). */
   wallets: Wallets
+  /** Signed webhooks (issue 17): endpoints, their delivery log, replay. */
+  webhooks: Webhooks
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker
   keys: {

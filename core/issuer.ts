@@ -51,6 +51,9 @@ import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 import { createWallets } from './wallets/wallets.ts'
 import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
+import { createSealer, type Sealer } from './crypto/seal.ts'
+import { createWebhooks } from './webhooks/webhooks.ts'
+import type { WebhookTransport } from './ports/webhook-transport.ts'
 
 export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
@@ -70,6 +73,8 @@ export interface IssuerOptions extends IssuerConfigInput {
   worker?: WorkerOptions
   /** Renders certificate PDFs (`createPdfRenderer()` from `clubcred/pdf`); without one, files are `png` and `svg` only. */
   certificates?: CertificateRenderer | null
+  /** Sends webhook deliveries (`createWebhookTransport()` from `clubcred/node`); without one, they wait. */
+  webhookTransport?: WebhookTransport | null
 }
 
 /**
@@ -100,6 +105,8 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     throw new TypeError('createIssuer: `certificates` must be a CertificateRenderer (createPdfRenderer() from clubcred/pdf)')
   }
   const config = resolveConfig(options)
+  let sealer: Promise<Sealer> | undefined
+  const masterKey = options.masterKey instanceof Uint8Array ? options.masterKey : null
   let keys = options.keys
   if (!keys) {
     if (!(options.masterKey instanceof Uint8Array)) {
@@ -119,6 +126,8 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     signer: options.signer ?? webCryptoSigner,
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),
+    sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
+    webhookTransport: options.webhookTransport ?? null,
   }
 }
 
@@ -227,6 +236,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
     },
     wallets: createWallets(ctx),
+    webhooks: createWebhooks(ctx),
     worker,
     keys: {
       rotate: (club: string) => keys.rotate(clubKeyOwner(club)),

@@ -32,6 +32,13 @@ const USAGE = `commands:
   coissuer add --club D --achievement N --name NAME --url URL [--verified]
   coissuer list --club D --achievement N
   coissuer remove --club D --achievement N --url URL
+  webhook create --club D --url URL [--events "issuance.issued issuance.credential_issued ..."]
+  webhook list --club D
+  webhook update --webhook ID [--url URL] [--events "..."] [--enable|--disable]
+  webhook rotate-secret --webhook ID
+  webhook delete --webhook ID
+  webhook deliveries --webhook ID [--limit N]
+  webhook replay --webhook ID --after EVENT_ID
   storage copy --to postgres://...   (the data dir's SQLite file into an empty PostgreSQL database)`
 
 type Options = Record<string, string | boolean | undefined>
@@ -93,6 +100,35 @@ const COMMANDS: Record<string, Command> = {
     const key = await issuer.keys.rotate(club)
     return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
   },
+  ...webhookCommands(),
+}
+
+/** `webhook ...` (issue 17): the secret is printed by create and rotate-secret only, never stored in clear. */
+function webhookCommands(): Record<string, Command> {
+  const events = (o: Options) => (typeof o.events === 'string' ? o.events : undefined)
+  return {
+    'webhook create': async (issuer, o) => {
+      const { id, url, events: types, secret } = await issuer.webhooks.create({ club: required(o, 'club'), url: required(o, 'url'), events: events(o) })
+      return { id, url, events: types, secret }
+    },
+    'webhook list': async (issuer, o) => ({ webhooks: await issuer.webhooks.list(required(o, 'club')) }),
+    'webhook update': (issuer, o) => {
+      if (o.enable && o.disable) throw new UsageError('--enable and --disable exclude each other')
+      return issuer.webhooks.update(required(o, 'webhook'), {
+        ...(typeof o.url === 'string' && { url: o.url }),
+        ...(events(o) !== undefined && { events: events(o) }),
+        ...((o.enable || o.disable) && { enabled: Boolean(o.enable) }),
+      })
+    },
+    'webhook rotate-secret': (issuer, o) => issuer.webhooks.rotateSecret(required(o, 'webhook')),
+    'webhook delete': (issuer, o) => issuer.webhooks.delete(required(o, 'webhook')),
+    'webhook deliveries': async (issuer, o) => {
+      const limit = o.limit === undefined ? undefined : Number(o.limit)
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new UsageError('--limit must be from 1 to 1000')
+      return { deliveries: await issuer.webhooks.deliveries(required(o, 'webhook'), limit) }
+    },
+    'webhook replay': (issuer, o) => issuer.webhooks.replay(required(o, 'webhook'), required(o, 'after')),
+  }
 }
 
 /** `--achievement N`: a template id (a positive integer), else a usage error. */
@@ -162,6 +198,12 @@ async function main(argv: string[]): Promise<number> {
         'no-issue': { type: 'boolean' },
         off: { type: 'boolean' },
         to: { type: 'string' },
+        webhook: { type: 'string' },
+        events: { type: 'string' },
+        enable: { type: 'boolean' },
+        disable: { type: 'boolean' },
+        limit: { type: 'string' },
+        after: { type: 'string' },
       },
     })
     const name = positionals[0] === 'issue' ? 'issue' : positionals.slice(0, 2).join(' ')

@@ -20,6 +20,8 @@ export interface ServerConfig {
   database: DatabaseSettings | undefined
   /** `CLUBCRED_ROLE`: what this process does (docs/deployment.md). */
   role: ServerRole
+  /** `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may use http:// and private addresses (core/config.ts `webhooks.allowPrivate`). */
+  webhooksAllowPrivate: boolean
 }
 
 /**
@@ -154,7 +156,15 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     http: readHttpLimits(env),
     database: readDatabase(env),
     role: readRole(env),
+    webhooksAllowPrivate: readFlag(env, 'CLUBCRED_WEBHOOKS_ALLOW_PRIVATE'),
   }
+}
+
+function readFlag(env: Record<string, string | undefined>, name: string): boolean {
+  const value = env[name]
+  if (value === undefined || value === '' || value === '0') return false
+  if (value === '1') return true
+  throw new TypeError(`${name} must be 1 or 0, got ${value}`)
 }
 
 /** The issuer URLs for a server listening on `port`: the defaults (docs/decisions.md, Addresses) under the overrides. */

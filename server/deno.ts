@@ -8,6 +8,7 @@
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
@@ -49,7 +50,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   let issuer: Issuer
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner() })
+    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner(), webhookTransport: createWebhookTransport() })
   } catch (error) {
     await server.shutdown()
     throw error

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
@@ -48,7 +49,14 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   const urls = resolveUrls(config, port)
   let issuer: Issuer
   try {
-    issuer = await wireIssuer({ config, urls, openDriver: betterSqlite3Driver, signer: createNodeSigner(), ...(clock ? { clock } : {}) })
+    issuer = await wireIssuer({
+      config,
+      urls,
+      openDriver: betterSqlite3Driver,
+      signer: createNodeSigner(),
+      webhookTransport: createWebhookTransport(),
+      ...(clock ? { clock } : {}),
+    })
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
     throw error

@@ -7,6 +7,7 @@ import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { JwtSigner } from '../core/ports/signer.ts'
 import type { ServerConfig } from './config.ts'
+import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 
 export interface WireOptions {
   config: ServerConfig
@@ -15,17 +16,21 @@ export interface WireOptions {
   openDriver: (filename: string) => SqliteDriver
   /** Signs credentials: each runtime entry passes its own (wiring picks no runtime). */
   signer: JwtSigner
+  /** Sends webhook deliveries: each runtime entry passes its own; without one they wait in storage. */
+  webhookTransport?: WebhookTransport
   clock?: Clock
 }
 
 /** Opens the configured storage (the data dir's SQLite file, or PostgreSQL) and builds the issuer on it. */
-export async function wireIssuer({ config, urls, openDriver, signer, clock }: WireOptions): Promise<Issuer> {
+export async function wireIssuer({ config, urls, openDriver, signer, webhookTransport, clock }: WireOptions): Promise<Issuer> {
   const { storage, masterKey } = await openStorage(config, openDriver)
   return createIssuer({
     storage,
     masterKey,
     urls,
     signingLeaseMs: config.signingLeaseMs,
+    webhooks: { allowPrivate: config.webhooksAllowPrivate },
+    webhookTransport: webhookTransport ?? null,
     signer,
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.

@@ -12,6 +12,8 @@ import type {
   SigningJob,
   StatusList,
   StoredKey,
+  WebhookDelivery,
+  WebhookEndpoint,
 } from '../../core/ports/storage.ts'
 
 /** Everything the memory storage holds; owned by one storage instance, never module-global. */
@@ -39,8 +41,20 @@ export interface State {
   /** Keyed by content hash. */
   images: Map<string, StoredImage>
   apiKeys: Map<string, ApiKeyRecord>
+  webhookEndpoints: Map<string, WebhookEndpoint>
+  webhookDeliveries: Map<number, WebhookDelivery>
   /** Id sequences; never rolled back, so an id is never handed out twice. */
-  sequences: { achievement: number; requirement: number; snapshot: number; issuance: number; statusList: number; event: number; outbox: number; design: number }
+  sequences: {
+    achievement: number
+    requirement: number
+    snapshot: number
+    issuance: number
+    statusList: number
+    event: number
+    outbox: number
+    design: number
+    webhookDelivery: number
+  }
 }
 
 export function createState(): State {
@@ -63,6 +77,8 @@ export function createState(): State {
     designs: new Map(),
     images: new Map(),
     apiKeys: new Map(),
-    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0 },
+    webhookEndpoints: new Map(),
+    webhookDeliveries: new Map(),
+    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0, webhookDelivery: 0 },
   }
 }

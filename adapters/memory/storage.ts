@@ -14,6 +14,8 @@ import { createKeyRecordStore } from './keys.ts'
 import { createOutboxStore } from './outbox.ts'
 import { createState, type State } from './state.ts'
 import { createStatusListStore } from './status-lists.ts'
+import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
+import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 
 /** The stores over one storage's state, recording undo steps in `journal`. */
 function createStores(state: State, journal: Journal): Stores {
@@ -34,6 +36,8 @@ function createStores(state: State, journal: Journal): Stores {
     designs: createDesignStore(state, journal),
     images: createImageStore(state, journal),
     apiKeys: createApiKeyStore(state, journal),
+    webhookEndpoints: createWebhookEndpointStore(state, journal),
+    webhookDeliveries: createWebhookDeliveryStore(state, journal),
   }
 }
 

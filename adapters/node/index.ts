@@ -90,3 +90,5 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
 }
 
 export { createNodeSigner } from './signer.ts'
+
+export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

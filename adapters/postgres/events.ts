@@ -5,7 +5,7 @@ const toEvent = (row: Row): ClubEvent => ({
   id: num(row.id),
   club: str(row.club),
   type: str(row.type) as ClubEvent['type'],
-  subject: { type: 'issuance', id: str(row.subject_id) },
+  subject: { type: str(row.subject_type) as ClubEvent['subject']['type'], id: str(row.subject_id) },
   occurredAt: num(row.occurred_at),
 })
 

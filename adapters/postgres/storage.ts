@@ -13,6 +13,8 @@ import { createKeyRecordStore } from './keys.ts'
 import { LOCK_IDS, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
+import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { createStatusListStore } from './status-lists.ts'
 import type { Database, UnitLock } from './database.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
@@ -56,6 +58,8 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   designs: ['findById', 'list'],
   images: ['findByHash'],
   apiKeys: ['findById', 'listByClub'],
+  webhookEndpoints: ['findById', 'listByClub'],
+  webhookDeliveries: ['listByEndpoint', 'countPending'],
 }
 
 /** The schema of clubcred's tables unless the embedder names another. */
@@ -196,6 +200,8 @@ function createStores(db: Database): Stores {
     designs: createDesignStore(db),
     images: createImageStore(db),
     apiKeys: createApiKeyStore(db),
+    webhookEndpoints: createWebhookEndpointStore(db),
+    webhookDeliveries: createWebhookDeliveryStore(db),
   }
 }
 

@@ -12,6 +12,8 @@ import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createOutboxStore } from './outbox.ts'
 import { createStatusListStore } from './status-lists.ts'
+import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
+import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { migrate } from './migrate.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import type { SqliteDriver } from './driver.ts'
@@ -55,6 +57,8 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
     designs: createDesignStore(db),
     images: createImageStore(db),
     apiKeys: createApiKeyStore(db),
+    webhookEndpoints: createWebhookEndpointStore(db),
+    webhookDeliveries: createWebhookDeliveryStore(db),
   }
   const mutex = createMutex()
   let closed = false

@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { appendEvent } from '../events/append.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -130,7 +131,7 @@ async function insertIssuance(
       revocationReason: null,
     }),
   )
-  await tx.events.append({ club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
+  await appendEvent(tx, { club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
   await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
   return id
 }

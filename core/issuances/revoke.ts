@@ -1,4 +1,5 @@
 import * as v from 'valibot'
+import { appendEvent } from '../events/append.ts'
 import { parseInput } from '../validation/parse-input.ts'
 import { optionalText } from '../validation/text.ts'
 import { readIssuance, requireIssuance } from './read.ts'
@@ -27,7 +28,7 @@ export async function revokeIssuance(
   return ctx.storage.transaction(async (tx) => {
     await requireIssuance(tx, club, id)
     if (await tx.issuances.revoke(club, id, now, reason ?? null)) {
-      await tx.events.append({ club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
+      await appendEvent(tx, { club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
     }
     const detail = await readIssuance(ctx, club, id, tx)
     const body = JSON.stringify({ data: detail })

@@ -4,6 +4,7 @@ import type { Design, NewDesign, StoredImage } from '../designs/design.ts'
 import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
+import type { EventType } from '../events/types.ts'
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -233,8 +234,9 @@ export interface StatusListStore {
 export interface ClubEvent {
   id: number
   club: string
-  type: 'issuance.issued' | 'issuance.credential_issued' | 'issuance.revoked'
-  subject: { type: 'issuance'; id: string }
+  type: EventType
+  /** What the event is about: an issuance, or a webhook endpoint (`webhook.disabled`). */
+  subject: { type: 'issuance' | 'webhook'; id: string }
   occurredAt: number
 }
 
@@ -294,6 +296,89 @@ export interface OutboxStore {
   markFailed(id: number, error: string, nextAttemptAt: number): Promise<void>
   /** The messages of an issuance, oldest first. */
   listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
+}
+
+/** A club's webhook endpoint (issue 17): where its events are pushed, signed with its secret. */
+export interface WebhookEndpoint {
+  /** `wh_` and random base64url. */
+  id: string
+  club: string
+  url: string
+  /** The event types delivered; `null` for every type, also types added later. */
+  events: string[] | null
+  /** The `whsec_` secret, sealed by the master key with the endpoint id as associated data. */
+  sealedSecret: string
+  /** The secret before the last rotation, sealed the same way; it signs too until `previousSecretUntil`. */
+  previousSealedSecret: string | null
+  previousSecretUntil: number | null
+  enabled: boolean
+  /** Deliveries given up since the last delivered one; the endpoint is disabled when it reaches the limit. */
+  consecutiveGiveUps: number
+  createdAt: number
+}
+
+export interface WebhookEndpointStore {
+  /** MUST throw `StorageConflict` when the id exists. */
+  insert(endpoint: WebhookEndpoint): Promise<void>
+  findById(id: string): Promise<WebhookEndpoint | null>
+  /** The club's endpoints, oldest first (`createdAt`, then `id`); `[]` when none. */
+  listByClub(club: string): Promise<WebhookEndpoint[]>
+  /** Sets the listed fields; returns the updated endpoint, `null` (changing nothing) when absent. */
+  update(
+    id: string,
+    changes: Partial<
+      Pick<WebhookEndpoint, 'url' | 'events' | 'enabled' | 'sealedSecret' | 'previousSealedSecret' | 'previousSecretUntil' | 'consecutiveGiveUps'>
+    >,
+  ): Promise<WebhookEndpoint | null>
+  /** Deletes the endpoint and MUST delete its deliveries with it. Returns `false` when there was none. */
+  delete(id: string): Promise<boolean>
+}
+
+/** One event to push to one endpoint, and how that went; the delivery log. */
+export interface WebhookDelivery {
+  id: number
+  endpointId: string
+  club: string
+  /** The feed event: its id is the `webhook-id`, stable across attempts. */
+  eventId: number
+  /** The request body (`{ type, timestamp, data }`), fixed when the event is written. */
+  payload: string
+  /** Attempts started so far, including one in flight. */
+  attempts: number
+  /** Not before this time (ms): the retry back-off. */
+  nextAttemptAt: number
+  /** Until when a sender holds the delivery (ms), or `null`. */
+  leaseUntil: number | null
+  deliveredAt: number | null
+  givenUpAt: number | null
+  /** HTTP status of the last answered attempt, `null` when none was answered. */
+  lastStatus: number | null
+  lastError: string | null
+  createdAt: number
+}
+
+export interface WebhookDeliveryStore {
+  /** Stores a delivery with a fresh, increasing id, 0 attempts and no lease; returns the id. */
+  enqueue(delivery: Pick<WebhookDelivery, 'endpointId' | 'club' | 'eventId' | 'payload' | 'nextAttemptAt' | 'createdAt'>): Promise<number>
+  /**
+   * Leases up to `limit` deliveries that are neither delivered nor given up, due (`nextAttemptAt <= now`),
+   * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, lowest id first, taking per
+   * endpoint at most `perEndpoint` minus the deliveries of that endpoint still leased at `now`: sets
+   * `leaseUntil = now + leaseMs` and increments `attempts`. A delivery MUST NOT be returned by two claims
+   * while its lease runs, also with claims from several processes on the storage; and, claims being made
+   * in units of work, an endpoint MUST NOT have more than `perEndpoint` deliveries leased at once.
+   */
+  claimDue(now: number, leaseMs: number, limit: number, perEndpoint: number): Promise<WebhookDelivery[]>
+  /** Ends the delivery as delivered and frees its lease. */
+  markDelivered(id: number, at: number, status: number): Promise<void>
+  /** Frees the lease after a failed attempt, recording it; the delivery is due again at `nextAttemptAt`. */
+  markFailed(id: number, failure: { status: number | null; error: string; nextAttemptAt: number }): Promise<void>
+  /** Ends the delivery as given up, recording the last failure, and frees its lease. */
+  markGivenUp(id: number, at: number, failure: { status: number | null; error: string }): Promise<void>
+  /** The endpoint's deliveries, highest id (newest) first, at most `limit`; `[]` when none. */
+  listByEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>
+  /** Deliveries neither delivered nor given up, of every endpoint. */
+  countPending(): Promise<number>
 }
 
 export interface DesignStore {
@@ -358,6 +443,8 @@ export interface Stores {
   designs: DesignStore
   images: ImageStore
   apiKeys: ApiKeyStore
+  webhookEndpoints: WebhookEndpointStore
+  webhookDeliveries: WebhookDeliveryStore
 }
 
 /** The stores as seen inside a transaction. */

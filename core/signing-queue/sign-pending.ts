@@ -1,4 +1,5 @@
 import { StorageConflict } from '../errors.ts'
+import { appendEvent } from '../events/append.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
@@ -171,7 +172,7 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
         await tx.signingJobs.complete(issuance.id)
         continue
       }
-      await tx.events.append({
+      await appendEvent(tx, {
         club: issuance.club,
         type: 'issuance.credential_issued',
         subject: { type: 'issuance', id: String(issuance.id) },

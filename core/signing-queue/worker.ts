@@ -1,6 +1,7 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
+import { createWebhookSender } from '../webhooks/sender.ts'
 
 export interface WorkerOptions {
   /** How often an idle worker looks for work that another process queued (ms). */
@@ -12,15 +13,15 @@ export interface WorkerOptions {
 }
 
 /**
- * The background worker: signs queued credentials, sends outbox mail, drops expired idempotency keys and
- * ended windows of failed client authentication.
+ * The background worker: signs queued credentials, sends outbox mail and webhook deliveries, drops
+ * expired idempotency keys and ended windows of failed client authentication.
  */
 export interface IssuerWorker {
   /** Starts the loop; idempotent. */
   start(): void
   /** Stops the loop after the current round. */
   stop(): Promise<void>
-  /** Runs rounds until no signing job and no due mail is left: for tests and scripts. */
+  /** Runs rounds until no signing job, no due mail and no due webhook delivery is left: for tests and scripts. */
   drain(): Promise<void>
   /** One round; returns the jobs and messages it handled. */
   runOnce(): Promise<number>
@@ -30,6 +31,8 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
   let running: Promise<void> | null = null
   let stopping = false
   let lastPurge = 0
+  // A sibling loop: webhook attempts wait on receivers, which signing must not.
+  const webhooks = createWebhookSender(ctx, { pollMs, onError })
 
   async function runOnce(): Promise<number> {
     return (await signPendingCredentials(ctx, batchSize)) + (await housekeeping())
@@ -87,11 +90,12 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       running = loop().finally(() => {
         running = null
       })
+      webhooks.start()
     },
     async stop() {
       stopping = true
       ctx.signingQueue.notify()
-      await running
+      await Promise.all([running, webhooks.stop()])
     },
     async drain() {
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
@@ -99,7 +103,10 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
         const busy = await step()
         const mailed = await housekeeping()
         if (busy || mailed > 0) continue
-        if ((await ctx.storage.signingJobs.count()) === 0) return
+        if ((await ctx.storage.signingJobs.count()) === 0) {
+          await webhooks.drain()
+          return
+        }
         // Jobs leased by another worker, or waiting for their retry: look again shortly.
         await new Promise((resolve) => setTimeout(resolve, 10))
       }

@@ -24,6 +24,7 @@ import { outboxCases } from './storage/outbox.cases.ts'
 import { signingJobCases } from './storage/signing-jobs.cases.ts'
 import { snapshotCases } from './storage/snapshots.cases.ts'
 import { statusListCases } from './storage/status-lists.cases.ts'
+import { webhookCases } from './storage/webhooks.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -47,6 +48,7 @@ const GROUPS: StorageCases[] = [
   designCases,
   imageCases,
   outsideUnitCases,
+  webhookCases,
 ]
 
 export interface StorageSuiteOptions {

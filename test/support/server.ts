@@ -57,6 +57,8 @@ export interface ServerProcess {
   http(path: string, options?: RequestOptions): Promise<HttpResponse>
   /** SIGTERM, then the exit code (SIGKILL after 10 s, so `null`). Idempotent. */
   stop(): Promise<number | null>
+  /** SIGKILL at once (a crash), resolving when the process is gone. Idempotent, like `stop`. */
+  kill(): Promise<void>
 }
 
 export interface ClockedServerProcess extends ServerProcess {
@@ -162,6 +164,14 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
         return code
       })()
       return stopping
+    },
+    kill() {
+      stopping ??= (async () => {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+        await agent.close()
+        return exited
+      })()
+      return stopping.then(() => undefined)
     },
     advance: (ms) => tell(child, { advance: ms }),
     set: (ms) => tell(child, { set: ms }),

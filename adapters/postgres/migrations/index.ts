@@ -1,5 +1,6 @@
 import init from './0001_init.ts'
 import clientAuthFailures from './0002_client_auth_failures.ts'
+import webhooks from './0003_webhooks.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -9,4 +10,5 @@ import clientAuthFailures from './0002_client_auth_failures.ts'
 export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'init', sql: init },
   { version: 2, name: 'client_auth_failures', sql: clientAuthFailures },
+  { version: 3, name: 'webhooks', sql: webhooks },
 ]

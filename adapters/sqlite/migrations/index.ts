@@ -6,6 +6,7 @@ import apiKeys from './0005_api_keys.ts'
 import randomIssuanceIds from './0006_random_issuance_ids.ts'
 import apiKeyRevocation from './0007_api_key_revocation.ts'
 import clientAuthFailures from './0008_client_auth_failures.ts'
+import webhooks from './0009_webhooks.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -21,4 +22,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 6, name: 'random_issuance_ids', sql: randomIssuanceIds },
   { version: 7, name: 'api_key_revocation', sql: apiKeyRevocation },
   { version: 8, name: 'client_auth_failures', sql: clientAuthFailures },
+  { version: 9, name: 'webhooks', sql: webhooks },
 ]

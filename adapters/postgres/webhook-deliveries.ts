@@ -1,0 +1,63 @@
+import { nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
+
+const toDelivery = (row: Row): WebhookDelivery => ({
+  id: num(row.id),
+  endpointId: str(row.endpoint_id),
+  club: str(row.club),
+  eventId: num(row.event_id),
+  payload: str(row.payload),
+  attempts: num(row.attempts),
+  nextAttemptAt: num(row.next_attempt_at),
+  leaseUntil: nullableNum(row.lease_until),
+  deliveredAt: nullableNum(row.delivered_at),
+  givenUpAt: nullableNum(row.given_up_at),
+  lastStatus: nullableNum(row.last_status),
+  lastError: nullableStr(row.last_error),
+  createdAt: num(row.created_at),
+})
+
+export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliveryStore {
+  return {
+    async enqueue(d) {
+      const [row] = await sql`INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at)
+        VALUES (${d.endpointId}, ${d.club}, ${d.eventId}, ${d.payload}, ${d.nextAttemptAt}, ${d.createdAt}) RETURNING id`
+      return num(row!.id)
+    },
+    async claimDue(now, leaseMs, limit, perEndpoint) {
+      // Claims run in units under the unit lock (core does not pass `concurrent`), so the count of
+      // leased deliveries per endpoint cannot change under this statement; SKIP LOCKED is not needed.
+      const rows = await sql`WITH leased AS (
+          SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
+          WHERE delivered_at IS NULL AND given_up_at IS NULL AND lease_until > ${now} GROUP BY endpoint_id),
+        due AS (
+          SELECT d.id, d.endpoint_id, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.id) AS n
+          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
+          WHERE d.delivered_at IS NULL AND d.given_up_at IS NULL AND d.next_attempt_at <= ${now}
+            AND (d.lease_until IS NULL OR d.lease_until <= ${now}))
+        UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}, attempts = attempts + 1
+        WHERE id IN (
+          SELECT due.id FROM due LEFT JOIN leased ON leased.endpoint_id = due.endpoint_id
+          WHERE due.n <= ${perEndpoint} - COALESCE(leased.n, 0) ORDER BY due.id LIMIT ${limit})
+        RETURNING *`
+      return rows.map(toDelivery).sort((a, b) => a.id - b.id)
+    },
+    async markDelivered(id, at, status) {
+      await sql`UPDATE webhook_deliveries SET delivered_at = ${at}, last_status = ${status}, last_error = NULL, lease_until = NULL WHERE id = ${id}`
+    },
+    async markFailed(id, { status, error, nextAttemptAt }) {
+      await sql`UPDATE webhook_deliveries SET last_status = ${status}, last_error = ${error}, next_attempt_at = ${nextAttemptAt}, lease_until = NULL
+        WHERE id = ${id}`
+    },
+    async markGivenUp(id, at, { status, error }) {
+      await sql`UPDATE webhook_deliveries SET given_up_at = ${at}, last_status = ${status}, last_error = ${error}, lease_until = NULL WHERE id = ${id}`
+    },
+    async listByEndpoint(endpointId, limit) {
+      return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`).map(toDelivery)
+    },
+    async countPending() {
+      const [row] = await sql`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL`
+      return num(row!.n)
+    },
+  }
+}

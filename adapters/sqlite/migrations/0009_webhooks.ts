@@ -1,0 +1,36 @@
+/**
+ * Webhook endpoints and their deliveries (issue 17). Deleting an endpoint deletes its deliveries; the
+ * partial index serves the claim of due deliveries, the other the delivery log of an endpoint.
+ */
+export default /* sql */ `
+CREATE TABLE webhook_endpoints (
+  id TEXT PRIMARY KEY,
+  club TEXT NOT NULL,
+  url TEXT NOT NULL,
+  events TEXT,
+  sealed_secret TEXT NOT NULL,
+  previous_sealed_secret TEXT,
+  previous_secret_until INTEGER,
+  enabled INTEGER NOT NULL,
+  consecutive_give_ups INTEGER NOT NULL,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_endpoints_by_club ON webhook_endpoints(club, created_at, id);
+CREATE TABLE webhook_deliveries (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  endpoint_id TEXT NOT NULL REFERENCES webhook_endpoints(id) ON DELETE CASCADE,
+  club TEXT NOT NULL,
+  event_id INTEGER NOT NULL,
+  payload TEXT NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER NOT NULL,
+  lease_until INTEGER,
+  delivered_at INTEGER,
+  given_up_at INTEGER,
+  last_status INTEGER,
+  last_error TEXT,
+  created_at INTEGER NOT NULL
+) STRICT;
+CREATE INDEX webhook_deliveries_open ON webhook_deliveries(next_attempt_at, id) WHERE delivered_at IS NULL AND given_up_at IS NULL;
+CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id, id);
+`

@@ -1,0 +1,9 @@
+/**
+ * Every type of event the club feed shows (spec §6) and webhooks deliver; the one list (docs/webhooks.md
+ * repeats it for readers). Append only: receivers filter on these names.
+ */
+export const EVENT_TYPES = ['issuance.issued', 'issuance.credential_issued', 'issuance.revoked', 'webhook.disabled'] as const
+
+export type EventType = (typeof EVENT_TYPES)[number]
+
+export const isEventType = (value: unknown): value is EventType => (EVENT_TYPES as readonly unknown[]).includes(value)

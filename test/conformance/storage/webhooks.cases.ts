@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict'
+import { describe } from 'node:test'
+import { StorageConflict } from '../../../core/errors.ts'
+import type { WebhookDelivery, WebhookEndpoint } from '../../../core/ports/storage.ts'
+import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
+
+const NOW = 1_900_000_000_000
+const LEASE = 60_000
+
+function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+  return {
+    id: 'wh_AAAAAAAAAAAAAAAA',
+    club: 'chess',
+    url: 'https://hooks.example.com/clubcred',
+    events: ['issuance.issued', 'issuance.revoked'],
+    sealedSecret: 'v1.aXY.c2VhbGVk',
+    previousSealedSecret: null,
+    previousSecretUntil: null,
+    enabled: true,
+    consecutiveGiveUps: 0,
+    createdAt: NOW,
+    ...overrides,
+  }
+}
+
+/** WebhookEndpointStore and WebhookDeliveryStore: core/ports/storage.ts. */
+export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void {
+  describe('webhooks', () => {
+    const storage = freshStore(open)
+    const it = caseRunner(options)
+
+    const insert = (...endpoints: WebhookEndpoint[]) =>
+      storage().transaction(async (tx) => {
+        for (const endpoint of endpoints) await tx.webhookEndpoints.insert(endpoint)
+      })
+    /** Enqueues `count` deliveries to the endpoint in one unit; returns them as stored. */
+    const enqueue = (endpointId: string, count: number, at = NOW) =>
+      storage().transaction(async (tx) => {
+        const stored: WebhookDelivery[] = []
+        for (let i = 0; i < count; i++) {
+          const fields = {
+            endpointId,
+            club: 'chess',
+            eventId: 100 + i,
+            payload: `{"type":"issuance.issued","n":${i},"é":"🏆"}`,
+            nextAttemptAt: at,
+            createdAt: at,
+          }
+          const id = await tx.webhookDeliveries.enqueue(fields)
+          stored.push({ ...fields, id, attempts: 0, leaseUntil: null, deliveredAt: null, givenUpAt: null, lastStatus: null, lastError: null })
+        }
+        return stored
+      })
+    const claim = (now: number, limit = 100, perEndpoint = 100) => storage().transaction((tx) => tx.webhookDeliveries.claimDue(now, LEASE, limit, perEndpoint))
+
+    it('an endpoint round-trips as a plain object; absent ones are null; a second insert of the id is StorageConflict', async () => {
+      const endpoint = anEndpoint({ events: null })
+      await insert(endpoint)
+      const found = await storage().webhookEndpoints.findById(endpoint.id)
+      assert.deepStrictEqual(found, endpoint)
+      assert.equal(Object.getPrototypeOf(found), Object.prototype)
+      assert.equal(await storage().webhookEndpoints.findById('wh_missing'), null)
+      await assert.rejects(insert(anEndpoint({ url: 'https://other.example.com/' })), StorageConflict)
+      assert.deepStrictEqual(await storage().webhookEndpoints.findById(endpoint.id), endpoint)
+    })
+
+    it('listByClub: the club only, oldest first, then by id', async () => {
+      await insert(anEndpoint({ id: 'wh_b', createdAt: NOW }), anEndpoint({ id: 'wh_a', createdAt: NOW }), anEndpoint({ id: 'wh_0', createdAt: NOW - 1 }))
+      await insert(anEndpoint({ id: 'wh_go', club: 'go' }))
+      assert.deepEqual(
+        (await storage().webhookEndpoints.listByClub('chess')).map((e) => e.id),
+        ['wh_0', 'wh_a', 'wh_b'],
+      )
+      assert.deepEqual(await storage().webhookEndpoints.listByClub('none'), [])
+    })
+
+    it('update sets the listed fields only and returns the endpoint; absent is null', async () => {
+      const endpoint = anEndpoint()
+      await insert(endpoint)
+      const changes = { enabled: false, events: null, previousSealedSecret: 'v1.b2xk.b2xk', previousSecretUntil: NOW + 1, consecutiveGiveUps: 3 }
+      const updated = await storage().transaction((tx) => tx.webhookEndpoints.update(endpoint.id, changes))
+      assert.deepStrictEqual(updated, { ...endpoint, ...changes })
+      assert.deepStrictEqual(await storage().webhookEndpoints.findById(endpoint.id), { ...endpoint, ...changes })
+      assert.equal(await storage().transaction((tx) => tx.webhookEndpoints.update('wh_missing', { enabled: true })), null)
+    })
+
+    it('delete removes the endpoint and its deliveries', async () => {
+      await insert(anEndpoint(), anEndpoint({ id: 'wh_keep' }))
+      await enqueue('wh_AAAAAAAAAAAAAAAA', 2)
+      const kept = await enqueue('wh_keep', 1)
+      assert.equal(await storage().transaction((tx) => tx.webhookEndpoints.delete('wh_AAAAAAAAAAAAAAAA')), true)
+      assert.equal(await storage().transaction((tx) => tx.webhookEndpoints.delete('wh_AAAAAAAAAAAAAAAA')), false)
+      assert.deepEqual(await storage().webhookDeliveries.listByEndpoint('wh_AAAAAAAAAAAAAAAA', 10), [])
+      assert.deepStrictEqual(await storage().webhookDeliveries.listByEndpoint('wh_keep', 10), kept)
+      assert.equal(await storage().webhookDeliveries.countPending(), 1)
+    })
+
+    it('deliveries: increasing ids, listed newest first as plain objects, limited', async () => {
+      await insert(anEndpoint())
+      const stored = await enqueue('wh_AAAAAAAAAAAAAAAA', 3)
+      assert.ok(stored[0]!.id < stored[1]!.id && stored[1]!.id < stored[2]!.id)
+      const listed = await storage().webhookDeliveries.listByEndpoint('wh_AAAAAAAAAAAAAAAA', 2)
+      assert.deepStrictEqual(listed, [stored[2], stored[1]])
+      assert.equal(Object.getPrototypeOf(listed[0]), Object.prototype)
+    })
+
+    it('claimDue leases due deliveries lowest id first, counts the attempt, and skips leased, future, ended and disabled ones', async () => {
+      await insert(anEndpoint(), anEndpoint({ id: 'wh_off', enabled: false }))
+      const [a, b, c, d] = await enqueue('wh_AAAAAAAAAAAAAAAA', 4)
+      await enqueue('wh_off', 1)
+      await storage().transaction(async (tx) => {
+        await tx.webhookDeliveries.markFailed(b!.id, { status: 500, error: 'HTTP 500', nextAttemptAt: NOW + 5000 })
+        await tx.webhookDeliveries.markDelivered(c!.id, NOW, 204)
+        await tx.webhookDeliveries.markGivenUp(d!.id, NOW, { status: null, error: 'timeout' })
+      })
+      const claimed = await claim(NOW)
+      assert.deepStrictEqual(claimed, [{ ...a!, attempts: 1, leaseUntil: NOW + LEASE }])
+      assert.deepEqual(await claim(NOW + 1), [], 'leased')
+      assert.deepEqual(
+        (await claim(NOW + 5000)).map((x) => [x.id, x.attempts, x.lastStatus, x.lastError]),
+        [[b!.id, 1, 500, 'HTTP 500']],
+      )
+      assert.deepEqual(
+        (await claim(NOW + LEASE)).map((x) => [x.id, x.attempts]),
+        [[a!.id, 2]],
+        'a lease that ended is claimed again',
+      )
+      assert.equal(await storage().webhookDeliveries.countPending(), 3)
+    })
+
+    it('markDelivered, markFailed and markGivenUp record the outcome and free the lease', async () => {
+      await insert(anEndpoint())
+      const [a, b, c] = await enqueue('wh_AAAAAAAAAAAAAAAA', 3)
+      await claim(NOW)
+      await storage().transaction(async (tx) => {
+        await tx.webhookDeliveries.markDelivered(a!.id, NOW + 1, 200)
+        await tx.webhookDeliveries.markFailed(b!.id, { status: null, error: 'timeout', nextAttemptAt: NOW + 9 })
+        await tx.webhookDeliveries.markGivenUp(c!.id, NOW + 2, { status: 410, error: 'HTTP 410' })
+      })
+      const byId = new Map((await storage().webhookDeliveries.listByEndpoint('wh_AAAAAAAAAAAAAAAA', 10)).map((x) => [x.id, x]))
+      assert.deepStrictEqual(byId.get(a!.id), { ...a!, attempts: 1, deliveredAt: NOW + 1, lastStatus: 200 })
+      assert.deepStrictEqual(byId.get(b!.id), { ...b!, attempts: 1, nextAttemptAt: NOW + 9, lastError: 'timeout' })
+      assert.deepStrictEqual(byId.get(c!.id), { ...c!, attempts: 1, givenUpAt: NOW + 2, lastStatus: 410, lastError: 'HTTP 410' })
+    })
+
+    it('claimDue takes at most perEndpoint per endpoint, counting the ones still leased, and at most limit', async () => {
+      await insert(anEndpoint({ id: 'wh_slow' }), anEndpoint({ id: 'wh_fast' }))
+      await enqueue('wh_slow', 5)
+      await enqueue('wh_fast', 5)
+      const first = await claim(NOW, 100, 2)
+      assert.deepEqual(first.map((x) => x.endpointId).sort(), ['wh_fast', 'wh_fast', 'wh_slow', 'wh_slow'])
+      await storage().transaction((tx) => tx.webhookDeliveries.markDelivered(first.find((x) => x.endpointId === 'wh_fast')!.id, NOW, 200))
+      assert.deepEqual(
+        (await claim(NOW + 1, 100, 2)).map((x) => x.endpointId),
+        ['wh_fast'],
+        'wh_slow still holds its 2',
+      )
+      assert.equal((await claim(NOW + LEASE + 2, 3, 2)).length, 3, 'limit')
+    })
+
+    it('concurrent claims never return the same delivery, and never exceed perEndpoint in all', async () => {
+      await insert(anEndpoint())
+      await enqueue('wh_AAAAAAAAAAAAAAAA', 20)
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          storage().transaction(async (tx) => {
+            await turns(1)
+            return tx.webhookDeliveries.claimDue(NOW, LEASE, 3, 6)
+          }),
+        ),
+      )
+      const ids = claims.flat().map((x) => x.id)
+      assert.equal(new Set(ids).size, ids.length, 'no delivery twice')
+      assert.equal(ids.length, 6)
+    })
+
+    it('a rolled-back enqueue leaves nothing', async () => {
+      await insert(anEndpoint())
+      await assert.rejects(
+        storage().transaction(async (tx) => {
+          await tx.webhookDeliveries.enqueue({
+            endpointId: 'wh_AAAAAAAAAAAAAAAA',
+            club: 'chess',
+            eventId: 1,
+            payload: '{}',
+            nextAttemptAt: NOW,
+            createdAt: NOW,
+          })
+          throw new Error('boom')
+        }),
+        /boom/,
+      )
+      assert.equal(await storage().webhookDeliveries.countPending(), 0)
+    })
+  })
+}

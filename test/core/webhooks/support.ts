@@ -1,0 +1,41 @@
+import { createMemoryStorage } from '../../../adapters/memory/index.ts'
+import { createWebhookTransport, type WebhookTransportOptions } from '../../../adapters/node/webhook-transport.ts'
+import { defaultUrls, type WebhookLimits } from '../../../core/config.ts'
+import { createCoreIssuerOn, createIssuerContext } from '../../../core/issuer.ts'
+import { checkedStorage } from '../../support/checked-storage.ts'
+import { createTestClock } from '../../support/clock.ts'
+import { MASTER_KEY } from '../../support/core-issuer.ts'
+
+/**
+ * A core issuer whose webhooks go out through the real Node transport. The clock starts near real time
+ * (`start`, default now), because receivers check `webhook-timestamp` against their own clock (5 min).
+ */
+export function webhookHarness({
+  start = Date.now(),
+  webhooks = {},
+  transport = {},
+}: { start?: number; webhooks?: Partial<WebhookLimits>; transport?: WebhookTransportOptions } = {}) {
+  const storage = checkedStorage(createMemoryStorage())
+  const clock = createTestClock(start)
+  const options = {
+    urls: defaultUrls(8787),
+    masterKey: MASTER_KEY,
+    storage,
+    clock,
+    webhooks: { allowPrivate: true, ...webhooks },
+    webhookTransport: createWebhookTransport(transport),
+    worker: { onError: () => {} },
+  }
+  const context = createIssuerContext(options)
+  const issuer = createCoreIssuerOn(context, options)
+  return {
+    issuer,
+    storage,
+    clock,
+    context,
+    async close() {
+      await issuer.close()
+      storage.assertClean()
+    },
+  }
+}
