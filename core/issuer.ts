@@ -244,6 +244,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
     async close() {
       await worker.stop()
       await ctx.signer.close?.()
+      await ctx.webhookTransport?.close?.()
       await storage.close()
     },
   }

@@ -1,3 +1,4 @@
+import { earliestDue } from '../../core/webhooks/schedule.ts'
 import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
@@ -26,7 +27,7 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
       return id
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
-      const rows = [...state.webhookDeliveries.values()].filter(open).sort((a, b) => a.id - b.id)
+      const rows = [...state.webhookDeliveries.values()].filter(open).sort(earliestDue)
       const leased = new Map<string, number>()
       for (const row of rows) {
         if (row.leaseUntil !== null && row.leaseUntil > now) leased.set(row.endpointId, (leased.get(row.endpointId) ?? 0) + 1)

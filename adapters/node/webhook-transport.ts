@@ -1,80 +1,102 @@
-import { request as httpRequest, type RequestOptions } from 'node:http'
-import { request as httpsRequest } from 'node:https'
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
-import type { WebhookTransport } from '../../core/ports/webhook-transport.ts'
+import { Agent, request } from 'undici'
+import type { WebhookRequest, WebhookTransport } from '../../core/ports/webhook-transport.ts'
 
 /** Bytes of a response body read at most; the rest is discarded with the connection. */
 const BODY_LIMIT = 4096
+/** How long the few bytes of an answer's body may take to arrive after its status. */
+const BODY_TIMEOUT_MS = 1000
+/** Connections kept open to one receiver: the per-endpoint limit of core's claim is the real bound. */
+const CONNECTIONS_PER_ORIGIN = 16
 
 export interface WebhookTransportOptions {
   /** Resolves host names (`dns.lookup` by default); tests pass one that maps a name to loopback. */
   lookup?: (host: string, options: LookupAllOptions, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void
 }
 
+type Lookup = NonNullable<WebhookTransportOptions['lookup']>
+
 /**
- * Webhook attempts over node:http(s), not undici: these do what the port asks with no runtime
- * dependency: no redirect is ever followed, and the socket's `lookup` resolves once, checks every
- * address with core's rule and connects to the checked one (so DNS rebinding between check and
- * connection cannot happen). A fresh connection per attempt (`agent: false`), so no pooled socket to
- * an address checked earlier is reused.
+ * Resolves once, refuses the connection when any address fails core's rule, and connects to the
+ * address it checked: the socket never resolves again, so DNS rebinding cannot swap the address
+ * between the check and the connection.
  */
-export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportOptions = {}): WebhookTransport {
+function checkedLookup(lookup: Lookup, acceptAddress: (address: string) => boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    lookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, '', 0)
+      const refused = addresses.find((a) => !acceptAddress(a.address))
+      if (refused || addresses.length === 0) {
+        const reason = new Error(`address refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}`)
+        return callback(Object.assign(reason, { code: 'EREFUSED' }), '', 0)
+      }
+      const chosen = addresses[0]!
+      if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [chosen])
+      else callback(null, chosen.address, chosen.family)
+    })
+  }
+}
+
+/**
+ * Webhook attempts through undici. One pooled dispatcher per address rule and connect timeout (a
+ * process has one of each), so attempts to a receiver reuse its keep-alive connections: every
+ * connection was opened to an address the rule accepted when it was made. `request` never follows a
+ * redirect (a 3xx is an answer like any other); the total timeout is an abort signal over the whole
+ * attempt; at most `BODY_LIMIT` bytes of an answer are read.
+ */
+export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportOptions = {}): WebhookTransport & { close(): Promise<void> } {
+  const dispatchers = new Map<string, { rule: WebhookRequest['acceptAddress']; agent: Agent }>()
+
+  function dispatcherFor({ acceptAddress, connectTimeoutMs, timeoutMs }: WebhookRequest): Agent {
+    const key = `${connectTimeoutMs}/${timeoutMs}`
+    const known = dispatchers.get(key)
+    if (known?.rule === acceptAddress) return known.agent
+    if (known) void known.agent.close()
+    const agent = new Agent({
+      connect: { timeout: connectTimeoutMs, lookup: checkedLookup(lookup, acceptAddress) },
+      connections: CONNECTIONS_PER_ORIGIN,
+      headersTimeout: timeoutMs,
+      bodyTimeout: BODY_TIMEOUT_MS,
+    })
+    dispatchers.set(key, { rule: acceptAddress, agent })
+    return agent
+  }
+
   return {
-    send({ url, headers, body, connectTimeoutMs, timeoutMs, acceptAddress }) {
-      return new Promise((resolve, reject) => {
-        const target = new URL(url)
-        const host = target.hostname.replace(/^\[|\]$/g, '')
-        if (isIP(host) && !acceptAddress(host)) return reject(new Error(`address refused: ${host}`))
-        const checkedLookup: LookupFunction = (hostname, options, callback) => {
-          lookup(hostname, { ...options, all: true }, (error, addresses) => {
-            if (error) return callback(error, '', 0)
-            const refused = addresses.find((a) => !acceptAddress(a.address))
-            if (refused || addresses.length === 0) {
-              return callback(
-                Object.assign(new Error(`address refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}`), { code: 'EREFUSED' }),
-                '',
-                0,
-              )
-            }
-            const chosen = addresses[0]!
-            if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [chosen])
-            else callback(null, chosen.address, chosen.family)
-          })
-        }
-        const options: RequestOptions = {
+    async send(attempt) {
+      const target = new URL(attempt.url)
+      const host = target.hostname.replace(/^\[|\]$/g, '')
+      // A literal address is never looked up, so the rule is applied to it here.
+      if (isIP(host) && !attempt.acceptAddress(host)) throw new Error(`address refused: ${host}`)
+      try {
+        const answer = await request(target, {
           method: 'POST',
-          headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-          agent: false,
-          lookup: checkedLookup,
-        }
-        const send = target.protocol === 'https:' ? httpsRequest : httpRequest
-        const req = send(target, options)
-        const total = setTimeout(() => req.destroy(new Error(`timeout: no answer within ${timeoutMs} ms`)), timeoutMs)
-        req.on('socket', (socket) => {
-          const connect = setTimeout(() => req.destroy(new Error(`timeout: no connection within ${connectTimeoutMs} ms`)), connectTimeoutMs)
-          socket.once(target.protocol === 'https:' ? 'secureConnect' : 'connect', () => clearTimeout(connect))
-          socket.once('close', () => clearTimeout(connect))
+          headers: attempt.headers,
+          body: attempt.body,
+          dispatcher: dispatcherFor(attempt),
+          signal: AbortSignal.timeout(attempt.timeoutMs),
         })
-        req.on('error', (error) => {
-          clearTimeout(total)
-          reject(new Error(error.message))
-        })
-        req.on('response', (res) => {
-          clearTimeout(total)
-          resolve({ status: res.statusCode ?? 0 })
-          // The answer is its status; a little of the body is read so the socket closes cleanly, no more.
-          let read = 0
-          const cut = setTimeout(() => res.destroy(), 1000)
-          res.on('data', (chunk: Buffer) => {
-            read += chunk.length
-            if (read > BODY_LIMIT) res.destroy()
-          })
-          res.on('error', () => {})
-          res.on('close', () => clearTimeout(cut))
-        })
-        req.end(body)
-      })
+        // The answer is its status; a little of the body is read so the connection can be reused.
+        await answer.body.dump({ limit: BODY_LIMIT }).catch(() => {})
+        return { status: answer.statusCode }
+      } catch (error) {
+        throw new Error(describe(error, attempt))
+      }
+    },
+    async close() {
+      await Promise.all([...dispatchers.values()].map(({ agent }) => agent.close()))
+      dispatchers.clear()
     },
   }
+}
+
+/** A delivery-log line for a failed attempt: its kind, never a header or the body. */
+function describe(error: unknown, { connectTimeoutMs, timeoutMs }: WebhookRequest): string {
+  const { name, code, message, cause } = error as { name?: string; code?: string; message?: string; cause?: unknown }
+  if (name === 'TimeoutError' || name === 'AbortError') return `timeout: no answer within ${timeoutMs} ms`
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `timeout: no connection within ${connectTimeoutMs} ms`
+  if (code === 'UND_ERR_HEADERS_TIMEOUT') return `timeout: no answer within ${timeoutMs} ms`
+  const inner = cause instanceof Error ? cause.message : ''
+  return (inner || message || String(error)).slice(0, 300)
 }

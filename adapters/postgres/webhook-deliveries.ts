@@ -1,5 +1,6 @@
 import { nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
 import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
+import { earliestDue } from '../../core/webhooks/schedule.ts'
 
 const toDelivery = (row: Row): WebhookDelivery => ({
   id: num(row.id),
@@ -27,20 +28,24 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
     async claimDue(now, leaseMs, limit, perEndpoint) {
       // Claims run in units under the unit lock (core does not pass `concurrent`), so the count of
       // leased deliveries per endpoint cannot change under this statement; SKIP LOCKED is not needed.
-      const rows = await sql`WITH leased AS (
-          SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
-          WHERE delivered_at IS NULL AND given_up_at IS NULL AND lease_until > ${now} GROUP BY endpoint_id),
-        due AS (
-          SELECT d.id, d.endpoint_id, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.id) AS n
-          FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled
-          WHERE d.delivered_at IS NULL AND d.given_up_at IS NULL AND d.next_attempt_at <= ${now}
-            AND (d.lease_until IS NULL OR d.lease_until <= ${now}))
+      // Per enabled endpoint, its free slots' worth of due deliveries, earliest first, from two partial
+      // indexes: a claim costs what it takes, not the backlog.
+      const rows = await sql`WITH picked AS (
+          SELECT d.id FROM webhook_endpoints e CROSS JOIN LATERAL (
+            SELECT x.id, x.next_attempt_at FROM webhook_deliveries x
+            WHERE x.endpoint_id = e.id AND x.delivered_at IS NULL AND x.given_up_at IS NULL
+              AND x.next_attempt_at <= ${now} AND (x.lease_until IS NULL OR x.lease_until <= ${now})
+            ORDER BY x.next_attempt_at, x.id
+            LIMIT GREATEST(0, ${perEndpoint}::int - (
+              SELECT COUNT(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id AND l.delivered_at IS NULL
+                AND l.given_up_at IS NULL AND l.lease_until IS NOT NULL AND l.lease_until > ${now}))
+          ) d
+          WHERE e.enabled
+          ORDER BY d.next_attempt_at, d.id LIMIT ${limit})
         UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}, attempts = attempts + 1
-        WHERE id IN (
-          SELECT due.id FROM due LEFT JOIN leased ON leased.endpoint_id = due.endpoint_id
-          WHERE due.n <= ${perEndpoint} - COALESCE(leased.n, 0) ORDER BY due.id LIMIT ${limit})
+        WHERE id IN (SELECT id FROM picked)
         RETURNING *`
-      return rows.map(toDelivery).sort((a, b) => a.id - b.id)
+      return rows.map(toDelivery).sort(earliestDue)
     },
     async markDelivered(id, at, status) {
       await sql`UPDATE webhook_deliveries SET delivered_at = ${at}, last_status = ${status}, last_error = NULL, lease_until = NULL WHERE id = ${id}`

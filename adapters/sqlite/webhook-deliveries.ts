@@ -1,3 +1,4 @@
+import { earliestDue } from '../../core/webhooks/schedule.ts'
 import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
 import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
@@ -34,33 +35,45 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
       return num(row!.id)
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
-      // Rank the due deliveries of each endpoint and take those that fit beside its leased ones. One
-      // statement inside the writer's lock, so two claims never see the same free row.
-      // Leased counts once per endpoint (a CTE, not a subquery per row: that was quadratic in the backlog).
+      // Per enabled endpoint: its free slots (perEndpoint minus its leased deliveries), then that many of
+      // its due deliveries, earliest first; both read from partial indexes, so a claim costs what it
+      // takes, not the backlog. Run inside the writer's lock, so two claims never see the same free row.
+      const candidates: { id: number; nextAttemptAt: number }[] = []
+      const endpoints = db.all(
+        `SELECT e.id, ? - (SELECT COUNT(*) FROM webhook_deliveries l WHERE l.endpoint_id = e.id
+             AND l.delivered_at IS NULL AND l.given_up_at IS NULL AND l.lease_until IS NOT NULL AND l.lease_until > ?) AS free
+         FROM webhook_endpoints e WHERE e.enabled = 1`,
+        perEndpoint,
+        now,
+      )
+      for (const endpoint of endpoints) {
+        const free = Math.min(num(endpoint.free), limit)
+        if (free <= 0) continue
+        const due = db.all(
+          `SELECT id, next_attempt_at FROM webhook_deliveries
+           WHERE endpoint_id = ? AND delivered_at IS NULL AND given_up_at IS NULL AND next_attempt_at <= ?
+             AND (lease_until IS NULL OR lease_until <= ?)
+           ORDER BY next_attempt_at, id LIMIT ?`,
+          str(endpoint.id),
+          now,
+          now,
+          free,
+        )
+        for (const row of due) candidates.push({ id: num(row.id), nextAttemptAt: num(row.next_attempt_at) })
+      }
+      if (candidates.length === 0) return []
+      const ids = candidates
+        .sort(earliestDue)
+        .slice(0, limit)
+        .map((c) => c.id)
       return db
         .all(
-          `WITH leased AS (
-             SELECT endpoint_id, COUNT(*) AS n FROM webhook_deliveries
-             WHERE delivered_at IS NULL AND given_up_at IS NULL AND lease_until > ? GROUP BY endpoint_id),
-           due AS (
-             SELECT d.id, d.endpoint_id, ROW_NUMBER() OVER (PARTITION BY d.endpoint_id ORDER BY d.id) AS n
-             FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.enabled = 1
-             WHERE d.delivered_at IS NULL AND d.given_up_at IS NULL AND d.next_attempt_at <= ?
-               AND (d.lease_until IS NULL OR d.lease_until <= ?))
-           UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1
-           WHERE id IN (
-             SELECT due.id FROM due LEFT JOIN leased ON leased.endpoint_id = due.endpoint_id
-             WHERE due.n <= ? - COALESCE(leased.n, 0) ORDER BY due.id LIMIT ?)
-           RETURNING *`,
-          now,
-          now,
-          now,
+          'UPDATE webhook_deliveries SET lease_until = ?, attempts = attempts + 1 WHERE id IN (SELECT value FROM json_each(?)) RETURNING *',
           now + leaseMs,
-          perEndpoint,
-          limit,
+          JSON.stringify(ids),
         )
         .map(toDelivery)
-        .sort((a, b) => a.id - b.id)
+        .sort(earliestDue)
     },
     async markDelivered(id, at, status) {
       db.run('UPDATE webhook_deliveries SET delivered_at = ?, last_status = ?, last_error = NULL, lease_until = NULL WHERE id = ?', at, status, id)

@@ -362,7 +362,8 @@ export interface WebhookDeliveryStore {
   enqueue(delivery: Pick<WebhookDelivery, 'endpointId' | 'club' | 'eventId' | 'payload' | 'nextAttemptAt' | 'createdAt'>): Promise<number>
   /**
    * Leases up to `limit` deliveries that are neither delivered nor given up, due (`nextAttemptAt <= now`),
-   * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, lowest id first, taking per
+   * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, earliest due first (then lowest
+   * id; `earliestDue` in core/webhooks/schedule.ts), returned in that order, taking per
    * endpoint at most `perEndpoint` minus the deliveries of that endpoint still leased at `now`: sets
    * `leaseUntil = now + leaseMs` and increments `attempts`. A delivery MUST NOT be returned by two claims
    * while its lease runs, also with claims from several processes on the storage; and, claims being made

@@ -24,4 +24,6 @@ export interface WebhookRequest {
  */
 export interface WebhookTransport {
   send(request: WebhookRequest): Promise<{ status: number }>
+  /** Closes kept-alive connections; `issuer.close()` calls it. */
+  close?(): Promise<void>
 }

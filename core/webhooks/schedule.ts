@@ -20,3 +20,7 @@ export function nextAttemptAt(now: number, attempts: number, random: () => numbe
   if (delay === undefined) return null
   return now + Math.round(delay * (1 + random() / 5))
 }
+
+/** The order claims take due deliveries in (`WebhookDeliveryStore.claimDue`): earliest due first, then lowest id. */
+export const earliestDue = (a: { nextAttemptAt: number; id: number }, b: { nextAttemptAt: number; id: number }) =>
+  a.nextAttemptAt - b.nextAttemptAt || a.id - b.id

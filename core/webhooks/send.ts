@@ -4,7 +4,7 @@ import { signatureHeader } from './signature.ts'
 import { addressRule } from './url.ts'
 import { requireSealer } from './endpoint.ts'
 import type { IssuerContext } from '../context.ts'
-import type { WebhookDelivery, WebhookEndpoint } from '../ports/storage.ts'
+import type { UnitOfWork, WebhookDelivery, WebhookEndpoint } from '../ports/storage.ts'
 import type { WebhookTransport } from '../ports/webhook-transport.ts'
 
 /** The endpoint's secrets that sign now: the current one, and the one before it during the overlap. */
@@ -17,14 +17,23 @@ async function signingSecrets(ctx: IssuerContext, endpoint: WebhookEndpoint, now
   return secrets
 }
 
+/** What one attempt came to, to be stored with others in one unit of work. */
+export interface DeliveryOutcome {
+  delivery: WebhookDelivery
+  endpoint: WebhookEndpoint
+  /** The answer's status, or `null` when there was none (refused address, timeout, connection). */
+  status: number | null
+  error: string
+  at: number
+}
+
 /**
- * One attempt of a claimed delivery, and its outcome recorded: 2xx delivers it; anything else (status,
- * refused address, timeout) schedules the next attempt or, after the last, gives it up, and the
- * endpoint's `GIVE_UPS_BEFORE_DISABLE`-th give-up in a row disables it with a `webhook.disabled` event.
+ * One attempt of a claimed delivery: signed with the secrets that sign now and sent. `null` when the
+ * endpoint was deleted since the claim (its deliveries went with it).
  */
-export async function attemptDelivery(ctx: IssuerContext, transport: WebhookTransport, delivery: WebhookDelivery): Promise<void> {
+export async function attemptDelivery(ctx: IssuerContext, transport: WebhookTransport, delivery: WebhookDelivery): Promise<DeliveryOutcome | null> {
   const endpoint = await ctx.storage.webhookEndpoints.findById(delivery.endpointId)
-  if (!endpoint) return // deleted since the claim; its deliveries went with it
+  if (!endpoint) return null
   const started = ctx.clock.now()
   const timestamp = Math.floor(started / 1000)
   const webhookId = String(delivery.eventId)
@@ -52,21 +61,44 @@ export async function attemptDelivery(ctx: IssuerContext, transport: WebhookTran
   } catch (cause) {
     error = cause instanceof Error ? cause.message : String(cause)
   }
-  const now = ctx.clock.now()
-  await ctx.storage.transaction(async (tx) => {
-    if (status !== null && status >= 200 && status < 300) {
-      await tx.webhookDeliveries.markDelivered(delivery.id, now, status)
-      if (endpoint.consecutiveGiveUps > 0) await tx.webhookEndpoints.update(endpoint.id, { consecutiveGiveUps: 0 })
-      return
+  return { delivery, endpoint, status, error, at: ctx.clock.now() }
+}
+
+/**
+ * Stores the outcomes of attempts, in the order they ended: 2xx delivers; anything else (status,
+ * refused address, timeout) schedules the next attempt or, after the last, gives the delivery up. An
+ * endpoint counts its give-ups in a row (a delivery resets the count); the
+ * `GIVE_UPS_BEFORE_DISABLE`-th disables it, with a `webhook.disabled` event.
+ */
+export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]): Promise<void> {
+  const endpoints = new Map<string, { giveUps: number; enabled: boolean; changed: boolean; disabled: boolean } | null>()
+  const current = async (id: string) => {
+    if (!endpoints.has(id)) {
+      const found = await tx.webhookEndpoints.findById(id)
+      endpoints.set(id, found && { giveUps: found.consecutiveGiveUps, enabled: found.enabled, changed: false, disabled: false })
     }
-    const next = delivery.attempts < MAX_ATTEMPTS ? nextAttemptAt(now, delivery.attempts, Math.random) : null
-    if (next !== null) return tx.webhookDeliveries.markFailed(delivery.id, { status, error, nextAttemptAt: next })
-    await tx.webhookDeliveries.markGivenUp(delivery.id, now, { status, error })
-    const current = await tx.webhookEndpoints.findById(endpoint.id)
-    if (!current) return
-    const giveUps = current.consecutiveGiveUps + 1
-    const disable = current.enabled && giveUps >= GIVE_UPS_BEFORE_DISABLE
-    await tx.webhookEndpoints.update(endpoint.id, { consecutiveGiveUps: giveUps, ...(disable && { enabled: false }) })
-    if (disable) await appendEvent(tx, { club: endpoint.club, type: 'webhook.disabled', subject: { type: 'webhook', id: endpoint.id }, occurredAt: now })
-  })
+    return endpoints.get(id)!
+  }
+  for (const { delivery, endpoint, status, error, at } of outcomes) {
+    if (status !== null && status >= 200 && status < 300) {
+      await tx.webhookDeliveries.markDelivered(delivery.id, at, status)
+      const state = await current(endpoint.id)
+      if (state && state.giveUps > 0) Object.assign(state, { giveUps: 0, changed: true })
+      continue
+    }
+    const next = delivery.attempts < MAX_ATTEMPTS ? nextAttemptAt(at, delivery.attempts, Math.random) : null
+    if (next !== null) {
+      await tx.webhookDeliveries.markFailed(delivery.id, { status, error, nextAttemptAt: next })
+      continue
+    }
+    await tx.webhookDeliveries.markGivenUp(delivery.id, at, { status, error })
+    const state = await current(endpoint.id)
+    if (!state) continue
+    const disable = state.enabled && state.giveUps + 1 >= GIVE_UPS_BEFORE_DISABLE
+    Object.assign(state, { giveUps: state.giveUps + 1, changed: true, enabled: state.enabled && !disable, disabled: state.disabled || disable })
+    if (disable) await appendEvent(tx, { club: endpoint.club, type: 'webhook.disabled', subject: { type: 'webhook', id: endpoint.id }, occurredAt: at })
+  }
+  for (const [id, state] of endpoints) {
+    if (state?.changed) await tx.webhookEndpoints.update(id, { consecutiveGiveUps: state.giveUps, ...(state.disabled && { enabled: false }) })
+  }
 }

@@ -1,4 +1,4 @@
-import { attemptDelivery } from './send.ts'
+import { attemptDelivery, recordOutcomes, type DeliveryOutcome } from './send.ts'
 import type { IssuerContext } from '../context.ts'
 
 export interface WebhookSender {
@@ -10,49 +10,83 @@ export interface WebhookSender {
 
 /**
  * Sends due deliveries beside the signing loop, never inside it: an attempt may take `timeoutMs`, and
- * signing must not wait for a receiver. Up to `capacity` attempts run at once, each started as soon as
- * a slot frees; the claim limits each endpoint to `concurrencyPerEndpoint` of them, so one slow
- * receiver holds only its own slots. The lease outlasts an attempt, so a dead sender's deliveries are
- * claimed again (at least once) only after it could no longer be sending them.
+ * signing must not wait for a receiver.
+ *
+ * Attempts run concurrently, up to `capacity`; the claim limits each endpoint to
+ * `concurrencyPerEndpoint` of them, so one slow receiver holds only its own slots. The storage work is
+ * one writer of rounds: each round is one unit of work that stores every outcome that ended since the
+ * last round and claims deliveries for the slots they freed. On SQLite a unit is a synced commit, so a
+ * burst of answers costs a few commits, not two each. When a unit fails, its outcomes are lost with it
+ * and their deliveries, still leased, are sent again after the lease, which outlasts an attempt: at
+ * least once, as promised, also when a sender dies.
  */
 export function createWebhookSender(
   ctx: IssuerContext,
   { capacity = 64, pollMs = 1000, onError = (e: unknown) => console.error('clubcred: webhook round failed:', e) } = {},
 ): WebhookSender {
-  const inFlight = new Set<Promise<void>>()
   const leaseMs = 2 * ctx.config.webhooks.timeoutMs
+  /** Attempts sent whose outcome has not ended yet. */
+  let sending = 0
+  /** Outcomes ended and not stored yet. */
+  let ended: DeliveryOutcome[] = []
+  let wake: (() => void) | null = null
   let stopping = false
   let running: Promise<void> | null = null
 
-  /** Claims what fits in the free slots and starts each attempt; returns how many it started. */
-  async function fill(): Promise<number> {
-    const transport = ctx.webhookTransport
-    const free = capacity - inFlight.size
-    if (!transport || free <= 0) return 0
-    const claimed = await ctx.storage.transaction((tx) =>
-      tx.webhookDeliveries.claimDue(ctx.clock.now(), leaseMs, free, ctx.config.webhooks.concurrencyPerEndpoint),
-    )
-    for (const delivery of claimed) {
-      const attempt: Promise<void> = attemptDelivery(ctx, transport, delivery)
-        .catch(onError)
-        .finally(() => inFlight.delete(attempt))
-      inFlight.add(attempt)
-    }
+  /** Waits for an attempt to end, `stop()`, or `ms`. */
+  const idle = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => wake?.(), ms)
+      wake = () => {
+        clearTimeout(timer)
+        wake = null
+        resolve()
+      }
+    })
+
+  function send(delivery: Parameters<typeof attemptDelivery>[2]): void {
+    sending++
+    attemptDelivery(ctx, ctx.webhookTransport!, delivery)
+      .then((outcome) => void (outcome && ended.push(outcome)))
+      .catch(onError)
+      .finally(() => {
+        sending--
+        wake?.()
+      })
+  }
+
+  /** Stores the ended outcomes and, unless `claim` is false, claims for the free slots; returns how many it claimed. */
+  async function round(claim: boolean): Promise<number> {
+    const outcomes = ended
+    ended = []
+    const free = claim && ctx.webhookTransport ? capacity - sending : 0
+    if (outcomes.length === 0 && free <= 0) return 0
+    const now = ctx.clock.now()
+    const claimed = await ctx.storage.transaction(async (tx) => {
+      if (outcomes.length > 0) await recordOutcomes(tx, outcomes)
+      return free > 0 ? tx.webhookDeliveries.claimDue(now, leaseMs, free, ctx.config.webhooks.concurrencyPerEndpoint) : []
+    })
+    for (const delivery of claimed) send(delivery)
     return claimed.length
   }
 
-  const nextDone = (timeoutMs: number) => Promise.race([...inFlight, new Promise<void>((resolve) => setTimeout(resolve, timeoutMs))])
+  async function guardedRound(claim: boolean): Promise<number> {
+    try {
+      return await round(claim)
+    } catch (error) {
+      onError(error)
+      return 0
+    }
+  }
 
   async function loop(): Promise<void> {
     while (!stopping) {
-      try {
-        if ((await fill()) === 0) await nextDone(pollMs)
-      } catch (error) {
-        onError(error)
-        await nextDone(pollMs)
-      }
+      await guardedRound(true)
+      if (ended.length === 0 && !stopping) await idle(pollMs)
     }
-    await Promise.all(inFlight)
+    // Stopping: claim nothing more, let the attempts in flight end, and store their outcomes.
+    while (sending > 0) await idle(pollMs)
+    await guardedRound(false)
   }
 
   return {
@@ -63,15 +97,16 @@ export function createWebhookSender(
     },
     async stop() {
       stopping = true
+      wake?.()
       await running
     },
     async drain() {
       let sent = 0
       for (;;) {
-        const started = await fill()
-        sent += started
-        if (started === 0 && inFlight.size === 0) return sent
-        if (started === 0) await nextDone(pollMs)
+        const claimed = await round(true)
+        sent += claimed
+        if (claimed === 0 && sending === 0 && ended.length === 0) return sent
+        if (ended.length === 0 && sending > 0) await idle(pollMs)
       }
     },
   }

@@ -21,5 +21,8 @@ export function checkWebhookUrl(value: unknown, allowPrivate: boolean): string {
   return url.href
 }
 
-/** The rule the transport applies to each resolved address. */
-export const addressRule = (allowPrivate: boolean) => (address: string) => allowPrivate || isPublicAddress(address)
+const acceptAnyAddress = (_address: string) => true
+const acceptPublicAddress = (address: string) => isPublicAddress(address)
+
+/** The rule the transport applies to each resolved address: one function per setting, so a transport can key its pooled connections on it. */
+export const addressRule = (allowPrivate: boolean) => (allowPrivate ? acceptAnyAddress : acceptPublicAddress)

@@ -31,6 +31,7 @@ CREATE TABLE webhook_deliveries (
   last_error text,
   created_at int8 NOT NULL
 );
-CREATE INDEX webhook_deliveries_open ON webhook_deliveries(next_attempt_at, id) WHERE delivered_at IS NULL AND given_up_at IS NULL;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(endpoint_id, next_attempt_at, id) WHERE delivered_at IS NULL AND given_up_at IS NULL;
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(endpoint_id, lease_until) WHERE delivered_at IS NULL AND given_up_at IS NULL AND lease_until IS NOT NULL;
 CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id, id);
 `

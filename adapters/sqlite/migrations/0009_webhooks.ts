@@ -1,6 +1,7 @@
 /**
- * Webhook endpoints and their deliveries (issue 17). Deleting an endpoint deletes its deliveries; the
- * partial index serves the claim of due deliveries, the other the delivery log of an endpoint.
+ * Webhook endpoints and their deliveries (issue 17). Deleting an endpoint deletes its deliveries. The
+ * claim reads two partial indexes per enabled endpoint, its due deliveries (earliest first) and its
+ * leased ones, so it costs what it takes, not the backlog; `by_endpoint` serves the delivery log.
  */
 export default /* sql */ `
 CREATE TABLE webhook_endpoints (
@@ -31,6 +32,7 @@ CREATE TABLE webhook_deliveries (
   last_error TEXT,
   created_at INTEGER NOT NULL
 ) STRICT;
-CREATE INDEX webhook_deliveries_open ON webhook_deliveries(next_attempt_at, id) WHERE delivered_at IS NULL AND given_up_at IS NULL;
+CREATE INDEX webhook_deliveries_due ON webhook_deliveries(endpoint_id, next_attempt_at, id) WHERE delivered_at IS NULL AND given_up_at IS NULL;
+CREATE INDEX webhook_deliveries_leased ON webhook_deliveries(endpoint_id, lease_until) WHERE delivered_at IS NULL AND given_up_at IS NULL AND lease_until IS NOT NULL;
 CREATE INDEX webhook_deliveries_by_endpoint ON webhook_deliveries(endpoint_id, id);
 `

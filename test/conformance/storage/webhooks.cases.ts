@@ -128,6 +128,31 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
       assert.equal(await storage().webhookDeliveries.countPending(), 3)
     })
 
+    it('claimDue takes the earliest due first, then the lowest id, and returns them in that order', async () => {
+      await insert(anEndpoint(), anEndpoint({ id: 'wh_other' }))
+      const [late] = await enqueue('wh_AAAAAAAAAAAAAAAA', 1, NOW - 10)
+      const [early] = await enqueue('wh_other', 1, NOW - 30)
+      const [a, b] = await enqueue('wh_AAAAAAAAAAAAAAAA', 2, NOW - 20)
+      assert.deepEqual(
+        (await claim(NOW, 100)).map((x) => x.id),
+        [early!.id, a!.id, b!.id, late!.id],
+      )
+      await storage().transaction(async (tx) => {
+        const retryAt = [
+          [late!, 50],
+          [b!, 60],
+          [a!, 90],
+          [early!, 90],
+        ] as const
+        for (const [x, delay] of retryAt) await tx.webhookDeliveries.markFailed(x.id, { status: 500, error: 'HTTP 500', nextAttemptAt: NOW + delay })
+      })
+      assert.deepEqual(
+        (await claim(NOW + 100, 2)).map((x) => x.id),
+        [late!.id, b!.id],
+        'the limit keeps the earliest due',
+      )
+    })
+
     it('markDelivered, markFailed and markGivenUp record the outcome and free the lease', async () => {
       await insert(anEndpoint())
       const [a, b, c] = await enqueue('wh_AAAAAAAAAAAAAAAA', 3)
