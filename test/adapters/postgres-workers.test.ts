@@ -5,7 +5,11 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { Webhook } from 'standardwebhooks'
 import { createPostgresStorage } from '../../adapters/postgres/index.ts'
+import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
 import { StorageUnavailable } from '../../core/errors.ts'
 import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { recipients } from '../core/issuances/support.ts'
@@ -16,7 +20,63 @@ const server = postgresPerFile()
 const masterKey = new Uint8Array(32).fill(7)
 
 function nodeOn(storage: StoragePort, onError: (error: unknown) => void = () => {}): Issuer {
-  return createIssuer({ storage, masterKey, urls: defaultUrls(8787), worker: { pollMs: 50, batchSize: 40, onError } })
+  return createIssuer({
+    storage,
+    masterKey,
+    urls: defaultUrls(8787),
+    worker: { pollMs: 50, batchSize: 40, onError },
+    webhooks: { allowPrivate: true },
+    webhookTransport: createWebhookTransport(),
+  })
+}
+
+/**
+ * A loopback receiver that answers 200 after `delayMs`, verifies every request with the
+ * `standardwebhooks` library, and records the most requests it had in flight at once per path and per
+ * `webhook-id`.
+ */
+async function slowReceiver(secrets: Map<string, string>, delayMs: number) {
+  const delivered: { path: string; id: string; verified: boolean }[] = []
+  const inFlight = new Map<string, number>()
+  const most = new Map<string, number>()
+  const enter = (key: string) => {
+    const n = (inFlight.get(key) ?? 0) + 1
+    inFlight.set(key, n)
+    most.set(key, Math.max(most.get(key) ?? 0, n))
+  }
+  const leave = (key: string) => inFlight.set(key, inFlight.get(key)! - 1)
+  const server = createServer(async (req, res) => {
+    const path = req.url!
+    const id = String(req.headers['webhook-id'])
+    enter(path)
+    enter(`id:${path} ${id}`)
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    const body = Buffer.concat(chunks).toString('utf8')
+    let verified = true
+    try {
+      new Webhook(secrets.get(path)!).verify(body, {
+        'webhook-id': id,
+        'webhook-timestamp': String(req.headers['webhook-timestamp']),
+        'webhook-signature': String(req.headers['webhook-signature']),
+      })
+    } catch {
+      verified = false
+    }
+    setTimeout(() => {
+      leave(path)
+      leave(`id:${path} ${id}`)
+      delivered.push({ path, id, verified })
+      res.writeHead(200).end()
+    }, delayMs)
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    delivered,
+    most,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  }
 }
 
 /** Polls `check` until it holds, for at most `ms`. */
@@ -68,6 +128,45 @@ describe('postgres storage › issuers with running workers', { timeout: 60_000 
       }
     } finally {
       await Promise.all(nodes.map((node) => node.close()))
+    }
+  })
+
+  it('three workers deliver webhooks from one database: each delivery once, never in flight twice, at most 4 at once per endpoint', async () => {
+    const first = await server.open()
+    const storages = [first.storage, await createPostgresStorage({ url: first.url, poolSize: 4 }), await createPostgresStorage({ url: first.url, poolSize: 4 })]
+    const nodes = storages.map((storage) => nodeOn(storage))
+    const secrets = new Map<string, string>()
+    const receiver = await slowReceiver(secrets, 15)
+    try {
+      await nodes[0]!.clubs.create({ domain: 'chess', name: 'Chess Club' })
+      const templateId = (await nodes[0]!.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
+      for (const path of ['/a', '/b']) {
+        const hook = await nodes[0]!.webhooks.create({ club: 'chess', url: `${receiver.url}${path}` })
+        secrets.set(path, hook.secret)
+      }
+      for (const node of nodes) node.worker.start()
+      const ids = (await Promise.all(nodes.map((node, i) => issued(node, templateId, 40, `node${i}`)))).flat()
+      await eventually(async () => (await storages[0]!.signingJobs.count()) === 0, 45_000, 'every job signed')
+      await eventually(async () => (await storages[0]!.webhookDeliveries.countPending()) === 0, 45_000, 'every delivery delivered')
+
+      const eventIds = (await storages[2]!.events.list('chess', { limit: 10_000, beforeId: null })).map((event) => String(event.id))
+      assert.equal(eventIds.length, 2 * ids.length, 'issued and credential_issued per issuance')
+      for (const path of ['/a', '/b']) {
+        const got = receiver.delivered.filter((d) => d.path === path)
+        assert.deepStrictEqual(got.map((d) => d.id).sort(), [...eventIds].sort(), `${path}: each event delivered exactly once`)
+        assert.ok(
+          got.every((d) => d.verified),
+          `${path}: every delivery verifies`,
+        )
+        assert.ok(receiver.most.get(path)! <= 4, `${path}: ${receiver.most.get(path)} deliveries in flight at once`)
+      }
+      assert.ok(
+        [...receiver.most].every(([key, n]) => !key.startsWith('id:') || n === 1),
+        'a delivery was in flight twice at once',
+      )
+    } finally {
+      await Promise.all(nodes.map((node) => node.close()))
+      await receiver.close()
     }
   })
 
