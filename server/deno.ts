@@ -12,6 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
+import { guardAgainstDriverDefects } from './process-guard.ts'
 import type { Issuer } from '../index.ts'
 
 /** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
@@ -70,6 +71,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
+  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)

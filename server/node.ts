@@ -12,6 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
+import { guardAgainstDriverDefects } from './process-guard.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { Issuer } from '../index.ts'
 
@@ -82,6 +83,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)

@@ -72,7 +72,11 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
       return stderr
     },
     async http(path, { method = 'GET', headers = {}, body } = {}) {
-      const response = await request(url + path, { method: method as 'GET', headers, body, reset: true })
+      const response = await request(url + path, { method: method as 'GET', headers, body, reset: true }).catch((error: Error) => {
+        // A refused or reset connection usually means the process died: say how, with its last words.
+        const how = alive() ? 'still running' : `exited (code ${child.exitCode}, signal ${child.signalCode})`
+        throw new Error(`${method} ${path}: ${error.message}; the process ${how}; its stderr ends:\n${stderr.slice(-3000)}`, { cause: error })
+      })
       const text = await response.body.text()
       const flat: Record<string, string> = {}
       for (const [name, value] of Object.entries(response.headers)) if (typeof value === 'string') flat[name] = value
