@@ -3,3 +3,4 @@
  * database, on the `postgres` driver (postgres.js: no dependencies, loads on Deno as npm:postgres).
  */
 export { createPostgresStorage, migratePostgres, DEFAULT_POSTGRES_SCHEMA, type PostgresStorageOptions } from './storage.ts'
+export { isWriteAfterClose } from './write-after-close.ts'
