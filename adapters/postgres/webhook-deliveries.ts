@@ -1,22 +1,7 @@
-import { nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
+import { num, type Database } from './database.ts'
+import { toWebhookDelivery } from '../shared/rows.ts'
+import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { earliestDue } from '../../core/webhooks/schedule.ts'
-
-const toDelivery = (row: Row): WebhookDelivery => ({
-  id: num(row.id),
-  endpointId: str(row.endpoint_id),
-  club: str(row.club),
-  eventId: num(row.event_id),
-  payload: str(row.payload),
-  attempts: num(row.attempts),
-  nextAttemptAt: num(row.next_attempt_at),
-  leaseUntil: nullableNum(row.lease_until),
-  deliveredAt: nullableNum(row.delivered_at),
-  givenUpAt: nullableNum(row.given_up_at),
-  lastStatus: nullableNum(row.last_status),
-  lastError: nullableStr(row.last_error),
-  createdAt: num(row.created_at),
-})
 
 export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliveryStore {
   return {
@@ -45,7 +30,7 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
         UPDATE webhook_deliveries SET lease_until = ${now + leaseMs}, attempts = attempts + 1
         WHERE id IN (SELECT id FROM picked)
         RETURNING *`
-      return rows.map(toDelivery).sort(earliestDue)
+      return rows.map(toWebhookDelivery).sort(earliestDue)
     },
     async markDelivered(id, at, status) {
       await sql`UPDATE webhook_deliveries SET delivered_at = ${at}, last_status = ${status}, last_error = NULL, lease_until = NULL WHERE id = ${id}`
@@ -58,7 +43,7 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
       await sql`UPDATE webhook_deliveries SET given_up_at = ${at}, last_status = ${status}, last_error = ${error}, lease_until = NULL WHERE id = ${id}`
     },
     async listByEndpoint(endpointId, limit) {
-      return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`).map(toDelivery)
+      return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`).map(toWebhookDelivery)
     },
     async countPending() {
       const [row] = await sql`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL`

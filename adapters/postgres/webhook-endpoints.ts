@@ -1,18 +1,6 @@
-import { bool, insertedOrConflict, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { WebhookEndpoint, WebhookEndpointStore } from '../../core/ports/storage.ts'
-
-const toEndpoint = (row: Row): WebhookEndpoint => ({
-  id: str(row.id),
-  club: str(row.club),
-  url: str(row.url),
-  events: row.events === null ? null : (JSON.parse(str(row.events)) as string[]),
-  sealedSecret: str(row.sealed_secret),
-  previousSealedSecret: nullableStr(row.previous_sealed_secret),
-  previousSecretUntil: nullableNum(row.previous_secret_until),
-  enabled: bool(row.enabled),
-  consecutiveGiveUps: num(row.consecutive_give_ups),
-  createdAt: num(row.created_at),
-})
+import { insertedOrConflict, type Database } from './database.ts'
+import { toWebhookEndpoint } from '../shared/rows.ts'
+import type { WebhookEndpointStore } from '../../core/ports/storage.ts'
 
 export function createWebhookEndpointStore({ sql }: Database): WebhookEndpointStore {
   return {
@@ -28,21 +16,21 @@ export function createWebhookEndpointStore({ sql }: Database): WebhookEndpointSt
     },
     async findById(id) {
       const [row] = await sql`SELECT * FROM webhook_endpoints WHERE id = ${id}`
-      return row ? toEndpoint(row) : null
+      return row ? toWebhookEndpoint(row) : null
     },
     async listByClub(club) {
-      return (await sql`SELECT * FROM webhook_endpoints WHERE club = ${club} ORDER BY created_at, id`).map(toEndpoint)
+      return (await sql`SELECT * FROM webhook_endpoints WHERE club = ${club} ORDER BY created_at, id`).map(toWebhookEndpoint)
     },
     async update(id, changes) {
       // Every column written from the merged row: one statement, no caller text in the SQL.
       const [row] = await sql`SELECT * FROM webhook_endpoints WHERE id = ${id} FOR UPDATE`
       if (!row) return null
-      const e = { ...toEndpoint(row), ...changes }
+      const e = { ...toWebhookEndpoint(row), ...changes }
       const [updated] = await sql`UPDATE webhook_endpoints SET url = ${e.url}, events = ${e.events === null ? null : JSON.stringify(e.events)},
           sealed_secret = ${e.sealedSecret}, previous_sealed_secret = ${e.previousSealedSecret},
           previous_secret_until = ${e.previousSecretUntil}, enabled = ${e.enabled}, consecutive_give_ups = ${e.consecutiveGiveUps}
         WHERE id = ${id} RETURNING *`
-      return updated ? toEndpoint(updated) : null
+      return updated ? toWebhookEndpoint(updated) : null
     },
     async delete(id) {
       return (await sql`DELETE FROM webhook_endpoints WHERE id = ${id}`).count > 0

@@ -1,23 +1,7 @@
 import { earliestDue } from '../../core/webhooks/schedule.ts'
-import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
-import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-export const toDelivery = (row: SqliteRow): WebhookDelivery => ({
-  id: num(row.id),
-  endpointId: str(row.endpoint_id),
-  club: str(row.club),
-  eventId: num(row.event_id),
-  payload: str(row.payload),
-  attempts: num(row.attempts),
-  nextAttemptAt: num(row.next_attempt_at),
-  leaseUntil: nullableNum(row.lease_until),
-  deliveredAt: nullableNum(row.delivered_at),
-  givenUpAt: nullableNum(row.given_up_at),
-  lastStatus: nullableNum(row.last_status),
-  lastError: nullableStr(row.last_error),
-  createdAt: num(row.created_at),
-})
+import { toWebhookDelivery } from '../shared/rows.ts'
+import { num, str, type Database } from './database.ts'
+import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
   return {
@@ -72,7 +56,7 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
           now + leaseMs,
           JSON.stringify(ids),
         )
-        .map(toDelivery)
+        .map(toWebhookDelivery)
         .sort(earliestDue)
     },
     async markDelivered(id, at, status) {
@@ -91,7 +75,7 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
       db.run('UPDATE webhook_deliveries SET given_up_at = ?, last_status = ?, last_error = ?, lease_until = NULL WHERE id = ?', at, status, error, id)
     },
     async listByEndpoint(endpointId, limit) {
-      return db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?', endpointId, limit).map(toDelivery)
+      return db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?', endpointId, limit).map(toWebhookDelivery)
     },
     async countPending() {
       return num(db.get('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL')!.n)

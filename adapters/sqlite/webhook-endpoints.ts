@@ -1,19 +1,7 @@
-import { bool, nullableNum, nullableStr, num, str, type Database } from './database.ts'
-import type { WebhookEndpoint, WebhookEndpointStore } from '../../core/ports/storage.ts'
-import type { SqliteRow, SqliteValue } from './driver.ts'
-
-const toEndpoint = (row: SqliteRow): WebhookEndpoint => ({
-  id: str(row.id),
-  club: str(row.club),
-  url: str(row.url),
-  events: row.events === null ? null : (JSON.parse(str(row.events)) as string[]),
-  sealedSecret: str(row.sealed_secret),
-  previousSealedSecret: nullableStr(row.previous_sealed_secret),
-  previousSecretUntil: nullableNum(row.previous_secret_until),
-  enabled: bool(row.enabled),
-  consecutiveGiveUps: num(row.consecutive_give_ups),
-  createdAt: num(row.created_at),
-})
+import { type Database } from './database.ts'
+import { toWebhookEndpoint } from '../shared/rows.ts'
+import type { WebhookEndpointStore } from '../../core/ports/storage.ts'
+import type { SqliteValue } from './driver.ts'
 
 /** Column of each field `update` may set: a fixed map, so no caller text reaches the SQL. */
 const COLUMNS = {
@@ -46,10 +34,10 @@ export function createWebhookEndpointStore(db: Database): WebhookEndpointStore {
     },
     async findById(id) {
       const row = db.get('SELECT * FROM webhook_endpoints WHERE id = ?', id)
-      return row ? toEndpoint(row) : null
+      return row ? toWebhookEndpoint(row) : null
     },
     async listByClub(club) {
-      return db.all('SELECT * FROM webhook_endpoints WHERE club = ? ORDER BY created_at, id', club).map(toEndpoint)
+      return db.all('SELECT * FROM webhook_endpoints WHERE club = ? ORDER BY created_at, id', club).map(toWebhookEndpoint)
     },
     async update(id, changes) {
       const set = Object.entries(changes).filter(([field]) => field in COLUMNS)
@@ -59,7 +47,7 @@ export function createWebhookEndpointStore(db: Database): WebhookEndpointStore {
         db.run(`UPDATE webhook_endpoints SET ${columns} WHERE id = ?`, ...values, id)
       }
       const row = db.get('SELECT * FROM webhook_endpoints WHERE id = ?', id)
-      return row ? toEndpoint(row) : null
+      return row ? toWebhookEndpoint(row) : null
     },
     async delete(id) {
       return db.run('DELETE FROM webhook_endpoints WHERE id = ?', id) > 0
