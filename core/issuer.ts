@@ -54,6 +54,7 @@ import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 import { createSealer, type Sealer } from './crypto/seal.ts'
 import { createWebhooks } from './webhooks/webhooks.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
+import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 
 export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
@@ -75,6 +76,8 @@ export interface IssuerOptions extends IssuerConfigInput {
   certificates?: CertificateRenderer | null
   /** Sends webhook deliveries (`createWebhookTransport()` from `clubcred/node`); without one, they wait. */
   webhookTransport?: WebhookTransport | null
+  /** Receives observations for monitoring (`createPrometheusMetrics()` from `clubcred/metrics`); default: none. */
+  metrics?: MetricsPort
 }
 
 /**
@@ -128,6 +131,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,
+    metrics: options.metrics ?? noMetrics,
   }
 }
 
