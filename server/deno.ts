@@ -42,6 +42,9 @@ function denoRuntime(): DenoRuntime {
 export async function startDenoServer({ env }: { env?: Record<string, string | undefined> } = {}): Promise<RunningDenoServer> {
   const deno = denoRuntime()
   const config = readServerConfig(env ?? deno.env.toObject())
+  if (config.metrics.token !== undefined || config.metrics.port !== undefined) {
+    throw new TypeError('CLUBCRED_METRICS_TOKEN and CLUBCRED_METRICS_PORT are served by server/node.ts only; unset them on Deno')
+  }
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
   let wired!: (handler: (request: Request) => Promise<Response>) => void
   const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
@@ -56,7 +59,8 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, config.role))
+  // Probes only: prom-client is not wired on Deno (docs/operations-metrics.md), so a metrics setting is refused above.
+  wired(handlerFor(issuer, { config }))
   const url = await startServing(issuer, config.role, urls, config.host, port)
 
   return {
