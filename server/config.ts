@@ -62,7 +62,7 @@ function readMetrics(env: Record<string, string | undefined>): MetricsSettings {
 
 /**
  * `all` serves HTTP and runs the worker; `api` serves HTTP only (it queues, another process signs);
- * `worker` signs, mails and keeps house, and listens only for `/healthz`.
+ * `worker` signs, mails and keeps house, and listens only for `/healthz`, `/readyz` and `/metrics`.
  */
 export type ServerRole = 'all' | 'api' | 'worker'
 export const SERVER_ROLES: readonly ServerRole[] = ['all', 'api', 'worker']
