@@ -141,3 +141,32 @@ describe('metrics settings', () => {
     assert.deepEqual(readServerConfig({}).metrics, { token: undefined, port: undefined })
   })
 })
+
+describe('the Deno server with metrics', { timeout: 120_000 }, () => {
+  const dir = tempDir()
+  let node: NodeProcess
+  before(async () => {
+    node = await spawnNode({ CLUBCRED_DATA_DIR: dir.path, CLUBCRED_METRICS_TOKEN: TOKEN, CLUBCRED_METRICS_PORT: '0' }, { runtime: 'deno' })
+  })
+  after(async () => {
+    await node?.stop()
+    dir.remove()
+  })
+
+  it('serves the same probes and metrics: behind the token, and on its loopback port', async () => {
+    assert.deepEqual((await node.http('/readyz')).json, { status: 'ready' })
+    assert.equal((await node.http('/metrics')).status, 401)
+    const token = await demoToken(node)
+    await issueToDemo(node, token, 1)
+    const scrape = async () => {
+      const response = await node.http('/metrics', { headers: { authorization: `Bearer ${TOKEN}` } })
+      assert.equal(response.status, 200, response.text)
+      return parsePrometheusTextFormat(response.text)
+    }
+    await eventually('one credential signed on Deno', async () => valueOf(await scrape(), 'clubcred_credentials_signed_total') === 1)
+    const url = /clubcred: metrics on (\S+)\n/.exec(node.stderr)?.[1]
+    assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, node.stderr)
+    const families = parsePrometheusTextFormat(await (await fetch(url!)).text())
+    assert.equal(valueOf(families, 'clubcred_credentials_signed_total'), 1)
+  })
+})
