@@ -9,6 +9,7 @@ import type { Notifier } from './ports/notifier.ts'
 import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
+import type { MetricsPort } from './ports/metrics.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -27,4 +28,6 @@ export interface IssuerContext {
   sealer: (() => Promise<Sealer>) | null
   /** Sends webhook deliveries; `null` keeps them queued. */
   webhookTransport: WebhookTransport | null
+  /** Observations for the operator's monitoring; `noMetrics` when none is wired. */
+  metrics: MetricsPort
 }

@@ -23,6 +23,7 @@ import type { ShareView } from './verification/share-view.ts'
 import type { DidDocument } from './did-documents/did-document.ts'
 import type { SignedStatusList } from './status-lists/credential.ts'
 import type { IssuerWorker } from './signing-queue/worker.ts'
+import type { Readiness, ReadinessOptions, SigningQueueState } from './health/readiness.ts'
 import type { SigningKey } from './ports/key-store.ts'
 import type { Wallets } from './wallets/wallets.ts'
 import type { Webhooks } from './webhooks/webhooks.ts'
@@ -208,6 +209,13 @@ export interface CoreIssuer {
   webhooks: Webhooks
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker
+  /** What an operator's probes and metrics read (docs/operations-metrics.md). */
+  health: {
+    /** Whether this process should get traffic, or why not; never throws. */
+    readiness(options: ReadinessOptions): Promise<Readiness>
+    /** The signing queue's depth and the age of its oldest job; rejects when the storage does. */
+    signingQueue(): Promise<SigningQueueState>
+  }
   keys: {
     /** Rotates the club's signing key; the DID document keeps the old one, so earlier credentials verify. */
     rotate(club: string): Promise<SigningKey>

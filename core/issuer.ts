@@ -54,6 +54,9 @@ import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 import { createSealer, type Sealer } from './crypto/seal.ts'
 import { createWebhooks } from './webhooks/webhooks.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
+import { noMetrics, type MetricsPort } from './ports/metrics.ts'
+import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
+import { withStorageErrorsObserved } from './health/observed-storage.ts'
 
 export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
@@ -75,6 +78,8 @@ export interface IssuerOptions extends IssuerConfigInput {
   certificates?: CertificateRenderer | null
   /** Sends webhook deliveries (`createWebhookTransport()` from `clubcred/node`); without one, they wait. */
   webhookTransport?: WebhookTransport | null
+  /** Receives observations for monitoring (`createPrometheusMetrics()` from `clubcred/metrics`); default: none. */
+  metrics?: MetricsPort
 }
 
 /**
@@ -96,10 +101,13 @@ export function createCoreIssuer(options: IssuerOptions): CoreIssuer {
  */
 export function createIssuerContext(options: IssuerOptions): IssuerContext {
   if (!options || typeof options !== 'object') throw new TypeError('createIssuer: options are required')
-  const { storage, clock = systemClock, random = webCryptoRandom } = options
-  if (!storage || typeof storage.transaction !== 'function') {
+  const { clock = systemClock, random = webCryptoRandom } = options
+  if (!options.storage || typeof options.storage.transaction !== 'function') {
     throw new TypeError('createIssuer: `storage` must be a StoragePort (createMemoryStorage, createSqliteStorage, ...)')
   }
+  const metrics = options.metrics ?? noMetrics
+  // Wrapped only when someone watches: without metrics, core holds the very storage it was given.
+  const storage = options.metrics ? withStorageErrorsObserved(options.storage, metrics) : options.storage
   const certificates = options.certificates ?? null
   if (certificates !== null && typeof certificates.renderPdf !== 'function') {
     throw new TypeError('createIssuer: `certificates` must be a CertificateRenderer (createPdfRenderer() from clubcred/pdf)')
@@ -128,6 +136,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,
+    metrics,
   }
 }
 
@@ -238,6 +247,10 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
     worker,
+    health: {
+      readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),
+      signingQueue: () => signingQueueState(ctx),
+    },
     keys: {
       rotate: (club: string) => keys.rotate(clubKeyOwner(club)),
     },

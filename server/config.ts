@@ -22,11 +22,47 @@ export interface ServerConfig {
   role: ServerRole
   /** `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may use http:// and private addresses (core/config.ts `webhooks.allowPrivate`). */
   webhooksAllowPrivate: boolean
+  /** `GET /readyz` (docs/operations-metrics.md). */
+  readiness: ReadinessSettings
+  /** `GET /metrics` (docs/operations-metrics.md): off unless a token or a port is set. */
+  metrics: MetricsSettings
+}
+
+export interface ReadinessSettings {
+  /**
+   * `CLUBCRED_READY_MAX_SIGNING_AGE_MS`: on a process that signs, `/readyz` answers 503 `signing-stuck`
+   * once the oldest pending signing job has waited longer than this. Default 5 min: a 1,000-recipient
+   * batch signs in seconds, and a failing group retries within 5 min at most (core/signing-queue).
+   */
+  maxSigningAgeMs: number
+}
+
+export interface MetricsSettings {
+  /** `CLUBCRED_METRICS_TOKEN`: `/metrics` on the main port, for `Authorization: Bearer <token>` only. At least 16 characters. */
+  token: string | undefined
+  /** `CLUBCRED_METRICS_PORT`: `/metrics` without a token on this port of 127.0.0.1 (`0`: any free port). */
+  port: number | undefined
+}
+
+const METRICS_TOKEN_MIN_LENGTH = 16
+
+function readMetrics(env: Record<string, string | undefined>): MetricsSettings {
+  const token = env.CLUBCRED_METRICS_TOKEN || undefined
+  if (token !== undefined && (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token))) {
+    throw new TypeError(`CLUBCRED_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces`)
+  }
+  const rawPort = env.CLUBCRED_METRICS_PORT
+  let port: number | undefined
+  if (rawPort !== undefined && rawPort !== '') {
+    port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : NaN
+    if (!(port >= 0 && port <= 65535)) throw new TypeError(`CLUBCRED_METRICS_PORT must be a port number, got ${rawPort}`)
+  }
+  return { token, port }
 }
 
 /**
  * `all` serves HTTP and runs the worker; `api` serves HTTP only (it queues, another process signs);
- * `worker` signs, mails and keeps house, and listens only for `/healthz`.
+ * `worker` signs, mails and keeps house, and listens only for `/healthz`, `/readyz` and `/metrics`.
  */
 export type ServerRole = 'all' | 'api' | 'worker'
 export const SERVER_ROLES: readonly ServerRole[] = ['all', 'api', 'worker']
@@ -157,6 +193,8 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     database: readDatabase(env),
     role: readRole(env),
     webhooksAllowPrivate: readFlag(env, 'CLUBCRED_WEBHOOKS_ALLOW_PRIVATE'),
+    readiness: { maxSigningAgeMs: positiveInteger(env, 'CLUBCRED_READY_MAX_SIGNING_AGE_MS', 300_000) },
+    metrics: readMetrics(env),
   }
 }
 

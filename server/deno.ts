@@ -10,6 +10,8 @@ import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
+import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
+import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
@@ -28,6 +30,8 @@ interface DenoRuntime {
 
 export interface RunningDenoServer {
   url: string
+  /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
+  metricsUrl: string | undefined
   issuer: Issuer
   close(): Promise<void>
 }
@@ -48,22 +52,42 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => (await ready)(request))
   const port = server.addr.port
   const urls = resolveUrls(config, port)
+  // prom-client is plain JavaScript and loads on Deno too (its process metrics are fewer there).
+  const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let metricsServer: ReturnType<DenoRuntime['serve']> | undefined
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner(), webhookTransport: createWebhookTransport() })
+    issuer = await wireIssuer({
+      config,
+      urls,
+      openDriver: nodeSqliteDriver,
+      signer: createNodeSigner(),
+      webhookTransport: createWebhookTransport(),
+      ...(metrics ? { metrics } : {}),
+    })
+    if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
+    if (metrics && config.metrics.port !== undefined) {
+      // On 127.0.0.1 whatever HOST says: only the host itself reaches the untokened metrics (docs/operations-metrics.md).
+      metricsServer = deno.serve(
+        { port: config.metrics.port, hostname: '127.0.0.1', onListen: () => {} },
+        createMetricsFetchHandler(metrics.scrape, issuer.fetch.problemBaseUrl),
+      )
+    }
   } catch (error) {
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, config.role))
+  wired(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}) }))
   const url = await startServing(issuer, config.role, urls, config.host, port)
 
   return {
     url,
+    metricsUrl: metricsServer ? `http://127.0.0.1:${metricsServer.addr.port}/metrics` : undefined,
     issuer,
     async close() {
       await server.shutdown()
+      await metricsServer?.shutdown()
       await issuer.close()
     },
   }
@@ -77,6 +101,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     return deno.exit(1)
   })
   process.stderr.write(`clubcred listening on ${running.url}\n`)
+  if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     deno.addSignalListener(signal, () => {
       setTimeout(() => deno.exit(1), 5000)

@@ -10,6 +10,8 @@ import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
+import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
+import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
@@ -18,6 +20,8 @@ import type { Issuer } from '../index.ts'
 
 export interface RunningServer {
   url: string
+  /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
+  metricsUrl: string | undefined
   role: ServerRole
   issuer: Issuer
   server: Server
@@ -48,7 +52,10 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   })
   const port = (server.address() as AddressInfo).port
   const urls = resolveUrls(config, port)
+  // Only when asked for: the default process metrics start timers and GC observers of their own.
+  const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let metricsServer: Server | undefined
   try {
     issuer = await wireIssuer({
       config,
@@ -56,17 +63,22 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
       openDriver: betterSqlite3Driver,
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
+      ...(metrics ? { metrics } : {}),
       ...(clock ? { clock } : {}),
     })
+    if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
+    if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl)
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
     throw error
   }
-  listener = toNodeListener(handlerFor(issuer, config.role))
+  listener = toNodeListener(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}) }))
   const url = await startServing(issuer, config.role, urls, config.host, port)
+  const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
 
   return {
     url,
+    metricsUrl,
     role: config.role,
     issuer,
     server,
@@ -77,9 +89,27 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
       const grace = setTimeout(() => server.closeAllConnections(), 2000)
       await closed
       clearTimeout(grace)
+      if (metricsServer) {
+        const metricsClosed = new Promise<void>((resolve) => metricsServer!.close(() => resolve()))
+        metricsServer.closeAllConnections()
+        await metricsClosed
+      }
       await issuer.close()
     },
   }
+}
+
+/**
+ * `/metrics` without a token on its own port, bound to 127.0.0.1 and never to `HOST`: only the host
+ * itself (a local Prometheus agent, or a sidecar) reaches it.
+ */
+async function listenForMetrics(metrics: PrometheusMetrics, port: number, problemBaseUrl: string): Promise<Server> {
+  const server = createServer(toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl)))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', resolve)
+  })
+  return server
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -90,6 +120,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.exit(1)
   })
   process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
+  if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
       running.close().then(() => process.exit(0))

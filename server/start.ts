@@ -1,13 +1,34 @@
 import process from 'node:process'
-import { createWorkerFetchHandler } from '../adapters/http/index.ts'
+import { createWorkerFetchHandler, withOperationalEndpoints, type MetricsExposition, type RequestObservation } from '../adapters/http/index.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import type { Issuer } from '../index.ts'
 import type { IssuerUrls } from '../core/config.ts'
-import type { ServerRole } from './config.ts'
+import type { ServerConfig, ServerRole } from './config.ts'
 
-/** What a process of this role answers over HTTP: the whole surface, or a worker's health check only. */
-export function handlerFor(issuer: Issuer, role: ServerRole): (request: Request) => Promise<Response> {
-  return role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch
+/** What the operator's endpoints need from the process (docs/operations-metrics.md). */
+export interface OperationalWiring {
+  config: Pick<ServerConfig, 'role' | 'readiness' | 'metrics'>
+  /** The metrics of this process, when a token or a port asks for them. */
+  metrics?: { scrape: MetricsExposition; observeRequest: (observation: RequestObservation) => void }
+}
+
+/**
+ * What a process of this role answers over HTTP: the whole surface, or a worker's health check only;
+ * both behind `/healthz`, `/readyz` and (with `CLUBCRED_METRICS_TOKEN`) `/metrics`. Readiness checks
+ * the signing queue only where this process signs: an `api` node answers for its storage.
+ */
+export function handlerFor(issuer: Issuer, { config, metrics }: OperationalWiring): (request: Request) => Promise<Response> {
+  const { role } = config
+  const next = role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch
+  const readinessOptions = { signs: role !== 'api', maxSigningAgeMs: config.readiness.maxSigningAgeMs }
+  const token = config.metrics.token
+  return withOperationalEndpoints(next, {
+    readiness: () => issuer.health.readiness(readinessOptions),
+    role,
+    problemBaseUrl: issuer.config.problemBaseUrl,
+    ...(metrics && token ? { metrics: { token, scrape: metrics.scrape } } : {}),
+    ...(metrics ? { onResponse: metrics.observeRequest } : {}),
+  })
 }
 
 /**

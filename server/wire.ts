@@ -8,6 +8,8 @@ import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { JwtSigner } from '../core/ports/signer.ts'
 import type { ServerConfig } from './config.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
+import type { MetricsPort } from '../core/ports/metrics.ts'
+import type { RequestObservation } from '../adapters/http/observation.ts'
 
 export interface WireOptions {
   config: ServerConfig
@@ -18,11 +20,13 @@ export interface WireOptions {
   signer: JwtSigner
   /** Sends webhook deliveries: each runtime entry passes its own; without one they wait in storage. */
   webhookTransport?: WebhookTransport
+  /** Where the issuer's observations go (`createPrometheusMetrics()` on Node); without, none are kept. */
+  metrics?: { port: MetricsPort; observeRequest: (observation: RequestObservation) => void }
   clock?: Clock
 }
 
 /** Opens the configured storage (the data dir's SQLite file, or PostgreSQL) and builds the issuer on it. */
-export async function wireIssuer({ config, urls, openDriver, signer, webhookTransport, clock }: WireOptions): Promise<Issuer> {
+export async function wireIssuer({ config, urls, openDriver, signer, webhookTransport, metrics, clock }: WireOptions): Promise<Issuer> {
   const { storage, masterKey } = await openStorage(config, openDriver)
   return createIssuer({
     storage,
@@ -37,6 +41,7 @@ export async function wireIssuer({ config, urls, openDriver, signer, webhookTran
     certificates: createPdfRenderer(),
     // Without SMTP, recipient mail waits in the outbox table.
     notifier: config.smtpUrl ? createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }) : null,
+    ...(metrics ? { metrics: metrics.port, http: { onResponse: metrics.observeRequest } } : {}),
     ...(clock ? { clock } : {}),
   })
 }

@@ -78,5 +78,13 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
     async count() {
       return state.signingJobs.size
     },
+    async countBacklog() {
+      let oldestCreatedAt: number | null = null
+      for (const job of state.signingJobs.values()) {
+        const createdAt = state.issuances.get(job.issuanceId)?.createdAt
+        if (createdAt !== undefined && (oldestCreatedAt === null || createdAt < oldestCreatedAt)) oldestCreatedAt = createdAt
+      }
+      return { depth: state.signingJobs.size, oldestCreatedAt }
+    },
   }
 }

@@ -85,6 +85,11 @@ export function createMemoryStorage(): StoragePort {
   return {
     ...outsideUnits(unit, createStores(state, [])),
     transaction: unit,
+    async ping() {
+      if (closed) throw new Error('storage is closed')
+      // Nothing to migrate: the maps are always of this code's shape.
+      return { migrated: true }
+    },
     async close() {
       closed = true
     },

@@ -87,5 +87,9 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
       const [row] = await sql`SELECT count(*) AS n FROM signing_jobs`
       return num(row!.n)
     },
+    async countBacklog() {
+      const [row] = await sql`SELECT count(*) AS n, min(i.created_at) AS oldest FROM signing_jobs j LEFT JOIN issuances i ON i.id = j.issuance_id`
+      return { depth: num(row!.n), oldestCreatedAt: nullableNum(row!.oldest) }
+    },
   }
 }

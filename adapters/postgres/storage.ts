@@ -12,6 +12,7 @@ import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { LOCK_IDS, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
+import { MIGRATIONS } from './migrations/index.ts'
 import { createOutboxStore } from './outbox.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
@@ -50,7 +51,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   snapshots: ['findById'],
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
-  signingJobs: ['count'],
+  signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'findById', 'listByClub'],
   events: ['list'],
   idempotency: ['find'],
@@ -89,6 +90,8 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
  * @example
  * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
  */
+const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
+
 export async function createPostgresStorage({
   url,
   poolSize = 10,
@@ -145,6 +148,11 @@ export async function createPostgresStorage({
     ...outsideUnits(pooled, (call) => runUnit(call, false), reads.track),
     transaction(work, options) {
       return runUnit(work, options?.concurrent === true)
+    },
+    async ping() {
+      // On the pool, beside any unit; `migrations` records each version applied (migrate.ts).
+      const [row] = await translated(() => sql`SELECT coalesce(max(version), 0) AS version FROM migrations`)
+      return { migrated: Number(row!.version) >= LATEST_VERSION }
     },
     async close() {
       await sql.end({ timeout: 5 })

@@ -99,5 +99,9 @@ export function createSigningJobStore(db: Database): SigningJobStore {
     async count() {
       return num(db.get('SELECT count(*) AS n FROM signing_jobs')?.n)
     },
+    async countBacklog() {
+      const row = db.get('SELECT count(*) AS n, min(i.created_at) AS oldest FROM signing_jobs j LEFT JOIN issuances i ON i.id = j.issuance_id')
+      return { depth: num(row?.n), oldestCreatedAt: nullableNum(row?.oldest) }
+    },
   }
 }

@@ -15,8 +15,11 @@ import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { migrate } from './migrate.ts'
+import { MIGRATIONS } from './migrations/index.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import type { SqliteDriver } from './driver.ts'
+
+const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
 
 export interface SqliteStorageOptions {
   /** An open driver: `betterSqlite3Driver(path)` on Node, `nodeSqliteDriver(path)` on Deno. */
@@ -78,6 +81,13 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
           throw error
         }
       })
+    },
+    async ping() {
+      if (closed) throw new Error('storage is closed')
+      // Straight on the connection, not behind the mutex: a long unit must not read as an outage, and the
+      // version is never changed by a unit.
+      const version = Number(driver.prepare('PRAGMA user_version').get()?.user_version ?? 0)
+      return { migrated: version >= LATEST_VERSION }
     },
     async close() {
       await mutex.exclusive(async () => {

@@ -19,8 +19,10 @@ export async function dispatchOutbox(ctx: IssuerContext, limit = 50): Promise<nu
     try {
       await notifier.send({ to: message.to, subject: message.subject, text: message.text, html: message.html })
       await ctx.storage.transaction((tx) => tx.outbox.markSent(message.id, ctx.clock.now()))
+      ctx.metrics.mailDelivery('sent')
       sent++
     } catch (error) {
+      ctx.metrics.mailDelivery('failed')
       const retryAt = ctx.clock.now() + 30_000 * 2 ** (message.attempts - 1)
       await ctx.storage.transaction((tx) => tx.outbox.markFailed(message.id, error instanceof Error ? error.message : String(error), retryAt))
     }

@@ -200,6 +200,17 @@ export interface SigningJobStore {
   complete(issuanceId: number): Promise<void>
   /** Number of jobs not yet completed. */
   count(): Promise<number>
+  /**
+   * The queue at a glance, for readiness and metrics: `depth`, the jobs not yet completed (as `count`),
+   * and `oldestCreatedAt`, the `createdAt` of the oldest issuance among them (ms), `null` when there is
+   * none. A read: it MUST NOT wait for a lease or change any job.
+   */
+  countBacklog(): Promise<SigningBacklog>
+}
+
+export interface SigningBacklog {
+  depth: number
+  oldestCreatedAt: number | null
 }
 
 /** A Bitstring Status List of a club: `size` slots, handed out in a permuted order (see core/status-lists). */
@@ -484,6 +495,14 @@ export interface StoragePort extends Stores {
    * With `{ concurrent: true }` see UnitOptions.
    */
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>
+  /**
+   * Answers one trivial query, for readiness checks: resolves `{ migrated }`, whether every migration
+   * this adapter knows is applied to the storage it answers from (`false` when the schema is older, as
+   * after an old backup was put in place). MUST reject (StorageUnavailable where the adapter can tell)
+   * when the storage cannot answer. It MUST NOT wait for a running unit of work: a long unit does not
+   * make the storage unready.
+   */
+  ping(): Promise<{ migrated: boolean }>
   /** Releases connections. The storage MUST NOT be used afterwards. */
   close(): Promise<void>
 }

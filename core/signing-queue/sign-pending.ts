@@ -104,7 +104,10 @@ export async function signClaimed(ctx: IssuerContext, claimed: ClaimedJob[]): Pr
   const signed: SignedCredential[] = []
   for (const group of groupBy(claimed, (item) => `${item.job.club} ${item.issuance.snapshotId}`)) {
     try {
+      // A monotonic timer, not ctx.clock: latency is real time even under a test's fixed clock.
+      const started = performance.now()
       signed.push(...(await signGroup(ctx, group)))
+      ctx.metrics.signingLatency(performance.now() - started)
     } catch (error) {
       await releaseJobs(ctx, group, error)
     }
@@ -161,7 +164,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
 export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]): Promise<void> {
   if (signed.length === 0) return
   const now = ctx.clock.now()
-  await ctx.storage.transaction(async (tx) => {
+  const stored = await ctx.storage.transaction(async (tx) => {
     const issuedPerTemplate = new Map<number, number>()
     for (const { claimed, record } of signed) {
       const { issuance } = claimed
@@ -187,7 +190,10 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
       await tx.signingJobs.complete(issuance.id)
     }
     for (const [templateId, count] of issuedPerTemplate) await tx.achievements.incrementIssuedCount(templateId, count)
+    return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
   })
+  // Counted once committed: a unit that rolls back signed nothing.
+  ctx.metrics.credentialsSigned(stored)
 }
 
 /** Puts the jobs of a failed group back, to be retried with exponential back-off (1 s doubling, at most 5 min). */

@@ -25,6 +25,8 @@ export interface IssuerWorker {
   drain(): Promise<void>
   /** One round; returns the jobs and messages it handled. */
   runOnce(): Promise<number>
+  /** Whether the loop runs: started and not stopped (readiness, core/health/readiness.ts). */
+  isRunning(): boolean
 }
 
 export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 1000, onError = defaultOnError }: WorkerOptions = {}): IssuerWorker {
@@ -112,6 +114,7 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       }
     },
     runOnce,
+    isRunning: () => running !== null && !stopping,
   }
 }
 

@@ -35,6 +35,17 @@ export function accessTokenIssuer(ctx: IssuerContext): string {
 
 /** The client credentials grant: authenticates the client, checks the grant and scope, signs the token. */
 export async function issueAccessToken(ctx: IssuerContext, request: TokenRequest): Promise<TokenResponse> {
+  try {
+    const response = await issueFor(ctx, request)
+    ctx.metrics.tokenRequest('issued')
+    return response
+  } catch (error) {
+    ctx.metrics.tokenRequest(error instanceof OAuthError ? error.error : 'error')
+    throw error
+  }
+}
+
+async function issueFor(ctx: IssuerContext, request: TokenRequest): Promise<TokenResponse> {
   const client = await authenticateClient(ctx, request.clientId, request.clientSecret)
 
   if (!request.grantType) throw new OAuthError('invalid_request', 'The grant_type parameter is required.')

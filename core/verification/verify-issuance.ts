@@ -5,6 +5,7 @@ import { credentialStatus, type CredentialStatus } from '../credentials/status.t
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { VerificationVerdict } from '../ports/metrics.ts'
 
 /** The public verdict of spec §2.11. */
 export interface Verdict {
@@ -44,6 +45,12 @@ export function createIssuanceVerifier(ctx: IssuerContext, { cacheSize = 10_000 
   }
 
   return async function verify(issuanceId: number): Promise<Verdict> {
+    const verdict = await verifyOnce(issuanceId)
+    ctx.metrics.verification(verdictLabel(verdict))
+    return verdict
+  }
+
+  async function verifyOnce(issuanceId: number): Promise<Verdict> {
     const issuance = Number.isSafeInteger(issuanceId) && issuanceId > 0 ? await ctx.storage.issuances.findByIdAcrossClubs(issuanceId) : null
     const credential = issuance ? await ctx.storage.credentials.findByIssuance(issuance.id) : null
     const club = issuance ? await ctx.storage.clubs.findByDomain(issuance.club) : null
@@ -92,4 +99,11 @@ function claimsConsistent(claims: Record<string, any>, did: string, credential: 
     claims.nbf === Date.parse(vc.validFrom) / 1000 &&
     claims.exp === validUntil
   )
+}
+
+/** The verdict in one word, for the metrics: the status when the signature holds. */
+function verdictLabel(verdict: Verdict): VerificationVerdict {
+  if (verdict.statusCode === 404) return 'not-found'
+  if (!verdict.isValid || verdict.status === null) return 'invalid'
+  return verdict.status
 }

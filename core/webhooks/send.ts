@@ -6,6 +6,7 @@ import { requireSealer } from './endpoint.ts'
 import type { IssuerContext } from '../context.ts'
 import type { UnitOfWork, WebhookDelivery, WebhookEndpoint } from '../ports/storage.ts'
 import type { WebhookTransport } from '../ports/webhook-transport.ts'
+import type { WebhookOutcome } from '../ports/metrics.ts'
 
 /** The endpoint's secrets that sign now: the current one, and the one before it during the overlap. */
 async function signingSecrets(ctx: IssuerContext, endpoint: WebhookEndpoint, now: number): Promise<string[]> {
@@ -68,9 +69,11 @@ export async function attemptDelivery(ctx: IssuerContext, transport: WebhookTran
  * Stores the outcomes of attempts, in the order they ended: 2xx delivers; anything else (status,
  * refused address, timeout) schedules the next attempt or, after the last, gives the delivery up. An
  * endpoint counts its give-ups in a row (a delivery resets the count); the
- * `GIVE_UPS_BEFORE_DISABLE`-th disables it, with a `webhook.disabled` event.
+ * `GIVE_UPS_BEFORE_DISABLE`-th disables it, with a `webhook.disabled` event. Returns what each attempt
+ * came to, for the metrics once the unit commits.
  */
-export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]): Promise<void> {
+export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]): Promise<WebhookOutcome[]> {
+  const recorded: WebhookOutcome[] = []
   const endpoints = new Map<string, { giveUps: number; enabled: boolean; changed: boolean; disabled: boolean } | null>()
   const current = async (id: string) => {
     if (!endpoints.has(id)) {
@@ -82,6 +85,7 @@ export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]
   for (const { delivery, endpoint, status, error, at } of outcomes) {
     if (status !== null && status >= 200 && status < 300) {
       await tx.webhookDeliveries.markDelivered(delivery.id, at, status)
+      recorded.push('delivered')
       const state = await current(endpoint.id)
       if (state && state.giveUps > 0) Object.assign(state, { giveUps: 0, changed: true })
       continue
@@ -89,9 +93,11 @@ export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]
     const next = delivery.attempts < MAX_ATTEMPTS ? nextAttemptAt(at, delivery.attempts, Math.random) : null
     if (next !== null) {
       await tx.webhookDeliveries.markFailed(delivery.id, { status, error, nextAttemptAt: next })
+      recorded.push('failed')
       continue
     }
     await tx.webhookDeliveries.markGivenUp(delivery.id, at, { status, error })
+    recorded.push('given-up')
     const state = await current(endpoint.id)
     if (!state) continue
     const disable = state.enabled && state.giveUps + 1 >= GIVE_UPS_BEFORE_DISABLE
@@ -101,4 +107,5 @@ export async function recordOutcomes(tx: UnitOfWork, outcomes: DeliveryOutcome[]
   for (const [id, state] of endpoints) {
     if (state?.changed) await tx.webhookEndpoints.update(id, { consecutiveGiveUps: state.giveUps, ...(state.disabled && { enabled: false }) })
   }
+  return recorded
 }

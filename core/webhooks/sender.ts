@@ -62,10 +62,11 @@ export function createWebhookSender(
     const free = claim && ctx.webhookTransport ? capacity - sending : 0
     if (outcomes.length === 0 && free <= 0) return 0
     const now = ctx.clock.now()
-    const claimed = await ctx.storage.transaction(async (tx) => {
-      if (outcomes.length > 0) await recordOutcomes(tx, outcomes)
-      return free > 0 ? tx.webhookDeliveries.claimDue(now, leaseMs, free, ctx.config.webhooks.concurrencyPerEndpoint) : []
-    })
+    const { claimed, recorded } = await ctx.storage.transaction(async (tx) => ({
+      recorded: outcomes.length > 0 ? await recordOutcomes(tx, outcomes) : [],
+      claimed: free > 0 ? await tx.webhookDeliveries.claimDue(now, leaseMs, free, ctx.config.webhooks.concurrencyPerEndpoint) : [],
+    }))
+    for (const outcome of recorded) ctx.metrics.webhookDelivery(outcome)
     for (const delivery of claimed) send(delivery)
     return claimed.length
   }

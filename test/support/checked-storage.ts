@@ -98,6 +98,7 @@ export function checkedStorage(inner: StoragePort): CheckedStorage {
         throw error
       }
     },
+    ping: () => inner.ping(),
     close: () => inner.close(),
     get violations() {
       return violations

@@ -3,7 +3,7 @@ import { describe } from 'node:test'
 import { StorageConflict } from '../../../core/errors.ts'
 import type { SigningJob } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
-import { seedIssuances, seedTemplate } from './issuances.cases.ts'
+import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
 
 const NOW = 1_900_000_000_000
 const LEASE = 60_000
@@ -43,6 +43,27 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal(await storage().signingJobs.count(), 3)
       await claim(NOW, 2)
       assert.equal(await storage().signingJobs.count(), 3)
+    })
+
+    it('countBacklog is empty without jobs, then counts every job and names the oldest issuance, leased or not', async () => {
+      assert.deepStrictEqual(await storage().signingJobs.countBacklog(), { depth: 0, oldestCreatedAt: null })
+      const seed = await seedTemplate(storage())
+      const ids = await storage().transaction(async (tx) => {
+        const inserted = []
+        // Created out of sequence order: the oldest by time is the second inserted.
+        for (const createdAt of [NOW + 20, NOW + 10, NOW + 30]) inserted.push((await tx.issuances.insert(anIssuance(seed, { createdAt }))).id)
+        for (const issuanceId of inserted) await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
+        return inserted
+      })
+      assert.deepStrictEqual(await storage().signingJobs.countBacklog(), { depth: 3, oldestCreatedAt: NOW + 10 })
+      await claim(NOW, 3)
+      assert.deepStrictEqual(await storage().signingJobs.countBacklog(), { depth: 3, oldestCreatedAt: NOW + 10 })
+      await storage().transaction((tx) => tx.signingJobs.complete(ids[1]!))
+      assert.deepStrictEqual(await storage().signingJobs.countBacklog(), { depth: 2, oldestCreatedAt: NOW + 20 })
+    })
+
+    it('ping answers that every migration is applied', async () => {
+      assert.deepStrictEqual(await storage().ping(), { migrated: true })
     })
 
     it('claim with no jobs returns []', async () => {

@@ -1,0 +1,49 @@
+import { ProblemError } from '../../core/errors.ts'
+import { problemResponse } from './problem.ts'
+import { withSecurityHeaders } from './security-headers.ts'
+
+/** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
+export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
+
+/**
+ * `GET /metrics` guarded by a bearer token (`CLUBCRED_METRICS_TOKEN`): 401 `invalid-token` without
+ * it or with another, compared in constant time so that timing tells nothing of the token.
+ */
+export async function guardedMetricsResponse(request: Request, scrape: MetricsExposition, token: string, problemBaseUrl: string): Promise<Response> {
+  const presented = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? null
+  if (presented === null || !(await sameSecret(presented, token))) {
+    const problem = new ProblemError('invalid-token', { detail: 'GET /metrics needs the metrics bearer token.' })
+    return withSecurityHeaders(problemResponse(problem, problemBaseUrl))
+  }
+  return metricsResponse(request, scrape)
+}
+
+/** The exposition itself, never cached. */
+export async function metricsResponse(request: Request, scrape: MetricsExposition): Promise<Response> {
+  const { contentType, body } = await scrape()
+  return withSecurityHeaders(new Response(request.method === 'HEAD' ? null : body, { headers: { 'content-type': contentType, 'cache-control': 'no-store' } }))
+}
+
+/**
+ * The whole HTTP face of the metrics port (`CLUBCRED_METRICS_PORT`): `GET /metrics` with no token,
+ * since only the host itself reaches it (it listens on 127.0.0.1); anything else is a 404 problem.
+ */
+export function createMetricsFetchHandler(scrape: MetricsExposition, problemBaseUrl: string): (request: Request) => Promise<Response> {
+  return async (request) => {
+    if (new URL(request.url).pathname === '/metrics' && (request.method === 'GET' || request.method === 'HEAD')) return metricsResponse(request, scrape)
+    const problem = new ProblemError('route-not-found', { detail: 'This port serves GET /metrics only.' })
+    return withSecurityHeaders(problemResponse(problem, problemBaseUrl))
+  }
+}
+
+/**
+ * Whether two secrets are equal, in time that depends on neither: both are hashed first (equal lengths),
+ * then every byte is compared. Web Crypto only, so that this face runs on every runtime.
+ */
+async function sameSecret(a: string, b: string): Promise<boolean> {
+  const encoder = new TextEncoder()
+  const [x, y] = await Promise.all([a, b].map(async (s) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(s)))))
+  let difference = 0
+  for (let i = 0; i < x!.length; i++) difference |= x![i]! ^ y![i]!
+  return difference === 0
+}
