@@ -28,16 +28,15 @@ export async function restoreDataDir(config: ServerConfig, from: string) {
   for (const file of [database, `${database}-wal`]) {
     if (existsSync(file)) throw new BackupRefused(`the data dir already holds a database (${file}): restore only into an empty data dir`)
   }
-  const masterKey = readMasterKey(config.dataDir, config.masterKey)
-  if (!masterKey) {
-    throw new BackupRefused(
-      `no master key: the backup does not hold it. Put the key file of the backed-up data dir at ${join(config.dataDir, 'master.key')} (mode 0600) or set CLUBCRED_MASTER_KEY, then restore`,
-    )
-  }
-
   const { db, schemaVersion } = openClubcredFile(source, { readonly: true })
   const temporary = join(config.dataDir, `.clubcred.db.${randomUUID()}.tmp`)
   try {
+    const masterKey = readMasterKey(config.dataDir, config.masterKey)
+    if (!masterKey) {
+      throw new BackupRefused(
+        `no master key: the backup does not hold it. Put the key file of the backed-up data dir at ${join(config.dataDir, 'master.key')} (mode 0600) or set CLUBCRED_MASTER_KEY, then restore`,
+      )
+    }
     const keys = readStoredKeys(db)
     const { failed } = await openSealedKeys(keys, masterKey)
     if (failed.length > 0) {

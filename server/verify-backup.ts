@@ -21,12 +21,12 @@ export async function verifyBackup(config: ServerConfig, file: string): Promise<
   if (existsSync(live) && realpathSync(live) === realpathSync(path)) {
     throw new BackupRefused(`${path} is the data dir's live database: verify-backup checks a copy (make one with backup --out)`)
   }
-  const masterKey = readMasterKey(config.dataDir, config.masterKey)
-  if (!masterKey) {
-    throw new BackupRefused(`no master key: set CLUBCRED_MASTER_KEY or put the key file at ${join(config.dataDir, 'master.key')} (CLUBCRED_DATA_DIR)`)
-  }
   const { db, schemaVersion } = openClubcredFile(path, { readonly: true })
   try {
+    const masterKey = readMasterKey(config.dataDir, config.masterKey)
+    if (!masterKey) {
+      throw new BackupRefused(`no master key: set CLUBCRED_MASTER_KEY or put the key file at ${join(config.dataDir, 'master.key')} (CLUBCRED_DATA_DIR)`)
+    }
     const keys = readStoredKeys(db)
     const opened = await openSealedKeys(keys, masterKey)
     const byKid = new Map(keys.map((key) => [key.kid, key]))

@@ -1,0 +1,320 @@
+/**
+ * Backup and restore (issue 18, docs/backup.md) with the real server process and the real CLI: a server
+ * on a SQLite data dir issues over HTTP while `backup --out` copies its database; `verify-backup` checks
+ * the copy; `restore --from` puts it into a fresh data dir with the same master key, and a server there
+ * serves every credential of the copy byte for byte, each verifying with jose against the club's DID
+ * document (the same document as before), takes the old client's secret and issues on. With a wrong
+ * master key (given, or a new key file the server makes itself) it refuses to start, in one line.
+ */
+import assert from 'node:assert/strict'
+import { execFile, spawn } from 'node:child_process'
+import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { after, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
+import { importJWK, jwtVerify, type JWTHeaderParameters } from 'jose'
+import { spawnNode, type NodeProcess } from '../support/node-process.ts'
+import { ROOT, basic, clubAndClient, freshDataDir, removeDataDir, runCli, type HttpResponse } from '../support/server.ts'
+
+const ORIGIN = 'http://badges.rowing.test'
+const ADDRESS = {
+  CLUBCRED_BASE_URL: ORIGIN,
+  CLUBCRED_AUTH_URL: `${ORIGIN}/oauth`,
+  CLUBCRED_PUBLIC_URL: ORIGIN,
+  CLUBCRED_SHARE_HOST: 'badges.rowing.test',
+  CLUBCRED_LEGACY_BASE_URL: ORIGIN,
+}
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+const randomKey = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')
+
+/** The CLI with exactly these CLUBCRED_* variables (runCli sets only the data dir). */
+function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
+  const inherited: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_')) inherited[name] = value
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'server/cli.ts'), ...args],
+      { cwd: ROOT, env: { ...inherited, ...env }, timeout: 30_000 },
+      (error, stdout) => {
+        if (error && typeof error.code !== 'number') return reject(error)
+        let json: unknown
+        try {
+          json = JSON.parse(stdout)
+        } catch {
+          json = undefined
+        }
+        resolve({ code: error ? (error.code as number) : 0, json, stdout })
+      },
+    )
+  })
+}
+
+/** Starts the server expecting it to refuse: its exit code and stderr (it must not get to listen). */
+function startRefused(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  const inherited: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_') && name !== 'PORT' && name !== 'HOST') inherited[name] = value
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/node.ts')], {
+    cwd: ROOT,
+    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  let stderr = ''
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      clearTimeout(timer)
+      resolve({ code, stderr })
+    }),
+  )
+}
+
+async function session(node: NodeProcess, client: { client_id: string; client_secret: string }) {
+  const token = await node.http('/oauth/token', {
+    method: 'POST',
+    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  })
+  assert.equal(token.status, 200, token.text)
+  return (method: string, path: string, body?: unknown): Promise<HttpResponse> =>
+    node.http(`/v2/clubs/rowing${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token.json.access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+}
+
+/** Every issuance of the club, page by page, waiting until each has its credential. */
+async function allSigned(call: Awaited<ReturnType<typeof session>>): Promise<{ id: number; credentialId: string }[]> {
+  const deadline = Date.now() + 30_000
+  for (;;) {
+    const items: { id: number; credentialId: string | null }[] = []
+    let cursor: string | null = null
+    do {
+      const page: HttpResponse = await call('GET', `/issuances?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      assert.equal(page.status, 200, page.text)
+      items.push(...page.json.data.map((item: any) => ({ id: item.id, credentialId: item.credentialId })))
+      cursor = page.json.meta.nextCursor
+    } while (cursor)
+    if (items.every((item) => item.credentialId !== null)) return items as { id: number; credentialId: string }[]
+    assert.ok(Date.now() < deadline, 'every issuance is signed within 30 s')
+    await sleep(200)
+  }
+}
+
+/** A verifier's check: the JWT verifies with the DID document's key its header names, and its issuer is that DID. */
+async function verifyWithDidDocument(jwt: string, did: any): Promise<void> {
+  const { payload } = await jwtVerify(
+    jwt,
+    async (header: JWTHeaderParameters) => {
+      const method = did.verificationMethod.find((item: any) => item.id === header.kid)
+      assert.ok(method, `the DID document has the key ${header.kid}`)
+      return importJWK(method.publicKeyJwk, 'ES256')
+    },
+    { algorithms: ['ES256'], issuer: did.id },
+  )
+  assert.equal(typeof payload.jti, 'string')
+}
+
+describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
+  const dirs: string[] = []
+  const nodes: NodeProcess[] = []
+  const dir = () => {
+    const path = freshDataDir()
+    dirs.push(path)
+    return path
+  }
+  after(async () => {
+    await Promise.all(nodes.map((node) => node.kill()))
+    for (const path of dirs) removeDataDir(path)
+  })
+
+  it('a copy made while the server issues restores into a server that verifies, signs and issues on; a wrong master key stops it', async () => {
+    const live = dir()
+    const client = await clubAndClient(live, 'rowing')
+    const first = await spawnNode({ CLUBCRED_DATA_DIR: live, ...ADDRESS })
+    nodes.push(first)
+    const call = await session(first, client)
+    const template = await call('POST', '/achievements', { name: 'Sculls', description: 'Rowed a single scull.', tag: ['rowing'] })
+    assert.equal(template.status, 201, template.text)
+
+    // Issue batches of 10 until told to stop, each accepted whole.
+    let stop = false
+    let batches = 0
+    const issuing = (async () => {
+      while (!stop) {
+        const recipients = Array.from({ length: 10 }, (_, i) => ({
+          externalUserId: `r${batches}-${i}`,
+          name: `Rower ${batches}-${i}`,
+          email: `r${batches}-${i}@rowing.example`,
+        }))
+        const issued = await call('POST', '/issuances', { achievementFormId: template.json.data.id, mode: 'none', recipients })
+        assert.equal(issued.status, 200, issued.text)
+        assert.equal(issued.json.summary.ok, 10)
+        batches += 1
+      }
+    })()
+    while (batches < 3) await sleep(20)
+
+    const backupFile = join(dir(), 'rowing.backup.db')
+    const batchesBefore = batches
+    const backup = await runCli(live, 'backup', '--out', backupFile)
+    const batchesDuring = batches - batchesBefore
+    stop = true
+    await issuing
+    assert.equal(backup.code, 0, `${backup.stdout}\n${backup.stderr}`)
+    assert.ok(batchesDuring > 0, 'the server issued while the backup ran')
+    const masterKey = readFileSync(join(live, 'master.key'), 'utf8').trim()
+    assert.match(backup.json.masterKey, /^not included: .*master\.key/)
+    assert.ok(!backup.stdout.includes(masterKey), 'the key itself is never printed')
+    assert.equal(backup.json.out, backupFile)
+    assert.equal(backup.json.clubs, 1)
+    assert.ok(backup.json.issuances >= 30 && backup.json.issuances % 10 === 0, `whole batches only: ${backup.json.issuances}`)
+    assert.equal(backup.json.credentials + backup.json.pendingSigning, backup.json.issuances, 'each issuance has a credential or a signing job')
+    assert.ok(backup.json.credentials > 0)
+    assert.equal(backup.json.bytes, readFileSync(backupFile).length)
+
+    // What the copy holds, read with better-sqlite3 itself.
+    const copy = new Database(backupFile, { readonly: true })
+    const copied = copy.prepare('SELECT id, jwt FROM credentials').all() as { id: string; jwt: string }[]
+    copy.close()
+    assert.equal(copied.length, backup.json.credentials)
+
+    const verified = await runCli(live, 'verify-backup', backupFile)
+    assert.equal(verified.code, 0, verified.stdout)
+    assert.deepEqual(
+      { credentials: verified.json.credentials, verified: verified.json.verified, failed: verified.json.failed },
+      { credentials: copied.length, verified: copied.length, failed: [] },
+    )
+    assert.equal(verified.json.keys.failed.length, 0)
+
+    // A credential changed in a copy of the copy: its signature no longer verifies, and verify-backup names it.
+    const tampered = join(dir(), 'tampered.db')
+    copyFileSync(backupFile, tampered)
+    const victim = copied[0]!
+    const [header, payload, signature] = victim.jwt.split('.')
+    const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), nbf: 1 })).toString('base64url')
+    const db = new Database(tampered)
+    db.prepare('UPDATE credentials SET jwt = ? WHERE id = ?').run(`${header}.${changed}.${signature}`, victim.id)
+    db.close()
+    const caught = await runCli(live, 'verify-backup', tampered)
+    assert.equal(caught.code, 1, caught.stdout)
+    assert.equal(caught.json.error.code, 'backup-unverified')
+    assert.deepEqual(caught.json.error.failed, [{ id: victim.id, reason: 'the signature does not verify' }])
+    assert.equal(caught.json.error.verified, copied.length - 1)
+
+    const didBefore = await first.http('/open-badges/v3/issuers/rowing/did.json')
+    assert.equal(didBefore.status, 200)
+    await first.stop()
+
+    // Restore into a fresh data dir that holds the same master key file.
+    const restored = dir()
+    copyFileSync(join(live, 'master.key'), join(restored, 'master.key'))
+    const restore = await runCli(restored, 'restore', '--from', backupFile)
+    assert.equal(restore.code, 0, restore.stdout)
+    assert.equal(restore.json.credentials, copied.length)
+    const second = await spawnNode({ CLUBCRED_DATA_DIR: restored, ...ADDRESS })
+    nodes.push(second)
+    assert.doesNotMatch(second.stderr, /created club "demo"/, 'the restored data dir is not empty')
+
+    const didAfter = await second.http('/open-badges/v3/issuers/rowing/did.json')
+    assert.equal(didAfter.text, didBefore.text, 'the same DID document')
+    const onRestored = await session(second, client)
+    const items = await allSigned(onRestored)
+    assert.equal(items.length, backup.json.issuances, 'every issuance of the copy, the pending ones now signed')
+    for (const { id, jwt } of copied) {
+      const served = await second.http(`/open-badges/v3/credentials/${id}`)
+      assert.equal(served.status, 200, served.text)
+      assert.equal(served.text, jwt, 'served as stored')
+    }
+    for (const item of items) {
+      const jwt = await second.http(`/open-badges/v3/credentials/${item.credentialId}`)
+      await verifyWithDidDocument(jwt.text, didAfter.json)
+    }
+
+    // Issuing goes on with the restored keys.
+    const more = await onRestored('POST', '/issuances', {
+      achievementFormId: template.json.data.id,
+      mode: 'none',
+      recipients: [{ externalUserId: 'cox', name: 'Cox', email: 'cox@rowing.example' }],
+    })
+    assert.equal(more.status, 200, more.text)
+    const after_ = await allSigned(onRestored)
+    const fresh = after_.find((item) => item.id === more.json.results[0].resourceId)
+    assert.ok(fresh)
+    await verifyWithDidDocument((await second.http(`/open-badges/v3/credentials/${fresh.credentialId}`)).text, didAfter.json)
+    await second.stop()
+
+    // The same database with a wrong master key: given as CLUBCRED_MASTER_KEY ...
+    const refused = await startRefused({ CLUBCRED_DATA_DIR: restored, CLUBCRED_MASTER_KEY: randomKey(), ...ADDRESS })
+    assert.equal(refused.code, 1, refused.stderr)
+    assert.match(
+      refused.stderr,
+      /^clubcred: cannot start: the master key does not open the stored signing keys \(2 of 2: club:rowing, platform\).*CLUBCRED_MASTER_KEY/,
+    )
+    assert.equal(refused.stderr.trim().split('\n').length, 1, `one line: ${refused.stderr}`)
+    assert.doesNotMatch(refused.stderr, /listening/)
+    // ... or the database copied by hand into a data dir without a key file, where the server makes a new one.
+    const byHand = dir()
+    copyFileSync(backupFile, join(byHand, 'clubcred.db'))
+    const refusedToo = await startRefused({ CLUBCRED_DATA_DIR: byHand, ...ADDRESS })
+    assert.equal(refusedToo.code, 1, refusedToo.stderr)
+    assert.match(refusedToo.stderr, /^clubcred: cannot start: the master key does not open .*master\.key is not the master key of this data/)
+    assert.ok(existsSync(join(byHand, 'master.key')))
+  })
+
+  it('refuses what would lose or mix data, and finds a tampered credential or a wrong key', async () => {
+    const live = dir()
+    await clubAndClient(live, 'rowing')
+    for (let i = 0; i < 2; i++) assert.equal((await runCli(live, 'key', 'rotate', '--club', 'rowing')).code, 0)
+    const out = join(dir(), 'copy.db')
+    assert.equal((await runCli(live, 'backup', '--out', out)).code, 0)
+
+    const again = await runCli(live, 'backup', '--out', out)
+    assert.equal(again.code, 2)
+    assert.match(again.json.error.message, /exists: backup never overwrites a file/)
+
+    const onPostgres = await cliWith(
+      { CLUBCRED_DATA_DIR: live, CLUBCRED_DATABASE_URL: 'postgres://127.0.0.1:1/none', CLUBCRED_MASTER_KEY: randomKey() },
+      'backup',
+      '--out',
+      join(dir(), 'x.db'),
+    )
+    assert.equal(onPostgres.code, 2)
+    assert.match(onPostgres.json.error.message, /use pg_dump/)
+
+    const into = await runCli(live, 'restore', '--from', out)
+    assert.equal(into.code, 2)
+    assert.match(into.json.error.message, /already holds a database/)
+
+    const noKey = await runCli(dir(), 'restore', '--from', out)
+    assert.equal(noKey.code, 2)
+    assert.match(noKey.json.error.message, /no master key/)
+
+    const wrongKey = await cliWith({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out)
+    assert.equal(wrongKey.code, 1)
+    assert.equal(wrongKey.json.error.code, 'master-key-mismatch')
+
+    const notSqlite = join(dir(), 'notes.txt')
+    writeFileSync(notSqlite, 'not a database at all, just some words that fill a page or so.'.repeat(100))
+    const fromText = await runCli(dir(), 'restore', '--from', notSqlite)
+    assert.equal(fromText.code, 2)
+    assert.match(fromText.json.error.message, /is not a clubcred database/)
+    const otherSqlite = join(dir(), 'other.db')
+    new Database(otherSqlite).exec('CREATE TABLE t (x)').close()
+    const fromOther = await runCli(dir(), 'verify-backup', otherSqlite)
+    assert.equal(fromOther.code, 2)
+    assert.match(fromOther.json.error.message, /is not a clubcred database/)
+
+    const ofLive = await runCli(live, 'verify-backup', join(live, 'clubcred.db'))
+    assert.equal(ofLive.code, 2)
+    assert.match(ofLive.json.error.message, /live database/)
+
+    const withWrongKey = await cliWith({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out)
+    assert.equal(withWrongKey.code, 1)
+    assert.equal(withWrongKey.json.error.code, 'backup-unverified')
+    assert.equal(withWrongKey.json.error.keys.opened, 0)
+    assert.equal(withWrongKey.json.error.keys.failed.length, 2, 'the rotated key and the new one')
+  })
+})
