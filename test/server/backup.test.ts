@@ -7,115 +7,14 @@
  * master key (given, or a new key file the server makes itself) it refuses to start, in one line.
  */
 import assert from 'node:assert/strict'
-import { execFile, spawn } from 'node:child_process'
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { importJWK, jwtVerify, type JWTHeaderParameters } from 'jose'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { ROOT, basic, clubAndClient, freshDataDir, removeDataDir, runCli, type HttpResponse } from '../support/server.ts'
-
-const ORIGIN = 'http://badges.rowing.test'
-const ADDRESS = {
-  CLUBCRED_BASE_URL: ORIGIN,
-  CLUBCRED_AUTH_URL: `${ORIGIN}/oauth`,
-  CLUBCRED_PUBLIC_URL: ORIGIN,
-  CLUBCRED_SHARE_HOST: 'badges.rowing.test',
-  CLUBCRED_LEGACY_BASE_URL: ORIGIN,
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const randomKey = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')
-
-/** The CLI with exactly these CLUBCRED_* variables (runCli sets only the data dir). */
-function cliWith(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: any; stdout: string }> {
-  const inherited: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_')) inherited[name] = value
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'server/cli.ts'), ...args],
-      { cwd: ROOT, env: { ...inherited, ...env }, timeout: 30_000 },
-      (error, stdout) => {
-        if (error && typeof error.code !== 'number') return reject(error)
-        let json: unknown
-        try {
-          json = JSON.parse(stdout)
-        } catch {
-          json = undefined
-        }
-        resolve({ code: error ? (error.code as number) : 0, json, stdout })
-      },
-    )
-  })
-}
-
-/** Starts the server expecting it to refuse: its exit code and stderr (it must not get to listen). */
-function startRefused(env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
-  const inherited: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_') && name !== 'PORT' && name !== 'HOST') inherited[name] = value
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'server/node.ts')], {
-    cwd: ROOT,
-    env: { ...inherited, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  })
-  let stderr = ''
-  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000)
-  return new Promise((resolve) =>
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stderr })
-    }),
-  )
-}
-
-async function session(node: NodeProcess, client: { client_id: string; client_secret: string }) {
-  const token = await node.http('/oauth/token', {
-    method: 'POST',
-    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  })
-  assert.equal(token.status, 200, token.text)
-  return (method: string, path: string, body?: unknown): Promise<HttpResponse> =>
-    node.http(`/v2/clubs/rowing${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token.json.access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
-}
-
-/** Every issuance of the club, page by page, waiting until each has its credential. */
-async function allSigned(call: Awaited<ReturnType<typeof session>>): Promise<{ id: number; credentialId: string }[]> {
-  const deadline = Date.now() + 30_000
-  for (;;) {
-    const items: { id: number; credentialId: string | null }[] = []
-    let cursor: string | null = null
-    do {
-      const page: HttpResponse = await call('GET', `/issuances?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
-      assert.equal(page.status, 200, page.text)
-      items.push(...page.json.data.map((item: any) => ({ id: item.id, credentialId: item.credentialId })))
-      cursor = page.json.meta.nextCursor
-    } while (cursor)
-    if (items.every((item) => item.credentialId !== null)) return items as { id: number; credentialId: string }[]
-    assert.ok(Date.now() < deadline, 'every issuance is signed within 30 s')
-    await sleep(200)
-  }
-}
-
-/** A verifier's check: the JWT verifies with the DID document's key its header names, and its issuer is that DID. */
-async function verifyWithDidDocument(jwt: string, did: any): Promise<void> {
-  const { payload } = await jwtVerify(
-    jwt,
-    async (header: JWTHeaderParameters) => {
-      const method = did.verificationMethod.find((item: any) => item.id === header.kid)
-      assert.ok(method, `the DID document has the key ${header.kid}`)
-      return importJWK(method.publicKeyJwk, 'ES256')
-    },
-    { algorithms: ['ES256'], issuer: did.id },
-  )
-  assert.equal(typeof payload.jti, 'string')
-}
+import { cliWithEnv, startExpectingExit } from '../support/process-env.ts'
+import { ADDRESS, allSigned, randomKey, session, sleep, verifyWithDidDocument } from '../support/club-session.ts'
+import { clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
 
 describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
   const dirs: string[] = []
@@ -133,7 +32,8 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
   it('a copy made while the server issues restores into a server that verifies, signs and issues on; a wrong master key stops it', async () => {
     const live = dir()
     const client = await clubAndClient(live, 'rowing')
-    const first = await spawnNode({ CLUBCRED_DATA_DIR: live, ...ADDRESS })
+    // A job a worker held when the copy was made is restored leased: a short lease lets the restored server sign it soon.
+    const first = await spawnNode({ CLUBCRED_DATA_DIR: live, CLUBCRED_SIGNING_LEASE_MS: '2000', ...ADDRESS })
     nodes.push(first)
     const call = await session(first, client)
     const template = await call('POST', '/achievements', { name: 'Sculls', description: 'Rowed a single scull.', tag: ['rowing'] })
@@ -247,7 +147,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     await second.stop()
 
     // The same database with a wrong master key: given as CLUBCRED_MASTER_KEY ...
-    const refused = await startRefused({ CLUBCRED_DATA_DIR: restored, CLUBCRED_MASTER_KEY: randomKey(), ...ADDRESS })
+    const refused = await startExpectingExit({ CLUBCRED_DATA_DIR: restored, CLUBCRED_MASTER_KEY: randomKey(), ...ADDRESS })
     assert.equal(refused.code, 1, refused.stderr)
     assert.match(
       refused.stderr,
@@ -258,7 +158,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     // ... or the database copied by hand into a data dir without a key file, where the server makes a new one.
     const byHand = dir()
     copyFileSync(backupFile, join(byHand, 'clubcred.db'))
-    const refusedToo = await startRefused({ CLUBCRED_DATA_DIR: byHand, ...ADDRESS })
+    const refusedToo = await startExpectingExit({ CLUBCRED_DATA_DIR: byHand, ...ADDRESS })
     assert.equal(refusedToo.code, 1, refusedToo.stderr)
     assert.match(refusedToo.stderr, /^clubcred: cannot start: the master key does not open .*master\.key is not the master key of this data/)
     assert.ok(existsSync(join(byHand, 'master.key')))
@@ -275,7 +175,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(again.code, 2)
     assert.match(again.json.error.message, /exists: backup never overwrites a file/)
 
-    const onPostgres = await cliWith(
+    const onPostgres = await cliWithEnv(
       { CLUBCRED_DATA_DIR: live, CLUBCRED_DATABASE_URL: 'postgres://127.0.0.1:1/none', CLUBCRED_MASTER_KEY: randomKey() },
       'backup',
       '--out',
@@ -292,7 +192,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(noKey.code, 2)
     assert.match(noKey.json.error.message, /no master key/)
 
-    const wrongKey = await cliWith({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out)
+    const wrongKey = await cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out)
     assert.equal(wrongKey.code, 1)
     assert.equal(wrongKey.json.error.code, 'master-key-mismatch')
 
@@ -311,7 +211,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(ofLive.code, 2)
     assert.match(ofLive.json.error.message, /live database/)
 
-    const withWrongKey = await cliWith({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out)
+    const withWrongKey = await cliWithEnv({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out)
     assert.equal(withWrongKey.code, 1)
     assert.equal(withWrongKey.json.error.code, 'backup-unverified')
     assert.equal(withWrongKey.json.error.keys.opened, 0)
