@@ -34,9 +34,8 @@ export async function backupDataDir(config: ServerConfig, out: string) {
   const source = join(config.dataDir, 'clubcred.db')
   if (!existsSync(source)) throw new BackupRefused(`there is no database at ${source} (CLUBCRED_DATA_DIR)`)
 
-  // Read-write, though it only reads: a read-only connection to a WAL database fails when the server
-  // is not running and SQLite's shared-memory file is gone.
-  const { db } = openClubcredFile(source, { readonly: false })
+  // Read-only: the backup never writes to the live database, and closing this connection checkpoints nothing.
+  const { db } = openClubcredFile(source, { readonly: true })
   const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.tmp`)
   let copy: Database.Database | undefined
   try {
