@@ -7,7 +7,7 @@
  * master key (given, or a new key file the server makes itself) it refuses to start, in one line.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
@@ -15,6 +15,13 @@ import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { cliWithEnv, startExpectingExit } from '../support/process-env.ts'
 import { ADDRESS, allSigned, randomKey, session, sleep, verifyWithDidDocument } from '../support/club-session.ts'
 import { clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
+
+/** Runs the tasks `size` at a time, answering their results in order. */
+async function inBatches<T extends (() => Promise<unknown>)[]>(size: number, tasks: [...T]): Promise<{ [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  const results: unknown[] = []
+  for (let i = 0; i < tasks.length; i += size) results.push(...(await Promise.all(tasks.slice(i, i + size).map((task) => task()))))
+  return results as { [K in keyof T]: Awaited<ReturnType<T[K]>> }
+}
 
 describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
   const dirs: string[] = []
@@ -74,6 +81,8 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(backup.json.credentials + backup.json.pendingSigning, backup.json.issuances, 'each issuance has a credential or a signing job')
     assert.ok(backup.json.credentials > 0)
     assert.equal(backup.json.bytes, readFileSync(backupFile).length)
+    assert.equal((statSync(backupFile).mode & 0o777).toString(8), '600', 'recipients are in it: owner only')
+    assert.ok(!existsSync(`${backupFile}-wal`), 'one self-contained file')
 
     // What the copy holds, read with better-sqlite3 itself.
     const copy = new Database(backupFile, { readonly: true })
@@ -114,6 +123,8 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     const restore = await runCli(restored, 'restore', '--from', backupFile)
     assert.equal(restore.code, 0, restore.stdout)
     assert.equal(restore.json.credentials, copied.length)
+    assert.equal((statSync(join(restored, 'clubcred.db')).mode & 0o777).toString(8), '600')
+    assert.deepEqual(readdirSync(restored).sort(), ['clubcred.db', 'master.key'], 'no temporary file left behind')
     const second = await spawnNode({ CLUBCRED_DATA_DIR: restored, ...ADDRESS })
     nodes.push(second)
     assert.doesNotMatch(second.stderr, /created club "demo"/, 'the restored data dir is not empty')
@@ -171,47 +182,44 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     const out = join(dir(), 'copy.db')
     assert.equal((await runCli(live, 'backup', '--out', out)).code, 0)
 
-    const again = await runCli(live, 'backup', '--out', out)
-    assert.equal(again.code, 2)
-    assert.match(again.json.error.message, /exists: backup never overwrites a file/)
-
-    const onPostgres = await cliWithEnv(
-      { CLUBCRED_DATA_DIR: live, CLUBCRED_DATABASE_URL: 'postgres://127.0.0.1:1/none', CLUBCRED_MASTER_KEY: randomKey() },
-      'backup',
-      '--out',
-      join(dir(), 'x.db'),
-    )
-    assert.equal(onPostgres.code, 2)
-    assert.match(onPostgres.json.error.message, /use pg_dump/)
-
-    const into = await runCli(live, 'restore', '--from', out)
-    assert.equal(into.code, 2)
-    assert.match(into.json.error.message, /already holds a database/)
-
-    const noKey = await runCli(dir(), 'restore', '--from', out)
-    assert.equal(noKey.code, 2)
-    assert.match(noKey.json.error.message, /no master key/)
-
-    const wrongKey = await cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out)
-    assert.equal(wrongKey.code, 1)
-    assert.equal(wrongKey.json.error.code, 'master-key-mismatch')
-
     const notSqlite = join(dir(), 'notes.txt')
     writeFileSync(notSqlite, 'not a database at all, just some words that fill a page or so.'.repeat(100))
-    const fromText = await runCli(dir(), 'restore', '--from', notSqlite)
-    assert.equal(fromText.code, 2)
-    assert.match(fromText.json.error.message, /is not a clubcred database/)
     const otherSqlite = join(dir(), 'other.db')
     new Database(otherSqlite).exec('CREATE TABLE t (x)').close()
-    const fromOther = await runCli(dir(), 'verify-backup', otherSqlite)
+    // Independent refusals, three at a time (each is one CLI process; the runner's cores are shared).
+    const [again, onPostgres, into, noKey, wrongKey, fromText, fromOther, ofLive, withWrongKey] = await inBatches(3, [
+      () => runCli(live, 'backup', '--out', out),
+      () =>
+        cliWithEnv(
+          { CLUBCRED_DATA_DIR: live, CLUBCRED_DATABASE_URL: 'postgres://127.0.0.1:1/none', CLUBCRED_MASTER_KEY: randomKey() },
+          'backup',
+          '--out',
+          join(dir(), 'x.db'),
+        ),
+      () => runCli(live, 'restore', '--from', out),
+      () => runCli(dir(), 'restore', '--from', out),
+      () => cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out),
+      () => runCli(dir(), 'restore', '--from', notSqlite),
+      () => runCli(dir(), 'verify-backup', otherSqlite),
+      () => runCli(live, 'verify-backup', join(live, 'clubcred.db')),
+      () => cliWithEnv({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out),
+    ])
+    assert.equal(again.code, 2)
+    assert.match(again.json.error.message, /exists: backup never overwrites a file/)
+    assert.equal(onPostgres.code, 2)
+    assert.match(onPostgres.json.error.message, /use pg_dump/)
+    assert.equal(into.code, 2)
+    assert.match(into.json.error.message, /already holds a database/)
+    assert.equal(noKey.code, 2)
+    assert.match(noKey.json.error.message, /no master key/)
+    assert.equal(wrongKey.code, 1)
+    assert.equal(wrongKey.json.error.code, 'master-key-mismatch')
+    assert.equal(fromText.code, 2)
+    assert.match(fromText.json.error.message, /is not a clubcred database/)
     assert.equal(fromOther.code, 2)
     assert.match(fromOther.json.error.message, /is not a clubcred database/)
-
-    const ofLive = await runCli(live, 'verify-backup', join(live, 'clubcred.db'))
     assert.equal(ofLive.code, 2)
     assert.match(ofLive.json.error.message, /live database/)
-
-    const withWrongKey = await cliWithEnv({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out)
     assert.equal(withWrongKey.code, 1)
     assert.equal(withWrongKey.json.error.code, 'backup-unverified')
     assert.equal(withWrongKey.json.error.keys.opened, 0)
