@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, rmSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
 import { openSealedKeys } from '../core/keys/check-master-key.ts'
 import { countRows, openClubcredFile, readStoredKeys, syncToDisk } from './backup-file.ts'
 import { BackupRefused, RestoreKeyMismatch } from './backup-errors.ts'
@@ -15,7 +16,8 @@ import type { ServerConfig } from './config.ts'
  * a server would then refuse to start on is refused at once. The copy is made with SQLite's backup API
  * (so a FILE still in WAL mode comes whole) into a temporary file of the data dir, mode 0600, synced,
  * and hard-linked to `clubcred.db`, which fails if a database appeared meanwhile: a server never sees a
- * half-written database, and an existing one is never replaced.
+ * half-written database, and an existing one is never replaced. The copy's revocation lists are retired
+ * first (below).
  */
 export async function restoreDataDir(config: ServerConfig, from: string) {
   if (config.database) {
@@ -47,6 +49,7 @@ export async function restoreDataDir(config: ServerConfig, from: string) {
     const counts = countRows(db)
     closeSync(openSync(temporary, 'wx', 0o600))
     await db.backup(temporary)
+    const retiredStatusLists = retireStatusLists(temporary)
     syncToDisk(temporary)
     try {
       linkSync(temporary, database)
@@ -57,9 +60,24 @@ export async function restoreDataDir(config: ServerConfig, from: string) {
     }
     syncToDisk(database)
     restrictSqliteFiles(database)
-    return { restored: database, from: source, schemaVersion, ...counts, masterKey: `opens all ${keys.length} keys` }
+    return { restored: database, from: source, schemaVersion, ...counts, retiredStatusLists, masterKey: `opens all ${keys.length} keys` }
   } finally {
     db.close()
     rmSync(temporary, { force: true })
+  }
+}
+
+/**
+ * Marks every revocation list of the copy full, so that the restored server opens new lists for new
+ * credentials (docs/backup.md, What a restore brings back). Credentials signed after the backup are lost
+ * to the server but not to their holders, and hold the slots after the copy's `allocated`: handed out
+ * again, revoking a new credential would also revoke a lost one. Returns how many lists it retired.
+ */
+function retireStatusLists(file: string): number {
+  const copy = new Database(file)
+  try {
+    return copy.prepare('UPDATE status_lists SET allocated = size WHERE allocated < size').run().changes
+  } finally {
+    copy.close()
   }
 }

@@ -154,7 +154,13 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     const after_ = await allSigned(onRestored)
     const fresh = after_.find((item) => item.id === more.json.results[0].resourceId)
     assert.ok(fresh)
-    await verifyWithDidDocument((await second.http(`/open-badges/v3/credentials/${fresh.credentialId}`)).text, didAfter.json)
+    const freshJwt = (await second.http(`/open-badges/v3/credentials/${fresh.credentialId}`)).text
+    await verifyWithDidDocument(freshJwt, didAfter.json)
+    // A new revocation list: the slots after the copy's may be held by credentials signed after it.
+    assert.ok(restore.json.retiredStatusLists >= 1)
+    const statusList = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).vc.credentialStatus.statusListCredential
+    const oldLists = new Set(copied.map(({ jwt }) => statusList(jwt)))
+    assert.ok(!oldLists.has(statusList(freshJwt)), `${statusList(freshJwt)} is not one of ${[...oldLists].join(', ')}`)
     await second.stop()
 
     // The same database with a wrong master key: given as CLUBCRED_MASTER_KEY ...
