@@ -70,6 +70,10 @@ describe('backup and restore on PostgreSQL: pg_dump and pg_restore', { timeout: 
 
     const restoredUrl = await server.newDatabase()
     await run(join(bin, 'pg_restore'), ['--no-owner', '--exit-on-error', `--dbname=${restoredUrl}`, dump])
+    // The documented step after a restore: retire the revocation lists (docs/backup.md).
+    const retired = await run(join(bin, 'psql'), [restoredUrl, '-c', 'UPDATE clubcred.status_lists SET allocated = size WHERE allocated < size'])
+    assert.match(retired.stdout, /^UPDATE [1-9]/)
+    const retiredIds = (await run(join(bin, 'psql'), [restoredUrl, '-At', '-c', 'SELECT id FROM clubcred.status_lists'])).stdout.trim().split('\n')
     const restoredEnv = { ...env, CLUBCRED_DATABASE_URL: restoredUrl }
 
     const wrong = await startExpectingExit({ ...restoredEnv, CLUBCRED_MASTER_KEY: randomKey() })
@@ -101,6 +105,10 @@ describe('backup and restore on PostgreSQL: pg_dump and pg_restore', { timeout: 
     const after_ = await allSigned(onRestored)
     assert.equal(after_.length, items.length + 1)
     assert.equal(after_[0]!.id, moreOnRestored.json.results[0].resourceId, 'the new issuance lists first: its sequence follows the restored ones')
-    await verifyWithDidDocument((await second.http(`/open-badges/v3/credentials/${after_[0]!.credentialId}`)).text, didAfter.json)
+    const freshJwt = (await second.http(`/open-badges/v3/credentials/${after_[0]!.credentialId}`)).text
+    await verifyWithDidDocument(freshJwt, didAfter.json)
+    const statusList = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()).vc.credentialStatus.statusListCredential
+    const freshList = /\/revocation\/(\d+)$/.exec(statusList(freshJwt))
+    assert.ok(freshList && !retiredIds.includes(freshList[1]!), `new credentials go to a new revocation list: ${statusList(freshJwt)}, retired ${retiredIds}`)
   })
 })
