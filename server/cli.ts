@@ -12,6 +12,8 @@ import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
 import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
+import { BackupRefused, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
+import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
 
@@ -39,7 +41,10 @@ const USAGE = `commands:
   webhook delete --webhook ID
   webhook deliveries --webhook ID [--limit N]
   webhook replay --webhook ID --after EVENT_ID
-  storage copy --to postgres://...   (the data dir's SQLite file into an empty PostgreSQL database)`
+  storage copy --to postgres://...   (the data dir's SQLite file into an empty PostgreSQL database)
+  backup --out FILE                  (a consistent copy of the data dir's SQLite file, also while the server runs)
+  restore --from FILE                (a backup into a data dir without a database)
+  verify-backup FILE                 (every key opens with the master key, every credential verifies)`
 
 type Options = Record<string, string | boolean | undefined>
 type Command = (issuer: Issuer, options: Options) => Promise<unknown>
@@ -175,6 +180,21 @@ async function issueFromCsv(issuer: Issuer, o: Options) {
   return { summary, notIssued: problems }
 }
 
+/**
+ * `backup`, `restore` and `verify-backup` (docs/backup.md): they work on SQLite files, not through an
+ * issuer. Returns what to print, or `undefined` when the command is another one.
+ */
+async function backupCommand(positionals: string[], values: Options): Promise<unknown> {
+  const [name, ...rest] = positionals
+  if (name === 'backup' && rest.length === 0) return (await import('./backup.ts')).backupDataDir(readServerConfig(), required(values, 'out'))
+  if (name === 'restore' && rest.length === 0) return (await import('./restore.ts')).restoreDataDir(readServerConfig(), required(values, 'from'))
+  if (name === 'verify-backup') {
+    if (rest.length !== 1) throw new UsageError('verify-backup FILE: name one backup file')
+    return (await import('./verify-backup.ts')).verifyBackup(readServerConfig(), rest[0]!)
+  }
+  return undefined
+}
+
 async function main(argv: string[]): Promise<number> {
   let issuer: Issuer | undefined
   try {
@@ -204,6 +224,8 @@ async function main(argv: string[]): Promise<number> {
         disable: { type: 'boolean' },
         limit: { type: 'string' },
         after: { type: 'string' },
+        out: { type: 'string' },
+        from: { type: 'string' },
       },
     })
     const name = positionals[0] === 'issue' ? 'issue' : positionals.slice(0, 2).join(' ')
@@ -219,6 +241,11 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0
     }
+    const onFiles = await backupCommand(positionals, values)
+    if (onFiles !== undefined) {
+      print(onFiles)
+      return 0
+    }
     const command = COMMANDS[name]
     if (!command || positionals.length !== name.split(' ').length) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
     const config = readServerConfig()
@@ -232,9 +259,17 @@ async function main(argv: string[]): Promise<number> {
     print(await command(issuer, values))
     return 0
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+    if (error instanceof UsageError || error instanceof BackupRefused || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       print({ error: { code: 'usage', message: (error as Error).message } })
       return 2
+    }
+    if (error instanceof BackupUnverified) {
+      print({ error: { code: 'backup-unverified', message: error.message, ...error.report } })
+      return 1
+    }
+    if (error instanceof MasterKeyMismatch || error instanceof RestoreKeyMismatch) {
+      print({ error: { code: 'master-key-mismatch', message: error.message } })
+      return 1
     }
     if (error instanceof ProblemError) {
       print({ error: { code: error.code, message: error.detail ?? error.message, ...(error.errors ? { errors: error.errors } : {}) } })

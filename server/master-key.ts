@@ -25,6 +25,24 @@ export function loadMasterKey(dataDir: string, fromEnv: string | undefined): Uin
   return parseMasterKey(readFileSync(file, 'utf8').trim(), file)
 }
 
+/**
+ * The master key as `loadMasterKey` finds it, but never created: `null` when `CLUBCRED_MASTER_KEY` is
+ * unset and the data dir has no key file. For `restore` and `verify-backup` (docs/backup.md), where a new
+ * key would open nothing.
+ */
+export function readMasterKey(dataDir: string, fromEnv: string | undefined): Uint8Array | null {
+  if (fromEnv) return parseMasterKey(fromEnv, 'CLUBCRED_MASTER_KEY')
+  const file = join(dataDir, 'master.key')
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null
+    throw error
+  }
+  return parseMasterKey(text.trim(), file)
+}
+
 function parseMasterKey(text: string, source: string): Uint8Array {
   const bytes = /^[0-9a-f]{64}$/i.test(text)
     ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16))

@@ -1,7 +1,9 @@
+import { join } from 'node:path'
 import { createIssuer, type Issuer } from '../index.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import { openStorage } from './storage.ts'
+import { checkMasterKey, MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
@@ -25,9 +27,20 @@ export interface WireOptions {
   clock?: Clock
 }
 
-/** Opens the configured storage (the data dir's SQLite file, or PostgreSQL) and builds the issuer on it. */
+/**
+ * Opens the configured storage (the data dir's SQLite file, or PostgreSQL), checks that the master key
+ * opens its keys (docs/backup.md, A wrong master key) and builds the issuer on it.
+ */
 export async function wireIssuer({ config, urls, openDriver, signer, webhookTransport, metrics, clock }: WireOptions): Promise<Issuer> {
   const { storage, masterKey } = await openStorage(config, openDriver)
+  try {
+    await checkMasterKey(storage.keys, masterKey)
+  } catch (error) {
+    await storage.close()
+    if (!(error instanceof MasterKeyMismatch)) throw error
+    const source = config.masterKey ? 'CLUBCRED_MASTER_KEY' : `the key file ${join(config.dataDir, 'master.key')}`
+    throw new MasterKeyMismatch(`${error.message}; ${source} is not the master key of this data: start with the right one (docs/backup.md)`)
+  }
   return createIssuer({
     storage,
     masterKey,

@@ -27,6 +27,12 @@ export function createKeyRecordStore(state: State, journal: Journal): KeyRecordS
         .sort((a, b) => a.createdAt - b.createdAt || (a.kid < b.kid ? -1 : 1))
         .map(copy)
     },
+    async listActive() {
+      return [...state.keys.values()]
+        .filter((k) => k.active)
+        .sort((a, b) => (a.owner < b.owner ? -1 : a.owner > b.owner ? 1 : 0))
+        .map(copy)
+    },
     async deactivateAll(owner) {
       for (const key of state.keys.values()) {
         if (key.owner === owner && key.active) put(journal, state.keys, key.kid, { ...key, active: false })

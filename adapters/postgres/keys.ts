@@ -33,6 +33,9 @@ export function createKeyRecordStore({ sql }: Database): KeyRecordStore {
     async listByOwner(owner) {
       return (await sql`SELECT * FROM keys WHERE owner = ${owner} ORDER BY created_at, kid`).map(toKey)
     },
+    async listActive() {
+      return (await sql`SELECT * FROM keys WHERE active ORDER BY owner COLLATE "C"`).map(toKey)
+    },
     async deactivateAll(owner) {
       await sql`UPDATE keys SET active = false WHERE owner = ${owner} AND active`
     },

@@ -46,7 +46,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   clubs: ['findByDomain', 'count'],
   clients: ['findById'],
   clientAuthFailures: ['find'],
-  keys: ['findActive', 'findByKid', 'listByOwner'],
+  keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list'],
   snapshots: ['findById'],
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],

@@ -37,6 +37,9 @@ export function createKeyRecordStore(db: Database): KeyRecordStore {
     async listByOwner(owner) {
       return db.all('SELECT * FROM keys WHERE owner = ? ORDER BY created_at, kid', owner).map(toKey)
     },
+    async listActive() {
+      return db.all('SELECT * FROM keys WHERE active = 1 ORDER BY owner').map(toKey)
+    },
     async deactivateAll(owner) {
       db.run('UPDATE keys SET active = 0 WHERE owner = ? AND active = 1', owner)
     },

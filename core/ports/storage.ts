@@ -87,6 +87,11 @@ export interface KeyRecordStore {
   findByKid(kid: string): Promise<StoredKey | null>
   /** Every key of the owner, oldest first (createdAt, then kid). */
   listByOwner(owner: string): Promise<StoredKey[]>
+  /**
+   * The active key of every owner that has one, ordered by owner; `[]` when none. The start-up check
+   * opens each with the master key (docs/backup.md, A wrong master key).
+   */
+  listActive(): Promise<StoredKey[]>
   /** Marks every key of the owner inactive. */
   deactivateAll(owner: string): Promise<void>
 }

@@ -108,7 +108,7 @@ export async function startPostgres({ durable = false }: { durable?: boolean } =
 }
 
 /** `pg_config --bindir` when it is on the PATH, else the highest version under /usr/lib/postgresql. */
-function findBinDir(): string {
+export function findBinDir(): string {
   try {
     const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim()
     if (existsSync(join(dir, 'initdb'))) return dir

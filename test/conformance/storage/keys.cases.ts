@@ -95,6 +95,23 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
       )
     })
 
+    it('listActive lists the active key of every owner, ordered by owner, no inactive one; [] when none', async () => {
+      assert.deepStrictEqual(await storage().keys.listActive(), [])
+      await storage().transaction(async (tx) => {
+        await tx.keys.insert(aKey({ kid: 'p-old', active: false, createdAt: 1 }))
+        await tx.keys.insert(aKey({ kid: 'p-cur', createdAt: 2 }))
+        await tx.keys.insert(aKey({ kid: 'go', owner: 'club:go' }))
+        await tx.keys.insert(aKey({ kid: 'chess', owner: 'club:chess' }))
+        await tx.keys.insert(aKey({ kid: 'gone', owner: 'club:bridge', active: false }))
+      })
+      const listed = await storage().keys.listActive()
+      assert.deepStrictEqual(
+        listed.map(({ owner, kid }) => `${owner} ${kid}`),
+        ['club:chess chess', 'club:go go', 'platform p-cur'],
+      )
+      assert.deepStrictEqual(listed[2], aKey({ kid: 'p-cur', createdAt: 2 }))
+    })
+
     it("deactivateAll marks every key of the owner inactive and no other owner's", async () => {
       await storage().transaction(async (tx) => {
         await tx.keys.insert(aKey({ kid: 'old', active: false, createdAt: 1 }))

@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto'
+import { closeSync, existsSync, linkSync, openSync, rmSync, statSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { countRows, masterKeyNote, openClubcredFile, syncToDisk } from './backup-file.ts'
+import { BackupRefused } from './backup-errors.ts'
+import { createProgress } from './progress.ts'
+import type { ServerConfig } from './config.ts'
+
+/** Pages copied per step at first; doubled after each restart (below). */
+const FIRST_STEP_PAGES = 256
+
+/**
+ * `backup --out FILE` (docs/backup.md): a consistent copy of the data dir's SQLite file while the
+ * server runs, with SQLite's online backup API. Each step copies a run of pages under a read lock only:
+ * in WAL mode (the server's) a reader never blocks the writer, so the server goes on issuing. A write by
+ * the server between two steps makes SQLite restart the copy; each restart doubles the step, so under
+ * any write load the copy ends, at worst in one step over one consistent snapshot.
+ *
+ * The copy is written beside FILE under a temporary name (mode 0600: it holds recipients' names and
+ * e-mail addresses), switched out of WAL so that it is one self-contained file, synced, and then
+ * hard-linked to FILE, which fails when FILE exists: an existing file is never overwritten, also when
+ * it appears during the copy.
+ */
+export async function backupDataDir(config: ServerConfig, out: string) {
+  if (config.database) {
+    throw new BackupRefused(
+      "backup copies the data dir's SQLite file; with CLUBCRED_DATABASE_URL use pg_dump --schema=clubcred --format=custom (docs/backup.md)",
+    )
+  }
+  const target = resolve(out)
+  if (existsSync(target)) throw new BackupRefused(`${target} exists: backup never overwrites a file`)
+  if (!existsSync(dirname(target))) throw new BackupRefused(`the directory ${dirname(target)} does not exist`)
+  const source = join(config.dataDir, 'clubcred.db')
+  if (!existsSync(source)) throw new BackupRefused(`there is no database at ${source} (CLUBCRED_DATA_DIR)`)
+
+  // Read-only: the backup never writes to the live database, and closing this connection checkpoints nothing.
+  const { db } = openClubcredFile(source, { readonly: true })
+  const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.tmp`)
+  let copy: Database.Database | undefined
+  try {
+    closeSync(openSync(temporary, 'wx', 0o600))
+    let pages = FIRST_STEP_PAGES
+    let lastRemaining = Infinity
+    let restarts = 0
+    let total = 0
+    let progress: ReturnType<typeof createProgress> | undefined
+    const done = await db.backup(temporary, {
+      progress({ totalPages, remainingPages }) {
+        if (remainingPages > lastRemaining) {
+          restarts += 1
+          pages *= 2
+        }
+        lastRemaining = remainingPages
+        if (totalPages !== total) {
+          total = totalPages
+          progress = createProgress(totalPages)
+        }
+        progress?.update(totalPages - remainingPages)
+        return pages
+      },
+    })
+    progress?.finish()
+    copy = new Database(temporary)
+    copy.pragma('journal_mode = DELETE')
+    const counts = countRows(copy)
+    const schemaVersion = Number(copy.pragma('user_version', { simple: true }))
+    copy.close()
+    copy = undefined
+    syncToDisk(temporary)
+    try {
+      linkSync(temporary, target)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new BackupRefused(`${target} appeared during the backup: backup never overwrites a file`)
+      throw error
+    }
+    syncToDisk(target)
+    return {
+      out: target,
+      bytes: statSync(target).size,
+      pages: done.totalPages,
+      restarts,
+      schemaVersion,
+      ...counts,
+      masterKey: masterKeyNote(config),
+    }
+  } finally {
+    copy?.close()
+    db.close()
+    rmSync(temporary, { force: true })
+  }
+}

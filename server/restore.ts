@@ -1,0 +1,83 @@
+import { randomUUID } from 'node:crypto'
+import { closeSync, existsSync, linkSync, mkdirSync, openSync, rmSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import Database from 'better-sqlite3'
+import { openSealedKeys } from '../core/keys/check-master-key.ts'
+import { countRows, openClubcredFile, readStoredKeys, syncToDisk } from './backup-file.ts'
+import { BackupRefused, RestoreKeyMismatch } from './backup-errors.ts'
+import { readMasterKey } from './master-key.ts'
+import { restrictSqliteFiles } from './private-files.ts'
+import type { ServerConfig } from './config.ts'
+
+/**
+ * `restore --from FILE` (docs/backup.md) into a data dir that holds no database yet. Checks FILE first
+ * (a clubcred database of a schema this clubcred knows, undamaged) and that the master key of the data
+ * dir (`CLUBCRED_MASTER_KEY` or `master.key`, never created here) opens every key in it: a restore that
+ * a server would then refuse to start on is refused at once. The copy is made with SQLite's backup API
+ * (so a FILE still in WAL mode comes whole) into a temporary file of the data dir, mode 0600, synced,
+ * and hard-linked to `clubcred.db`, which fails if a database appeared meanwhile: a server never sees a
+ * half-written database, and an existing one is never replaced. The copy's revocation lists are retired
+ * first (below).
+ */
+export async function restoreDataDir(config: ServerConfig, from: string) {
+  if (config.database) {
+    throw new BackupRefused("restore writes the data dir's SQLite file; with CLUBCRED_DATABASE_URL use pg_restore into an empty database (docs/backup.md)")
+  }
+  const source = resolve(from)
+  if (!existsSync(source)) throw new BackupRefused(`there is no file ${source}`)
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })
+  const database = resolve(config.dataDir, 'clubcred.db')
+  for (const file of [database, `${database}-wal`]) {
+    if (existsSync(file)) throw new BackupRefused(`the data dir already holds a database (${file}): restore only into an empty data dir`)
+  }
+  const { db, schemaVersion } = openClubcredFile(source, { readonly: true })
+  const temporary = join(config.dataDir, `.clubcred.db.${randomUUID()}.tmp`)
+  try {
+    const masterKey = readMasterKey(config.dataDir, config.masterKey)
+    if (!masterKey) {
+      throw new BackupRefused(
+        `no master key: the backup does not hold it. Put the key file of the backed-up data dir at ${join(config.dataDir, 'master.key')} (mode 0600) or set CLUBCRED_MASTER_KEY, then restore`,
+      )
+    }
+    const keys = readStoredKeys(db)
+    const { failed } = await openSealedKeys(keys, masterKey)
+    if (failed.length > 0) {
+      throw new RestoreKeyMismatch(
+        `the master key does not open ${failed.length} of the ${keys.length} keys in ${source}: it is not the key they were sealed with; nothing was restored`,
+      )
+    }
+    const counts = countRows(db)
+    closeSync(openSync(temporary, 'wx', 0o600))
+    await db.backup(temporary)
+    const retiredStatusLists = retireStatusLists(temporary)
+    syncToDisk(temporary)
+    try {
+      linkSync(temporary, database)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new BackupRefused(`a database appeared at ${database} during the restore: nothing was restored`)
+      throw error
+    }
+    syncToDisk(database)
+    restrictSqliteFiles(database)
+    return { restored: database, from: source, schemaVersion, ...counts, retiredStatusLists, masterKey: `opens all ${keys.length} keys` }
+  } finally {
+    db.close()
+    rmSync(temporary, { force: true })
+  }
+}
+
+/**
+ * Marks every revocation list of the copy full, so that the restored server opens new lists for new
+ * credentials (docs/backup.md, What a restore brings back). Credentials signed after the backup are lost
+ * to the server but not to their holders, and hold the slots after the copy's `allocated`: handed out
+ * again, revoking a new credential would also revoke a lost one. Returns how many lists it retired.
+ */
+function retireStatusLists(file: string): number {
+  const copy = new Database(file)
+  try {
+    return copy.prepare('UPDATE status_lists SET allocated = size WHERE allocated < size').run().changes
+  } finally {
+    copy.close()
+  }
+}

@@ -1,0 +1,57 @@
+import { existsSync, realpathSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { openSealedKeys } from '../core/keys/check-master-key.ts'
+import { verifyStoredCredential } from '../core/credentials/verify-stored.ts'
+import { openClubcredFile, readStoredKeys } from './backup-file.ts'
+import { BackupRefused, BackupUnverified, type BackupReport } from './backup-errors.ts'
+import { readMasterKey } from './master-key.ts'
+import type { ServerConfig } from './config.ts'
+
+/**
+ * `verify-backup FILE` (docs/backup.md): opens the copy read-only and checks it as a restore would need
+ * it, without a server: the master key (`CLUBCRED_MASTER_KEY` or the data dir's `master.key`, found as
+ * the server finds it, never created) opens every stored private key, and every stored credential is an
+ * ES256 JWS by a key of its club that verifies with that key's public half, the key the club's DID
+ * document publishes. The data dir's own database is refused: the command checks copies.
+ */
+export async function verifyBackup(config: ServerConfig, file: string): Promise<BackupReport> {
+  const path = resolve(file)
+  if (!existsSync(path)) throw new BackupRefused(`there is no file ${path}`)
+  const live = join(config.dataDir, 'clubcred.db')
+  if (existsSync(live) && realpathSync(live) === realpathSync(path)) {
+    throw new BackupRefused(`${path} is the data dir's live database: verify-backup checks a copy (make one with backup --out)`)
+  }
+  const { db, schemaVersion } = openClubcredFile(path, { readonly: true })
+  try {
+    const masterKey = readMasterKey(config.dataDir, config.masterKey)
+    if (!masterKey) {
+      throw new BackupRefused(`no master key: set CLUBCRED_MASTER_KEY or put the key file at ${join(config.dataDir, 'master.key')} (CLUBCRED_DATA_DIR)`)
+    }
+    const keys = readStoredKeys(db)
+    const opened = await openSealedKeys(keys, masterKey)
+    const byKid = new Map(keys.map((key) => [key.kid, key]))
+    const report: BackupReport = {
+      file: path,
+      schemaVersion,
+      keys: { total: keys.length, opened: opened.opened.length, failed: opened.failed },
+      credentials: 0,
+      verified: 0,
+      failed: [],
+    }
+    // One row at a time: a backup may hold more credentials than fit in memory at once.
+    for (const row of db.prepare('SELECT id, club, jwt FROM credentials ORDER BY issuance_id').iterate() as Iterable<{
+      id: string
+      club: string
+      jwt: string
+    }>) {
+      report.credentials += 1
+      const reason = await verifyStoredCredential(row, (kid) => byKid.get(kid) ?? null)
+      if (reason === null) report.verified += 1
+      else report.failed.push({ id: row.id, reason })
+    }
+    if (report.keys.failed.length > 0 || report.failed.length > 0) throw new BackupUnverified(report)
+    return report
+  } finally {
+    db.close()
+  }
+}
