@@ -229,7 +229,8 @@ function editDistance(a: string, b: string): number {
 
 /** The table for `clubcred serve --help`: name and default on one line, the description under it. */
 export function variablesHelp(): string {
-  return ROWS.map((row) => `  ${row.name}  (default: ${row.shown})\n      ${row.description.replaceAll('`', '')}`).join('\n')
+  const plain = (value: string) => value.replaceAll('`', '')
+  return ROWS.map((row) => `  ${row.name}  (default: ${plain(row.shown)})\n      ${plain(row.description)}`).join('\n')
 }
 
 /** The table as the Markdown that docs/install.md holds between its `variables` markers. */

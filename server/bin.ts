@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+/**
+ * `clubcred`, the one installed command (package.json `bin`; docs/install.md): `clubcred serve` starts the
+ * server as `npm start` does, `clubcred <admin command>` runs the admin CLI as `npm run cli` does, and
+ * `--help` describes either. Each side is imported only when chosen: `serve` never loads the CLI, and an
+ * admin command never starts a server.
+ */
+import process from 'node:process'
+
+const [first, ...rest] = process.argv.slice(2)
+
+if (first === 'serve') {
+  if (rest.includes('--help') || rest.includes('-h')) {
+    const { serveHelp } = await import('./serve-help.ts')
+    process.stdout.write(serveHelp())
+  } else if (rest.length > 0) {
+    process.stderr.write(`clubcred serve takes no arguments (got ${rest.join(' ')}); it is configured by environment variables: clubcred serve --help\n`)
+    process.exitCode = 2
+  } else {
+    const { serve } = await import('./node.ts')
+    await serve()
+  }
+} else {
+  const { runCli } = await import('./cli.ts')
+  await runCli(process.argv.slice(2))
+}
