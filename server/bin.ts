@@ -7,7 +7,9 @@
  */
 import process from 'node:process'
 
-const [first, ...rest] = process.argv.slice(2)
+// `clubcred help [command]` is `clubcred [command] --help`: `npx clubcred --help` prints npm's own help.
+const argv = process.argv[2] === 'help' ? [...process.argv.slice(3), '--help'] : process.argv.slice(2)
+const [first, ...rest] = argv
 
 if (first === 'serve') {
   if (rest.includes('--help') || rest.includes('-h')) {
@@ -22,5 +24,5 @@ if (first === 'serve') {
   }
 } else {
   const { runCli } = await import('./cli.ts')
-  await runCli(process.argv.slice(2))
+  await runCli(argv)
 }

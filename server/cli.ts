@@ -317,7 +317,7 @@ export function overallHelp(): string {
     'admin commands (each prints one JSON object; on failure { "error": { code, message } } and a non-zero exit):',
     ...Object.entries(COMMANDS).map(([name, spec]) => `  ${usageLine(name, spec)}`),
     '',
-    'clubcred <command> --help describes a command and its options.',
+    'clubcred <command> --help (or clubcred help <command>) describes a command and its options.',
   ].join('\n')
 }
 
@@ -333,8 +333,10 @@ function groupHelp(group: string): string | undefined {
  * error, 1 for any other failure (`{ "error": { code, message } }` on stdout). `--help` prints the
  * command's help (text, not JSON) and returns 0.
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(args: string[]): Promise<number> {
   let issuer: Promise<Issuer> | undefined
+  // `help webhook create` is `webhook create --help`.
+  const argv = args[0] === 'help' ? [...args.slice(1), '--help'] : args
   try {
     const { words, rest } = splitCommand(argv)
     const name = words.join(' ')
