@@ -11,6 +11,7 @@ import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
+import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
 import type { Issuer } from '../index.ts'
@@ -72,6 +73,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
   guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  for (const warning of unknownVariableWarnings(deno.env.toObject())) process.stderr.write(`clubcred: warning: ${warning}\n`)
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)
