@@ -313,6 +313,7 @@ export function overallHelp(): string {
     'usage: clubcred <command> [options]',
     '',
     '  serve    start the server (configured by environment variables: clubcred serve --help)',
+    '  version  print the version of the installed package',
     '',
     'admin commands (each prints one JSON object; on failure { "error": { code, message } } and a non-zero exit):',
     ...Object.entries(COMMANDS).map(([name, spec]) => `  ${usageLine(name, spec)}`),

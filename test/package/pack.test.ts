@@ -223,6 +223,8 @@ await issuer.close()
         assert.equal(help.code, 0)
         assert.match(help.stdout, /(\n {2}|^usage: clubcred )club create --domain D --name N \[--no-issue\]\n/)
       }
+      const version = await clubcred(['version'])
+      assert.equal(version.stdout, `${(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version}\n`)
       const serveHelp = await clubcred(['serve', '--help'])
       assert.equal(serveHelp.code, 0)
       assert.match(serveHelp.stdout, /\n {2}CLUBCRED_DATA_DIR {2}\(default: \.\/data\)\n/)

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { COMMANDS } from '../../server/cli.ts'
@@ -54,6 +55,11 @@ describe('clubcred --help', () => {
       assert.match(stdout, /\n {2}serve /)
       for (const [name, spec] of Object.entries(COMMANDS)) assert.ok(stdout.includes(`\n  ${usageLine(name, spec)}\n`), `lists ${name}`)
     }
+  })
+
+  it('clubcred version prints the version of package.json, exit 0', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    for (const word of ['version', '--version']) assert.deepEqual(await clubcred(dataDir, word), { code: 0, stdout: `${version}\n`, stderr: '' })
   })
 
   it('clubcred serve --help lists every variable with its default, exit 0, and starts nothing', async () => {
