@@ -348,7 +348,8 @@ export async function main(args: string[]): Promise<number> {
       process.stdout.write(help)
       return 0
     }
-    if (!command) throw new UsageError(`unknown command: ${argv.join(' ') || '(none)'}\n${overallHelp()}`)
+    // The words only: an option's value may be a secret (a key pasted in the wrong place).
+    if (!command) throw new UsageError(`unknown command: ${name || '(none)'}\n${overallHelp()}`)
     const options = parseOptions(command, rest)
     const config = readServerConfig()
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
