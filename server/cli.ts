@@ -6,54 +6,57 @@
 import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { extname } from 'node:path'
-import { parseArgs } from 'node:util'
+import { pathToFileURL } from 'node:url'
 import { recipientsFromCsv } from './csv.ts'
 import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
 import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
-import { readServerConfig, resolveUrls } from './config.ts'
+import { ConfigurationError, readServerConfig, resolveUrls, type ServerConfig } from './config.ts'
+import { unknownVariableWarnings } from './environment.ts'
+import {
+  commandHelp,
+  findCommand,
+  parseOptions,
+  required,
+  splitCommand,
+  usageLine,
+  UsageError,
+  wantsHelp,
+  type CommandSpec,
+  type OptionSpec,
+  type Options,
+} from './command-line.ts'
 import { BackupRefused, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
 import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
 
-class UsageError extends Error {}
-
-const USAGE = `commands:
-  club create --domain D --name N [--no-issue]
-  club verify --club D [--off]
-  client create --club D [--scopes "issuance:write issuance:read ..."]
-  client rotate --client ID
-  client delete --client ID
-  apikey create --club D
-  apikey list --club D
-  apikey revoke --key ID
-  design create --club D --kind badge|certificate --name N [--file image.svg|png]
-  key rotate --club D
-  issue --club D --achievement N --csv FILE [--mode email|none]
-  coissuer add --club D --achievement N --name NAME --url URL [--verified]
-  coissuer list --club D --achievement N
-  coissuer remove --club D --achievement N --url URL
-  webhook create --club D --url URL [--events "issuance.issued issuance.credential_issued ..."]
-  webhook list --club D
-  webhook update --webhook ID [--url URL] [--events "..."] [--enable|--disable]
-  webhook rotate-secret --webhook ID
-  webhook delete --webhook ID
-  webhook deliveries --webhook ID [--limit N]
-  webhook replay --webhook ID --after EVENT_ID
-  storage copy --to postgres://...   (the data dir's SQLite file into an empty PostgreSQL database)
-  backup --out FILE                  (a consistent copy of the data dir's SQLite file, also while the server runs)
-  restore --from FILE                (a backup into a data dir without a database)
-  verify-backup FILE                 (every key opens with the master key, every credential verifies)`
-
-type Options = Record<string, string | boolean | undefined>
-type Command = (issuer: Issuer, options: Options) => Promise<unknown>
-
-const required = (options: Options, name: string): string => {
-  const value = options[name]
-  if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required`)
-  return value
+/** What a command gets besides its options: the configuration, and the data dir's issuer on first use. */
+export interface CommandContext {
+  config: ServerConfig
+  /** Wires the issuer on the configured storage once; it is closed after the command. */
+  issuer(): Promise<Issuer>
 }
+
+type Command = CommandSpec<CommandContext>
+
+/** A command that works through the issuer. */
+const withIssuer =
+  (run: (issuer: Issuer, options: Options) => Promise<unknown>): Command['run'] =>
+  async (options, context) =>
+    run(await context.issuer(), options)
+
+const option = (name: string, value: string | undefined, description: string, isRequired = false): OptionSpec => ({
+  name,
+  ...(value ? { value } : {}),
+  ...(isRequired ? { required: true } : {}),
+  description,
+})
+const CLUB = option('club', 'D', 'the club, by its domain', true)
+const CLIENT = option('client', 'ID', 'the API client id (`cc_…`)', true)
+const WEBHOOK = option('webhook', 'ID', 'the webhook endpoint id that `webhook create` printed', true)
+const ACHIEVEMENT = option('achievement', 'N', 'the achievement template id', true)
+const EVENTS = option('events', '"TYPE ..."', 'event types (issuance.issued issuance.credential_issued ...), space- or comma-separated; default every type')
 
 /**
  * `--key` of `apikey revoke`: the id `apikey list` prints, or the key's visible prefix `cck_<id>`. A whole
@@ -65,74 +68,218 @@ function apiKeyId(value: string): string {
   return match[1]!
 }
 
-const COMMANDS: Record<string, Command> = {
-  'club create': (issuer, o) => issuer.clubs.create({ domain: required(o, 'domain'), name: required(o, 'name'), canIssue: !o['no-issue'] }),
-  'club verify': (issuer, o) => issuer.clubs.setVerified(required(o, 'club'), !o.off),
-  'client create': (issuer, o) =>
-    issuer.clients.create({
-      club: required(o, 'club'),
-      ...(typeof o.scopes === 'string' ? { scopes: o.scopes.split(/[\s,]+/).filter(Boolean) } : {}),
-    }),
-  'client rotate': (issuer, o) => issuer.clients.rotate(required(o, 'client')),
-  'client delete': (issuer, o) => issuer.clients.delete(required(o, 'client')),
-  'apikey create': (issuer, o) => issuer.legacy.createApiKey(required(o, 'club')),
-  'apikey list': (issuer, o) => issuer.legacy.listApiKeys(required(o, 'club')),
-  'apikey revoke': (issuer, o) => issuer.legacy.revokeApiKey(apiKeyId(required(o, 'key'))),
-  'design create': (issuer, o) => {
-    const kind = required(o, 'kind')
-    const file = typeof o.file === 'string' ? o.file : null
-    const image: DesignCreateBody['image'] = file
-      ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') }
-      : undefined
-    return issuer.designs.create(required(o, 'club'), { kind: kind as DesignCreateBody['kind'], name: required(o, 'name'), ...(image ? { image } : {}) })
+/** Every admin command, by its words; the usage list, `--help` and the option parser come from here. */
+export const COMMANDS: Record<string, Command> = {
+  'club create': {
+    summary: 'Creates a club; prints it.',
+    options: [
+      option('domain', 'D', 'the club id in every URL (lower-case letters, digits, hyphens)', true),
+      option('name', 'N', 'the display name', true),
+      option('no-issue', undefined, 'the club may not issue (yet)'),
+    ],
+    run: withIssuer((issuer, o) => issuer.clubs.create({ domain: required(o, 'domain'), name: required(o, 'name'), canIssue: !o['no-issue'] })),
   },
-  issue: issueFromCsv,
-  // Each prints `{ coIssuers: [...] }`, the template's co-issuers as its read shows them (club first).
-  'coissuer add': async (issuer, o) => ({
-    coIssuers: await issuer.achievements.coIssuers.add(required(o, 'club'), templateId(o), {
-      name: required(o, 'name'),
-      url: required(o, 'url'),
-      isVerified: Boolean(o.verified),
+  'club verify': {
+    summary: "Sets the club's `issuerVerified` attestation, or with --off clears it; prints the club.",
+    options: [CLUB, option('off', undefined, 'remove the verification')],
+    run: withIssuer((issuer, o) => issuer.clubs.setVerified(required(o, 'club'), !o.off)),
+  },
+  'client create': {
+    summary: 'Creates an API client of a club; prints `{ client_id, client_secret, scopes }`, the only time the secret is shown.',
+    options: [CLUB, option('scopes', '"SCOPE ..."', 'the scopes it may ask for (issuance:write issuance:read ...); default every scope')],
+    run: withIssuer((issuer, o) =>
+      issuer.clients.create({
+        club: required(o, 'club'),
+        ...(typeof o.scopes === 'string' ? { scopes: o.scopes.split(/[\s,]+/).filter(Boolean) } : {}),
+      }),
+    ),
+  },
+  'client rotate': {
+    summary: 'Gives an API client a new secret; the old secret and every token obtained with it stop working.',
+    options: [CLIENT],
+    run: withIssuer((issuer, o) => issuer.clients.rotate(required(o, 'client'))),
+  },
+  'client delete': {
+    summary: 'Deletes an API client; its tokens stop working at once.',
+    options: [CLIENT],
+    run: withIssuer((issuer, o) => issuer.clients.delete(required(o, 'client'))),
+  },
+  'apikey create': {
+    summary: 'Creates an API key for legacy form creation; shown once, stored hashed.',
+    options: [CLUB],
+    run: withIssuer((issuer, o) => issuer.legacy.createApiKey(required(o, 'club'))),
+  },
+  'apikey list': {
+    summary: "Lists a club's API keys (id, createdAt, revokedAt), oldest first; never a secret.",
+    options: [CLUB],
+    run: withIssuer((issuer, o) => issuer.legacy.listApiKeys(required(o, 'club'))),
+  },
+  'apikey revoke': {
+    summary: 'Revokes an API key: it gets 401 at once.',
+    options: [option('key', 'ID', 'the id that `apikey list` prints, or `cck_<id>`; never the whole key', true)],
+    run: withIssuer((issuer, o) => issuer.legacy.revokeApiKey(apiKeyId(required(o, 'key')))),
+  },
+  'design create': {
+    summary: 'Creates a badge or certificate design of a club, optionally with an SVG or PNG image.',
+    options: [
+      CLUB,
+      option('kind', 'badge|certificate', 'what the design is for', true),
+      option('name', 'N', 'the design name', true),
+      option('file', 'image.svg|png', 'the image (by its extension: .png is PNG, anything else SVG)'),
+    ],
+    run: withIssuer((issuer, o) => {
+      const kind = required(o, 'kind')
+      const file = typeof o.file === 'string' ? o.file : null
+      const image: DesignCreateBody['image'] = file
+        ? { mediaType: extname(file).toLowerCase() === '.png' ? 'image/png' : 'image/svg+xml', data: readFileSync(file).toString('base64') }
+        : undefined
+      return issuer.designs.create(required(o, 'club'), { kind: kind as DesignCreateBody['kind'], name: required(o, 'name'), ...(image ? { image } : {}) })
     }),
-  }),
-  'coissuer list': async (issuer, o) => ({ coIssuers: await issuer.achievements.coIssuers.list(required(o, 'club'), templateId(o)) }),
-  'coissuer remove': async (issuer, o) => ({
-    coIssuers: await issuer.achievements.coIssuers.remove(required(o, 'club'), templateId(o), { url: required(o, 'url') }),
-  }),
-  'key rotate': async (issuer, o) => {
-    const club = required(o, 'club')
-    if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
-    const key = await issuer.keys.rotate(club)
-    return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
+  },
+  'key rotate': {
+    summary: 'Gives a club a new credential signing key; older keys stay in the DID document.',
+    options: [CLUB],
+    run: withIssuer(async (issuer, o) => {
+      const club = required(o, 'club')
+      if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
+      const key = await issuer.keys.rotate(club)
+      return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
+    }),
+  },
+  issue: {
+    summary: `Issues an achievement to every recipient of a CSV (header externalUserId,name,email), in batches of ${MAX_RECIPIENTS}; running the same file again issues nothing twice.`,
+    options: [
+      CLUB,
+      ACHIEVEMENT,
+      option('csv', 'FILE', 'the recipients', true),
+      option('mode', 'email|none', 'mail each recipient (email) or not (none, the default)'),
+    ],
+    run: withIssuer(issueFromCsv),
+  },
+  // Each prints `{ coIssuers: [...] }`, the template's co-issuers as its read shows them (club first).
+  'coissuer add': {
+    summary: "Adds a co-issuer (a partner organisation) to an achievement template; prints the template's co-issuers.",
+    options: [
+      CLUB,
+      ACHIEVEMENT,
+      option('name', 'NAME', "the co-issuer's name", true),
+      option('url', 'URL', "the co-issuer's URL (its identity)", true),
+      option('verified', undefined, 'the club has verified the co-issuer'),
+    ],
+    run: withIssuer(async (issuer, o) => ({
+      coIssuers: await issuer.achievements.coIssuers.add(required(o, 'club'), templateId(o), {
+        name: required(o, 'name'),
+        url: required(o, 'url'),
+        isVerified: Boolean(o.verified),
+      }),
+    })),
+  },
+  'coissuer list': {
+    summary: "Lists an achievement template's co-issuers (the club first).",
+    options: [CLUB, ACHIEVEMENT],
+    run: withIssuer(async (issuer, o) => ({ coIssuers: await issuer.achievements.coIssuers.list(required(o, 'club'), templateId(o)) })),
+  },
+  'coissuer remove': {
+    summary: 'Removes a co-issuer, by its URL, from an achievement template.',
+    options: [CLUB, ACHIEVEMENT, option('url', 'URL', "the co-issuer's URL", true)],
+    run: withIssuer(async (issuer, o) => ({
+      coIssuers: await issuer.achievements.coIssuers.remove(required(o, 'club'), templateId(o), { url: required(o, 'url') }),
+    })),
   },
   ...webhookCommands(),
+  'storage copy': {
+    summary: "Copies the data dir's SQLite file into an empty PostgreSQL database (docs/deployment.md); prints the row counts of both.",
+    options: [option('to', 'postgres://...', 'the target database', true)],
+    // Works on the two databases themselves, not through an issuer.
+    run: async (o, { config }) => {
+      const to = required(o, 'to')
+      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), import('../adapters/sqlite/driver-better-sqlite3.ts')])
+      try {
+        return await copyStorage(config, to, betterSqlite3Driver)
+      } catch (error) {
+        // The refusals (no source file, a target with rows, a wrong URL) are the operator's to fix.
+        throw error instanceof TypeError ? new UsageError(error.message) : error
+      }
+    },
+  },
+  // docs/backup.md: these work on SQLite files, not through an issuer.
+  backup: {
+    summary: "A consistent copy of the data dir's SQLite file, also while the server runs (SQLite's online backup); the master key is not in it.",
+    options: [option('out', 'FILE', 'where to write the copy; an existing file is never overwritten', true)],
+    run: async (o, { config }) => (await import('./backup.ts')).backupDataDir(config, required(o, 'out')),
+  },
+  restore: {
+    summary: 'Restores a backup into a data dir without a database; the master key must be there first and open every key.',
+    options: [option('from', 'FILE', 'the backup file', true)],
+    run: async (o, { config }) => (await import('./restore.ts')).restoreDataDir(config, required(o, 'from')),
+  },
+  'verify-backup': {
+    summary: 'Opens a backup read-only: every key opens with the master key and every credential verifies; exit 1 naming what fails.',
+    options: [],
+    argument: { name: 'FILE', description: 'the backup file (never the live database)' },
+    run: async (o, { config }) => (await import('./verify-backup.ts')).verifyBackup(config, required(o, 'FILE')),
+  },
 }
 
 /** `webhook ...` (issue 17): the secret is printed by create and rotate-secret only, never stored in clear. */
 function webhookCommands(): Record<string, Command> {
   const events = (o: Options) => (typeof o.events === 'string' ? o.events : undefined)
   return {
-    'webhook create': async (issuer, o) => {
-      const { id, url, events: types, secret } = await issuer.webhooks.create({ club: required(o, 'club'), url: required(o, 'url'), events: events(o) })
-      return { id, url, events: types, secret }
+    'webhook create': {
+      summary: 'Registers a webhook endpoint of a club; prints it with its signing secret, shown this once.',
+      options: [CLUB, option('url', 'URL', 'where events are POSTed (https:// on a public address, docs/webhooks.md)', true), EVENTS],
+      run: withIssuer(async (issuer, o) => {
+        const { id, url, events: types, secret } = await issuer.webhooks.create({ club: required(o, 'club'), url: required(o, 'url'), events: events(o) })
+        return { id, url, events: types, secret }
+      }),
     },
-    'webhook list': async (issuer, o) => ({ webhooks: await issuer.webhooks.list(required(o, 'club')) }),
-    'webhook update': (issuer, o) => {
-      if (o.enable && o.disable) throw new UsageError('--enable and --disable exclude each other')
-      return issuer.webhooks.update(required(o, 'webhook'), {
-        ...(typeof o.url === 'string' && { url: o.url }),
-        ...(events(o) !== undefined && { events: events(o) }),
-        ...((o.enable || o.disable) && { enabled: Boolean(o.enable) }),
-      })
+    'webhook list': {
+      summary: "Lists a club's webhook endpoints (never their secrets).",
+      options: [CLUB],
+      run: withIssuer(async (issuer, o) => ({ webhooks: await issuer.webhooks.list(required(o, 'club')) })),
     },
-    'webhook rotate-secret': (issuer, o) => issuer.webhooks.rotateSecret(required(o, 'webhook')),
-    'webhook delete': (issuer, o) => issuer.webhooks.delete(required(o, 'webhook')),
-    'webhook deliveries': async (issuer, o) => {
-      const limit = o.limit === undefined ? undefined : Number(o.limit)
-      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new UsageError('--limit must be from 1 to 1000')
-      return { deliveries: await issuer.webhooks.deliveries(required(o, 'webhook'), limit) }
+    'webhook update': {
+      summary: "Changes a webhook endpoint's URL or events, or enables or disables it.",
+      options: [
+        WEBHOOK,
+        option('url', 'URL', 'the new URL'),
+        option('events', '"TYPE ..."', 'the new event types'),
+        option('enable', undefined, 'deliver again'),
+        option('disable', undefined, 'stop delivering (events are still recorded)'),
+      ],
+      run: withIssuer((issuer, o) => {
+        if (o.enable && o.disable) throw new UsageError('--enable and --disable exclude each other')
+        return issuer.webhooks.update(required(o, 'webhook'), {
+          ...(typeof o.url === 'string' && { url: o.url }),
+          ...(events(o) !== undefined && { events: events(o) }),
+          ...((o.enable || o.disable) && { enabled: Boolean(o.enable) }),
+        })
+      }),
     },
-    'webhook replay': (issuer, o) => issuer.webhooks.replay(required(o, 'webhook'), required(o, 'after')),
+    'webhook rotate-secret': {
+      summary: 'Gives a webhook endpoint a new signing secret, shown this once; the old one still signs for 24 h.',
+      options: [WEBHOOK],
+      run: withIssuer((issuer, o) => issuer.webhooks.rotateSecret(required(o, 'webhook'))),
+    },
+    'webhook delete': {
+      summary: 'Deletes a webhook endpoint.',
+      options: [WEBHOOK],
+      run: withIssuer((issuer, o) => issuer.webhooks.delete(required(o, 'webhook'))),
+    },
+    'webhook deliveries': {
+      summary: "Prints a webhook endpoint's delivery log (attempts, last status and error, next attempt).",
+      options: [WEBHOOK, option('limit', 'N', 'how many, 1 to 1000')],
+      run: withIssuer(async (issuer, o) => {
+        const limit = o.limit === undefined ? undefined : Number(o.limit)
+        if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 1000)) throw new UsageError('--limit must be from 1 to 1000')
+        return { deliveries: await issuer.webhooks.deliveries(required(o, 'webhook'), limit) }
+      }),
+    },
+    'webhook replay': {
+      summary: 'Delivers again every event after the given one to a webhook endpoint.',
+      options: [WEBHOOK, option('after', 'EVENT_ID', 'the last event the receiver has; every later one is sent again', true)],
+      run: withIssuer((issuer, o) => issuer.webhooks.replay(required(o, 'webhook'), required(o, 'after'))),
+    },
   }
 }
 
@@ -180,87 +327,61 @@ async function issueFromCsv(issuer: Issuer, o: Options) {
   return { summary, notIssued: problems }
 }
 
-/**
- * `backup`, `restore` and `verify-backup` (docs/backup.md): they work on SQLite files, not through an
- * issuer. Returns what to print, or `undefined` when the command is another one.
- */
-async function backupCommand(positionals: string[], values: Options): Promise<unknown> {
-  const [name, ...rest] = positionals
-  if (name === 'backup' && rest.length === 0) return (await import('./backup.ts')).backupDataDir(readServerConfig(), required(values, 'out'))
-  if (name === 'restore' && rest.length === 0) return (await import('./restore.ts')).restoreDataDir(readServerConfig(), required(values, 'from'))
-  if (name === 'verify-backup') {
-    if (rest.length !== 1) throw new UsageError('verify-backup FILE: name one backup file')
-    return (await import('./verify-backup.ts')).verifyBackup(readServerConfig(), rest[0]!)
-  }
-  return undefined
+/** `clubcred --help`: the server, then every admin command by its usage line. */
+export function overallHelp(): string {
+  return [
+    'usage: clubcred <command> [options]',
+    '',
+    '  serve    start the server (configured by environment variables: clubcred serve --help)',
+    '  version  print the version of the installed package',
+    '',
+    'admin commands (each prints one JSON object; on failure { "error": { code, message } } and a non-zero exit):',
+    ...Object.entries(COMMANDS).map(([name, spec]) => `  ${usageLine(name, spec)}`),
+    '',
+    'clubcred <command> --help (or clubcred help <command>) describes a command and its options.',
+  ].join('\n')
 }
 
-async function main(argv: string[]): Promise<number> {
-  let issuer: Issuer | undefined
+/** `clubcred webhook --help`: the commands of one group. */
+function groupHelp(group: string): string | undefined {
+  const names = Object.keys(COMMANDS).filter((name) => name.startsWith(`${group} `))
+  if (names.length === 0) return undefined
+  return [`usage: clubcred ${group} <command> [options]`, '', ...names.map((name) => `  ${name.padEnd(24)}  ${COMMANDS[name]!.summary}`)].join('\n') + '\n'
+}
+
+/**
+ * Runs one admin command and returns its exit code: 0 with its one JSON object on stdout, 2 for a usage
+ * error, 1 for any other failure (`{ "error": { code, message } }` on stdout). `--help` prints the
+ * command's help (text, not JSON) and returns 0.
+ */
+export async function main(args: string[]): Promise<number> {
+  let issuer: Promise<Issuer> | undefined
+  // `help webhook create` is `webhook create --help`.
+  const argv = args[0] === 'help' ? [...args.slice(1), '--help'] : args
   try {
-    const { values, positionals } = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        domain: { type: 'string' },
-        name: { type: 'string' },
-        club: { type: 'string' },
-        client: { type: 'string' },
-        key: { type: 'string' },
-        scopes: { type: 'string' },
-        kind: { type: 'string' },
-        file: { type: 'string' },
-        achievement: { type: 'string' },
-        csv: { type: 'string' },
-        mode: { type: 'string' },
-        url: { type: 'string' },
-        verified: { type: 'boolean' },
-        'no-issue': { type: 'boolean' },
-        off: { type: 'boolean' },
-        to: { type: 'string' },
-        webhook: { type: 'string' },
-        events: { type: 'string' },
-        enable: { type: 'boolean' },
-        disable: { type: 'boolean' },
-        limit: { type: 'string' },
-        after: { type: 'string' },
-        out: { type: 'string' },
-        from: { type: 'string' },
-      },
-    })
-    const name = positionals[0] === 'issue' ? 'issue' : positionals.slice(0, 2).join(' ')
-    if (name === 'storage copy' && positionals.length === 2) {
-      // Works on the two databases themselves, not through an issuer.
-      const to = required(values, 'to')
-      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), import('../adapters/sqlite/driver-better-sqlite3.ts')])
-      try {
-        print(await copyStorage(readServerConfig(), to, betterSqlite3Driver))
-      } catch (error) {
-        // The refusals (no source file, a target with rows, a wrong URL) are the operator's to fix.
-        throw error instanceof TypeError ? new UsageError(error.message) : error
-      }
+    const { words, rest } = splitCommand(argv)
+    const { name, command, argument } = findCommand(COMMANDS, words)
+    if (wantsHelp(argv)) {
+      const help = command ? commandHelp('clubcred', name, command) : words.length === 0 ? `${overallHelp()}\n` : groupHelp(name)
+      if (help === undefined) throw new UsageError(`unknown command: ${name}\n${overallHelp()}`)
+      process.stdout.write(help)
       return 0
     }
-    const onFiles = await backupCommand(positionals, values)
-    if (onFiles !== undefined) {
-      print(onFiles)
-      return 0
-    }
-    const command = COMMANDS[name]
-    if (!command || positionals.length !== name.split(' ').length) throw new UsageError(`unknown command: ${positionals.join(' ') || '(none)'}\n${USAGE}`)
+    // The words only: an option's value may be a secret (a key pasted in the wrong place).
+    if (!command) throw new UsageError(`unknown command: ${name || '(none)'}\n${overallHelp()}`)
+    const options = parseOptions(command, rest, argument)
     const config = readServerConfig()
-    // Loaded only once the command is known: a usage error answers without loading the issuer.
-    const [{ wireIssuer }, { betterSqlite3Driver }, { createNodeSigner }] = await Promise.all([
-      import('./wire.ts'),
-      import('../adapters/sqlite/driver-better-sqlite3.ts'),
-      import('../adapters/node/signer.ts'),
-    ])
-    issuer = await wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
-    print(await command(issuer, values))
+    for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+    const context: CommandContext = {
+      config,
+      // Loaded only when a command needs it: a usage error answers without loading the issuer.
+      issuer: () => (issuer ??= openIssuer(config)),
+    }
+    print(await command.run(options, context))
     return 0
   } catch (error) {
-    if (error instanceof UsageError || error instanceof BackupRefused || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      print({ error: { code: 'usage', message: (error as Error).message } })
+    if (error instanceof UsageError || error instanceof BackupRefused) {
+      print({ error: { code: 'usage', message: error.message } })
       return 2
     }
     if (error instanceof BackupUnverified) {
@@ -271,6 +392,10 @@ async function main(argv: string[]): Promise<number> {
       print({ error: { code: 'master-key-mismatch', message: error.message } })
       return 1
     }
+    if (error instanceof ConfigurationError) {
+      print({ error: { code: 'configuration', message: error.message } })
+      return 1
+    }
     if (error instanceof ProblemError) {
       print({ error: { code: error.code, message: error.detail ?? error.message, ...(error.errors ? { errors: error.errors } : {}) } })
       return 1
@@ -279,15 +404,31 @@ async function main(argv: string[]): Promise<number> {
     print({ error: { code: 'internal-error', message: (error as Error).message } })
     return 1
   } finally {
-    await issuer?.close()
+    await (await issuer?.catch(() => undefined))?.close()
   }
+}
+
+async function openIssuer(config: ServerConfig): Promise<Issuer> {
+  const [{ wireIssuer }, { betterSqlite3Driver }, { createNodeSigner }] = await Promise.all([
+    import('./wire.ts'),
+    import('../adapters/sqlite/driver-better-sqlite3.ts'),
+    import('../adapters/node/signer.ts'),
+  ])
+  return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
 }
 
 function print(value: unknown): void {
   process.stdout.write(JSON.stringify(value) + '\n')
 }
 
-const exitCode = await main(process.argv.slice(2))
-// Exit explicitly once stdout is flushed: a command is done when it has printed, whatever handles a
-// library left open (a worker thread, a timer), so that scripts calling the CLI never hang.
-process.stdout.write('', () => process.exit(exitCode))
+/**
+ * Runs `main` and exits once stdout is flushed: a command is done when it has printed, whatever handles
+ * a library left open (a worker thread, a timer), so that scripts calling the CLI never hang.
+ */
+export async function runCli(argv: string[]): Promise<never> {
+  const exitCode = await main(argv)
+  return new Promise(() => process.stdout.write('', () => process.exit(exitCode)))
+}
+
+// `npm run cli` runs this file; `clubcred` (server/bin.ts) imports it.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await runCli(process.argv.slice(2))

@@ -1,4 +1,5 @@
-import { DEFAULTS, defaultUrls, isSigningLease, SIGNING_LEASE_RANGE, type IssuerUrls } from '../core/config.ts'
+import { defaultUrls, type IssuerUrls } from '../core/config.ts'
+import { readVariables, SERVER_ROLES, VARIABLES, type ServerRole } from './environment.ts'
 
 /** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
 export interface ServerConfig {
@@ -44,28 +45,8 @@ export interface MetricsSettings {
   port: number | undefined
 }
 
-const METRICS_TOKEN_MIN_LENGTH = 16
-
-function readMetrics(env: Record<string, string | undefined>): MetricsSettings {
-  const token = env.CLUBCRED_METRICS_TOKEN || undefined
-  if (token !== undefined && (token.length < METRICS_TOKEN_MIN_LENGTH || /\s/.test(token))) {
-    throw new TypeError(`CLUBCRED_METRICS_TOKEN must be at least ${METRICS_TOKEN_MIN_LENGTH} characters without spaces`)
-  }
-  const rawPort = env.CLUBCRED_METRICS_PORT
-  let port: number | undefined
-  if (rawPort !== undefined && rawPort !== '') {
-    port = /^[0-9]{1,5}$/.test(rawPort) ? Number(rawPort) : NaN
-    if (!(port >= 0 && port <= 65535)) throw new TypeError(`CLUBCRED_METRICS_PORT must be a port number, got ${rawPort}`)
-  }
-  return { token, port }
-}
-
-/**
- * `all` serves HTTP and runs the worker; `api` serves HTTP only (it queues, another process signs);
- * `worker` signs, mails and keeps house, and listens only for `/healthz`, `/readyz` and `/metrics`.
- */
-export type ServerRole = 'all' | 'api' | 'worker'
-export const SERVER_ROLES: readonly ServerRole[] = ['all', 'api', 'worker']
+export type { ServerRole }
+export { SERVER_ROLES }
 
 export interface DatabaseSettings {
   url: string
@@ -96,113 +77,71 @@ export interface HttpServerLimits {
 }
 
 export const HTTP_SERVER_DEFAULTS: HttpServerLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 60_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 512,
-  maxHeadersCount: 100,
-}
-
-const HTTP_SERVER_ENV: Record<keyof HttpServerLimits, string> = {
-  headersTimeoutMs: 'CLUBCRED_HEADERS_TIMEOUT_MS',
-  requestTimeoutMs: 'CLUBCRED_REQUEST_TIMEOUT_MS',
-  keepAliveTimeoutMs: 'CLUBCRED_KEEP_ALIVE_TIMEOUT_MS',
-  maxConnections: 'CLUBCRED_MAX_CONNECTIONS',
-  maxHeadersCount: 'CLUBCRED_MAX_HEADERS_COUNT',
-}
-
-/** The HTTP limits from the environment; a value that is not a positive integer is a start-up error. */
-function readHttpLimits(env: Record<string, string | undefined>): HttpServerLimits {
-  const limits = { ...HTTP_SERVER_DEFAULTS }
-  for (const [name, variable] of Object.entries(HTTP_SERVER_ENV) as [keyof HttpServerLimits, string][]) {
-    limits[name] = positiveInteger(env, variable, limits[name])
-  }
-  // Node requires it: the headers are part of the request.
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new TypeError(`CLUBCRED_HEADERS_TIMEOUT_MS (${limits.headersTimeoutMs}) must not exceed CLUBCRED_REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs})`)
-  }
-  return limits
-}
-
-function readSigningLease(value: string | undefined): number {
-  if (value === undefined || value === '') return DEFAULTS.signingLeaseMs
-  const lease = /^[0-9]+$/.test(value) ? Number(value) : NaN
-  if (!isSigningLease(lease)) {
-    throw new TypeError(`CLUBCRED_SIGNING_LEASE_MS must be an integer from ${SIGNING_LEASE_RANGE.min} to ${SIGNING_LEASE_RANGE.max} (ms), got ${value}`)
-  }
-  return lease
-}
-
-/** A positive integer from the environment, or `fallback` when unset; anything else is a start-up error. */
-function positiveInteger(env: Record<string, string | undefined>, variable: string, fallback: number): number {
-  const value = env[variable]
-  if (value === undefined || value === '') return fallback
-  if (!/^[1-9][0-9]*$/.test(value)) throw new TypeError(`${variable} must be a positive integer, got ${value}`)
-  return Number(value)
+  headersTimeoutMs: VARIABLES.headersTimeoutMs.fallback,
+  requestTimeoutMs: VARIABLES.requestTimeoutMs.fallback,
+  keepAliveTimeoutMs: VARIABLES.keepAliveTimeoutMs.fallback,
+  maxConnections: VARIABLES.maxConnections.fallback,
+  maxHeadersCount: VARIABLES.maxHeadersCount.fallback,
 }
 
 /**
- * PostgreSQL when `CLUBCRED_DATABASE_URL` is set. Every node must then seal and open keys with the same
- * master key, and the key must never be in the database it protects: so it comes from
- * `CLUBCRED_MASTER_KEY`, not from a file that each node would generate for itself.
+ * A configuration that cannot start: every wrong variable, each in `problems`, and all of them in the
+ * message (one problem: its message alone), so that an operator fixes them in one round.
  */
-function readDatabase(env: Record<string, string | undefined>): DatabaseSettings | undefined {
-  const url = env.CLUBCRED_DATABASE_URL
-  if (url === undefined || url === '') return undefined
-  if (!/^postgres(ql)?:\/\//.test(url)) throw new TypeError('CLUBCRED_DATABASE_URL must be a postgres:// or postgresql:// URL')
-  if (!env.CLUBCRED_MASTER_KEY) {
-    throw new TypeError(
-      'CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database',
-    )
-  }
-  return {
-    url,
-    poolSize: positiveInteger(env, 'CLUBCRED_DATABASE_POOL_SIZE', 10),
-    statementTimeoutMs: positiveInteger(env, 'CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS', 30_000),
+export class ConfigurationError extends TypeError {
+  constructor(readonly problems: string[]) {
+    super(problems.length === 1 ? problems[0] : `${problems.length} configuration errors: ${problems.join('; ')}`)
   }
 }
 
-function readRole(env: Record<string, string | undefined>): ServerRole {
-  const role = env.CLUBCRED_ROLE || 'all'
-  if (!(SERVER_ROLES as readonly string[]).includes(role)) throw new TypeError(`CLUBCRED_ROLE must be one of ${SERVER_ROLES.join(', ')}, got ${role}`)
-  return role as ServerRole
-}
-
+/**
+ * The server's settings from the environment, through the table of variables (server/environment.ts).
+ * Throws one `ConfigurationError` that names every wrong variable, not only the first.
+ */
 export function readServerConfig(env: Record<string, string | undefined> = process.env): ServerConfig {
-  const port = env.PORT === undefined || env.PORT === '' ? 8787 : Number(env.PORT)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`PORT must be a port number, got ${env.PORT}`)
+  const { values: v, problems } = readVariables(env)
+  // Node requires it: the headers are part of the request.
+  if (v.headersTimeoutMs > v.requestTimeoutMs) {
+    problems.push(`CLUBCRED_HEADERS_TIMEOUT_MS (${v.headersTimeoutMs}) must not exceed CLUBCRED_REQUEST_TIMEOUT_MS (${v.requestTimeoutMs})`)
+  }
+  // PostgreSQL: every node must seal and open keys with the same master key, and the key must never be
+  // in the database it protects; so it comes from the environment, not from a file each node would
+  // generate for itself.
+  if (env.CLUBCRED_DATABASE_URL && !env.CLUBCRED_MASTER_KEY) {
+    problems.push('CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database')
+  }
+  if (problems.length > 0) throw new ConfigurationError(problems)
   const overrides: Partial<IssuerUrls> = {}
   const set = (name: keyof IssuerUrls, value: string | undefined) => {
     if (value) overrides[name] = value
   }
-  set('base', env.CLUBCRED_BASE_URL)
-  set('auth', env.CLUBCRED_AUTH_URL)
-  set('public', env.CLUBCRED_PUBLIC_URL)
-  set('shareHost', env.CLUBCRED_SHARE_HOST)
-  set('legacyBase', env.CLUBCRED_LEGACY_BASE_URL)
+  set('base', v.baseUrl)
+  set('auth', v.authUrl)
+  set('public', v.publicUrl)
+  set('shareHost', v.shareHost)
+  set('legacyBase', v.legacyBaseUrl)
   return {
-    port,
-    host: env.HOST || '127.0.0.1',
-    dataDir: env.CLUBCRED_DATA_DIR || './data',
-    masterKey: env.CLUBCRED_MASTER_KEY || undefined,
+    port: v.port,
+    host: v.host,
+    dataDir: v.dataDir,
+    masterKey: v.masterKey,
     urlOverrides: overrides,
-    smtpUrl: env.CLUBCRED_SMTP_URL || undefined,
-    mailFrom: env.CLUBCRED_MAIL_FROM || undefined,
-    signingLeaseMs: readSigningLease(env.CLUBCRED_SIGNING_LEASE_MS),
-    http: readHttpLimits(env),
-    database: readDatabase(env),
-    role: readRole(env),
-    webhooksAllowPrivate: readFlag(env, 'CLUBCRED_WEBHOOKS_ALLOW_PRIVATE'),
-    readiness: { maxSigningAgeMs: positiveInteger(env, 'CLUBCRED_READY_MAX_SIGNING_AGE_MS', 300_000) },
-    metrics: readMetrics(env),
+    smtpUrl: v.smtpUrl,
+    mailFrom: v.mailFrom,
+    signingLeaseMs: v.signingLeaseMs,
+    http: {
+      headersTimeoutMs: v.headersTimeoutMs,
+      requestTimeoutMs: v.requestTimeoutMs,
+      keepAliveTimeoutMs: v.keepAliveTimeoutMs,
+      maxConnections: v.maxConnections,
+      maxHeadersCount: v.maxHeadersCount,
+    },
+    database: v.databaseUrl ? { url: v.databaseUrl, poolSize: v.databasePoolSize, statementTimeoutMs: v.databaseStatementTimeoutMs } : undefined,
+    role: v.role,
+    webhooksAllowPrivate: v.webhooksAllowPrivate,
+    readiness: { maxSigningAgeMs: v.readyMaxSigningAgeMs },
+    metrics: { token: v.metricsToken, port: v.metricsPort },
   }
-}
-
-function readFlag(env: Record<string, string | undefined>, name: string): boolean {
-  const value = env[name]
-  if (value === undefined || value === '' || value === '0') return false
-  if (value === '1') return true
-  throw new TypeError(`${name} must be 1 or 0, got ${value}`)
 }
 
 /** The issuer URLs for a server listening on `port`: the defaults (docs/decisions.md, Addresses) under the overrides. */

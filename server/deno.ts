@@ -13,6 +13,7 @@ import { handlerFor, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
+import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
 import type { Issuer } from '../index.ts'
@@ -96,6 +97,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
   guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  for (const warning of unknownVariableWarnings(deno.env.toObject())) process.stderr.write(`clubcred: warning: ${warning}\n`)
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)

@@ -43,12 +43,18 @@ export function readMasterKey(dataDir: string, fromEnv: string | undefined): Uin
   return parseMasterKey(text.trim(), file)
 }
 
+/** The two ways to write the master key, as the messages name them. */
+export const MASTER_KEY_FORMAT = '64 hex digits or 43 base64url characters'
+const HEX = /^[0-9a-f]{64}$/i
+const BASE64URL = /^[A-Za-z0-9_-]{43}$/
+
+/** Whether `text` is a master key in one of its two forms (the configuration check at start). */
+export function isMasterKeyText(text: string): boolean {
+  return HEX.test(text) || BASE64URL.test(text)
+}
+
 function parseMasterKey(text: string, source: string): Uint8Array {
-  const bytes = /^[0-9a-f]{64}$/i.test(text)
-    ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16))
-    : /^[A-Za-z0-9_-]{43}$/.test(text)
-      ? fromBase64Url(text)
-      : null
-  if (!bytes || bytes.length !== 32) throw new TypeError(`${source}: the master key must be 32 bytes, as 64 hex digits or 43 base64url characters`)
+  const bytes = HEX.test(text) ? Uint8Array.from(text.match(/../g)!, (pair) => parseInt(pair, 16)) : BASE64URL.test(text) ? fromBase64Url(text) : null
+  if (!bytes || bytes.length !== 32) throw new TypeError(`${source}: the master key must be 32 bytes, as ${MASTER_KEY_FORMAT}`)
   return bytes
 }

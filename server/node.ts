@@ -1,5 +1,5 @@
 /**
- * The standalone server on Node: `npm start`. Reads the environment (docs/decisions.md, Addresses), opens
+ * The standalone server on Node: `npm start`, `clubcred serve`. Reads the environment (docs/decisions.md, Addresses), opens
  * `./data`, creates the demo club on first start and serves every surface on one port.
  */
 import { createServer, type Server } from 'node:http'
@@ -13,6 +13,7 @@ import { handlerFor, startServing } from './start.ts'
 import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
+import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
 import type { Clock } from '../core/ports/clock.ts'
@@ -112,8 +113,13 @@ async function listenForMetrics(metrics: PrometheusMetrics, port: number, proble
   return server
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+/**
+ * `npm start` and `clubcred serve`: checks the configuration (every wrong variable named in one line,
+ * exit 1), warns of unknown `CLUBCRED_*` variables, starts, and closes on SIGINT or SIGTERM.
+ */
+export async function serve(): Promise<void> {
   guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -128,3 +134,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     })
   }
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await serve()
