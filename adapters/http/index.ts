@@ -5,6 +5,8 @@
 import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { asProblem, problemResponse } from './problem.ts'
+import { REQUEST_ID_HEADER, acceptedRequestId, requestIdOf, withRequestId, withRequestIdHeader } from './request-id.ts'
+import { pathShape, routeTemplate, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
@@ -25,7 +27,11 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
 export interface FetchHandlerOptions {
   /** Called with every error that becomes a 500; the response itself never shows it. */
   onError?: (error: unknown, request: Request) => void
+  /** Called once per answered request, after its response is made (docs/logs.md, Request lines). */
+  onResponse?: (answered: AnsweredRequest) => void
 }
+
+export type { AnsweredRequest } from './answered.ts'
 
 /**
  * The HTTP face of an issuer: every surface of interface-spec at the paths of `issuer.config.urls`.
@@ -34,7 +40,7 @@ export interface FetchHandlerOptions {
  * const handle = createFetchHandler(issuer)
  * const response = await handle(new Request('http://localhost:8787/v2/clubs/demo/'))
  */
-export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onResponse }: FetchHandlerOptions = {}): FetchHandler {
   const { urls, problemBaseUrl } = issuer.config
   const bases = surfaceBases(urls)
   // Generated on first request: a process that never serves it (the CLI, most tests) never pays for it.
@@ -44,21 +50,24 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
   const router = Router({
     catch: (error: unknown, request: Request) => {
       const problem = asProblem(error)
-      if (problem) return problemResponse(problem, problemBaseUrl)
+      if (problem) return problemResponse(problem, problemBaseUrl, requestIdOf(request))
       if (error instanceof OAuthError) return oauthErrorResponse(error)
       onError(error, request)
-      return problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl)
+      return internalError(requestIdOf(request))
     },
     finally: [
-      (response: Response | undefined) =>
-        response ?? problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
+      (response: Response | undefined, request: Request) =>
+        response ?? problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl, requestIdOf(request)),
     ],
   })
   const routes = mountOperations(router, OPERATIONS, { bases, served: { issuer, onError, openApiJson }, problemBaseUrl })
+  const internalError = (requestId: string) =>
+    problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl, requestId)
 
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions.md, Addresses); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
+  const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
   const publicPrefixes = [`${bases.public}${PUBLIC_PATHS.openBadges}/`, ...Object.values(WELL_KNOWN).map((name) => `${name}${bases.public}/`)]
   const isPublic = (url: string) => publicPrefixes.some((prefix) => new URL(url).pathname.startsWith(prefix))
@@ -69,13 +78,41 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError }: F
     return router.fetch(request)
   }
 
-  const answer = async (request: Request): Promise<Response> => {
-    if (request.method !== 'HEAD') return route(request)
-    // HEAD is GET without the body (RFC 9110 §9.3.2).
-    const response: Response = await route(new Request(request, { method: 'GET' }))
-    return new Response(null, { status: response.status, headers: response.headers })
+  /** Answers `request`; HEAD is GET without the body (RFC 9110 §9.3.2). Returns the request routed too: itty notes its route there. */
+  const answer = async (request: Request): Promise<{ response: Response; routed: Request }> => {
+    if (request.method !== 'HEAD') return { response: await route(request), routed: request }
+    const routed = new Request(request, { method: 'GET' })
+    const response: Response = await route(routed)
+    return { response: new Response(null, { status: response.status, headers: response.headers }), routed }
   }
-  const handler = async (request: Request): Promise<Response> => withSecurityHeaders(await answer(request))
+  const handler = async (incoming: Request): Promise<Response> => {
+    const started = performance.now()
+    const requestId = acceptedRequestId(incoming.headers.get(REQUEST_ID_HEADER))
+    const request = withRequestId(incoming, requestId)
+    let answered: { response: Response; routed: Request | null }
+    try {
+      answered = await answer(request)
+    } catch (error) {
+      // Every surface answers its own errors; this is the net under them, so that even then the answer has its id.
+      onError(error, request)
+      answered = { response: internalError(requestId), routed: null }
+    }
+    const response = withRequestIdHeader(withSecurityHeaders(answered.response), requestId)
+    if (onResponse) {
+      const matched = (answered.routed as { route?: string } | null)?.route
+      const shareRoute = matched !== undefined && shareClubOf(request.url) !== null
+      onResponse({
+        requestId,
+        method: request.method,
+        route: matched === undefined ? null : `${shareRoute ? 'share:' : ''}${routeTemplate(matched)}`,
+        ...(matched === undefined ? { path: pathShape(new URL(request.url).pathname, routeWords) } : {}),
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        headers: safeHeaders((name) => request.headers.get(name)),
+      })
+    }
+    return response
+  }
   return Object.assign(handler, { routes, problemBaseUrl })
 }
 

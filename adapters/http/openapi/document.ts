@@ -81,13 +81,14 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
         Recipient: jsonSchema(recipientSchema),
         Problem: {
           type: 'object',
-          required: ['type', 'title', 'status', 'code'],
+          required: ['type', 'title', 'status', 'code', 'requestId'],
           properties: {
             type: { type: 'string' },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
             code: { type: 'string' },
+            requestId: { type: 'string', description: 'The id of the request, as in its X-Request-Id answer header and the server log.' },
             errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' }, path: { type: 'string' } } } },
           },
         },
