@@ -1,4 +1,5 @@
 import { DEFAULTS, defaultUrls, isSigningLease, SIGNING_LEASE_RANGE, type IssuerUrls } from '../core/config.ts'
+import { LOG_LEVELS, type LogLevel } from './log.ts'
 
 /** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
 export interface ServerConfig {
@@ -22,6 +23,8 @@ export interface ServerConfig {
   role: ServerRole
   /** `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may use http:// and private addresses (core/config.ts `webhooks.allowPrivate`). */
   webhooksAllowPrivate: boolean
+  /** `CLUBCRED_LOG_LEVEL`: the least severe level logged (docs/logs.md). Default `info`. */
+  logLevel: LogLevel
 }
 
 /**
@@ -126,6 +129,12 @@ function readDatabase(env: Record<string, string | undefined>): DatabaseSettings
   }
 }
 
+function readLogLevel(env: Record<string, string | undefined>): LogLevel {
+  const level = env.CLUBCRED_LOG_LEVEL || 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(level)) throw new TypeError(`CLUBCRED_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${level}`)
+  return level as LogLevel
+}
+
 function readRole(env: Record<string, string | undefined>): ServerRole {
   const role = env.CLUBCRED_ROLE || 'all'
   if (!(SERVER_ROLES as readonly string[]).includes(role)) throw new TypeError(`CLUBCRED_ROLE must be one of ${SERVER_ROLES.join(', ')}, got ${role}`)
@@ -157,6 +166,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     database: readDatabase(env),
     role: readRole(env),
     webhooksAllowPrivate: readFlag(env, 'CLUBCRED_WEBHOOKS_ALLOW_PRIVATE'),
+    logLevel: readLogLevel(env),
   }
 }
 

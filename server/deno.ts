@@ -13,6 +13,8 @@ import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
+import { createLogger, type Logger } from './log.ts'
+import { logAnswered } from './log-wiring.ts'
 import type { Issuer } from '../index.ts'
 
 /** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
@@ -29,6 +31,8 @@ interface DenoRuntime {
 export interface RunningDenoServer {
   url: string
   issuer: Issuer
+  /** The server's log (docs/logs.md): JSON lines on stdout, through pino as on Node. */
+  logger: Logger
   close(): Promise<void>
 }
 
@@ -42,6 +46,7 @@ function denoRuntime(): DenoRuntime {
 export async function startDenoServer({ env }: { env?: Record<string, string | undefined> } = {}): Promise<RunningDenoServer> {
   const deno = denoRuntime()
   const config = readServerConfig(env ?? deno.env.toObject())
+  const logger = createLogger({ level: config.logLevel })
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
   let wired!: (handler: (request: Request) => Promise<Response>) => void
   const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
@@ -51,17 +56,19 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   let issuer: Issuer
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner(), webhookTransport: createWebhookTransport() })
+    issuer = await wireIssuer({ config, urls, openDriver: nodeSqliteDriver, signer: createNodeSigner(), webhookTransport: createWebhookTransport(), logger })
   } catch (error) {
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, config.role))
+  wired(handlerFor(issuer, config.role, logAnswered(logger)))
   const url = await startServing(issuer, config.role, urls, config.host, port)
+  logger.info({ url, role: config.role }, 'listening')
 
   return {
     url,
     issuer,
+    logger,
     async close() {
       await server.shutdown()
       await issuer.close()
@@ -71,11 +78,17 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
-  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  // Until the configuration is read, a crash is logged at the default level; then at the configured one.
+  let log = createLogger({ level: 'info' })
+  guardAgainstDriverDefects(
+    (line) => log.warn(line),
+    (error) => log.fatal({ err: error }, 'uncaught exception; exiting'),
+  )
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)
   })
+  log = running.logger
   process.stderr.write(`clubcred listening on ${running.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     deno.addSignalListener(signal, () => {

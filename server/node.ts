@@ -13,6 +13,9 @@ import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
+import { createLogger, type Logger } from './log.ts'
+import { logAnswered } from './log-wiring.ts'
+import type { DestinationStream } from 'pino'
 import type { Clock } from '../core/ports/clock.ts'
 import type { Issuer } from '../index.ts'
 
@@ -21,12 +24,22 @@ export interface RunningServer {
   role: ServerRole
   issuer: Issuer
   server: Server
+  /** The server's log (docs/logs.md): JSON lines on stdout, or on `logDestination`. */
+  logger: Logger
   close(): Promise<void>
 }
 
-/** Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. */
-export async function startNodeServer({ env = process.env, clock }: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<RunningServer> {
+/**
+ * Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. Its log goes
+ * to stdout, or to `logDestination` (a test reads it there).
+ */
+export async function startNodeServer({
+  env = process.env,
+  clock,
+  logDestination,
+}: { env?: NodeJS.ProcessEnv; clock?: Clock; logDestination?: DestinationStream } = {}): Promise<RunningServer> {
   const config = readServerConfig(env)
+  const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
   let listener: ReturnType<typeof toNodeListener> | undefined
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections, maxHeadersCount } = config.http
   const server = createServer(
@@ -56,20 +69,28 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
       openDriver: betterSqlite3Driver,
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
+      logger,
       ...(clock ? { clock } : {}),
     })
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
     throw error
   }
-  listener = toNodeListener(handlerFor(issuer, config.role))
+  const onResponse = logAnswered(logger)
+  listener = toNodeListener(handlerFor(issuer, config.role, onResponse), {
+    onError: (error) => logger.error({ err: error }, 'listener failed'),
+    log: (line, { requestId }) => logger.warn({ requestId }, line),
+    onResponse,
+  })
   const url = await startServing(issuer, config.role, urls, config.host, port)
+  logger.info({ url, role: config.role }, 'listening')
 
   return {
     url,
     role: config.role,
     issuer,
     server,
+    logger,
     async close() {
       // Stop accepting, drop idle keep-alive connections now and busy ones after a grace period.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
@@ -83,12 +104,18 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  // Until the configuration is read, a crash is logged at the default level; then at the configured one.
+  let log = createLogger({ level: 'info' })
+  guardAgainstDriverDefects(
+    (line) => log.warn(line),
+    (error) => log.fatal({ err: error }, 'uncaught exception; exiting'),
+  )
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
   })
+  log = running.logger
   process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {

@@ -4,10 +4,11 @@ import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import type { Issuer } from '../index.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { ServerRole } from './config.ts'
+import type { AnsweredRequest } from '../adapters/http/answered.ts'
 
 /** What a process of this role answers over HTTP: the whole surface, or a worker's health check only. */
-export function handlerFor(issuer: Issuer, role: ServerRole): (request: Request) => Promise<Response> {
-  return role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch
+export function handlerFor(issuer: Issuer, role: ServerRole, onResponse?: (answered: AnsweredRequest) => void): (request: Request) => Promise<Response> {
+  return role === 'worker' ? createWorkerFetchHandler(issuer, onResponse ? { onResponse } : {}) : issuer.fetch
 }
 
 /**
