@@ -105,9 +105,9 @@ describe('CLUBCRED_LOG_LEVEL', () => {
     }
   })
 
-  it('a wrong value stops the start with a message naming the variable', async () => {
+  it('a wrong value stops the start with a message naming the variable', async (t) => {
     const dataDir = freshDataDir()
-    after(() => removeDataDir(dataDir))
+    t.after(() => removeDataDir(dataDir))
     await assert.rejects(
       startServer({ dataDir, env: { CLUBCRED_LOG_LEVEL: 'verbose' } }),
       /exited with 1 before listening[^]*clubcred: cannot start: CLUBCRED_LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, got verbose/,
