@@ -116,7 +116,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   return Object.assign(handler, { routes, problemBaseUrl })
 }
 
+/** The default for an embedder without `onError`: the request id, not the path (it may hold an id or an address). */
 function logError(error: unknown, request: Request): void {
-  console.error(`clubcred: ${request.method} ${new URL(request.url).pathname} failed:`, error)
+  console.error(`clubcred: ${request.method} request ${requestIdOf(request)} failed:`, error)
 }
 export { createWorkerFetchHandler } from './worker-face.ts'

@@ -12,7 +12,7 @@ import { after, describe, it } from 'node:test'
 import type { DestinationStream } from 'pino'
 import { startNodeServer, type RunningServer } from '../../server/node.ts'
 import { createLogger } from '../../server/log.ts'
-import { loggedNotifier } from '../../server/log-wiring.ts'
+import { issuerLogging, loggedNotifier, loggedWebhookTransport } from '../../server/log-wiring.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
 import { httpSuite } from '../conformance/http.suite.ts'
 import { freshDataDir, removeDataDir } from '../support/server.ts'
@@ -239,5 +239,55 @@ describe('the log at debug', () => {
     assert.match(line.err.message, /rejected \[email\] \(smtp:\/\/\[redacted\]@mail\.example\.com\)/)
     assert.match(line.err.stack, /\n\s+at /, 'with its stack')
     for (const leaked of ['yuna.choi', 'hunter22', 'mailer', 'Yuna Choi']) assert.ok(!text.includes(leaked), leaked)
+  })
+})
+
+describe('failures in the log', () => {
+  it('a 500, a worker round and a webhook attempt without an answer: lines at their level, errors masked, with stacks', async () => {
+    let text = ''
+    const logger = createLogger({ level: 'info', destination: { write: (chunk: string) => void (text += chunk) } })
+    const { http, worker } = issuerLogging(logger)
+    const request = new Request('http://localhost/v2/clubs/chess/recipients/ji.woo@example.com?access_token=eyJhbGciOi.eyJzdWIi.c2ln', {
+      headers: { 'x-request-id': 'req-500', authorization: 'Bearer eyJhbGciOi.eyJzdWIi.c2ln' },
+    })
+    http.onError!(new Error('cannot store ji.woo@example.com', { cause: new Error('Bearer ccs_abcdefghijklmnop rejected') }), request)
+    worker.onError!(Object.assign(new Error('signing failed for ji.woo@example.com'), { code: 'E_SIGN', parameters: ['Ji Woo', 'ji.woo@example.com'] }))
+    const transport = loggedWebhookTransport(
+      {
+        send: async () => {
+          throw new Error('connect ECONNREFUSED')
+        },
+      },
+      logger,
+    )
+    const attempt = {
+      url: 'https://hooks.example.net/T0/B0/s3cr3tpath?token=q',
+      headers: {},
+      body: '{}',
+      connectTimeoutMs: 1,
+      timeoutMs: 1,
+      acceptAddress: () => true,
+    }
+    await assert.rejects(transport.send(attempt), /ECONNREFUSED/)
+
+    const lines = text
+      .split('\n')
+      .filter(Boolean)
+      .map((raw) => JSON.parse(raw))
+    assert.deepEqual(
+      lines.map(({ level, msg }) => ({ level, msg })),
+      [
+        { level: 'error', msg: 'request failed' },
+        { level: 'error', msg: 'worker round failed' },
+        { level: 'warn', msg: 'webhook attempt failed; it is retried' },
+      ],
+    )
+    assert.equal(lines[0].requestId, 'req-500')
+    assert.equal(lines[0].err.message, 'cannot store [email]')
+    assert.equal(lines[0].err.cause.message, 'Bearer [redacted] rejected')
+    assert.match(lines[0].err.stack, /\n\s+at /)
+    assert.deepEqual(Object.keys(lines[1].err).sort(), ['code', 'message', 'stack', 'type'], 'no other field of the error')
+    assert.equal(lines[2].host, 'hooks.example.net')
+    for (const leaked of ['ji.woo', 'Ji Woo', 'eyJ', 'ccs_', 's3cr3tpath', 'token=q', 'recipients']) assert.ok(!text.includes(leaked), leaked)
   })
 })
