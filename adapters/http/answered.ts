@@ -26,6 +26,15 @@ export function routeTemplate(ittyPath: string): string {
 }
 
 /**
+ * The template of each route by the path itty notes on a matched request (`request.route`), which it
+ * stores without a trailing slash: so that the log names `/v2/clubs/{clubDomain}/` as the OpenAPI
+ * document does.
+ */
+export function routeTemplates(ittyPaths: readonly string[]): Map<string, string> {
+  return new Map(ittyPaths.map((path) => [path.replace(/\/+(\/|$)/g, '$1'), routeTemplate(path)]))
+}
+
+/**
  * The shape of a path no route matched: its segments that are literal words of some route stay, every
  * other becomes `*`, so that an id, an e-mail address or a token typed into a wrong path never reaches a
  * log line. `/v2/clubs/demo/nowhere` → `/v2/clubs/*\/*` (a club domain is not a route word either).

@@ -6,7 +6,7 @@ import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { asProblem, problemResponse } from './problem.ts'
 import { REQUEST_ID_HEADER, acceptedRequestId, requestIdOf, withRequestId, withRequestIdHeader } from './request-id.ts'
-import { pathShape, routeTemplate, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
+import { pathShape, routeTemplate, routeTemplates, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
@@ -68,6 +68,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
+  const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
   const publicPrefixes = [`${bases.public}${PUBLIC_PATHS.openBadges}/`, ...Object.values(WELL_KNOWN).map((name) => `${name}${bases.public}/`)]
   const isPublic = (url: string) => publicPrefixes.some((prefix) => new URL(url).pathname.startsWith(prefix))
@@ -104,7 +105,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
       onResponse({
         requestId,
         method: request.method,
-        route: matched === undefined ? null : `${shareRoute ? 'share:' : ''}${routeTemplate(matched)}`,
+        route: matched === undefined ? null : shareRoute ? `share:${routeTemplate(matched)}` : (templates.get(matched) ?? routeTemplate(matched)),
         ...(matched === undefined ? { path: pathShape(new URL(request.url).pathname, routeWords) } : {}),
         status: response.status,
         durationMs: Math.round((performance.now() - started) * 10) / 10,

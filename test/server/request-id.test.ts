@@ -44,7 +44,7 @@ describe('request ids through the real server process', () => {
     const line = await lineOf(server, sent)
     assert.deepEqual(
       { level: line.level, method: line.method, route: line.route, status: line.status },
-      { level: 'info', method: 'GET', route: '/v2/clubs/{clubDomain}', status: 401 },
+      { level: 'info', method: 'GET', route: '/v2/clubs/{clubDomain}/', status: 401 },
     )
     assert.equal(typeof line.durationMs, 'number')
     assert.equal(line.headers, undefined, 'no headers at the default level, info')
@@ -87,7 +87,11 @@ describe('request ids through the real server process', () => {
     }
     assert.equal(ids.size, 5, 'five requests, five ids')
     const routes = await Promise.all([...ids].map(async (id) => (await lineOf(server, id)).route))
-    assert.deepEqual(routes, ['/openapi.json', '/oauth/token', '/v2/clubs/{clubDomain}', '/v2/clubs/{clubDomain}', 'share:/credentials/{credentialId}'])
+    assert.deepEqual(routes, ['/openapi.json', '/oauth/token', '/v2/clubs/{clubDomain}/', '/v2/clubs/{clubDomain}/', 'share:/credentials/{credentialId}'])
+    const documented = Object.keys(answers[0]!.json.paths)
+    for (const route of routes.filter((route) => !route.startsWith('share:'))) {
+      assert.ok(documented.includes(route), `${route} is a path of the OpenAPI document`)
+    }
   })
 })
 
