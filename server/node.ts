@@ -13,7 +13,7 @@ import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
-import { createLogger, type Logger } from './log.ts'
+import { createLogger, maskSecrets, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
 import type { DestinationStream } from 'pino'
 import type { Clock } from '../core/ports/clock.ts'
@@ -79,7 +79,8 @@ export async function startNodeServer({
   const onResponse = logAnswered(logger)
   listener = toNodeListener(handlerFor(issuer, config.role, onResponse), {
     onError: (error) => logger.error({ err: error }, 'listener failed'),
-    log: (line, { requestId }) => logger.warn({ requestId }, line),
+    // The line quotes the client's Host header: masked like an error message.
+    log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
     onResponse,
   })
   const url = await startServing(issuer, config.role, urls, config.host, port)

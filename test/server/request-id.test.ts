@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import { request } from 'undici'
 import { freshDataDir, logLines, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { assertProblem } from '../support/assertions.ts'
+import { rawConnection } from '../support/raw-http.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
@@ -48,6 +49,20 @@ describe('request ids through the real server process', () => {
     )
     assert.equal(typeof line.durationMs, 'number')
     assert.equal(line.headers, undefined, 'no headers at the default level, info')
+  })
+
+  it('a Host header the listener refuses: its own answer has the id, and the address in it is masked in the log', async () => {
+    const connection = await rawConnection(server.url)
+    await connection.write('GET /v2/clubs/demo/ HTTP/1.1\r\nHost: mi.rae@example.com\r\nX-Request-Id: bad-host-1\r\n\r\n')
+    const response = await connection.response()
+    connection.destroy()
+    assert.equal(response.status, 400)
+    assert.equal(response.headers['x-request-id'], 'bad-host-1')
+    assert.equal(JSON.parse(response.body).requestId, 'bad-host-1')
+    assert.equal((await lineOf(server, 'bad-host-1')).status, 400)
+    const warning = logLines(server).find((line) => line.level === 'warn' && line.requestId === 'bad-host-1')
+    assert.match(warning?.msg ?? '', /invalid-host: GET with Host "\[email\]"/)
+    assert.ok(!server.log.includes('mi.rae'))
   })
 
   for (const insane of ['two words', 'x'.repeat(129), '<script>', 'a/b', 'é']) {
