@@ -65,6 +65,13 @@ describe('request ids through the real server process', () => {
     assert.ok(!server.log.includes('mi.rae'))
   })
 
+  it("a public answer lets a verifier's page on another origin read its id", async () => {
+    const response = await server.http('/open-badges/v3/achievements/999999/verify', { headers: { origin: 'https://verifier.example' } })
+    assert.equal(response.headers['access-control-allow-origin'], '*')
+    assert.equal(response.headers['access-control-expose-headers'], 'X-Request-Id')
+    assert.match(response.headers['x-request-id'] ?? '', UUID)
+  })
+
   for (const insane of ['two words', 'x'.repeat(129), '<script>', 'a/b', 'é']) {
     it(`X-Request-Id ${JSON.stringify(insane.slice(0, 20))} is replaced by a generated id`, async () => {
       const response = await request(`${server.url}/v2/nowhere`, { headers: { 'x-request-id': insane } })
