@@ -110,7 +110,14 @@ describe('request ids through the real server process', () => {
     assert.equal(ids.size, 5, 'five requests, five ids')
     const routes = await Promise.all([...ids].map(async (id) => (await lineOf(server, id)).route))
     assert.deepEqual(routes, ['/openapi.json', '/oauth/token', '/v2/clubs/{clubDomain}/', '/v2/clubs/{clubDomain}/', 'share:/credentials/{credentialId}'])
-    const documented = Object.keys(answers[0]!.json.paths)
+    const openApi = answers[0]!.json
+    assert.ok(openApi.components.schemas.Problem.required.includes('requestId'), 'the Problem schema has requestId')
+    for (const operations of Object.values(openApi.paths) as Record<string, any>[]) {
+      for (const operation of Object.values(operations)) {
+        for (const response of Object.values(operation.responses) as any[]) assert.ok(response.headers['X-Request-Id'], operation.operationId)
+      }
+    }
+    const documented = Object.keys(openApi.paths)
     for (const route of routes.filter((route) => !route.startsWith('share:'))) {
       assert.ok(documented.includes(route), `${route} is a path of the OpenAPI document`)
     }
