@@ -5,7 +5,7 @@
 import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { asProblem, problemResponse } from './problem.ts'
-import { REQUEST_ID_HEADER, acceptedRequestId, requestIdOf, withRequestId, withRequestIdHeader } from './request-id.ts'
+import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
 import { pathShape, routeTemplate, routeTemplates, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
@@ -80,19 +80,19 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   }
 
   /** Answers `request`; HEAD is GET without the body (RFC 9110 §9.3.2). Returns the request routed too: itty notes its route there. */
-  const answer = async (request: Request): Promise<{ response: Response; routed: Request }> => {
+  const answer = async (request: Request, requestId: string): Promise<{ response: Response; routed: Request }> => {
     if (request.method !== 'HEAD') return { response: await route(request), routed: request }
     const routed = new Request(request, { method: 'GET' })
+    settleRequestId(routed, requestId)
     const response: Response = await route(routed)
     return { response: new Response(null, { status: response.status, headers: response.headers }), routed }
   }
-  const handler = async (incoming: Request): Promise<Response> => {
+  const handler = async (request: Request): Promise<Response> => {
     const started = performance.now()
-    const requestId = acceptedRequestId(incoming.headers.get(REQUEST_ID_HEADER))
-    const request = withRequestId(incoming, requestId)
+    const requestId = settleRequestId(request)
     let answered: { response: Response; routed: Request | null }
     try {
-      answered = await answer(request)
+      answered = await answer(request, requestId)
     } catch (error) {
       // Every surface answers its own errors; this is the net under them, so that even then the answer has its id.
       onError(error, request)
