@@ -124,6 +124,29 @@ describe('request ids through the real server process', () => {
   })
 })
 
+describe('request ids on a worker process (CLUBCRED_ROLE=worker)', () => {
+  it('its /healthz and its 404 carry the id, and each has its request line', async () => {
+    const server = await startServer({ env: { CLUBCRED_ROLE: 'worker' } })
+    try {
+      const health = await server.http('/healthz', { headers: { 'x-request-id': 'hz-1' } })
+      assert.equal(health.status, 200)
+      assert.equal(health.headers['x-request-id'], 'hz-1')
+      const stray = await server.http('/v2/clubs/demo/')
+      assertProblem(stray, 404, 'route-not-found')
+      assert.deepEqual(
+        [await lineOf(server, 'hz-1'), await lineOf(server, stray.json.requestId)].map(({ route, path, status }) => ({ route, path, status })),
+        [
+          { route: '/healthz', path: undefined, status: 200 },
+          { route: null, path: '/*/*/*/', status: 404 },
+        ],
+      )
+    } finally {
+      assert.equal(await server.stop(), 0, server.stderr)
+      removeDataDir(server.dataDir)
+    }
+  })
+})
+
 describe('CLUBCRED_LOG_LEVEL', () => {
   it('warn: requests answered below 500 are not logged', async () => {
     const server = await startServer({ env: { CLUBCRED_LOG_LEVEL: 'warn' } })
