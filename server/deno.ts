@@ -12,7 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
-import { guardAgainstDriverDefects } from './process-guard.ts'
+import { guardProcess } from './process-guard.ts'
 import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
 import type { Issuer } from '../index.ts'
@@ -80,10 +80,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
   // Until the configuration is read, a crash is logged at the default level; then at the configured one.
   let log = createLogger({ level: 'info' })
-  guardAgainstDriverDefects(
-    (line) => log.warn(line),
-    (error) => log.fatal({ err: error }, 'uncaught exception; exiting'),
-  )
+  guardProcess(() => log)
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)

@@ -12,7 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { wireIssuer } from './wire.ts'
-import { guardAgainstDriverDefects } from './process-guard.ts'
+import { guardProcess } from './process-guard.ts'
 import { createLogger, maskSecrets, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
 import type { DestinationStream } from 'pino'
@@ -107,10 +107,7 @@ export async function startNodeServer({
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Until the configuration is read, a crash is logged at the default level; then at the configured one.
   let log = createLogger({ level: 'info' })
-  guardAgainstDriverDefects(
-    (line) => log.warn(line),
-    (error) => log.fatal({ err: error }, 'uncaught exception; exiting'),
-  )
+  guardProcess(() => log)
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)

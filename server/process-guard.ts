@@ -1,5 +1,6 @@
 import process from 'node:process'
 import { isWriteAfterClose } from '../adapters/postgres/write-after-close.ts'
+import type { Logger } from './log.ts'
 
 /**
  * Keeps a server on PostgreSQL alive through the driver's one known uncatchable error, a write after a
@@ -19,4 +20,15 @@ export function guardAgainstDriverDefects(warn: (line: string) => void, fatal: (
     fatal(error)
     process.exit(1)
   })
+}
+
+/**
+ * The guard of a server entry, logging through its logger: `current()` is read at each uncaught error,
+ * so that the entry can swap the start-up logger for the configured one.
+ */
+export function guardProcess(current: () => Logger): void {
+  guardAgainstDriverDefects(
+    (line) => current().warn(line),
+    (error) => current().fatal({ err: error }, 'uncaught exception; exiting'),
+  )
 }

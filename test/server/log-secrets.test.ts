@@ -7,6 +7,7 @@
  * then looked for in the log text: none may be there, and every request has its one line with its id.
  */
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import type { DestinationStream } from 'pino'
@@ -15,7 +16,7 @@ import { createLogger } from '../../server/log.ts'
 import { issuerLogging, loggedNotifier, loggedWebhookTransport } from '../../server/log-wiring.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
 import { httpSuite } from '../conformance/http.suite.ts'
-import { freshDataDir, removeDataDir } from '../support/server.ts'
+import { ROOT, freshDataDir, removeDataDir } from '../support/server.ts'
 import { openSqliteFile } from '../support/temp-sqlite.ts'
 import type { Issuer } from '../../index.ts'
 
@@ -289,5 +290,21 @@ describe('failures in the log', () => {
     assert.deepEqual(Object.keys(lines[1].err).sort(), ['code', 'message', 'stack', 'type'], 'no other field of the error')
     assert.equal(lines[2].host, 'hooks.example.net')
     for (const leaked of ['ji.woo', 'Ji Woo', 'eyJ', 'ccs_', 's3cr3tpath', 'token=q', 'recipients']) assert.ok(!text.includes(leaked), leaked)
+  })
+})
+
+describe('an uncaught error', () => {
+  it('is one fatal line on stdout, masked and with its stack, written before the process exits 1', () => {
+    const child = spawnSync(process.execPath, ['--import', 'tsx', 'test/support/uncaught-child.ts'], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 })
+    assert.equal(child.status, 1, child.stderr)
+    const lines = child.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((raw) => JSON.parse(raw))
+    assert.equal(lines.length, 1, child.stdout)
+    assert.equal(lines[0].level, 'fatal')
+    assert.equal(lines[0].err.message, 'cannot mail [email]')
+    assert.match(lines[0].err.stack, /uncaught-child\.ts/)
+    assert.ok(!child.stdout.includes('lee.uncaught') && !child.stderr.includes('lee.uncaught'), 'the address nowhere')
   })
 })
