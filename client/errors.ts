@@ -19,6 +19,8 @@ export interface ProblemDocument {
   code: ClubcredErrorCode
   /** Validation failures: `message` is a stable code such as `tag-contains-comma`, `path` the field. */
   errors?: FieldError[]
+  /** The request's id, as in its `X-Request-Id` header and the server's log (docs/logs.md). */
+  requestId?: string
   [member: string]: unknown
 }
 
@@ -43,6 +45,8 @@ export class ClubcredError<C extends ClubcredErrorCode = ClubcredErrorCode> exte
   readonly detail: string
   /** The field failures of a `validation-failed` problem (the spec's own codes are here). */
   readonly errors: FieldError[] | undefined
+  /** The request's id (`X-Request-Id`), to quote when asking the server's operator; `undefined` from a server without one. */
+  readonly requestId: string | undefined
   /** The whole problem document as received. */
   readonly problem: ProblemDocument
 
@@ -54,6 +58,7 @@ export class ClubcredError<C extends ClubcredErrorCode = ClubcredErrorCode> exte
     this.title = problem.title
     this.detail = problem.detail
     this.errors = problem.errors
+    this.requestId = typeof problem.requestId === 'string' ? problem.requestId : undefined
     this.problem = problem
   }
 }
@@ -119,12 +124,14 @@ export async function errorFromResponse(response: Response): Promise<ClubcredErr
   if (isProblemDocument(body)) {
     return new ClubcredError(response.status, { ...body, detail: typeof body.detail === 'string' ? body.detail : body.title })
   }
+  const requestId = response.headers.get('x-request-id')
   return new ClubcredError(response.status, {
     type: 'about:blank',
     title: response.statusText || `HTTP ${response.status}`,
     status: response.status,
     detail: text.slice(0, 500) || `The server answered ${response.status} without a problem document.`,
     code: 'unexpected-response',
+    ...(requestId ? { requestId } : {}),
   })
 }
 

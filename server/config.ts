@@ -1,5 +1,6 @@
 import { defaultUrls, type IssuerUrls } from '../core/config.ts'
 import { readVariables, SERVER_ROLES, VARIABLES, type ServerRole } from './environment.ts'
+import type { LogLevel } from './log.ts'
 
 /** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
 export interface ServerConfig {
@@ -27,6 +28,8 @@ export interface ServerConfig {
   readiness: ReadinessSettings
   /** `GET /metrics` (docs/operations-metrics.md): off unless a token or a port is set. */
   metrics: MetricsSettings
+  /** `CLUBCRED_LOG_LEVEL`: the least severe level logged (docs/logs.md). Default `info`. */
+  logLevel: LogLevel
 }
 
 export interface ReadinessSettings {
@@ -141,6 +144,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     webhooksAllowPrivate: v.webhooksAllowPrivate,
     readiness: { maxSigningAgeMs: v.readyMaxSigningAgeMs },
     metrics: { token: v.metricsToken, port: v.metricsPort },
+    logLevel: v.logLevel,
   }
 }
 

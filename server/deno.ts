@@ -9,13 +9,15 @@ import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { handlerFor, startServing } from './start.ts'
+import { handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
-import { guardAgainstDriverDefects } from './process-guard.ts'
+import { guardProcess } from './process-guard.ts'
+import { createLogger, type Logger } from './log.ts'
+import { logAnswered } from './log-wiring.ts'
 import type { Issuer } from '../index.ts'
 
 /** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
@@ -34,6 +36,8 @@ export interface RunningDenoServer {
   /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
   metricsUrl: string | undefined
   issuer: Issuer
+  /** The server's log (docs/logs.md): JSON lines on stdout, through pino as on Node. */
+  logger: Logger
   close(): Promise<void>
 }
 
@@ -47,6 +51,7 @@ function denoRuntime(): DenoRuntime {
 export async function startDenoServer({ env }: { env?: Record<string, string | undefined> } = {}): Promise<RunningDenoServer> {
   const deno = denoRuntime()
   const config = readServerConfig(env ?? deno.env.toObject())
+  const logger = createLogger({ level: config.logLevel })
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
   let wired!: (handler: (request: Request) => Promise<Response>) => void
   const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
@@ -66,6 +71,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
       ...(metrics ? { metrics } : {}),
+      logger,
     })
     if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
     if (metrics && config.metrics.port !== undefined) {
@@ -79,13 +85,15 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}) }))
+  wired(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse: reportingTo(logAnswered(logger), metrics?.observeRequest) }))
   const url = await startServing(issuer, config.role, urls, config.host, port)
+  logger.info({ url, role: config.role }, 'listening')
 
   return {
     url,
     metricsUrl: metricsServer ? `http://127.0.0.1:${metricsServer.addr.port}/metrics` : undefined,
     issuer,
+    logger,
     async close() {
       await server.shutdown()
       await metricsServer?.shutdown()
@@ -96,12 +104,15 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
-  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  // Until the configuration is read, a crash is logged at the default level; then at the configured one.
+  let log = createLogger({ level: 'info' })
+  guardProcess(() => log)
   for (const warning of unknownVariableWarnings(deno.env.toObject())) process.stderr.write(`clubcred: warning: ${warning}\n`)
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)
   })
+  log = running.logger
   process.stderr.write(`clubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,5 +1,6 @@
 import { isSigningLease, SIGNING_LEASE_RANGE } from '../core/config.ts'
 import { isMasterKeyText, MASTER_KEY_FORMAT } from './master-key.ts'
+import { LOG_LEVELS, type LogLevel } from './log.ts'
 
 /**
  * Every environment variable the server and the admin CLI read, in one table (docs/install.md,
@@ -185,6 +186,13 @@ export const VARIABLES = {
     shown: 'unset',
     description: '`GET /metrics` without a token on this port of 127.0.0.1 (`0`: a free one)',
     parse: portNumber,
+  }),
+  logLevel: variable<LogLevel>({
+    name: 'CLUBCRED_LOG_LEVEL',
+    fallback: 'info',
+    shown: 'info',
+    description: `the least severe level of the JSON log on stdout (${LOG_LEVELS.join(', ')}); one line per request (docs/logs.md)`,
+    parse: (value) => ((LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : wrong(`must be one of ${LOG_LEVELS.join(', ')}`)),
   }),
   headersTimeoutMs: positive(
     'CLUBCRED_HEADERS_TIMEOUT_MS',

@@ -9,13 +9,16 @@ import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { handlerFor, startServing } from './start.ts'
+import { handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
-import { guardAgainstDriverDefects } from './process-guard.ts'
+import { guardProcess } from './process-guard.ts'
+import { createLogger, maskSecrets, type Logger } from './log.ts'
+import { logAnswered } from './log-wiring.ts'
+import type { DestinationStream } from 'pino'
 import type { Clock } from '../core/ports/clock.ts'
 import type { Issuer } from '../index.ts'
 
@@ -26,12 +29,22 @@ export interface RunningServer {
   role: ServerRole
   issuer: Issuer
   server: Server
+  /** The server's log (docs/logs.md): JSON lines on stdout, or on `logDestination`. */
+  logger: Logger
   close(): Promise<void>
 }
 
-/** Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. */
-export async function startNodeServer({ env = process.env, clock }: { env?: NodeJS.ProcessEnv; clock?: Clock } = {}): Promise<RunningServer> {
+/**
+ * Starts the server; with `PORT=0` it listens on a free port and its URLs follow that port. Its log goes
+ * to stdout, or to `logDestination` (a test reads it there).
+ */
+export async function startNodeServer({
+  env = process.env,
+  clock,
+  logDestination,
+}: { env?: NodeJS.ProcessEnv; clock?: Clock; logDestination?: DestinationStream } = {}): Promise<RunningServer> {
   const config = readServerConfig(env)
+  const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
   let listener: ReturnType<typeof toNodeListener> | undefined
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections, maxHeadersCount } = config.http
   const server = createServer(
@@ -65,6 +78,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
       ...(metrics ? { metrics } : {}),
+      logger,
       ...(clock ? { clock } : {}),
     })
     if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
@@ -73,9 +87,16 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
     await new Promise((resolve) => server.close(resolve))
     throw error
   }
-  listener = toNodeListener(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}) }))
+  const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
+  listener = toNodeListener(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), {
+    onError: (error) => logger.error({ err: error }, 'listener failed'),
+    // The line quotes the client's Host header: masked like an error message.
+    log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
+    onResponse,
+  })
   const url = await startServing(issuer, config.role, urls, config.host, port)
   const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
+  logger.info({ url, role: config.role }, 'listening')
 
   return {
     url,
@@ -83,6 +104,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
     role: config.role,
     issuer,
     server,
+    logger,
     async close() {
       // Stop accepting, drop idle keep-alive connections now and busy ones after a grace period.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
@@ -118,13 +140,16 @@ async function listenForMetrics(metrics: PrometheusMetrics, port: number, proble
  * exit 1), warns of unknown `CLUBCRED_*` variables, starts, and closes on SIGINT or SIGTERM.
  */
 export async function serve(): Promise<void> {
-  guardAgainstDriverDefects((line) => process.stderr.write(`${line}\n`))
+  // Until the configuration is read, a crash is logged at the default level; then at the configured one.
+  let log = createLogger({ level: 'info' })
+  guardProcess(() => log)
   for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
   })
+  log = running.logger
   process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,15 +1,18 @@
 import process from 'node:process'
-import { createWorkerFetchHandler, withOperationalEndpoints, type MetricsExposition, type RequestObservation } from '../adapters/http/index.ts'
+import { createWorkerFetchHandler, withOperationalEndpoints, type MetricsExposition } from '../adapters/http/index.ts'
 import { bootstrapDemo, describeDemoClient } from './bootstrap.ts'
 import type { Issuer } from '../index.ts'
 import type { IssuerUrls } from '../core/config.ts'
 import type { ServerConfig, ServerRole } from './config.ts'
+import type { AnsweredRequest } from '../adapters/http/answered.ts'
 
-/** What the operator's endpoints need from the process (docs/operations-metrics.md). */
+/** What the operator's endpoints need from the process (docs/operations-metrics.md, docs/logs.md). */
 export interface OperationalWiring {
   config: Pick<ServerConfig, 'role' | 'readiness' | 'metrics'>
   /** The metrics of this process, when a token or a port asks for them. */
-  metrics?: { scrape: MetricsExposition; observeRequest: (observation: RequestObservation) => void }
+  metrics?: { scrape: MetricsExposition }
+  /** Reports every request answered here that the issuer's own face does not (probes, the worker face): the log and metrics. */
+  onResponse?: (answered: AnsweredRequest) => void
 }
 
 /**
@@ -17,9 +20,9 @@ export interface OperationalWiring {
  * both behind `/healthz`, `/readyz` and (with `CLUBCRED_METRICS_TOKEN`) `/metrics`. Readiness checks
  * the signing queue only where this process signs: an `api` node answers for its storage.
  */
-export function handlerFor(issuer: Issuer, { config, metrics }: OperationalWiring): (request: Request) => Promise<Response> {
+export function handlerFor(issuer: Issuer, { config, metrics, onResponse }: OperationalWiring): (request: Request) => Promise<Response> {
   const { role } = config
-  const next = role === 'worker' ? createWorkerFetchHandler(issuer) : issuer.fetch
+  const next = role === 'worker' ? createWorkerFetchHandler(issuer, onResponse ? { onResponse } : {}) : issuer.fetch
   const readinessOptions = { signs: role !== 'api', maxSigningAgeMs: config.readiness.maxSigningAgeMs }
   const token = config.metrics.token
   return withOperationalEndpoints(next, {
@@ -27,8 +30,16 @@ export function handlerFor(issuer: Issuer, { config, metrics }: OperationalWirin
     role,
     problemBaseUrl: issuer.config.problemBaseUrl,
     ...(metrics && token ? { metrics: { token, scrape: metrics.scrape } } : {}),
-    ...(metrics ? { onResponse: metrics.observeRequest } : {}),
+    ...(onResponse ? { onResponse } : {}),
   })
+}
+
+/** Every request reported to each of `reporters` that is given (the log, the metrics). */
+export function reportingTo(...reporters: (((answered: AnsweredRequest) => void) | undefined)[]): (answered: AnsweredRequest) => void {
+  const given = reporters.filter((reporter) => reporter !== undefined)
+  return (answered) => {
+    for (const report of given) report(answered)
+  }
 }
 
 /**

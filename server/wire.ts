@@ -11,7 +11,10 @@ import type { JwtSigner } from '../core/ports/signer.ts'
 import type { ServerConfig } from './config.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 import type { MetricsPort } from '../core/ports/metrics.ts'
-import type { RequestObservation } from '../adapters/http/observation.ts'
+import type { AnsweredRequest } from '../adapters/http/answered.ts'
+import { issuerLogging, loggedNotifier, loggedWebhookTransport } from './log-wiring.ts'
+import { createLogger, type Logger } from './log.ts'
+import { reportingTo } from './start.ts'
 
 export interface WireOptions {
   config: ServerConfig
@@ -23,15 +26,29 @@ export interface WireOptions {
   /** Sends webhook deliveries: each runtime entry passes its own; without one they wait in storage. */
   webhookTransport?: WebhookTransport
   /** Where the issuer's observations go (`createPrometheusMetrics()` on Node); without, none are kept. */
-  metrics?: { port: MetricsPort; observeRequest: (observation: RequestObservation) => void }
+  metrics?: { port: MetricsPort; observeRequest: (answered: AnsweredRequest) => void }
   clock?: Clock
+  /**
+   * Where requests, 500s, worker failures and mail and webhook failures are logged (docs/logs.md). The
+   * server entries pass theirs (stdout); by default, stderr at the configured level (the CLI's stdout is its answer).
+   */
+  logger?: Logger
 }
 
 /**
  * Opens the configured storage (the data dir's SQLite file, or PostgreSQL), checks that the master key
  * opens its keys (docs/backup.md, A wrong master key) and builds the issuer on it.
  */
-export async function wireIssuer({ config, urls, openDriver, signer, webhookTransport, metrics, clock }: WireOptions): Promise<Issuer> {
+export async function wireIssuer({
+  config,
+  urls,
+  openDriver,
+  signer,
+  webhookTransport,
+  metrics,
+  clock,
+  logger = createLogger({ level: config.logLevel, destination: 'stderr' }),
+}: WireOptions): Promise<Issuer> {
   const { storage, masterKey } = await openStorage(config, openDriver)
   try {
     await checkMasterKey(storage.keys, masterKey)
@@ -41,20 +58,23 @@ export async function wireIssuer({ config, urls, openDriver, signer, webhookTran
     const source = config.masterKey ? 'CLUBCRED_MASTER_KEY' : `the key file ${join(config.dataDir, 'master.key')}`
     throw new MasterKeyMismatch(`${error.message}; ${source} is not the master key of this data: start with the right one (docs/backup.md)`)
   }
+  const logging = issuerLogging(logger)
   return createIssuer({
+    ...logging,
+    http: { ...logging.http, onResponse: reportingTo(logging.http.onResponse, metrics?.observeRequest) },
     storage,
     masterKey,
     urls,
     signingLeaseMs: config.signingLeaseMs,
     webhooks: { allowPrivate: config.webhooksAllowPrivate },
-    webhookTransport: webhookTransport ?? null,
+    webhookTransport: webhookTransport ? loggedWebhookTransport(webhookTransport, logger) : null,
     signer,
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),
     // Without SMTP, recipient mail waits in the outbox table.
-    notifier: config.smtpUrl ? createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }) : null,
-    ...(metrics ? { metrics: metrics.port, http: { onResponse: metrics.observeRequest } } : {}),
+    notifier: config.smtpUrl ? loggedNotifier(createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }), logger) : null,
+    ...(metrics ? { metrics: metrics.port } : {}),
     ...(clock ? { clock } : {}),
   })
 }

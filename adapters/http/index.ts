@@ -5,6 +5,8 @@
 import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { asProblem, problemResponse } from './problem.ts'
+import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
+import { pathShape, routeTemplate, routeTemplates, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
@@ -14,7 +16,6 @@ import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
-import type { RequestObservation } from './observation.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** The routes served (method and itty path), for tooling and the OpenAPI consistency test. */
@@ -26,9 +27,11 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
 export interface FetchHandlerOptions {
   /** Called with every error that becomes a 500; the response itself never shows it. */
   onError?: (error: unknown, request: Request) => void
-  /** Called once per answered request with its route template, status and duration (metrics); it must not throw. */
-  onResponse?: (observation: RequestObservation) => void
+  /** Called once per answered request, after its response is made (docs/logs.md, Request lines). */
+  onResponse?: (answered: AnsweredRequest) => void
 }
+
+export type { AnsweredRequest } from './answered.ts'
 
 /**
  * The HTTP face of an issuer: every surface of interface-spec at the paths of `issuer.config.urls`.
@@ -47,53 +50,77 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const router = Router({
     catch: (error: unknown, request: Request) => {
       const problem = asProblem(error)
-      if (problem) return problemResponse(problem, problemBaseUrl)
+      if (problem) return problemResponse(problem, problemBaseUrl, requestIdOf(request))
       if (error instanceof OAuthError) return oauthErrorResponse(error)
       onError(error, request)
-      return problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl)
+      return internalError(requestIdOf(request))
     },
     finally: [
-      (response: Response | undefined) =>
-        response ?? problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl),
+      (response: Response | undefined, request: Request) =>
+        response ?? problemResponse(new ProblemError('route-not-found', { detail: 'There is no such route.' }), problemBaseUrl, requestIdOf(request)),
     ],
   })
   const routes = mountOperations(router, OPERATIONS, { bases, served: { issuer, onError, openApiJson }, problemBaseUrl })
+  const internalError = (requestId: string) =>
+    problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl, requestId)
 
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions.md, Addresses); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
+  const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
+  const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
   const publicPrefixes = [`${bases.public}${PUBLIC_PATHS.openBadges}/`, ...Object.values(WELL_KNOWN).map((name) => `${name}${bases.public}/`)]
   const isPublic = (url: string) => publicPrefixes.some((prefix) => new URL(url).pathname.startsWith(prefix))
-  /** The response and the template of the route that made it (see RequestObservation). */
-  const route = async (request: Request): Promise<[Response, string]> => {
+  const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
-    if (club !== null) return [await share.fetch(request, club), 'share-page']
-    if (request.method === 'OPTIONS' && isPublic(request.url)) return [publicPreflight(), 'preflight']
-    const response: Response = await router.fetch(request)
-    // itty-router sets `route`, the pattern it matched, on the request it routes; absent, nothing matched.
-    return [response, (request as Request & { route?: string }).route ?? 'unmatched']
+    if (club !== null) return share.fetch(request, club)
+    if (request.method === 'OPTIONS' && isPublic(request.url)) return Promise.resolve(publicPreflight())
+    return router.fetch(request)
   }
 
-  const answer = async (request: Request): Promise<[Response, string]> => {
-    if (request.method !== 'HEAD') return route(request)
-    // HEAD is GET without the body (RFC 9110 §9.3.2).
-    const [response, template] = await route(new Request(request, { method: 'GET' }))
-    return [new Response(null, { status: response.status, headers: response.headers }), template]
+  /** Answers `request`; HEAD is GET without the body (RFC 9110 §9.3.2). Returns the request routed too: itty notes its route there. */
+  const answer = async (request: Request, requestId: string): Promise<{ response: Response; routed: Request }> => {
+    if (request.method !== 'HEAD') return { response: await route(request), routed: request }
+    const routed = new Request(request, { method: 'GET' })
+    settleRequestId(routed, requestId)
+    const response: Response = await route(routed)
+    return { response: new Response(null, { status: response.status, headers: response.headers }), routed }
   }
   const handler = async (request: Request): Promise<Response> => {
     const started = performance.now()
-    const [response, template] = await answer(request)
-    onResponse?.({ method: request.method, route: template, status: response.status, durationMs: performance.now() - started })
-    return withSecurityHeaders(response)
+    const requestId = settleRequestId(request)
+    let answered: { response: Response; routed: Request | null }
+    try {
+      answered = await answer(request, requestId)
+    } catch (error) {
+      // Every surface answers its own errors; this is the net under them, so that even then the answer has its id.
+      onError(error, request)
+      answered = { response: internalError(requestId), routed: null }
+    }
+    const response = withRequestIdHeader(withSecurityHeaders(answered.response), requestId)
+    if (onResponse) {
+      const matched = (answered.routed as { route?: string } | null)?.route
+      const shareRoute = matched !== undefined && shareClubOf(request.url) !== null
+      onResponse({
+        requestId,
+        method: request.method,
+        route: matched === undefined ? null : shareRoute ? `share:${routeTemplate(matched)}` : (templates.get(matched) ?? routeTemplate(matched)),
+        ...(matched === undefined ? { path: pathShape(new URL(request.url).pathname, routeWords) } : {}),
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        headers: safeHeaders((name) => request.headers.get(name)),
+      })
+    }
+    return response
   }
   return Object.assign(handler, { routes, problemBaseUrl })
 }
 
+/** The default for an embedder without `onError`: the request id, not the path (it may hold an id or an address). */
 function logError(error: unknown, request: Request): void {
-  console.error(`clubcred: ${request.method} ${new URL(request.url).pathname} failed:`, error)
+  console.error(`clubcred: ${request.method} request ${requestIdOf(request)} failed:`, error)
 }
 export { createWorkerFetchHandler } from './worker-face.ts'
 export { withOperationalEndpoints, type OperationalOptions } from './operational.ts'
 export { createMetricsFetchHandler, type MetricsExposition } from './metrics-endpoint.ts'
-export type { RequestObservation } from './observation.ts'

@@ -1,6 +1,7 @@
 import { ProblemError } from '../../core/errors.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
+import { requestIdOf, withRequestIdHeader } from './request-id.ts'
 
 /** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
@@ -13,7 +14,7 @@ export async function guardedMetricsResponse(request: Request, scrape: MetricsEx
   const presented = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? null
   if (presented === null || !(await sameSecret(presented, token))) {
     const problem = new ProblemError('invalid-token', { detail: 'GET /metrics needs the metrics bearer token.' })
-    return withSecurityHeaders(problemResponse(problem, problemBaseUrl))
+    return withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestIdOf(request)))
   }
   return metricsResponse(request, scrape)
 }
@@ -32,7 +33,8 @@ export function createMetricsFetchHandler(scrape: MetricsExposition, problemBase
   return async (request) => {
     if (new URL(request.url).pathname === '/metrics' && (request.method === 'GET' || request.method === 'HEAD')) return metricsResponse(request, scrape)
     const problem = new ProblemError('route-not-found', { detail: 'This port serves GET /metrics only.' })
-    return withSecurityHeaders(problemResponse(problem, problemBaseUrl))
+    const requestId = requestIdOf(request)
+    return withRequestIdHeader(withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestId)), requestId)
   }
 }
 

@@ -1,7 +1,8 @@
 import { healthResponse, readinessResponse } from './probes.ts'
 import { guardedMetricsResponse, type MetricsExposition } from './metrics-endpoint.ts'
 import type { Readiness } from '../../core/health/readiness.ts'
-import type { RequestObservation } from './observation.ts'
+import { settleRequestId, withRequestIdHeader } from './request-id.ts'
+import { safeHeaders, type AnsweredRequest } from './answered.ts'
 
 export interface OperationalOptions {
   /** This process's readiness: `issuer.health.readiness` with the process's options bound. */
@@ -10,8 +11,8 @@ export interface OperationalOptions {
   role?: string
   /** `/metrics` here, behind this bearer token; absent, `/metrics` is not served by this handler (the next one answers 404). */
   metrics?: { token: string; scrape: MetricsExposition }
-  /** Observes the probes' own answers like the handler's (see RequestObservation). */
-  onResponse?: (observation: RequestObservation) => void
+  /** Reports the probes' own answers like the fetch handler's (docs/logs.md, Request lines). */
+  onResponse?: (answered: AnsweredRequest) => void
   /** The base of problem `type` URLs (the 401 of `/metrics`). */
   problemBaseUrl: string
 }
@@ -40,8 +41,16 @@ export function withOperationalEndpoints(next: (request: Request) => Promise<Res
     const endpoint = Object.hasOwn(endpoints, path) ? endpoints[path] : undefined
     if (!endpoint) return next(request)
     const started = performance.now()
-    const response = await endpoint(request)
-    onResponse?.({ method: request.method, route: path, status: response.status, durationMs: performance.now() - started })
+    const requestId = settleRequestId(request)
+    const response = withRequestIdHeader(await endpoint(request), requestId)
+    onResponse?.({
+      requestId,
+      method: request.method,
+      route: path,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      headers: safeHeaders((name) => request.headers.get(name)),
+    })
     return response
   }
 }

@@ -59,8 +59,11 @@ export const PROBLEMS = {
   'internal-error': { status: 500, title: 'Internal server error' },
 } satisfies Record<ProblemCode, ProblemType> as Record<ProblemCode, ProblemType>
 
-/** The one serializer of RFC 9457 problem documents. */
-export function problemResponse(error: ProblemError, problemBaseUrl: string): Response {
+/**
+ * The one serializer of RFC 9457 problem documents. `requestId` is the request's (adapters/http/request-id.ts):
+ * a member of every problem, so that whoever reports an error names the log line it matches.
+ */
+export function problemResponse(error: ProblemError, problemBaseUrl: string, requestId: string): Response {
   const type = PROBLEMS[error.code]
   const body: Record<string, unknown> = {
     type: `${problemBaseUrl}/${error.code}`,
@@ -68,6 +71,7 @@ export function problemResponse(error: ProblemError, problemBaseUrl: string): Re
     status: type.status,
     detail: error.detail ?? type.title,
     code: error.code,
+    requestId,
   }
   if (error.extra) {
     for (const [name, value] of Object.entries(error.extra)) body[name] ??= value

@@ -3,6 +3,7 @@ import { CredentialError, OAuthError, ProblemError } from '../../core/errors.ts'
 import { authenticate } from './auth.ts'
 import { readableFromAnyOrigin } from './cors.ts'
 import { asProblem, problemResponse } from './problem.ts'
+import { requestIdOf } from './request-id.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { credentialErrorResponse } from './credential-error.ts'
 import type { ListQuery } from '../../core/lists/cursor.ts'
@@ -57,7 +58,7 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
     try {
       return await handle({ ...served, request })
     } catch (error) {
-      const response = knownErrorResponse(error, problemBaseUrl)
+      const response = knownErrorResponse(error, problemBaseUrl, requestIdOf(request))
       if (!response) throw error
       return readableFromAnyOrigin(response)
     }
@@ -65,9 +66,9 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
 }
 
 /** The answer of an error the public surface raises on purpose, each in its own shape; `null` for any other. */
-function knownErrorResponse(error: unknown, problemBaseUrl: string): Response | null {
+function knownErrorResponse(error: unknown, problemBaseUrl: string, requestId: string): Response | null {
   const problem = asProblem(error)
-  if (problem) return problemResponse(problem, problemBaseUrl)
+  if (problem) return problemResponse(problem, problemBaseUrl, requestId)
   if (error instanceof OAuthError) return oauthErrorResponse(error)
   if (error instanceof CredentialError) return credentialErrorResponse(error)
   return null

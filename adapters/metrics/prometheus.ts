@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { MetricsPort } from '../../core/ports/metrics.ts'
 import type { SigningQueueState } from '../../core/health/readiness.ts'
-import type { RequestObservation } from '../http/observation.ts'
+import type { AnsweredRequest } from '../http/answered.ts'
 
 export interface PrometheusMetricsOptions {
   /** Node's process metrics (CPU, memory, event loop lag, GC) beside clubcred's own. Default true. */
@@ -13,7 +13,7 @@ export interface PrometheusMetrics {
   /** What core observes into (`createIssuer({ metrics: metrics.port })`). */
   port: MetricsPort
   /** What the HTTP face observes into (`createFetchHandler(issuer, { onResponse })`). */
-  observeRequest(observation: RequestObservation): void
+  observeRequest(answered: AnsweredRequest): void
   /** Where the queue gauges are read at each scrape (`issuer.health.signingQueue`); unset, they are absent. */
   readSigningQueue(read: () => Promise<SigningQueueState>): void
   /** The exposition: `content-type` and body (text format 0.0.4). */
@@ -111,7 +111,8 @@ export function createPrometheusMetrics({ defaultMetrics = true }: PrometheusMet
       storageError: (kind) => storageErrors.inc({ kind }),
     },
     observeRequest({ method, route, status, durationMs }) {
-      const labels = { method: METHODS.has(method) ? method : 'OTHER', route, status_class: `${Math.floor(status / 100)}xx` }
+      // A request no route matched is one series: its path may hold anything a client typed.
+      const labels = { method: METHODS.has(method) ? method : 'OTHER', route: route ?? 'unmatched', status_class: `${Math.floor(status / 100)}xx` }
       httpRequests.inc(labels)
       httpDuration.observe(labels, durationMs / 1000)
     },

@@ -7,6 +7,8 @@ import { DEFAULTS } from '../../core/config.ts'
 import { ProblemError } from '../../core/errors.ts'
 import { problemResponse } from '../http/problem.ts'
 import { withSecurityHeaders } from '../http/security-headers.ts'
+import { acceptedRequestId, withRequestIdHeader } from '../http/request-id.ts'
+import { safeHeaders, type AnsweredRequest } from '../http/answered.ts'
 import { requestUrl } from './request-url.ts'
 import { requestBody, settleUnreadBody } from './request-body.ts'
 
@@ -15,8 +17,13 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 export interface NodeListenerOptions {
   /** Called when the handler itself throws (it normally answers every error as a response). */
   onError?: (error: unknown) => void
-  /** One line about a request refused before it reached the handler (a malformed Host header). */
-  log?: (line: string) => void
+  /** One line about a request refused before it reached the handler (a malformed Host header), with the id of its answer. */
+  log?: (line: string, context: { requestId: string }) => void
+  /**
+   * Called for each answer the listener makes itself (a refused Host, a handler that threw); the
+   * handler reports its own answers (`FetchHandlerOptions.onResponse`).
+   */
+  onResponse?: (answered: AnsweredRequest) => void
   /** Base of problem `type` URLs for the listener's own answers; defaults to the handler's. */
   problemBaseUrl?: string
 }
@@ -38,32 +45,47 @@ export function toNodeListener(
   {
     onError = (error) => console.error('clubcred: listener failed:', error),
     log = (line) => console.error(line),
+    onResponse,
     problemBaseUrl = handler.problemBaseUrl ?? DEFAULTS.problemBaseUrl,
   }: NodeListenerOptions = {},
 ): NodeListener {
-  const problem = (code: 'invalid-host' | 'internal-error', detail: string) =>
-    withSecurityHeaders(problemResponse(new ProblemError(code, { detail }), problemBaseUrl))
   return (req, res) => {
-    handle(handler, req, res, { log, problem }).catch(async (error) => {
+    const started = performance.now()
+    // The listener's own answers have an id too; the handler settles its own from the same header.
+    const requestId = () => acceptedRequestId(typeof req.headers['x-request-id'] === 'string' ? req.headers['x-request-id'] : null)
+    const ownAnswer = async (code: 'invalid-host' | 'internal-error', detail: string, id: string, received: number) => {
+      const response = withRequestIdHeader(withSecurityHeaders(problemResponse(new ProblemError(code, { detail }), problemBaseUrl, id)), id)
+      await send(req, res, response, received)
+      onResponse?.({
+        requestId: id,
+        method: req.method ?? 'GET',
+        route: null,
+        path: '*',
+        status: response.status,
+        durationMs: Math.round((performance.now() - started) * 10) / 10,
+        headers: safeHeaders((name) => {
+          const value = req.headers[name]
+          return typeof value === 'string' ? value : null
+        }),
+      })
+    }
+    const refuseHost = (received: number) => {
+      const id = requestId()
+      // The value is the client's; JSON.stringify keeps the log one line whatever it holds.
+      log(`clubcred: 400 invalid-host: ${req.method} with Host ${JSON.stringify((req.headers.host ?? '').slice(0, 200))}`, { requestId: id })
+      return ownAnswer('invalid-host', 'The Host header is not a valid host[:port].', id, received)
+    }
+    handle(handler, req, res, refuseHost).catch(async (error) => {
       onError(error)
       if (res.headersSent) return void res.end()
-      await send(req, res, problem('internal-error', 'Something went wrong on our side.'), 0)
+      await ownAnswer('internal-error', 'Something went wrong on our side.', requestId(), 0)
     })
   }
 }
 
-async function handle(
-  handler: Handler,
-  req: IncomingMessage,
-  res: ServerResponse,
-  { log, problem }: { log: (line: string) => void; problem: (code: 'invalid-host', detail: string) => Response },
-): Promise<void> {
+async function handle(handler: Handler, req: IncomingMessage, res: ServerResponse, refuseHost: (received: number) => Promise<void>): Promise<void> {
   const url = requestUrl(req)
-  if (url === null) {
-    // The value is the client's; JSON.stringify keeps the log one line whatever it holds.
-    log(`clubcred: 400 invalid-host: ${req.method} with Host ${JSON.stringify((req.headers.host ?? '').slice(0, 200))}`)
-    return send(req, res, problem('invalid-host', 'The Host header is not a valid host[:port].'), 0)
-  }
+  if (url === null) return refuseHost(0)
   const headers = new Headers()
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ROOT, accessToken, clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { ROOT, accessToken, clubAndClient, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARTIFACTS = join(ROOT, 'test/artifacts')
@@ -60,6 +60,7 @@ describe('the share page in chromium', { skip }, () => {
     if (server) assert.equal(await server.stop(), 0)
     if (dataDir) removeDataDir(dataDir)
     assert.doesNotMatch(server?.stderr ?? '', /failed:/, 'no request ended in a 500')
+    if (server) assert.deepEqual(errorLines(server), [], 'no request ended in a 500')
   })
 
   async function post(path: string, body?: unknown) {

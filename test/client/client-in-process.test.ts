@@ -121,6 +121,7 @@ describe('problem documents as typed errors', () => {
     assert.equal(error.errors, undefined)
     assert.equal(error.problem.status, 404)
     assert.match(error.problem.type, /issuance-not-found$/)
+    assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/, 'the request id, to quote to the operator')
     assert.equal(error.name, 'ClubcredError')
     assert.ok(isProblem(error, 'issuance-not-found'))
     assert.ok(isProblem(error, ['achievement-not-found', 'issuance-not-found']))

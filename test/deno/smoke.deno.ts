@@ -1,7 +1,8 @@
 /**
  * The Deno server end to end (docs/architecture.md, Layers): `server/deno.ts` as a child process on a free
  * port and a fresh data dir, driven over HTTP as an integrator would: the demo client's token, a template,
- * one issuance, its credential (followed on the event feed), and the public verdict. The child runs
+ * one issuance, its credential (followed on the event feed), the public verdict, and its JSON log on
+ * stdout (pino on Deno: a line per request with its id, no secret or recipient). The child runs
  * without FFI, so a native module (better-sqlite3) anywhere in its import graph fails the start.
  */
 import assert from 'node:assert/strict'
@@ -29,9 +30,10 @@ interface DenoRuntime {
   execPath(): string
   Command: new (
     command: string,
-    options: { args: string[]; cwd: string; env: Record<string, string>; clearEnv: boolean; stdin: 'null'; stdout: 'null'; stderr: 'piped' },
+    options: { args: string[]; cwd: string; env: Record<string, string>; clearEnv: boolean; stdin: 'null'; stdout: 'piped'; stderr: 'piped' },
   ) => {
     spawn(): {
+      stdout: ReadableStream<Uint8Array>
       stderr: ReadableStream<Uint8Array>
       status: Promise<{ code: number; signal: string | null }>
       kill(signal: 'SIGTERM' | 'SIGKILL'): void
@@ -52,7 +54,7 @@ async function startDenoServer(dataDir: string) {
     env: { ...env, PORT: '0', HOST: '127.0.0.1', CLUBCRED_DATA_DIR: dataDir, NO_COLOR: '1' },
     clearEnv: true,
     stdin: 'null',
-    stdout: 'null',
+    stdout: 'piped',
     stderr: 'piped',
   }).spawn()
   let exitCode: number | null | undefined
@@ -61,6 +63,13 @@ async function startDenoServer(dataDir: string) {
   let listening!: (url: string) => void
   const url = new Promise<string>((resolve) => (listening = resolve))
   // Read stderr to its end (a full pipe would block the server), watching for the listening line.
+  // The JSON log (docs/logs.md): read to its end as well.
+  let log = ''
+  const logged = (async () => {
+    const reader = child.stdout.getReader()
+    const decoder = new TextDecoder()
+    for (let read = await reader.read(); !read.done; read = await reader.read()) log += decoder.decode(read.value, { stream: true })
+  })()
   const drained = (async () => {
     const reader = child.stderr.getReader()
     const decoder = new TextDecoder()
@@ -92,13 +101,16 @@ async function startDenoServer(dataDir: string) {
     get stderr() {
       return stderr
     },
+    get log() {
+      return log
+    },
     /** SIGTERM, then the exit code (`null` when a signal ended it). */
     async stop(): Promise<number | null> {
       if (exitCode === undefined) child.kill('SIGTERM')
       const killer = setTimeout(() => exitCode === undefined && child.kill('SIGKILL'), 10_000)
       const code = await exited
       clearTimeout(killer)
-      await drained
+      await Promise.all([drained, logged])
       return code
     },
   }
@@ -175,6 +187,25 @@ describe('the Deno server', () => {
 
       const verdict = expectStatus(await call(`${server.url}/open-badges/v3/achievements/${issuanceId}/verify`), 200, 'verify')
       assert.equal(verdict.isValid, true, JSON.stringify(verdict))
+
+      // The log, through pino on Deno: a JSON line per request, with the id of its answer, and no secret or recipient.
+      const probe = await fetch(`${server.url}/v2/nowhere`, { headers: { 'x-request-id': 'deno-probe-1' } })
+      assert.equal((await probe.json()).requestId, 'deno-probe-1')
+      assert.equal(probe.headers.get('x-request-id'), 'deno-probe-1')
+      const stopped = await server.stop()
+      assert.equal(stopped, 0)
+      const lines = server.log
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line))
+      const probed = lines.filter((line) => line.msg === 'request' && line.requestId === 'deno-probe-1')
+      assert.deepEqual(
+        probed.map(({ route, path, status }) => ({ route, path, status })),
+        [{ route: null, path: '/v2/*', status: 404 }],
+        server.log,
+      )
+      assert.ok(lines.filter((line) => line.msg === 'request').length >= 6, 'a line per request')
+      for (const leaked of [secret, token, 'ada@members.example', 'Ada Deno']) assert.ok(!server.log.includes(leaked), 'no secret in the log')
     } finally {
       const code = await server.stop()
       rmSync(dataDir, { recursive: true, force: true })

@@ -4,7 +4,18 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { FORM, accessToken, adminClubAndClient, basic, clubRoot, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import {
+  FORM,
+  accessToken,
+  adminClubAndClient,
+  basic,
+  clubRoot,
+  errorLines,
+  openAdmin,
+  removeDataDir,
+  startServer,
+  type ServerProcess,
+} from '../support/server.ts'
 import { assertOAuthError, assertProblem } from '../support/assertions.ts'
 
 describe('the HTTP face', () => {
@@ -23,6 +34,7 @@ describe('the HTTP face', () => {
     assert.equal(await server.stop(), 0, server.stderr)
     removeDataDir(server.dataDir)
     assert.doesNotMatch(server.stderr, /failed:/, 'no request ended in a 500')
+    assert.deepEqual(errorLines(server), [], 'no request ended in a 500')
   })
 
   for (const path of ['/', '/nope', '/v2', '/v2/clubs', '/v2/clubs/errs/nope', '/v3/clubs/errs/', '/oauth', '/oauth/authorize']) {

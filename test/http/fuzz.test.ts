@@ -13,7 +13,7 @@ import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { Agent, request } from 'undici'
 import { fromSchema, oddString, type JsonSchema } from '../support/schema-arbitrary.ts'
-import { accessToken, adminClubAndClient, basic, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken, adminClubAndClient, basic, errorLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 /** Runs per operation: about 30 operations, so some 750 requests in all (about 20 s on a loaded 2-core machine). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25)
@@ -330,5 +330,6 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     }
     assert.doesNotMatch(server.stderr, /\n\s+at /, 'no stack trace in the log')
     assert.doesNotMatch(server.stderr, /failed:/, 'no request ended in a 500')
+    assert.deepEqual(errorLines(server), [], 'no request ended in a 500, no stack trace in the log')
   })
 })

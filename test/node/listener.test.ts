@@ -1,12 +1,12 @@
 /**
  * The node:http listener through the real server process, on raw sockets (issue 13 items 1 and 2):
- * a malformed Host header is a 400 problem with one log line, and a refused body leaves a keep-alive
+ * a malformed Host header is a 400 problem with one warning and its request line in the log, and a refused body leaves a keep-alive
  * connection usable or closes it cleanly, never resets it. @see issue 13
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { rawConnection } from '../support/raw-http.ts'
-import { accessToken, adminClubAndClient, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken, adminClubAndClient, logLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 describe('the node listener', () => {
   let server: ServerProcess
@@ -26,8 +26,8 @@ describe('the node listener', () => {
   })
 
   for (const bad of ['localhost:abc', 'a b', '[::1', 'x@y', 'localhost:99999', '']) {
-    it(`Host ${JSON.stringify(bad)} is 400 invalid-host as problem+json, logged in one line without a stack`, async () => {
-      const before = server.stderr.length
+    it(`Host ${JSON.stringify(bad)} is 400 invalid-host as problem+json, logged once as a warning without a stack`, async () => {
+      const before = server.log.length
       const connection = await rawConnection(server.url)
       await connection.write(`GET /v2/clubs/raw/ HTTP/1.1\r\nHost: ${bad}\r\nAuthorization: Bearer ${token}\r\n\r\n`)
       const response = await connection.response()
@@ -40,10 +40,18 @@ describe('the node listener', () => {
       assert.equal(problem.type, 'https://clubcred.dev/problems/invalid-host')
       assert.equal(problem.status, 400)
       await new Promise((resolve) => setTimeout(resolve, 50))
-      const logged = server.stderr.slice(before)
-      assert.doesNotMatch(logged, /\n\s+at /, 'no stack trace')
-      assert.equal(logged.split('\n').filter(Boolean).length, 1, logged)
-      assert.match(logged, /Host/)
+      const logged = logLines({ log: server.log.slice(before) })
+      assert.ok(
+        logged.every((line) => line.err === undefined && line.requestId === problem.requestId),
+        'no stack trace, its request id',
+      )
+      assert.equal(logged.filter((line) => line.level === 'warn').length, 1, server.log.slice(before))
+      assert.match(logged.find((line) => line.level === 'warn')!.msg, /Host/)
+      assert.deepEqual(
+        logged.filter((line) => line.msg === 'request').map(({ method, route, status }) => ({ method, route, status })),
+        [{ method: 'GET', route: null, status: 400 }],
+        'and its request line',
+      )
     })
   }
 

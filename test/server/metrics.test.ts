@@ -76,10 +76,10 @@ describe('metrics of the server process', { timeout: 120_000 }, () => {
     const requests = family(families, 'clubcred_http_requests_total')!
     const issue = requests.metrics.find((m) => m.labels?.method === 'POST' && m.labels.route?.endsWith('/issuances'))
     assert.ok(issue, JSON.stringify(requests.metrics.map((m) => m.labels)))
-    assert.equal(issue.labels!.route, '/v2/clubs/:clubDomain/issuances')
+    assert.equal(issue.labels!.route, '/v2/clubs/{clubDomain}/issuances')
     assert.equal(issue.labels!.status_class, '2xx')
     assert.equal(Number(issue.value), 1)
-    const verify = requests.metrics.filter((m) => m.labels?.route === '/open-badges/v3/achievements/:issuanceId/verify')
+    const verify = requests.metrics.filter((m) => m.labels?.route === '/open-badges/v3/achievements/{issuanceId}/verify')
     assert.equal(
       verify.reduce((sum, m) => sum + Number(m.value), 0),
       2,
@@ -93,7 +93,10 @@ describe('metrics of the server process', { timeout: 120_000 }, () => {
     assert.equal(family(families, 'clubcred_http_request_duration_seconds')?.type, 'HISTOGRAM')
     // parse-prometheus-text-format 1.1.1 folds a labelled histogram's series into one, labels dropped:
     // the labelled count is read from the text line itself.
-    assert.match(lastText, /^clubcred_http_request_duration_seconds_count\{method="POST",route="\/v2\/clubs\/:clubDomain\/issuances",status_class="2xx"\} 1$/m)
+    assert.match(
+      lastText,
+      /^clubcred_http_request_duration_seconds_count\{method="POST",route="\/v2\/clubs\/\{clubDomain\}\/issuances",status_class="2xx"\} 1$/m,
+    )
   })
 
   it('serves /metrics without a token on the metrics port, on 127.0.0.1, and nothing else there', async () => {

@@ -10,6 +10,8 @@ export function assertProblem(response: HttpResponse, status: number, code: stri
   assert.equal(response.json.type, `https://clubcred.dev/problems/${code}`)
   assert.equal(typeof response.json.title, 'string')
   assert.equal(typeof response.json.detail, 'string')
+  assert.match(response.json.requestId, /^[A-Za-z0-9._-]{1,128}$/, 'a problem names its request')
+  assert.equal(response.json.requestId, response.headers['x-request-id'], 'the same request id as the X-Request-Id header')
   assert.ok(!/\bat .+:\d+:\d+/.test(response.text), 'no stack trace in the body')
 }
 

@@ -53,6 +53,8 @@ export interface ServerProcess {
   dataDir: string
   /** Everything the server wrote to stderr so far. */
   readonly stderr: string
+  /** Everything the server wrote to stdout so far: its JSON log (docs/logs.md). */
+  readonly log: string
   /** An HTTP request to `url + path`. */
   http(path: string, options?: RequestOptions): Promise<HttpResponse>
   /** SIGTERM, then the exit code (SIGKILL after 10 s, so `null`). Idempotent. */
@@ -125,7 +127,8 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
     env: childEnv(dataDir, env),
     stdio: ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   })
-  child.stdout!.resume()
+  let log = ''
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
   const output = collectStderr(child)
   const url = await listeningUrl(child, exited, output)
@@ -138,6 +141,9 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
     dataDir,
     get stderr() {
       return output.text
+    },
+    get log() {
+      return log
     },
     async http(path, { method = 'GET', headers = {}, body } = {}) {
       const response = await request(url + path, { method, headers, body, dispatcher: agent })
@@ -191,6 +197,19 @@ function tell(child: ChildProcess, message: { advance: number } | { set: number 
     child.on('message', onMessage)
     child.send(message, (error) => error && reject(error))
   })
+}
+
+/** The server's JSON log lines (docs/logs.md), parsed; a line that is not JSON fails the test. */
+export function logLines(server: Pick<ServerProcess, 'log'>): Record<string, any>[] {
+  return server.log
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line))
+}
+
+/** The log lines at level error or fatal: a request that ended in a 500, a failed worker round, a crash. */
+export function errorLines(server: Pick<ServerProcess, 'log'>): Record<string, any>[] {
+  return logLines(server).filter((line) => line.level === 'error' || line.level === 'fatal')
 }
 
 /** Removes a data dir made by `freshDataDir`. */

@@ -57,8 +57,12 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
           }
         : {}),
       responses: {
-        [String(operation.status ?? 200)]: { description: 'Success' },
-        default: { description: 'Error', content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } },
+        [String(operation.status ?? 200)]: { description: 'Success', headers: REQUEST_ID_HEADERS },
+        default: {
+          description: 'Error',
+          headers: REQUEST_ID_HEADERS,
+          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        },
       },
     }
   }
@@ -77,17 +81,25 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
         clientBasic: { type: 'http', scheme: 'basic' },
         legacyApiKey: { type: 'http', scheme: 'bearer', description: 'A legacy API key (`apikey create`), with or without the Bearer scheme' },
       },
+      headers: {
+        RequestId: {
+          description:
+            'The id of the request (docs/logs.md), as in the server log and a problem document: the X-Request-Id the client sent when it was 1 to 128 of [A-Za-z0-9._-], else a new one.',
+          schema: { type: 'string', pattern: '^[A-Za-z0-9._-]{1,128}$' },
+        },
+      },
       schemas: {
         Recipient: jsonSchema(recipientSchema),
         Problem: {
           type: 'object',
-          required: ['type', 'title', 'status', 'code'],
+          required: ['type', 'title', 'status', 'code', 'requestId'],
           properties: {
             type: { type: 'string' },
             title: { type: 'string' },
             status: { type: 'integer' },
             detail: { type: 'string' },
             code: { type: 'string' },
+            requestId: { type: 'string', description: 'The id of the request, as in its X-Request-Id answer header and the server log.' },
             errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' }, path: { type: 'string' } } } },
           },
         },
@@ -95,6 +107,9 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
     },
   }
 }
+
+/** Every answer names its request (adapters/http/request-id.ts). */
+const REQUEST_ID_HEADERS = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
 
 /** How an operation authenticates: its scope as `svc:openapi:<scope>` (spec §5 item 4), or its own scheme. */
 function securityOf(operation: Operation): Record<string, string[]>[] {

@@ -47,6 +47,8 @@ export function createShareHostMatcher(urls: IssuerUrls): (requestUrl: string) =
 export interface ShareSurface {
   /** Answers a request to the share host of `club`. */
   fetch(request: Request, club: string): Promise<Response>
+  /** The itty paths served on a share host. */
+  paths: readonly string[]
 }
 
 /**
@@ -93,5 +95,5 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
 
   for (const path of paths) router.all(path, () => errorPage(METHOD_NOT_ALLOWED, { allow: 'GET, HEAD' }))
 
-  return { fetch: (request, club) => router.fetch(request, club) }
+  return { fetch: (request, club) => router.fetch(request, club), paths }
 }
