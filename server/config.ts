@@ -22,6 +22,11 @@ export interface ServerConfig {
   role: ServerRole
   /** `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may use http:// and private addresses (core/config.ts `webhooks.allowPrivate`). */
   webhooksAllowPrivate: boolean
+  /**
+   * `CLUBCRED_SHUTDOWN_TIMEOUT_MS`: on SIGTERM or SIGINT, how long the process waits for requests in
+   * flight and the worker's round before it gives up on them and exits 1 (docs/shutdown.md). Default 30 s.
+   */
+  shutdownTimeoutMs: number
 }
 
 /**
@@ -58,6 +63,9 @@ export interface HttpServerLimits {
   /** `CLUBCRED_MAX_HEADERS_COUNT`: header lines read per request at most; the rest are ignored. Default 100 (Node's is 2000). */
   maxHeadersCount: number
 }
+
+/** Kubernetes' default grace period is 30 s too: a drain that fits in it ends before the SIGKILL. */
+export const SHUTDOWN_TIMEOUT_DEFAULT_MS = 30_000
 
 export const HTTP_SERVER_DEFAULTS: HttpServerLimits = {
   headersTimeoutMs: 10_000,
@@ -157,6 +165,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     database: readDatabase(env),
     role: readRole(env),
     webhooksAllowPrivate: readFlag(env, 'CLUBCRED_WEBHOOKS_ALLOW_PRIVATE'),
+    shutdownTimeoutMs: positiveInteger(env, 'CLUBCRED_SHUTDOWN_TIMEOUT_MS', SHUTDOWN_TIMEOUT_DEFAULT_MS),
   }
 }
 
