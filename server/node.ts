@@ -116,7 +116,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     process.exit(1)
   })
-  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   handleShutdownSignals({
     listen: (signal, handler) => process.on(signal, handler),
     shutdown: () => running.close(),
@@ -124,4 +123,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     exit: (code) => process.exit(code),
     log,
   })
+  // After the handlers: whoever waits for this line may signal at once.
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
 }
