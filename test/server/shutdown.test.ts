@@ -140,7 +140,9 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     const heldAtSignal = (leased.get() as { n: number }).n
     t.diagnostic(`at SIGTERM: ${heldAtSignal} jobs leased, ${(credentials.get() as { n: number }).n} credentials`)
 
-    while (!/SIGTERM: shutting down/.test(server.stderr)) await sleep(5)
+    for (const until = Date.now() + 10_000; !/SIGTERM: shutting down/.test(server.stderr); await sleep(5)) {
+      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.stderr}`)
+    }
     await idle.closed // the idle keep-alive connection is closed at once, while a request is still in flight
     assert.ok(alive(server), 'still draining: the second batch is in flight')
     assert.equal(await refused(server.url), 'ECONNREFUSED', 'new connections are refused after SIGTERM')
