@@ -13,6 +13,8 @@ import { handlerFor, startServing } from './start.ts'
 import { readServerConfig, resolveUrls } from './config.ts'
 import { wireIssuer } from './wire.ts'
 import { guardAgainstDriverDefects } from './process-guard.ts'
+import { drainable } from './drain.ts'
+import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
 import type { Issuer } from '../index.ts'
 
 /** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
@@ -28,8 +30,15 @@ interface DenoRuntime {
 
 export interface RunningDenoServer {
   url: string
+  /** `CLUBCRED_SHUTDOWN_TIMEOUT_MS` as read at start. */
+  shutdownTimeoutMs: number
   issuer: Issuer
-  close(): Promise<void>
+  /**
+   * The graceful shutdown (docs/shutdown.md): `Deno.serve` stops listening, answers the requests in flight
+   * and closes their connections; the worker stores its round; storage closes. Bounded by
+   * `CLUBCRED_SHUTDOWN_TIMEOUT_MS`. Idempotent.
+   */
+  close(): Promise<ShutdownOutcome>
 }
 
 function denoRuntime(): DenoRuntime {
@@ -56,18 +65,35 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, config.role))
+  const drain = drainable(handlerFor(issuer, config.role))
+  wired(drain.handler)
   const url = await startServing(issuer, config.role, urls, config.host, port)
+
+  let closing: Promise<ShutdownOutcome> | undefined
+  async function shutdown(): Promise<ShutdownOutcome> {
+    const deadline = Date.now() + config.shutdownTimeoutMs
+    // Requests in flight finish first, new ones are answered 503 `shutting-down`; only then does
+    // `Deno.serve` stop listening (its shutdown cuts the request bodies still being read: denoland/deno#36809).
+    const stopped = drain.begin().then(() => server.shutdown())
+    // The worker stops claiming now and stores what it holds while the requests finish.
+    const worker = issuer.worker.stop()
+    if (!(await within(deadline - Date.now(), stopped))) {
+      // Deno has no way to cut its connections: the exit that follows does.
+      await putBackHeld(issuer, log)
+      return 'timed-out'
+    }
+    return finishIssuer(issuer, worker, deadline, log)
+  }
 
   return {
     url,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     issuer,
-    async close() {
-      await server.shutdown()
-      await issuer.close()
-    },
+    close: () => (closing ??= shutdown()),
   }
 }
+
+const log = (line: string) => process.stderr.write(`${line}\n`)
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
@@ -76,11 +102,13 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)
   })
+  handleShutdownSignals({
+    listen: (signal, handler) => deno.addSignalListener(signal, handler),
+    shutdown: () => running.close(),
+    timeoutMs: running.shutdownTimeoutMs,
+    exit: (code) => deno.exit(code),
+    log,
+  })
+  // After the handlers: whoever waits for this line may signal at once.
   process.stderr.write(`clubcred listening on ${running.url}\n`)
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    deno.addSignalListener(signal, () => {
-      setTimeout(() => deno.exit(1), 5000)
-      running.close().then(() => deno.exit(0))
-    })
-  }
 }

@@ -20,6 +20,8 @@ import type { Issuer } from '../index.ts'
 export interface RunningServer {
   url: string
   role: ServerRole
+  /** `CLUBCRED_SHUTDOWN_TIMEOUT_MS` as read at start. */
+  shutdownTimeoutMs: number
   issuer: Issuer
   server: Server
   /**
@@ -101,6 +103,7 @@ export async function startNodeServer({ env = process.env, clock }: { env?: Node
   return {
     url,
     role: config.role,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     issuer,
     server,
     close: () => (closing ??= shutdown()),
@@ -119,7 +122,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   handleShutdownSignals({
     listen: (signal, handler) => process.on(signal, handler),
     shutdown: () => running.close(),
-    timeoutMs: readServerConfig().shutdownTimeoutMs,
+    timeoutMs: running.shutdownTimeoutMs,
     exit: (code) => process.exit(code),
     log,
   })

@@ -25,8 +25,8 @@ const alive = (server: NodeProcess) => server.child.exitCode === null && server.
 
 const running: NodeProcess[] = []
 const dirs: string[] = []
-async function spawn(env: Record<string, string>): Promise<NodeProcess> {
-  const server = await spawnNode(env)
+async function spawn(env: Record<string, string>, runtime: 'node' | 'deno' = 'node'): Promise<NodeProcess> {
+  const server = await spawnNode(env, { runtime })
   running.push(server)
   return server
 }
@@ -265,5 +265,56 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
         assert.match(server.stderr, /clubcred: shut down\n/)
       }
     }
+  })
+
+  it('on Deno (server/deno.ts, Deno.addSignalListener): SIGTERM during a 1,000-recipient issue answers it with 200 and exits 0; a second signal exits at once', async () => {
+    const dataDir = freshDataDir()
+    dirs.push(dataDir)
+    const client = await clubAndClient(dataDir, 'chess')
+    const server = await spawn({ CLUBCRED_DATA_DIR: dataDir }, 'deno')
+    const token = await accessToken(server as unknown as ServerProcess, client)
+    const created = await server.http('/v2/clubs/chess/achievements', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Spring tournament', description: 'Played all seven rounds.' }),
+    })
+    assert.equal(created.status, 201, created.text)
+    const batch = slowPost(server.url, '/v2/clubs/chess/issuances', token, recipientsBody(created.json.data.id, 'd'))
+    await sleep(300)
+    const exited = exitOf(server)
+    server.child.kill('SIGTERM')
+    for (const until = Date.now() + 10_000; !/SIGTERM: shutting down/.test(server.stderr); await sleep(5)) {
+      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.stderr}`)
+    }
+    // Deno keeps listening while it drains (docs/shutdown.md, On Deno): a new request is told to go elsewhere.
+    const late = await server.http('/v2/clubs/chess/issuances', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
+    assert.equal(late.status, 503, late.text)
+    assert.equal(late.json.code, 'shutting-down')
+    assert.equal(late.headers['retry-after'], '1')
+    assert.ok(alive(server), 'still draining: the batch is in flight')
+    batch.finish()
+    const answered = await batch.response
+    assert.equal(answered.status, 200, `${JSON.stringify(answered.json)}\n${server.stderr}`)
+    assert.equal(answered.json.summary.ok, RECIPIENTS)
+    assert.deepEqual(await exited, { code: 0, signal: null }, server.stderr)
+    const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
+    const atExit = db
+      .prepare(
+        'SELECT (SELECT count(*) FROM signing_jobs WHERE lease_until IS NOT NULL) AS leased, (SELECT count(*) FROM signing_jobs) + (SELECT count(*) FROM credentials) AS accounted',
+      )
+      .get() as { leased: number; accounted: number }
+    db.close()
+    assert.deepEqual(atExit, { leased: 0, accounted: RECIPIENTS }, 'every accepted issuance has its credential or a queued job, none left leased')
+
+    const again = await spawn({ CLUBCRED_DATA_DIR: dataDir }, 'deno')
+    const stuck = slowPost(again.url, '/oauth/token', 'x', 'grant_type=client_credentials&padding=' + 'x'.repeat(1000))
+    stuck.response.catch(() => {})
+    await sleep(300)
+    const killed = exitOf(again)
+    again.child.kill('SIGTERM')
+    await sleep(500)
+    assert.ok(alive(again), 'draining, waiting for the request in flight')
+    again.child.kill('SIGTERM')
+    assert.deepEqual(await killed, { code: 143, signal: null }, again.stderr)
   })
 })
