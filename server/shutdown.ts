@@ -20,7 +20,7 @@ const BACKSTOP_MS = 10_000
 export interface SignalHandling {
   /** Registers a handler for a signal: `process.on` on Node, `Deno.addSignalListener` on Deno. */
   listen(signal: ShutdownSignal, handler: () => void): void
-  /** The graceful shutdown, bounded by `timeoutMs` itself. */
+  /** The graceful shutdown, bounded by `timeoutMs` itself; it stops the listener before its first `await`. */
   shutdown(): Promise<ShutdownOutcome>
   timeoutMs: number
   exit(code: number): void
@@ -40,12 +40,14 @@ export function handleShutdownSignals({ listen, shutdown, timeoutMs, exit, log }
         return exit(exitCodeForSignal(signal))
       }
       stopping = true
+      // Started before the line is logged: whoever reads the line finds the listener closed.
+      const shutdownEnds = shutdown()
       log(`clubcred: ${signal}: shutting down (at most ${timeoutMs} ms; a second signal exits at once)`)
       setTimeout(() => {
         log('clubcred: shutdown did not end after its bound: exiting')
         exit(1)
       }, timeoutMs + BACKSTOP_MS)
-      shutdown().then(
+      shutdownEnds.then(
         (outcome) => {
           log(outcome === 'complete' ? 'clubcred: shut down' : `clubcred: shutdown bound of ${timeoutMs} ms reached: requests or work cut off`)
           exit(outcome === 'complete' ? 0 : 1)

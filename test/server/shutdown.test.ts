@@ -42,18 +42,28 @@ function recipientsBody(templateId: number, batch: string): string {
 
 /**
  * A request whose body is sent in two parts, so that it is certainly in flight (the server reading its
- * body) until `finish()` sends the rest.
+ * body) until `finish()` sends the rest. It asks `Expect: 100-continue` and sends the first part on the
+ * server's `100 Continue`: `arrived` then proves that the server is handling it (Node answers 100 as it
+ * hands the request to the handler, Deno as the handler starts reading the body).
  */
 function slowPost(url: string, path: string, token: string, body: string) {
   const bytes = Buffer.from(body)
   let req!: ClientRequest
+  let arrived!: () => void
+  const continued = new Promise<void>((resolve) => (arrived = resolve))
   const response = new Promise<{ status: number; headers: IncomingMessage['headers']; json: any }>((resolve, reject) => {
     req = httpRequest(
       url + path,
       {
         method: 'POST',
         agent: false,
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': String(bytes.length), connection: 'keep-alive' },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'content-length': String(bytes.length),
+          connection: 'keep-alive',
+          expect: '100-continue',
+        },
       },
       (res) => {
         let text = ''
@@ -64,9 +74,13 @@ function slowPost(url: string, path: string, token: string, body: string) {
       },
     )
     req.on('error', reject)
+    req.on('continue', () => {
+      req.write(bytes.subarray(0, bytes.length >> 1))
+      arrived()
+    })
+    req.flushHeaders()
   })
-  req.write(bytes.subarray(0, bytes.length >> 1))
-  return { response, finish: () => req.end(bytes.subarray(bytes.length >> 1)) }
+  return { response, arrived: continued, finish: () => req.end(bytes.subarray(bytes.length >> 1)) }
 }
 
 /** A kept-alive connection with one request answered: resolves `closed` when the server ends it. */
@@ -121,6 +135,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
 
     // The second batch is in flight (half its body sent) before the first one is even accepted.
     const second = slowPost(server.url, '/v2/clubs/chess/issuances', token, recipientsBody(templateId, 'b'))
+    await second.arrived
     const idle = await idleKeepAlive(server.url)
     const first = await server.http('/v2/clubs/chess/issuances', { method: 'POST', headers: auth, body: recipientsBody(templateId, 'a') })
     assert.equal(first.status, 200, first.text)
@@ -214,26 +229,30 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
   })
 
   it('a second signal during the drain exits at once, with 128 + its number', async () => {
-    for (const [first, second, code] of [
+    const cases = [
       ['SIGTERM', 'SIGTERM', 143],
       ['SIGINT', 'SIGINT', 130],
       ['SIGTERM', 'SIGINT', 130],
-    ] as const) {
-      const dataDir = freshDataDir()
-      dirs.push(dataDir)
-      const server = await spawn({ CLUBCRED_DATA_DIR: dataDir })
-      // A request that never ends holds the drain open (its body never completes).
-      const stuck = slowPost(server.url, '/oauth/token', 'x', 'grant_type=client_credentials&padding=' + 'x'.repeat(1000))
-      stuck.response.catch(() => {})
-      await sleep(300)
-      const exited = exitOf(server)
-      server.child.kill(first)
-      await sleep(500)
-      assert.ok(alive(server), `${first}: draining, waiting for the request in flight`)
-      server.child.kill(second)
-      assert.deepEqual(await exited, { code, signal: null }, `${first} then ${second}:\n${server.stderr}`)
-      assert.match(server.stderr, new RegExp(`${second} again: exiting at once`))
-    }
+    ] as const
+    // Side by side: each case has its own process.
+    await Promise.all(
+      cases.map(async ([first, second, code]) => {
+        const dataDir = freshDataDir()
+        dirs.push(dataDir)
+        const server = await spawn({ CLUBCRED_DATA_DIR: dataDir })
+        // A request that never ends holds the drain open (its body never completes).
+        const stuck = slowPost(server.url, '/oauth/token', 'x', 'grant_type=client_credentials&padding=' + 'x'.repeat(1000))
+        stuck.response.catch(() => {})
+        await stuck.arrived
+        const exited = exitOf(server)
+        server.child.kill(first)
+        await sleep(500)
+        assert.ok(alive(server), `${first}: draining, waiting for the request in flight`)
+        server.child.kill(second)
+        assert.deepEqual(await exited, { code, signal: null }, `${first} then ${second}:\n${server.stderr}`)
+        assert.match(server.stderr, new RegExp(`${second} again: exiting at once`))
+      }),
+    )
   })
 
   it('the bound (CLUBCRED_SHUTDOWN_TIMEOUT_MS): a request still in flight is cut off and the process exits 1', async () => {
@@ -245,7 +264,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
       () => 'answered',
       (error: NodeJS.ErrnoException) => error.code,
     )
-    await sleep(300)
+    await stuck.arrived
     const exited = exitOf(server)
     server.child.kill('SIGTERM')
     assert.deepEqual(await exited, { code: 1, signal: null }, server.stderr)
@@ -254,8 +273,9 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
   })
 
   it('every role (all, api, worker) exits 0 on SIGTERM and on SIGINT', async () => {
-    for (const role of ['all', 'api', 'worker']) {
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const cases = ['all', 'api', 'worker'].flatMap((role) => (['SIGTERM', 'SIGINT'] as const).map((signal) => ({ role, signal })))
+    await Promise.all(
+      cases.map(async ({ role, signal }) => {
         const dataDir = freshDataDir()
         dirs.push(dataDir)
         const server = await spawn({ CLUBCRED_DATA_DIR: dataDir, CLUBCRED_ROLE: role })
@@ -263,8 +283,8 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
         server.child.kill(signal)
         assert.deepEqual(await exited, { code: 0, signal: null }, `${role} ${signal}:\n${server.stderr}`)
         assert.match(server.stderr, /clubcred: shut down\n/)
-      }
-    }
+      }),
+    )
   })
 
   it('on Deno (server/deno.ts, Deno.addSignalListener): SIGTERM during a 1,000-recipient issue answers it with 200 and exits 0; a second signal exits at once', async () => {
@@ -280,7 +300,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     })
     assert.equal(created.status, 201, created.text)
     const batch = slowPost(server.url, '/v2/clubs/chess/issuances', token, recipientsBody(created.json.data.id, 'd'))
-    await sleep(300)
+    await batch.arrived
     const exited = exitOf(server)
     server.child.kill('SIGTERM')
     for (const until = Date.now() + 10_000; !/SIGTERM: shutting down/.test(server.stderr); await sleep(5)) {
@@ -309,7 +329,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     const again = await spawn({ CLUBCRED_DATA_DIR: dataDir }, 'deno')
     const stuck = slowPost(again.url, '/oauth/token', 'x', 'grant_type=client_credentials&padding=' + 'x'.repeat(1000))
     stuck.response.catch(() => {})
-    await sleep(300)
+    await stuck.arrived
     const killed = exitOf(again)
     again.child.kill('SIGTERM')
     await sleep(500)
