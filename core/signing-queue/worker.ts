@@ -98,7 +98,8 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     while (!stopping) {
       try {
         const busy = await step()
-        const mailed = await housekeeping()
+        // A stop during the step: claim no mail round more (docs/shutdown.md).
+        const mailed = stopping ? 0 : await housekeeping()
         if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         dropRounds()

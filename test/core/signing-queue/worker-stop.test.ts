@@ -17,6 +17,7 @@ let templateId: number
 /** The signer waits for `open()`: the test holds the worker in the middle of a round. */
 let gate: { opened: Promise<void>; open: () => void }
 let signCalls = 0
+let mailed = 0
 const gatedSigner: JwtSigner = {
   async signMany(key, header, payloads) {
     signCalls++
@@ -34,7 +35,12 @@ function newGate() {
 beforeEach(async () => {
   gate = newGate()
   signCalls = 0
-  h = createCoreHarness({ signer: gatedSigner, worker: { pollMs: 20, onError: (error) => assert.fail(String(error)) } })
+  mailed = 0
+  h = createCoreHarness({
+    signer: gatedSigner,
+    notifier: { send: async () => void mailed++ },
+    worker: { pollMs: 20, onError: (error) => assert.fail(String(error)) },
+  })
   await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
   templateId = (await h.issuer.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
 })
@@ -43,8 +49,8 @@ afterEach(async () => {
   await h.close()
 })
 
-async function issueTo(count: number, prefix?: string): Promise<number[]> {
-  const { result } = await h.issuer.issuances.issue('chess', { achievementFormId: templateId, recipients: recipients(count, prefix) })
+async function issueTo(count: number, prefix?: string, mode: 'none' | 'email' = 'none'): Promise<number[]> {
+  const { result } = await h.issuer.issuances.issue('chess', { achievementFormId: templateId, mode, recipients: recipients(count, prefix) })
   assert.equal(result.summary.ok, count, JSON.stringify(result.results.slice(0, 1)))
   return result.results.map((item) => (item as { resourceId: number }).resourceId)
 }
@@ -71,6 +77,19 @@ describe('the worker at shutdown (docs/shutdown.md)', () => {
     const claimable = await h.storage.transaction((tx) => tx.signingJobs.claim(h.clock.now(), 60_000, 100))
     assert.deepEqual(claimable.map((job) => job.issuanceId).sort(), [...queued].sort(), 'the queued jobs are free for another worker now')
     assert.equal(signCalls, 1)
+  })
+
+  it('stop() during a round: its mail is queued with the credentials, and no mail round is claimed after the stop', async () => {
+    const held = await issueTo(4, 'mail', 'email')
+    h.issuer.worker.start()
+    await untilSigning()
+    const stopped = h.issuer.worker.stop()
+    gate.open()
+    await stopped
+    assert.equal((await h.storage.credentials.findByIssuances(held)).length, 4)
+    assert.equal(mailed, 0, 'no mail sent after the stop')
+    const waiting = await h.storage.transaction((tx) => tx.outbox.claimDue(h.clock.now(), 60_000, 100, 8))
+    assert.equal(waiting.length, 4, 'the mail of the stored round waits in the outbox, unclaimed, for the next worker')
   })
 
   it('releaseHeld() puts the held round back at once; a job then signed by two workers is stored once', async () => {
