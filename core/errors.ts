@@ -32,6 +32,7 @@ export type ProblemCode =
   | 'too-many-recipients'
   | 'conflict'
   | 'storage-unavailable'
+  | 'shutting-down'
   | 'internal-error'
 
 /** One failed field of a validation problem: `message` is a stable code, `path` a JSON pointer-ish dotted path. */

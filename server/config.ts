@@ -30,6 +30,11 @@ export interface ServerConfig {
   metrics: MetricsSettings
   /** `CLUBCRED_LOG_LEVEL`: the least severe level logged (docs/logs.md). Default `info`. */
   logLevel: LogLevel
+  /**
+   * `CLUBCRED_SHUTDOWN_TIMEOUT_MS`: on SIGTERM or SIGINT, how long the process waits for requests in
+   * flight and the worker's round before it gives up on them and exits 1 (docs/shutdown.md). Default 30 s.
+   */
+  shutdownTimeoutMs: number
 }
 
 export interface ReadinessSettings {
@@ -145,6 +150,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     readiness: { maxSigningAgeMs: v.readyMaxSigningAgeMs },
     metrics: { token: v.metricsToken, port: v.metricsPort },
     logLevel: v.logLevel,
+    shutdownTimeoutMs: v.shutdownTimeoutMs,
   }
 }
 

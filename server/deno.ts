@@ -18,6 +18,8 @@ import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
 import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
+import { drainable } from './drain.ts'
+import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
 import type { Issuer } from '../index.ts'
 
 /** The part of the `Deno` namespace used here, typed locally so that `tsc` with Node's types checks this file. */
@@ -38,7 +40,14 @@ export interface RunningDenoServer {
   issuer: Issuer
   /** The server's log (docs/logs.md): JSON lines on stdout, through pino as on Node. */
   logger: Logger
-  close(): Promise<void>
+  /** `CLUBCRED_SHUTDOWN_TIMEOUT_MS` as read at start. */
+  shutdownTimeoutMs: number
+  /**
+   * The graceful shutdown (docs/shutdown.md): `Deno.serve` stops listening, answers the requests in flight
+   * and closes their connections; the worker stores its round; storage closes. Bounded by
+   * `CLUBCRED_SHUTDOWN_TIMEOUT_MS`. Idempotent.
+   */
+  close(): Promise<ShutdownOutcome>
 }
 
 function denoRuntime(): DenoRuntime {
@@ -85,22 +94,42 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     await server.shutdown()
     throw error
   }
-  wired(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse: reportingTo(logAnswered(logger), metrics?.observeRequest) }))
+  const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
+  const drain = drainable(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), issuer.config.problemBaseUrl)
+  wired(drain.handler)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   logger.info({ url, role: config.role }, 'listening')
+
+  let closing: Promise<ShutdownOutcome> | undefined
+  async function shutdown(): Promise<ShutdownOutcome> {
+    const deadline = Date.now() + config.shutdownTimeoutMs
+    // Requests in flight finish first, new ones are answered 503 `shutting-down`; only then does
+    // `Deno.serve` stop listening (its shutdown cuts the request bodies still being read: denoland/deno#36809).
+    const stopped = drain.begin().then(() => server.shutdown())
+    const metricsStopped = metricsServer ? metricsServer.shutdown() : Promise.resolve()
+    // The worker stops claiming now and stores what it holds while the requests finish.
+    const worker = issuer.worker.stop()
+    if (!(await within(deadline - Date.now(), stopped))) {
+      // Deno has no way to cut its connections: the exit that follows does.
+      await putBackHeld(issuer, logLine)
+      return 'timed-out'
+    }
+    await metricsStopped
+    return finishIssuer(issuer, worker, deadline, logLine)
+  }
 
   return {
     url,
     metricsUrl: metricsServer ? `http://127.0.0.1:${metricsServer.addr.port}/metrics` : undefined,
     issuer,
     logger,
-    async close() {
-      await server.shutdown()
-      await metricsServer?.shutdown()
-      await issuer.close()
-    },
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
+    close: () => (closing ??= shutdown()),
   }
 }
+
+/** The shutdown's lines for the operator watching the terminal (docs/shutdown.md). */
+const logLine = (line: string) => process.stderr.write(`${line}\n`)
 
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
@@ -113,12 +142,14 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     return deno.exit(1)
   })
   log = running.logger
+  handleShutdownSignals({
+    listen: (signal, handler) => deno.addSignalListener(signal, handler),
+    shutdown: () => running.close(),
+    timeoutMs: running.shutdownTimeoutMs,
+    exit: (code) => deno.exit(code),
+    log: logLine,
+  })
+  // After the handlers: whoever waits for this line may signal at once.
   process.stderr.write(`clubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    deno.addSignalListener(signal, () => {
-      setTimeout(() => deno.exit(1), 5000)
-      running.close().then(() => deno.exit(0))
-    })
-  }
 }

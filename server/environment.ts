@@ -194,6 +194,12 @@ export const VARIABLES = {
     description: `the least severe level of the JSON log on stdout (${LOG_LEVELS.join(', ')}); one line per request (docs/logs.md)`,
     parse: (value) => ((LOG_LEVELS as readonly string[]).includes(value) ? (value as LogLevel) : wrong(`must be one of ${LOG_LEVELS.join(', ')}`)),
   }),
+  // Kubernetes' default grace period is 30 s too: a drain that fits in it ends before the SIGKILL.
+  shutdownTimeoutMs: positive(
+    'CLUBCRED_SHUTDOWN_TIMEOUT_MS',
+    30_000,
+    "on SIGTERM or SIGINT, how long the process waits for requests in flight and the worker's round before it cuts them off and exits 1; a second signal exits at once (docs/shutdown.md)",
+  ),
   headersTimeoutMs: positive(
     'CLUBCRED_HEADERS_TIMEOUT_MS',
     10_000,

@@ -2,7 +2,7 @@
  * The standalone server on Node: `npm start`, `clubcred serve`. Reads the environment (docs/decisions.md, Addresses), opens
  * `./data`, creates the demo club on first start and serves every surface on one port.
  */
-import { createServer, type Server } from 'node:http'
+import { createServer, type Server, type ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
@@ -16,6 +16,7 @@ import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
+import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
 import { createLogger, maskSecrets, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
 import type { DestinationStream } from 'pino'
@@ -27,11 +28,18 @@ export interface RunningServer {
   /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
   metricsUrl: string | undefined
   role: ServerRole
+  /** `CLUBCRED_SHUTDOWN_TIMEOUT_MS` as read at start. */
+  shutdownTimeoutMs: number
   issuer: Issuer
   server: Server
   /** The server's log (docs/logs.md): JSON lines on stdout, or on `logDestination`. */
   logger: Logger
-  close(): Promise<void>
+  /**
+   * The graceful shutdown (docs/shutdown.md): stop listening, answer the requests in flight (each with
+   * `Connection: close`), let the worker store its round, close storage; bounded by
+   * `CLUBCRED_SHUTDOWN_TIMEOUT_MS`. Idempotent.
+   */
+  close(): Promise<ShutdownOutcome>
 }
 
 /**
@@ -46,6 +54,9 @@ export async function startNodeServer({
   const config = readServerConfig(env)
   const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
   let listener: ReturnType<typeof toNodeListener> | undefined
+  // Responses not yet finished, so that a shutdown can tell each to close its connection after it.
+  const inFlight = new Set<ServerResponse>()
+  let draining = false
   const { headersTimeoutMs, requestTimeoutMs, keepAliveTimeoutMs, maxConnections, maxHeadersCount } = config.http
   const server = createServer(
     {
@@ -55,7 +66,13 @@ export async function startNodeServer({
       // timeout means roughly what it says.
       connectionsCheckingInterval: Math.min(1000, Math.max(100, Math.floor(headersTimeoutMs / 4))),
     },
-    (req, res) => listener!(req, res),
+    (req, res) => {
+      inFlight.add(res)
+      res.once('close', () => inFlight.delete(res))
+      // A request that arrives on a kept-alive connection during a drain is still answered, and is its last.
+      if (draining) res.setHeader('connection', 'close')
+      listener!(req, res)
+    },
   )
   server.keepAliveTimeout = keepAliveTimeoutMs
   server.maxConnections = maxConnections
@@ -98,29 +115,42 @@ export async function startNodeServer({
   const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
   logger.info({ url, role: config.role }, 'listening')
 
+  let closing: Promise<ShutdownOutcome> | undefined
+  async function shutdown(): Promise<ShutdownOutcome> {
+    const deadline = Date.now() + config.shutdownTimeoutMs
+    draining = true
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    // Busy keep-alive connections close after their current response, idle ones at once.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader('connection', 'close')
+    server.closeIdleConnections()
+    // A scrape has nothing to wait for: the metrics port closes at once.
+    const metricsClosed = metricsServer ? new Promise<void>((resolve) => metricsServer!.close(() => resolve())) : Promise.resolve()
+    metricsServer?.closeAllConnections()
+    // The worker stops claiming now and stores what it holds while the requests finish.
+    const worker = issuer.worker.stop()
+    if (!(await within(deadline - Date.now(), closed))) {
+      server.closeAllConnections()
+      await putBackHeld(issuer, logLine)
+      return 'timed-out'
+    }
+    await metricsClosed
+    return finishIssuer(issuer, worker, deadline, logLine)
+  }
+
   return {
     url,
     metricsUrl,
     role: config.role,
+    shutdownTimeoutMs: config.shutdownTimeoutMs,
     issuer,
     server,
     logger,
-    async close() {
-      // Stop accepting, drop idle keep-alive connections now and busy ones after a grace period.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeIdleConnections()
-      const grace = setTimeout(() => server.closeAllConnections(), 2000)
-      await closed
-      clearTimeout(grace)
-      if (metricsServer) {
-        const metricsClosed = new Promise<void>((resolve) => metricsServer!.close(() => resolve()))
-        metricsServer.closeAllConnections()
-        await metricsClosed
-      }
-      await issuer.close()
-    },
+    close: () => (closing ??= shutdown()),
   }
 }
+
+/** The shutdown's lines for the operator watching the terminal (docs/shutdown.md). */
+const logLine = (line: string) => process.stderr.write(`${line}\n`)
 
 /**
  * `/metrics` without a token on its own port, bound to 127.0.0.1 and never to `HOST`: only the host
@@ -137,7 +167,7 @@ async function listenForMetrics(metrics: PrometheusMetrics, port: number, proble
 
 /**
  * `npm start` and `clubcred serve`: checks the configuration (every wrong variable named in one line,
- * exit 1), warns of unknown `CLUBCRED_*` variables, starts, and closes on SIGINT or SIGTERM.
+ * exit 1), warns of unknown `CLUBCRED_*` variables, starts, and shuts down gracefully on SIGINT or SIGTERM (docs/shutdown.md).
  */
 export async function serve(): Promise<void> {
   // Until the configuration is read, a crash is logged at the default level; then at the configured one.
@@ -150,14 +180,16 @@ export async function serve(): Promise<void> {
     process.exit(1)
   })
   log = running.logger
+  handleShutdownSignals({
+    listen: (signal, handler) => process.on(signal, handler),
+    shutdown: () => running.close(),
+    timeoutMs: running.shutdownTimeoutMs,
+    exit: (code) => process.exit(code),
+    log: logLine,
+  })
+  // After the handlers: whoever waits for this line may signal at once.
   process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      running.close().then(() => process.exit(0))
-      setTimeout(() => process.exit(1), 5000).unref()
-    })
-  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await serve()

@@ -56,6 +56,8 @@ export const PROBLEMS = {
   conflict: { status: 409, title: 'Conflict' },
   // The database is down or unreachable for now: a client retries, it did nothing wrong.
   'storage-unavailable': { status: 503, title: 'Storage unavailable', headers: () => ({ 'retry-after': '5' }) },
+  // This process is draining before it exits (docs/shutdown.md): another node, or this one restarted, answers.
+  'shutting-down': { status: 503, title: 'Shutting down', headers: () => ({ 'retry-after': '1' }) },
   'internal-error': { status: 500, title: 'Internal server error' },
 } satisfies Record<ProblemCode, ProblemType> as Record<ProblemCode, ProblemType>
 

@@ -1,5 +1,5 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
-import { claimPending, signClaimed, signPendingCredentials, storeSigned, type SignedCredential } from './sign-pending.ts'
+import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
 import { createWebhookSender } from '../webhooks/sender.ts'
 
@@ -19,8 +19,18 @@ export interface WorkerOptions {
 export interface IssuerWorker {
   /** Starts the loop; idempotent. */
   start(): void
-  /** Stops the loop after the current round. */
+  /**
+   * Stops the loop: nothing new is claimed, and the rounds it holds (claimed, being signed) are signed and
+   * stored before it resolves; the webhook sender stores the outcomes of the attempts in flight.
+   */
   stop(): Promise<void>
+  /**
+   * Puts the signing jobs this worker has claimed and not stored yet back in the queue, claimable by
+   * another worker at once rather than when their lease ends: for a shutdown that cannot wait for its
+   * round any longer (docs/shutdown.md). A round stored meanwhile keeps its credentials: the storage
+   * refuses a second credential for an issuance. Returns how many jobs it put back.
+   */
+  releaseHeld(): Promise<number>
   /** Runs rounds until no signing job, no due mail and no due webhook delivery is left: for tests and scripts. */
   drain(): Promise<void>
   /** One round; returns the jobs and messages it handled. */
@@ -58,31 +68,50 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
    * `step` claims round n + 1 and stores round n - 1, so the database work and the signing overlap.
    * Returns whether it claimed or stored anything.
    */
-  let signing: Promise<SignedCredential[]> | null = null
+  interface Round {
+    claimed: ClaimedJob[]
+    signed: Promise<SignedCredential[]>
+  }
+  let signing: Round | null = null
+  /** Rounds claimed and not stored yet: what `releaseHeld` puts back. */
+  const held = new Set<Round>()
   async function step(): Promise<boolean> {
     const claimed = await claimPending(ctx, batchSize)
-    const next = claimed.length > 0 ? signClaimed(ctx, claimed) : null
+    const next = claimed.length > 0 ? { claimed, signed: signClaimed(ctx, claimed) } : null
+    if (next) held.add(next)
     const previous = signing
     signing = next
-    if (previous) await storeSigned(ctx, await previous)
+    if (previous) await store(previous)
     return next !== null || previous !== null
+  }
+
+  async function store(round: Round): Promise<void> {
+    await storeSigned(ctx, await round.signed)
+    held.delete(round)
+  }
+
+  /** After a failed round: its jobs stay leased and are taken again when the lease ends. */
+  function dropRounds(): void {
+    signing = null
+    held.clear()
   }
 
   async function loop(): Promise<void> {
     while (!stopping) {
       try {
         const busy = await step()
-        const mailed = await housekeeping()
+        // A stop during the step: claim no mail round more (docs/shutdown.md).
+        const mailed = stopping ? 0 : await housekeeping()
         if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
-        signing = null
+        dropRounds()
         onError(error)
         if (!stopping) await ctx.signingQueue.wait(pollMs)
       }
     }
     const last = signing
     signing = null
-    if (last) await storeSigned(ctx, await last).catch(onError)
+    if (last) await store(last).catch(onError)
   }
 
   return {
@@ -98,6 +127,16 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       stopping = true
       ctx.signingQueue.notify()
       await Promise.all([running, webhooks.stop()])
+    },
+    async releaseHeld() {
+      const jobs = [...held].flatMap((round) => round.claimed.map((item) => item.job.issuanceId))
+      held.clear()
+      if (jobs.length === 0) return 0
+      const now = ctx.clock.now()
+      await ctx.storage.transaction(async (tx) => {
+        for (const issuanceId of jobs) await tx.signingJobs.release(issuanceId, 'released at shutdown', now)
+      })
+      return jobs.length
     },
     async drain() {
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
