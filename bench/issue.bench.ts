@@ -3,12 +3,16 @@
  * HTTP API on SQLite and through the library in-process, beside raw single-thread node:crypto ES256
  * signing of the same payload in the same run. Prints one JSON line.
  *
- *   npx tsx bench/issue.bench.ts [--batches 5]
+ *   npx tsx bench/issue.bench.ts [--batches 5] [--signingThreads N] [--threadSweep 1]
+ *
+ * `--signingThreads N`: the Node signer's worker threads for the HTTP and library runs (default: one per
+ * core beyond the first, the signer's own default). `--threadSweep 1` also measures the HTTP run with 0, 1
+ * and 2 signing threads one after the other in the same run (`httpByThreads`), to compare them side by side.
  */
 import { createServer } from 'node:http'
 import { createPrivateKey, sign } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
@@ -18,7 +22,11 @@ import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
 import { benchSettings } from './settings.ts'
 
-const { batches: BATCHES } = benchSettings({ batches: 5 })
+const {
+  batches: BATCHES,
+  signingThreads: THREADS,
+  threadSweep: SWEEP,
+} = benchSettings({ batches: 5, signingThreads: Math.max(0, availableParallelism() - 1), threadSweep: 0 })
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
@@ -35,12 +43,12 @@ function openStorage(name: string): StoragePort {
   return createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) })
 }
 
-async function openIssuer(storage: StoragePort, port: number): Promise<Issuer> {
+async function openIssuer(storage: StoragePort, port: number, threads = THREADS): Promise<Issuer> {
   const issuer = createIssuer({
     storage,
     masterKey: new Uint8Array(32).fill(1),
     urls: defaultUrls(port),
-    signer: createNodeSigner(),
+    signer: createNodeSigner({ threads }),
   })
   await issuer.clubs.create({ domain: 'bench', name: 'Bench Club' })
   await issuer.achievements.create('bench', {
@@ -59,13 +67,13 @@ async function openIssuer(storage: StoragePort, port: number): Promise<Issuer> {
 }
 
 /** Credentials per second through the HTTP API: the POST of each batch until its last credential is stored. */
-async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt: string }> {
+async function throughHttp(threads = THREADS, name = 'http'): Promise<{ perSecond: number; payload: string; jwt: string }> {
   let issuer!: Issuer
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  const storage = openStorage('http')
-  issuer = await openIssuer(storage, port)
+  const storage = openStorage(name)
+  issuer = await openIssuer(storage, port, threads)
   issuer.worker.start()
   const client = await issuer.clients.create({ club: 'bench' })
   const origin = `http://127.0.0.1:${port}`
@@ -146,6 +154,8 @@ try {
   const library = await inProcess()
   const raw = rawSign(http.jwt)
   const round = (value: number) => Math.round(value)
+  const sweep: Record<string, number> = {}
+  if (SWEEP) for (const threads of [0, 1, 2]) sweep[threads] = round((await throughHttp(threads, `http-threads-${threads}`)).perSecond)
   console.log(
     JSON.stringify({
       bench: 'issue',
@@ -156,6 +166,8 @@ try {
       rawSignsPerSecond: round(raw),
       httpToRaw: Number((http.perSecond / raw).toFixed(3)),
       libraryToRaw: Number((library / raw).toFixed(3)),
+      signingThreads: THREADS,
+      ...(SWEEP ? { httpByThreads: sweep } : {}),
       payloadBytes: http.payload.length,
       jwtBytes: http.jwt.length,
       node: process.version,
