@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http'
 import { createPrivateKey, sign } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
@@ -37,6 +37,27 @@ function recipients(batch: number) {
     name: `Recipient ${i}`,
     email: `r${batch}.${i}@example.com`,
   }))
+}
+
+/**
+ * CPU time of this process's main thread and of all its other threads (signing workers, libuv), in ms,
+ * from /proc (Linux; null elsewhere). Unlike wall time it hardly moves when other work shares the cores,
+ * so it compares code changes on a busy machine. Clock ticks are 10 ms (CLK_TCK 100).
+ */
+function threadCpuMs(): { main: number; others: number } | null {
+  try {
+    let main = 0
+    let others = 0
+    for (const task of readdirSync('/proc/self/task')) {
+      const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10 // utime + stime (fields 14 and 15 of stat)
+      if (task === String(process.pid)) main += ms
+      else others += ms
+    }
+    return { main, others }
+  } catch {
+    return null
+  }
 }
 
 function openStorage(name: string): StoragePort {
@@ -67,7 +88,10 @@ async function openIssuer(storage: StoragePort, port: number, threads = THREADS)
 }
 
 /** Credentials per second through the HTTP API: the POST of each batch until its last credential is stored. */
-async function throughHttp(threads = THREADS, name = 'http'): Promise<{ perSecond: number; payload: string; jwt: string }> {
+async function throughHttp(
+  threads = THREADS,
+  name = 'http',
+): Promise<{ perSecond: number; payload: string; jwt: string; cpu: { main: number; others: number } | null }> {
   let issuer!: Issuer
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -102,14 +126,18 @@ async function throughHttp(threads = THREADS, name = 'http'): Promise<{ perSecon
   const firstId = await issueBatch(-1) // warm-up: keys, statements, JIT
   await pendingDone()
   const started = performance.now()
+  const cpuBefore = threadCpuMs()
   for (let batch = 0; batch < BATCHES; batch++) await issueBatch(batch)
   await pendingDone()
   const seconds = (performance.now() - started) / 1000
+  const cpuAfter = threadCpuMs()
+  const perCredential = (ms: number) => Number(((ms * 1000) / (BATCHES * RECIPIENTS)).toFixed(1))
+  const cpu = cpuBefore && cpuAfter ? { main: perCredential(cpuAfter.main - cpuBefore.main), others: perCredential(cpuAfter.others - cpuBefore.others) } : null
 
   const credential = await issuer.issuances.credential('bench', firstId) // ids are random: read the one the answer gave
   await issuer.close()
   await new Promise((resolve) => server.close(resolve))
-  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt }
+  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt, cpu }
 }
 
 /** The same through the library: `issuer.issuances.issue` and `issuer.worker.drain()`. */
@@ -155,7 +183,14 @@ try {
   const raw = rawSign(http.jwt)
   const round = (value: number) => Math.round(value)
   const sweep: Record<string, number> = {}
-  if (SWEEP) for (const threads of [0, 1, 2]) sweep[threads] = round((await throughHttp(threads, `http-threads-${threads}`)).perSecond)
+  const sweepCpu: Record<string, unknown> = {}
+  if (SWEEP) {
+    for (const threads of [0, 1, 2]) {
+      const run = await throughHttp(threads, `http-threads-${threads}`)
+      sweep[threads] = round(run.perSecond)
+      sweepCpu[threads] = run.cpu
+    }
+  }
   console.log(
     JSON.stringify({
       bench: 'issue',
@@ -167,7 +202,10 @@ try {
       httpToRaw: Number((http.perSecond / raw).toFixed(3)),
       libraryToRaw: Number((library / raw).toFixed(3)),
       signingThreads: THREADS,
-      ...(SWEEP ? { httpByThreads: sweep } : {}),
+      // CPU µs per credential in the HTTP run: the server's main thread (the bench's client included), and every other thread.
+      httpMainThreadCpuUs: http.cpu?.main ?? null,
+      httpOtherThreadsCpuUs: http.cpu?.others ?? null,
+      ...(SWEEP ? { httpByThreads: sweep, httpCpuUsByThreads: sweepCpu } : {}),
       payloadBytes: http.payload.length,
       jwtBytes: http.jwt.length,
       node: process.version,
