@@ -10,7 +10,12 @@
  * GC sawtooth tilts either way). `flat` when the floors' slope is under 0.25 MiB a batch (12.5 MiB over
  * 50 batches).
  *
- *   npx tsx bench/memory.bench.ts [--recipients 100000]
+ * Then, as the check that tells a leak from the collector's timing: the same issuing and signing in this
+ * process through the library (`issuer.issuances.issue` and `issuer.worker.drain()`, `--heapBatches` (60)
+ * batches of 1,000 on SQLite with the Node signer), the JS heap in use after a forced full GC every 10
+ * batches (`heapAfterGcMiB`): a leak grows it batch after batch, garbage does not.
+ *
+ *   npx tsx bench/memory.bench.ts [--recipients 100000] [--heapBatches 60]
  *
  * Linux only (/proc). The CLI's own process is not measured: it ends with the command.
  */
@@ -18,12 +23,18 @@ import { spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
 import Database from 'better-sqlite3'
+import { createIssuer, defaultUrls } from '../index.ts'
+import { createSqliteStorage } from '../adapters/sqlite/index.ts'
+import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
+import { createNodeSigner } from '../adapters/node/index.ts'
 import { spawnNode } from '../test/support/node-process.ts'
 import { demoClientFrom, ROOT } from '../test/support/server.ts'
 import { benchSettings } from './settings.ts'
 
-const { recipients: RECIPIENTS } = benchSettings({ recipients: 100_000 })
+const { recipients: RECIPIENTS, heapBatches: HEAP_BATCHES } = benchSettings({ recipients: 100_000, heapBatches: 60 })
 const SAMPLE_MS = 200
 const MiB = 1024 * 1024
 
@@ -54,6 +65,40 @@ function runCli(args: string[], env: Record<string, string>): Promise<string> {
     child.stderr.on('data', (chunk) => (err += chunk))
     child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`cli exited ${code}: ${out}${err}`))))
   })
+}
+
+/** JS heap in use after a forced full GC, every 10 batches of library issuing and signing in this process. */
+async function heapAfterGc(dir: string): Promise<number[]> {
+  setFlagsFromString('--expose-gc')
+  const gc = runInNewContext('gc') as () => void
+  const issuer = createIssuer({
+    storage: createSqliteStorage({ driver: betterSqlite3Driver(join(dir, 'heap.db')) }),
+    masterKey: new Uint8Array(32).fill(1),
+    urls: defaultUrls(8787),
+    signer: createNodeSigner(),
+  })
+  try {
+    await issuer.clubs.create({ domain: 'heap', name: 'Heap' })
+    const template = await issuer.achievements.create('heap', { name: 'Heap', description: 'Issued by the memory bench.' })
+    const heap: number[] = []
+    for (let b = 0; b < HEAP_BATCHES; b++) {
+      const recipients = Array.from({ length: 1000 }, (_, i) => ({ externalUserId: `h${b}-${i}`, name: `Recipient ${i}`, email: `h${b}.${i}@bench.example` }))
+      await issuer.issuances.issue(
+        'heap',
+        { achievementFormId: template.id, mode: 'none', recipients },
+        { idempotencyKey: `heap-${b}`, idempotencyScope: 'cli' },
+      )
+      await issuer.worker.drain()
+      if (b % 10 === 9) {
+        gc()
+        gc()
+        heap.push(Number((process.memoryUsage().heapUsed / MiB).toFixed(2)))
+      }
+    }
+    return heap
+  } finally {
+    await issuer.close()
+  }
 }
 
 const dataDir = mkdtempSync(join(tmpdir(), 'clubcred-bench-memory-'))
@@ -107,6 +152,7 @@ try {
   sampling = false
   await sampler
   db.close()
+  const heapAfterGcMiB = await heapAfterGc(dataDir)
 
   const mib = (bytes: number) => Number((bytes / MiB).toFixed(1))
   const tenth = RECIPIENTS / 10
@@ -136,6 +182,7 @@ try {
       flat: Math.abs(perBatch) < 0.25,
       cliSeconds: Number(issuedSeconds.toFixed(1)),
       allStoredSeconds: Number(seconds.toFixed(1)),
+      heapAfterGcMiB,
       node: process.version,
     }),
   )
