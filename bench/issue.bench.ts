@@ -3,12 +3,16 @@
  * HTTP API on SQLite and through the library in-process, beside raw single-thread node:crypto ES256
  * signing of the same payload in the same run. Prints one JSON line.
  *
- *   npx tsx bench/issue.bench.ts [--batches 5]
+ *   npx tsx bench/issue.bench.ts [--batches 5] [--signingThreads N] [--threadSweep 1]
+ *
+ * `--signingThreads N`: the Node signer's worker threads for the HTTP and library runs (default: one per
+ * core beyond the first, the signer's own default). `--threadSweep 1` also measures the HTTP run with 0, 1
+ * and 2 signing threads one after the other in the same run (`httpByThreads`), to compare them side by side.
  */
 import { createServer } from 'node:http'
 import { createPrivateKey, sign } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { request } from 'undici'
@@ -18,7 +22,11 @@ import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
 import { benchSettings } from './settings.ts'
 
-const { batches: BATCHES } = benchSettings({ batches: 5 })
+const {
+  batches: BATCHES,
+  signingThreads: THREADS,
+  threadSweep: SWEEP,
+} = benchSettings({ batches: 5, signingThreads: Math.max(0, availableParallelism() - 1), threadSweep: 0 })
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
@@ -31,16 +39,37 @@ function recipients(batch: number) {
   }))
 }
 
+/**
+ * CPU time of this process's main thread and of all its other threads (signing workers, libuv), in ms,
+ * from /proc (Linux; null elsewhere). Unlike wall time it hardly moves when other work shares the cores,
+ * so it compares code changes on a busy machine. Clock ticks are 10 ms (CLK_TCK 100).
+ */
+function threadCpuMs(): { main: number; others: number } | null {
+  try {
+    let main = 0
+    let others = 0
+    for (const task of readdirSync('/proc/self/task')) {
+      const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      const ms = (Number(fields[11]) + Number(fields[12])) * 10 // utime + stime (fields 14 and 15 of stat)
+      if (task === String(process.pid)) main += ms
+      else others += ms
+    }
+    return { main, others }
+  } catch {
+    return null
+  }
+}
+
 function openStorage(name: string): StoragePort {
   return createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) })
 }
 
-async function openIssuer(storage: StoragePort, port: number): Promise<Issuer> {
+async function openIssuer(storage: StoragePort, port: number, threads = THREADS): Promise<Issuer> {
   const issuer = createIssuer({
     storage,
     masterKey: new Uint8Array(32).fill(1),
     urls: defaultUrls(port),
-    signer: createNodeSigner(),
+    signer: createNodeSigner({ threads }),
   })
   await issuer.clubs.create({ domain: 'bench', name: 'Bench Club' })
   await issuer.achievements.create('bench', {
@@ -59,13 +88,16 @@ async function openIssuer(storage: StoragePort, port: number): Promise<Issuer> {
 }
 
 /** Credentials per second through the HTTP API: the POST of each batch until its last credential is stored. */
-async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt: string }> {
+async function throughHttp(
+  threads = THREADS,
+  name = 'http',
+): Promise<{ perSecond: number; payload: string; jwt: string; cpu: { main: number; others: number } | null }> {
   let issuer!: Issuer
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
-  const storage = openStorage('http')
-  issuer = await openIssuer(storage, port)
+  const storage = openStorage(name)
+  issuer = await openIssuer(storage, port, threads)
   issuer.worker.start()
   const client = await issuer.clients.create({ club: 'bench' })
   const origin = `http://127.0.0.1:${port}`
@@ -94,14 +126,18 @@ async function throughHttp(): Promise<{ perSecond: number; payload: string; jwt:
   const firstId = await issueBatch(-1) // warm-up: keys, statements, JIT
   await pendingDone()
   const started = performance.now()
+  const cpuBefore = threadCpuMs()
   for (let batch = 0; batch < BATCHES; batch++) await issueBatch(batch)
   await pendingDone()
   const seconds = (performance.now() - started) / 1000
+  const cpuAfter = threadCpuMs()
+  const perCredential = (ms: number) => Number(((ms * 1000) / (BATCHES * RECIPIENTS)).toFixed(1))
+  const cpu = cpuBefore && cpuAfter ? { main: perCredential(cpuAfter.main - cpuBefore.main), others: perCredential(cpuAfter.others - cpuBefore.others) } : null
 
   const credential = await issuer.issuances.credential('bench', firstId) // ids are random: read the one the answer gave
   await issuer.close()
   await new Promise((resolve) => server.close(resolve))
-  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt }
+  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt, cpu }
 }
 
 /** The same through the library: `issuer.issuances.issue` and `issuer.worker.drain()`. */
@@ -146,6 +182,15 @@ try {
   const library = await inProcess()
   const raw = rawSign(http.jwt)
   const round = (value: number) => Math.round(value)
+  const sweep: Record<string, number> = {}
+  const sweepCpu: Record<string, unknown> = {}
+  if (SWEEP) {
+    for (const threads of [0, 1, 2]) {
+      const run = await throughHttp(threads, `http-threads-${threads}`)
+      sweep[threads] = round(run.perSecond)
+      sweepCpu[threads] = run.cpu
+    }
+  }
   console.log(
     JSON.stringify({
       bench: 'issue',
@@ -156,6 +201,11 @@ try {
       rawSignsPerSecond: round(raw),
       httpToRaw: Number((http.perSecond / raw).toFixed(3)),
       libraryToRaw: Number((library / raw).toFixed(3)),
+      signingThreads: THREADS,
+      // CPU µs per credential in the HTTP run: the server's main thread (the bench's client included), and every other thread.
+      httpMainThreadCpuUs: http.cpu?.main ?? null,
+      httpOtherThreadsCpuUs: http.cpu?.others ?? null,
+      ...(SWEEP ? { httpByThreads: sweep, httpCpuUsByThreads: sweepCpu } : {}),
       payloadBytes: http.payload.length,
       jwtBytes: http.jwt.length,
       node: process.version,

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { appendEvent } from '../events/append.ts'
+import { appendEvent, type EndpointsSeen } from '../events/append.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -11,7 +11,7 @@ import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 import type { IssueMode } from './issuance.ts'
-import { withFreshIssuanceId } from './issuance-id.ts'
+import { issuanceIdDraws, withFreshIssuanceId } from './issuance-id.ts'
 
 /** One item of the batch result (spec §2.9, docs/decisions.md, Issuing). */
 export type BatchItem =
@@ -53,6 +53,8 @@ export async function issueBatch(
     const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
     let snapshotId: number | null = null
     const seen = new Set<string>()
+    const endpointsSeen: EndpointsSeen = new Map()
+    const nextId = issuanceIdDraws(ctx.random, request.recipients.length)
     const results: BatchItem[] = []
 
     for (const [index, entry] of request.recipients.entries()) {
@@ -93,7 +95,15 @@ export async function issueBatch(
         view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
         createdAt: now,
       })
-      const id = await insertIssuance(ctx, tx, { club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now })
+      const id = await insertIssuance(tx, nextId, endpointsSeen, {
+        club: clubDomain,
+        achievementId: template.id,
+        snapshotId,
+        recipient,
+        mode: request.mode,
+        expiresAt,
+        now,
+      })
       results.push({ ref, status: 'issued', resourceId: id, error: null })
     }
 
@@ -107,11 +117,12 @@ export async function issueBatch(
 }
 
 async function insertIssuance(
-  ctx: IssuerContext,
   tx: UnitOfWork,
+  nextId: () => number,
+  endpointsSeen: EndpointsSeen,
   i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
 ): Promise<number> {
-  const { id } = await withFreshIssuanceId(ctx.random, (id) =>
+  const { id } = await withFreshIssuanceId(nextId, (id) =>
     tx.issuances.insert({
       id,
       club: i.club,
@@ -131,7 +142,7 @@ async function insertIssuance(
       revocationReason: null,
     }),
   )
-  await appendEvent(tx, { club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
+  await appendEvent(tx, { club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now }, endpointsSeen)
   await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
   return id
 }

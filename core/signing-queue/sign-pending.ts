@@ -1,5 +1,5 @@
 import { StorageConflict } from '../errors.ts'
-import { appendEvent } from '../events/append.ts'
+import { appendEvent, type EndpointsSeen } from '../events/append.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
@@ -166,6 +166,7 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
   const now = ctx.clock.now()
   const stored = await ctx.storage.transaction(async (tx) => {
     const issuedPerTemplate = new Map<number, number>()
+    const endpointsSeen: EndpointsSeen = new Map()
     for (const { claimed, record } of signed) {
       const { issuance } = claimed
       try {
@@ -175,12 +176,16 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
         await tx.signingJobs.complete(issuance.id)
         continue
       }
-      await appendEvent(tx, {
-        club: issuance.club,
-        type: 'issuance.credential_issued',
-        subject: { type: 'issuance', id: String(issuance.id) },
-        occurredAt: now,
-      })
+      await appendEvent(
+        tx,
+        {
+          club: issuance.club,
+          type: 'issuance.credential_issued',
+          subject: { type: 'issuance', id: String(issuance.id) },
+          occurredAt: now,
+        },
+        endpointsSeen,
+      )
       issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
       if (issuance.mode === 'email') {
         const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)

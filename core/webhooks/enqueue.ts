@@ -8,12 +8,25 @@ export const deliveryPayload = (event: ClubEvent): string =>
 export const wants = (endpoint: WebhookEndpoint, type: string): boolean => endpoint.events === null || endpoint.events.includes(type)
 
 /**
+ * The endpoints of each club as read in one unit of work. They cannot change before the unit ends:
+ * endpoints are created, updated and deleted only in units of their own, which run one at a time with
+ * the unit that appends events (SQLite's write lock, PostgreSQL's unit lock), so that one read per club
+ * and unit is exact on every node. A map kept beyond its unit would miss another node's change.
+ */
+export type EndpointsSeen = Map<string, WebhookEndpoint[]>
+
+/**
  * Writes a delivery of each event to each enabled endpoint of its club that wants its type, due at once
  * (`now`, else when the event occurred); `only` restricts to one endpoint (replay).
  */
-export async function enqueueDeliveries(tx: UnitOfWork, events: ClubEvent[], only: WebhookEndpoint | null, now: number | null = null): Promise<number> {
+export async function enqueueDeliveries(
+  tx: UnitOfWork,
+  events: ClubEvent[],
+  only: WebhookEndpoint | null,
+  now: number | null = null,
+  endpointsByClub: EndpointsSeen = new Map(),
+): Promise<number> {
   let count = 0
-  const endpointsByClub = new Map<string, WebhookEndpoint[]>()
   for (const event of events) {
     let endpoints = only ? [only] : endpointsByClub.get(event.club)
     if (!endpoints) endpointsByClub.set(event.club, (endpoints = await tx.webhookEndpoints.listByClub(event.club)))

@@ -15,6 +15,14 @@ describe('base64url', () => {
     )
   })
 
+  it("matches Node's base64url at every length around the short-input table's limit and below 64", () => {
+    for (const length of [...Array.from({ length: 64 }, (_, i) => i), 510, 511, 512, 513, 514, 515]) {
+      const bytes = Uint8Array.from({ length }, (_, i) => (i * 151 + length * 7) & 0xff)
+      assert.equal(toBase64Url(bytes), Buffer.from(bytes).toString('base64url'), `length ${length}`)
+      assert.equal(toBase64Url(bytes.fill(0xff)), Buffer.from(bytes).toString('base64url'), `length ${length}, all ones`)
+    }
+  })
+
   it('accepts padding and refuses characters outside the alphabet', () => {
     assert.deepStrictEqual(fromBase64Url('YQ=='), new Uint8Array([97]))
     for (const bad of ['a+b', 'a/b', 'a b', 'ä', 'YQ===']) assert.throws(() => fromBase64Url(bad), TypeError)

@@ -11,11 +11,18 @@ import { webCryptoRandom, type RandomSource } from '../../../core/ports/random.t
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { recipients } from './support.ts'
 
-/** A RandomSource that answers 7-byte draws (issuance ids) from `script` first, everything else from WebCrypto. */
+/**
+ * A RandomSource that answers draws of issuance ids (7 bytes each, several at once for a batch) from
+ * `script` first, one scripted id per 7 bytes and WebCrypto's bytes after the script; other draws from WebCrypto.
+ */
 function scriptedIds(script: number[][]): RandomSource {
   const queue = script.map((bytes) => Uint8Array.from(bytes))
   return {
-    bytes: (length) => (length === 7 && queue.length > 0 ? queue.shift()! : webCryptoRandom.bytes(length)),
+    bytes: (length) => {
+      const bytes = webCryptoRandom.bytes(length)
+      if (length % 7 === 0) for (let at = 0; at < length && queue.length > 0; at += 7) bytes.set(queue.shift()!, at)
+      return bytes
+    },
     uuid: () => webCryptoRandom.uuid(),
   }
 }
