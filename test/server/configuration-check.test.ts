@@ -2,7 +2,7 @@
  * The configuration check at start (issue 18, "a configuration check at start that names every wrong
  * variable at once"): one table of variables (server/environment.ts) is read whole, every wrong variable is
  * named in one error, a secret's value is never quoted, an unknown CLUBCRED_* variable is a warning, and
- * docs/install.md holds the table as the code renders it.
+ * docs/install.md and the README hold the table as the code renders it.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -127,14 +127,16 @@ describe('the configuration check', () => {
     }
   })
 
-  it('docs/install.md holds the table of variables as the code renders it', () => {
-    const doc = readFileSync(join(ROOT, 'docs/install.md'), 'utf8')
-    const match = /<!-- variables:start[^>]*-->\n([\s\S]*?)\n<!-- variables:end -->/.exec(doc)
-    assert.ok(match, 'docs/install.md has the variables markers')
-    assert.equal(
-      match[1],
-      variablesMarkdown(),
-      'regenerate: node --import tsx -e "import(\'./server/environment.ts\').then((m) => console.log(m.variablesMarkdown()))"',
-    )
-  })
+  for (const file of ['docs/install.md', 'README.md']) {
+    it(`${file} holds the table of variables as the code renders it`, () => {
+      const doc = readFileSync(join(ROOT, file), 'utf8')
+      const match = /<!-- variables:start[^>]*-->\n([\s\S]*?)\n<!-- variables:end -->/.exec(doc)
+      assert.ok(match, `${file} has the variables markers`)
+      assert.equal(
+        match[1],
+        variablesMarkdown(),
+        'regenerate: node --import tsx -e "import(\'./server/environment.ts\').then((m) => console.log(m.variablesMarkdown()))"',
+      )
+    })
+  }
 })
