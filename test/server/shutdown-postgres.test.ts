@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import postgres from 'postgres'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { demoClientFrom } from '../support/server.ts'
+import { demoToken } from '../support/issuing-process.ts'
 
 const RECIPIENTS = 1000
 /** Shorter than the signing lease (60 s by default): a job left leased would not be signed in time. */
@@ -45,18 +45,7 @@ describe('a rolling restart on PostgreSQL (docs/shutdown.md)', { timeout: 120_00
       return node
     }
     const api = await start('api')
-    const client = demoClientFrom(api.stderr)
-    assert.ok(client)
-    const tokenResponse = await api.http('/oauth/token', {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    })
-    assert.equal(tokenResponse.status, 200, tokenResponse.text)
-    const headers = { authorization: `Bearer ${tokenResponse.json.access_token}`, 'content-type': 'application/json' }
+    const headers = { authorization: `Bearer ${await demoToken(api)}`, 'content-type': 'application/json' }
     const template = await api.http('/v2/clubs/demo/achievements', {
       method: 'POST',
       headers,
