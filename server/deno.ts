@@ -87,7 +87,8 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       // On 127.0.0.1 whatever HOST says: only the host itself reaches the untokened metrics (docs/operations-metrics.md).
       metricsServer = deno.serve(
         { port: config.metrics.port, hostname: '127.0.0.1', onListen: () => {} },
-        createMetricsFetchHandler(metrics.scrape, issuer.fetch.problemBaseUrl),
+        // Its requests are logged and counted like the main port's: a request line and an X-Request-Id each.
+        createMetricsFetchHandler(metrics.scrape, issuer.fetch.problemBaseUrl, { onResponse: reportingTo(logAnswered(logger), metrics.observeRequest) }),
       )
     }
   } catch (error) {

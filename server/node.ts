@@ -99,7 +99,7 @@ export async function startNodeServer({
       ...(clock ? { clock } : {}),
     })
     if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
-    if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl)
+    if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl, logger)
   } catch (error) {
     await new Promise((resolve) => server.close(resolve))
     throw error
@@ -156,8 +156,16 @@ const logLine = (line: string) => process.stderr.write(`${line}\n`)
  * `/metrics` without a token on its own port, bound to 127.0.0.1 and never to `HOST`: only the host
  * itself (a local Prometheus agent, or a sidecar) reaches it.
  */
-async function listenForMetrics(metrics: PrometheusMetrics, port: number, problemBaseUrl: string): Promise<Server> {
-  const server = createServer(toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl)))
+async function listenForMetrics(metrics: PrometheusMetrics, port: number, problemBaseUrl: string, logger: Logger): Promise<Server> {
+  // Its requests are logged and counted like the main port's: a request line and an X-Request-Id each.
+  const onResponse = reportingTo(logAnswered(logger), metrics.observeRequest)
+  const server = createServer(
+    toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl, { onResponse }), {
+      onError: (error) => logger.error({ err: error }, 'listener failed'),
+      log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
+      onResponse,
+    }),
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', resolve)
