@@ -400,8 +400,11 @@ export async function main(args: string[]): Promise<number> {
       print({ error: { code: error.code, message: error.detail ?? error.message, ...(error.errors ? { errors: error.errors } : {}) } })
       return 1
     }
-    console.error(error)
-    print({ error: { code: 'internal-error', message: (error as Error).message } })
+    // Through the log's masking (docs/logs.md): a library's error can carry an address or a secret in its
+    // message or its other fields (a driver's detail, a mailer's envelope), and stderr is a log.
+    const { createLogger, errorFields } = await import('./log.ts')
+    createLogger({ level: 'error', destination: 'stderr' }).error({ err: error }, 'command failed')
+    print({ error: { code: 'internal-error', message: errorFields(error).message } })
     return 1
   } finally {
     await (await issuer?.catch(() => undefined))?.close()

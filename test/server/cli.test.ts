@@ -126,6 +126,32 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     })
   }
 
+  it('an internal error is one masked JSON line on stderr, no raw error object: an address in its message never appears', async () => {
+    const result = await run(
+      'design',
+      'create',
+      '--club',
+      'chess',
+      '--kind',
+      'badge',
+      '--name',
+      'B',
+      '--file',
+      join(dataDir, 'nowhere', 'kim.min@example.org.svg'),
+    )
+    assertFailure(result, 'internal-error')
+    assert.match(result.json.error.message, /ENOENT[^]*\[email\]/)
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('example.org'), result.stderr)
+    const lines = result.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>)
+    assert.deepEqual(
+      lines.map((line) => [line.level, line.msg, line.err?.code]),
+      [['error', 'command failed', 'ENOENT']],
+    )
+  })
+
   it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
     const fresh = freshDataDir()
     try {
