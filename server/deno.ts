@@ -12,7 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
-import { readServerConfig, resolveUrls } from './config.ts'
+import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
@@ -37,6 +37,7 @@ export interface RunningDenoServer {
   url: string
   /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
   metricsUrl: string | undefined
+  role: ServerRole
   issuer: Issuer
   /** The server's log (docs/logs.md): JSON lines on stdout, through pino as on Node. */
   logger: Logger
@@ -122,6 +123,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   return {
     url,
     metricsUrl: metricsServer ? `http://127.0.0.1:${metricsServer.addr.port}/metrics` : undefined,
+    role: config.role,
     issuer,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
@@ -151,6 +153,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     log: logLine,
   })
   // After the handlers: whoever waits for this line may signal at once.
-  process.stderr.write(`clubcred listening on ${running.url}\n`)
+  // The same lines, in the same order, as `npm start` (server/node.ts, `serve`).
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
 }
