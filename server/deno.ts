@@ -71,10 +71,11 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   // prom-client is plain JavaScript and loads on Deno too (its process metrics are fewer there).
   const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let issuerIfWired: Issuer | undefined
   let metricsServer: ReturnType<DenoRuntime['serve']> | undefined
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = await wireIssuer({
+    issuer = issuerIfWired = await wireIssuer({
       config,
       urls,
       openDriver: nodeSqliteDriver,
@@ -93,7 +94,9 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       )
     }
   } catch (error) {
+    // A metrics port in use fails after the issuer is wired: its storage closes with the listener.
     await server.shutdown()
+    await issuerIfWired?.close()
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)

@@ -86,9 +86,10 @@ export async function startNodeServer({
   // Only when asked for: the default process metrics start timers and GC observers of their own.
   const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let issuerIfWired: Issuer | undefined
   let metricsServer: Server | undefined
   try {
-    issuer = await wireIssuer({
+    issuer = issuerIfWired = await wireIssuer({
       config,
       urls,
       openDriver: betterSqlite3Driver,
@@ -101,7 +102,10 @@ export async function startNodeServer({
     if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
     if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl, logger)
   } catch (error) {
+    // A metrics port in use fails after the issuer is wired: its storage (a PostgreSQL pool would keep
+    // an embedder's process alive) closes with the listener.
     await new Promise((resolve) => server.close(resolve))
+    await issuerIfWired?.close()
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
