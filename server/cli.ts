@@ -370,8 +370,9 @@ export async function main(args: string[]): Promise<number> {
     // The words only: an option's value may be a secret (a key pasted in the wrong place).
     if (!command) throw new UsageError(`unknown command: ${name || '(none)'}\n${overallHelp()}`)
     const options = parseOptions(command, rest, argument)
-    const config = readServerConfig()
+    // Before the check, as `clubcred serve` does: a mistyped name is most often why the check fails.
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+    const config = readServerConfig()
     const context: CommandContext = {
       config,
       // Loaded only when a command needs it: a usage error answers without loading the issuer.
