@@ -126,6 +126,21 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     })
   }
 
+  it('an unknown command quotes no word that could be a secret typed without its option', async () => {
+    const apiKey = 'cck_0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg'
+    for (const args of [
+      ['apikey', 'revoke', apiKey],
+      ['client', 'rotate', 'ccs_the-client-secret-itself'],
+      ['apikey', 'revoke', apiKey, '--help'],
+    ]) {
+      const result = await run(...args)
+      assertFailure(result, 'usage')
+      assert.equal(result.code, 2)
+      assert.match(result.json.error.message, new RegExp(`^unknown command: ${args[0]} ${args[1]} …\\n`))
+      assert.ok(!`${result.stdout}${result.stderr}`.includes(args[2]!.slice(4, 24)), result.stdout)
+    }
+  })
+
   it('an internal error is one masked JSON line on stderr, no raw error object: an address in its message never appears', async () => {
     const result = await run(
       'design',
