@@ -141,6 +141,13 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     }
   })
 
+  it('a stray argument after the options is a usage error that does not quote it', async () => {
+    const result = await run('client', 'rotate', '--client', 'cc_nope', 'ccs_the-client-secret-itself')
+    assertFailure(result, 'usage')
+    assert.equal(result.code, 2)
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('the-client-secret'), result.stdout)
+  })
+
   it('an internal error is one masked JSON line on stderr, no raw error object: an address in its message never appears', async () => {
     const result = await run(
       'design',
