@@ -100,7 +100,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
-  const drain = drainable(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), issuer.config.problemBaseUrl)
+  const drain = drainable(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), issuer.config.problemBaseUrl, { onResponse })
   wired(drain.handler)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   logger.info({ url, role: config.role }, 'listening')
