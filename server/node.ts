@@ -54,6 +54,9 @@ export async function startNodeServer({
   const config = readServerConfig(env)
   const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
   let listener: ReturnType<typeof toNodeListener> | undefined
+  // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it, as on Deno.
+  let wired!: (listener: ReturnType<typeof toNodeListener>) => void
+  const ready = new Promise<ReturnType<typeof toNodeListener>>((resolve) => (wired = resolve))
   // Responses not yet finished, so that a shutdown can tell each to close its connection after it.
   const inFlight = new Set<ServerResponse>()
   let draining = false
@@ -71,7 +74,8 @@ export async function startNodeServer({
       res.once('close', () => inFlight.delete(res))
       // A request that arrives on a kept-alive connection during a drain is still answered, and is its last.
       if (draining) res.setHeader('connection', 'close')
-      listener!(req, res)
+      if (listener) listener(req, res)
+      else void ready.then((wiredListener) => wiredListener(req, res))
     },
   )
   server.keepAliveTimeout = keepAliveTimeoutMs
@@ -104,7 +108,10 @@ export async function startNodeServer({
   } catch (error) {
     // A metrics port in use fails after the issuer is wired: its storage (a PostgreSQL pool would keep
     // an embedder's process alive) closes with the listener.
-    await new Promise((resolve) => server.close(resolve))
+    const closed = new Promise((resolve) => server.close(resolve))
+    // The requests that waited for the issuer end with the start.
+    server.closeAllConnections()
+    await closed
     await issuerIfWired?.close()
     throw error
   }
@@ -115,6 +122,7 @@ export async function startNodeServer({
     log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
     onResponse,
   })
+  wired(listener)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
   logger.info({ url, role: config.role }, 'listening')
