@@ -64,8 +64,18 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   const logger = createLogger({ level: config.logLevel })
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
   let wired!: (handler: (request: Request) => Promise<Response>) => void
-  const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
-  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => (await ready)(request))
+  let startFailed!: (error: unknown) => void
+  const ready = new Promise<(request: Request) => Promise<Response>>((resolve, reject) => {
+    wired = resolve
+    startFailed = reject
+  })
+  // A failed start with no request waiting is not an unhandled rejection: the start's own error is thrown.
+  ready.catch(() => {})
+  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => {
+    const handler = await ready.catch(() => null)
+    // The start failed: the process exits next with its one `cannot start` line.
+    return handler ? handler(request) : new Response(null, { status: 503 })
+  })
   const port = server.addr.port
   const urls = resolveUrls(config, port)
   // prom-client is plain JavaScript and loads on Deno too (its process metrics are fewer there).
@@ -94,6 +104,8 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       )
     }
   } catch (error) {
+    // The requests that waited for the issuer end with the start (503): `shutdown()` waits for them.
+    startFailed(error)
     // A metrics port in use fails after the issuer is wired: its storage closes with the listener.
     await server.shutdown()
     await issuerIfWired?.close()

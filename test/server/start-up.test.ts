@@ -9,7 +9,9 @@ import { createServer, type Socket } from 'node:net'
 import { describe, it } from 'node:test'
 import { request } from 'undici'
 import { startNodeServer } from '../../server/node.ts'
-import { freshDataDir, removeDataDir } from '../support/server.ts'
+import { spawn } from 'node:child_process'
+import { freshDataDir, removeDataDir, ROOT } from '../support/server.ts'
+import { deno } from '../support/node-process.ts'
 
 async function freePort(): Promise<number> {
   const probe = createServer()
@@ -19,7 +21,24 @@ async function freePort(): Promise<number> {
   return port
 }
 
-describe('a request during start-up', () => {
+/** A "database" that accepts connections and says nothing: a start waits on it until its sockets are destroyed. */
+async function silentDatabase() {
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => void sockets.add(socket))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return {
+    url: `postgres://clubcred@127.0.0.1:${(server.address() as { port: number }).port}/clubcred`,
+    sockets,
+    goAway() {
+      for (const socket of sockets) socket.destroy()
+      server.close()
+    },
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+describe('a request during start-up', { timeout: 60_000 }, () => {
   it('waits while the storage does not answer yet, and ends with the start when the start fails', async () => {
     // A "database" that accepts connections and says nothing: the start waits on it.
     const sockets = new Set<Socket>()
@@ -57,6 +76,47 @@ describe('a request during start-up', () => {
     } finally {
       for (const socket of sockets) socket.destroy()
       silent.close()
+      removeDataDir(dataDir)
+    }
+  })
+
+  it('on Deno: a failed start still ends the process (exit 1) when a request waited for it', async () => {
+    const database = await silentDatabase()
+    const dataDir = freshDataDir()
+    const port = await freePort()
+    const inherited: NodeJS.ProcessEnv = {}
+    for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_') && name !== 'PORT' && name !== 'HOST') inherited[name] = value
+    const child = spawn(deno(), ['run', '--allow-all', '--deny-ffi', 'server/deno.ts'], {
+      cwd: ROOT,
+      env: {
+        ...inherited,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        CLUBCRED_DATA_DIR: dataDir,
+        CLUBCRED_MASTER_KEY: 'a1'.repeat(32),
+        CLUBCRED_DATABASE_URL: database.url,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk))
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+    try {
+      for (const until = Date.now() + 30_000; database.sockets.size === 0; await sleep(10))
+        assert.ok(Date.now() < until, `the start connects to the database:\n${stderr}`)
+      const outcome = request(`http://127.0.0.1:${port}/healthz`).then(
+        async (response) => `answered ${response.statusCode}`,
+        (error: Error) => `failed: ${error.message}`,
+      )
+      await sleep(300)
+      database.goAway()
+      const code = await Promise.race([exited, sleep(15_000).then(() => 'still running')])
+      assert.equal(code, 1, stderr)
+      assert.match(stderr, /clubcred: cannot start: /)
+      assert.doesNotMatch(await outcome, /answered 200/)
+    } finally {
+      child.kill('SIGKILL')
+      database.goAway()
       removeDataDir(dataDir)
     }
   })
