@@ -19,7 +19,8 @@ if (first === 'version' || first === '--version') {
     const { serveHelp } = await import('./serve-help.ts')
     process.stdout.write(serveHelp())
   } else if (rest.length > 0) {
-    process.stderr.write(`clubcred serve takes no arguments (got ${rest.join(' ')}); it is configured by environment variables: clubcred serve --help\n`)
+    // The arguments are not quoted: `--master-key <key>` is a likely guess at an option serve does not have.
+    process.stderr.write('clubcred serve takes no arguments; it is configured by environment variables only: clubcred serve --help\n')
     process.exitCode = 2
   } else {
     const { serve } = await import('./node.ts')

@@ -342,6 +342,15 @@ export function overallHelp(): string {
   ].join('\n')
 }
 
+/**
+ * The words of an unknown command as its error quotes them: those shaped like a command's word, each
+ * other one as `…`. A word may be a secret typed without its option (`apikey revoke cck_<id>.<secret>`
+ * for `--key`), and the error lands in a terminal's scrollback or a script's log.
+ */
+function shownWords(words: string[]): string {
+  return words.map((word) => (/^[a-z][a-z-]{0,31}$/.test(word) ? word : '…')).join(' ')
+}
+
 /** `clubcred webhook --help`: the commands of one group. */
 function groupHelp(group: string): string | undefined {
   const names = Object.keys(COMMANDS).filter((name) => name.startsWith(`${group} `))
@@ -363,15 +372,16 @@ export async function main(args: string[]): Promise<number> {
     const { name, command, argument } = findCommand(COMMANDS, words)
     if (wantsHelp(argv)) {
       const help = command ? commandHelp('clubcred', name, command) : words.length === 0 ? `${overallHelp()}\n` : groupHelp(name)
-      if (help === undefined) throw new UsageError(`unknown command: ${name}\n${overallHelp()}`)
+      if (help === undefined) throw new UsageError(`unknown command: ${shownWords(words)}\n${overallHelp()}`)
       process.stdout.write(help)
       return 0
     }
     // The words only: an option's value may be a secret (a key pasted in the wrong place).
-    if (!command) throw new UsageError(`unknown command: ${name || '(none)'}\n${overallHelp()}`)
+    if (!command) throw new UsageError(`unknown command: ${shownWords(words) || '(none)'}\n${overallHelp()}`)
     const options = parseOptions(command, rest, argument)
-    const config = readServerConfig()
+    // Before the check, as `clubcred serve` does: a mistyped name is most often why the check fails.
     for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+    const config = readServerConfig()
     const context: CommandContext = {
       config,
       // Loaded only when a command needs it: a usage error answers without loading the issuer.
@@ -400,8 +410,11 @@ export async function main(args: string[]): Promise<number> {
       print({ error: { code: error.code, message: error.detail ?? error.message, ...(error.errors ? { errors: error.errors } : {}) } })
       return 1
     }
-    console.error(error)
-    print({ error: { code: 'internal-error', message: (error as Error).message } })
+    // Through the log's masking (docs/logs.md): a library's error can carry an address or a secret in its
+    // message or its other fields (a driver's detail, a mailer's envelope), and stderr is a log.
+    const { createLogger, errorFields } = await import('./log.ts')
+    createLogger({ level: 'error', destination: 'stderr' }).error({ err: error }, 'command failed')
+    print({ error: { code: 'internal-error', message: errorFields(error).message } })
     return 1
   } finally {
     await (await issuer?.catch(() => undefined))?.close()

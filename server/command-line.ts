@@ -89,6 +89,10 @@ export function parseOptions(spec: CommandSpec<unknown>, args: string[], argumen
       options: Object.fromEntries(spec.options.map((option) => [option.name, { type: option.value ? ('string' as const) : ('boolean' as const) }])),
     }).values as Options
   } catch (error) {
+    // parseArgs quotes a stray argument, which may be a secret typed without its option: name none.
+    if ((error as { code?: string }).code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
+      throw new UsageError('this command takes no argument that is not the value of an option (see its --help)')
+    }
     throw new UsageError((error as Error).message)
   }
   for (const option of spec.options) {

@@ -12,7 +12,7 @@ import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
-import { readServerConfig, resolveUrls } from './config.ts'
+import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { unknownVariableWarnings } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
@@ -37,6 +37,7 @@ export interface RunningDenoServer {
   url: string
   /** `http://127.0.0.1:<port>/metrics` when `CLUBCRED_METRICS_PORT` is set. */
   metricsUrl: string | undefined
+  role: ServerRole
   issuer: Issuer
   /** The server's log (docs/logs.md): JSON lines on stdout, through pino as on Node. */
   logger: Logger
@@ -63,17 +64,28 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   const logger = createLogger({ level: config.logLevel })
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it.
   let wired!: (handler: (request: Request) => Promise<Response>) => void
-  const ready = new Promise<(request: Request) => Promise<Response>>((resolve) => (wired = resolve))
-  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => (await ready)(request))
+  let startFailed!: (error: unknown) => void
+  const ready = new Promise<(request: Request) => Promise<Response>>((resolve, reject) => {
+    wired = resolve
+    startFailed = reject
+  })
+  // A failed start with no request waiting is not an unhandled rejection: the start's own error is thrown.
+  ready.catch(() => {})
+  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => {
+    const handler = await ready.catch(() => null)
+    // The start failed: the process exits next with its one `cannot start` line.
+    return handler ? handler(request) : new Response(null, { status: 503 })
+  })
   const port = server.addr.port
   const urls = resolveUrls(config, port)
   // prom-client is plain JavaScript and loads on Deno too (its process metrics are fewer there).
   const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let issuerIfWired: Issuer | undefined
   let metricsServer: ReturnType<DenoRuntime['serve']> | undefined
   try {
     // The worker-thread signer runs on Deno's node:worker_threads; it is chosen here, not in wiring.
-    issuer = await wireIssuer({
+    issuer = issuerIfWired = await wireIssuer({
       config,
       urls,
       openDriver: nodeSqliteDriver,
@@ -87,15 +99,20 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       // On 127.0.0.1 whatever HOST says: only the host itself reaches the untokened metrics (docs/operations-metrics.md).
       metricsServer = deno.serve(
         { port: config.metrics.port, hostname: '127.0.0.1', onListen: () => {} },
-        createMetricsFetchHandler(metrics.scrape, issuer.fetch.problemBaseUrl),
+        // Its requests are logged and counted like the main port's: a request line and an X-Request-Id each.
+        createMetricsFetchHandler(metrics.scrape, issuer.fetch.problemBaseUrl, { onResponse: reportingTo(logAnswered(logger), metrics.observeRequest) }),
       )
     }
   } catch (error) {
+    // The requests that waited for the issuer end with the start (503): `shutdown()` waits for them.
+    startFailed(error)
+    // A metrics port in use fails after the issuer is wired: its storage closes with the listener.
     await server.shutdown()
+    await issuerIfWired?.close()
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
-  const drain = drainable(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), issuer.config.problemBaseUrl)
+  const drain = drainable(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), issuer.config.problemBaseUrl, { onResponse })
   wired(drain.handler)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   logger.info({ url, role: config.role }, 'listening')
@@ -121,6 +138,7 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   return {
     url,
     metricsUrl: metricsServer ? `http://127.0.0.1:${metricsServer.addr.port}/metrics` : undefined,
+    role: config.role,
     issuer,
     logger,
     shutdownTimeoutMs: config.shutdownTimeoutMs,
@@ -150,6 +168,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     log: logLine,
   })
   // After the handlers: whoever waits for this line may signal at once.
-  process.stderr.write(`clubcred listening on ${running.url}\n`)
+  // The same lines, in the same order, as `npm start` (server/node.ts, `serve`).
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
 }

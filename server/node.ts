@@ -54,6 +54,9 @@ export async function startNodeServer({
   const config = readServerConfig(env)
   const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
   let listener: ReturnType<typeof toNodeListener> | undefined
+  // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it, as on Deno.
+  let wired!: (listener: ReturnType<typeof toNodeListener>) => void
+  const ready = new Promise<ReturnType<typeof toNodeListener>>((resolve) => (wired = resolve))
   // Responses not yet finished, so that a shutdown can tell each to close its connection after it.
   const inFlight = new Set<ServerResponse>()
   let draining = false
@@ -71,7 +74,8 @@ export async function startNodeServer({
       res.once('close', () => inFlight.delete(res))
       // A request that arrives on a kept-alive connection during a drain is still answered, and is its last.
       if (draining) res.setHeader('connection', 'close')
-      listener!(req, res)
+      if (listener) listener(req, res)
+      else void ready.then((wiredListener) => wiredListener(req, res))
     },
   )
   server.keepAliveTimeout = keepAliveTimeoutMs
@@ -86,9 +90,10 @@ export async function startNodeServer({
   // Only when asked for: the default process metrics start timers and GC observers of their own.
   const metrics = config.metrics.token !== undefined || config.metrics.port !== undefined ? createPrometheusMetrics() : undefined
   let issuer: Issuer
+  let issuerIfWired: Issuer | undefined
   let metricsServer: Server | undefined
   try {
-    issuer = await wireIssuer({
+    issuer = issuerIfWired = await wireIssuer({
       config,
       urls,
       openDriver: betterSqlite3Driver,
@@ -99,9 +104,15 @@ export async function startNodeServer({
       ...(clock ? { clock } : {}),
     })
     if (metrics) metrics.readSigningQueue(issuer.health.signingQueue)
-    if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl)
+    if (metrics && config.metrics.port !== undefined) metricsServer = await listenForMetrics(metrics, config.metrics.port, issuer.fetch.problemBaseUrl, logger)
   } catch (error) {
-    await new Promise((resolve) => server.close(resolve))
+    // A metrics port in use fails after the issuer is wired: its storage (a PostgreSQL pool would keep
+    // an embedder's process alive) closes with the listener.
+    const closed = new Promise((resolve) => server.close(resolve))
+    // The requests that waited for the issuer end with the start.
+    server.closeAllConnections()
+    await closed
+    await issuerIfWired?.close()
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
@@ -111,6 +122,7 @@ export async function startNodeServer({
     log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
     onResponse,
   })
+  wired(listener)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
   logger.info({ url, role: config.role }, 'listening')
@@ -156,8 +168,16 @@ const logLine = (line: string) => process.stderr.write(`${line}\n`)
  * `/metrics` without a token on its own port, bound to 127.0.0.1 and never to `HOST`: only the host
  * itself (a local Prometheus agent, or a sidecar) reaches it.
  */
-async function listenForMetrics(metrics: PrometheusMetrics, port: number, problemBaseUrl: string): Promise<Server> {
-  const server = createServer(toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl)))
+async function listenForMetrics(metrics: PrometheusMetrics, port: number, problemBaseUrl: string, logger: Logger): Promise<Server> {
+  // Its requests are logged and counted like the main port's: a request line and an X-Request-Id each.
+  const onResponse = reportingTo(logAnswered(logger), metrics.observeRequest)
+  const server = createServer(
+    toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl, { onResponse }), {
+      onError: (error) => logger.error({ err: error }, 'listener failed'),
+      log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
+      onResponse,
+    }),
+  )
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', resolve)

@@ -1,7 +1,8 @@
 import { ProblemError } from '../../core/errors.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
-import { requestIdOf, withRequestIdHeader } from './request-id.ts'
+import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
+import { pathShape, safeHeaders, type AnsweredRequest } from './answered.ts'
 
 /** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
@@ -27,16 +28,40 @@ export async function metricsResponse(request: Request, scrape: MetricsExpositio
 
 /**
  * The whole HTTP face of the metrics port (`CLUBCRED_METRICS_PORT`): `GET /metrics` with no token,
- * since only the host itself reaches it (it listens on 127.0.0.1); anything else is a 404 problem.
+ * since only the host itself reaches it (it listens on 127.0.0.1); anything else is a 404 problem. Its
+ * answers carry a request id and are reported like the main port's (docs/logs.md, Request lines).
  */
-export function createMetricsFetchHandler(scrape: MetricsExposition, problemBaseUrl: string): (request: Request) => Promise<Response> {
-  return async (request) => {
-    if (new URL(request.url).pathname === '/metrics' && (request.method === 'GET' || request.method === 'HEAD')) return metricsResponse(request, scrape)
+export function createMetricsFetchHandler(
+  scrape: MetricsExposition,
+  problemBaseUrl: string,
+  { onResponse }: { onResponse?: (answered: AnsweredRequest) => void } = {},
+): (request: Request) => Promise<Response> {
+  const answer = async (request: Request, requestId: string): Promise<{ response: Response; route: string | null }> => {
+    if (new URL(request.url).pathname === '/metrics' && (request.method === 'GET' || request.method === 'HEAD'))
+      return { response: await metricsResponse(request, scrape), route: '/metrics' }
     const problem = new ProblemError('route-not-found', { detail: 'This port serves GET /metrics only.' })
-    const requestId = requestIdOf(request)
-    return withRequestIdHeader(withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestId)), requestId)
+    return { response: withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestId)), route: null }
+  }
+  return async (request) => {
+    const started = performance.now()
+    const requestId = settleRequestId(request)
+    const { response, route } = await answer(request, requestId)
+    const answered = withRequestIdHeader(response, requestId)
+    onResponse?.({
+      requestId,
+      method: request.method,
+      route,
+      // Never the raw path: an id or an address typed into a wrong URL stays out of the log.
+      ...(route === null ? { path: pathShape(new URL(request.url).pathname, METRICS_WORDS) } : {}),
+      status: answered.status,
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      headers: safeHeaders((name) => request.headers.get(name)),
+    })
+    return answered
   }
 }
+
+const METRICS_WORDS: ReadonlySet<string> = new Set(['metrics'])
 
 /**
  * Whether two secrets are equal, in time that depends on neither: both are hashed first (equal lengths),

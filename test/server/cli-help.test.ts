@@ -72,6 +72,15 @@ describe('clubcred --help', () => {
     assert.doesNotMatch(stderr, /listening/)
   })
 
+  it('clubcred serve with arguments starts nothing, exit 2, and quotes none of them (a key given as an option)', async () => {
+    const key = 'f'.repeat(64)
+    const { code, stdout, stderr } = await clubcred(dataDir, 'serve', '--master-key', key)
+    assert.equal(code, 2)
+    assert.equal(stdout, '')
+    assert.match(stderr, /^clubcred serve takes no arguments; [^\n]*clubcred serve --help\n$/)
+    assert.ok(!stderr.includes(key))
+  })
+
   it('clubcred <command> --help prints the usage and every option of each admin command, exit 0', async () => {
     const names = Object.keys(COMMANDS)
     assert.ok(names.length >= 22, 'every admin command')

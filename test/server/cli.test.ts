@@ -126,6 +126,54 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     })
   }
 
+  it('an unknown command quotes no word that could be a secret typed without its option', async () => {
+    const apiKey = 'cck_0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefg'
+    for (const args of [
+      ['apikey', 'revoke', apiKey],
+      ['client', 'rotate', 'ccs_the-client-secret-itself'],
+      ['apikey', 'revoke', apiKey, '--help'],
+    ]) {
+      const result = await run(...args)
+      assertFailure(result, 'usage')
+      assert.equal(result.code, 2)
+      assert.match(result.json.error.message, new RegExp(`^unknown command: ${args[0]} ${args[1]} …\\n`))
+      assert.ok(!`${result.stdout}${result.stderr}`.includes(args[2]!.slice(4, 24)), result.stdout)
+    }
+  })
+
+  it('a stray argument after the options is a usage error that does not quote it', async () => {
+    const result = await run('client', 'rotate', '--client', 'cc_nope', 'ccs_the-client-secret-itself')
+    assertFailure(result, 'usage')
+    assert.equal(result.code, 2)
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('the-client-secret'), result.stdout)
+  })
+
+  it('an internal error is one masked JSON line on stderr, no raw error object: an address in its message never appears', async () => {
+    const result = await run(
+      'design',
+      'create',
+      '--club',
+      'chess',
+      '--kind',
+      'badge',
+      '--name',
+      'B',
+      '--file',
+      join(dataDir, 'nowhere', 'kim.min@example.org.svg'),
+    )
+    assertFailure(result, 'internal-error')
+    assert.match(result.json.error.message, /ENOENT[^]*\[email\]/)
+    assert.ok(!`${result.stdout}${result.stderr}`.includes('example.org'), result.stderr)
+    const lines = result.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, any>)
+    assert.deepEqual(
+      lines.map((line) => [line.level, line.msg, line.err?.code]),
+      [['error', 'command failed', 'ENOENT']],
+    )
+  })
+
   it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
     const fresh = freshDataDir()
     try {

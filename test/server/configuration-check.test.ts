@@ -112,6 +112,24 @@ describe('the configuration check', () => {
     }
   })
 
+  it('an admin command, like serve, warns of a mistyped variable also when the check then fails', async () => {
+    const dataDir = freshDataDir()
+    try {
+      const env = { CLUBCRED_DATA_DIR: dataDir, CLUBCRED_DATABASE_URL: 'postgres://db.internal/clubcred', CLUBCRED_MASTR_KEY: MASTER_KEY_TYPO }
+      const warning = 'clubcred: warning: CLUBCRED_MASTR_KEY is not a clubcred variable and is ignored (did you mean CLUBCRED_MASTER_KEY?)\n'
+      const admin = await runStart(['server/bin.ts', 'club', 'create', '--domain', 'chess', '--name', 'Chess'], env)
+      assert.equal(admin.code, 1)
+      assert.equal(JSON.parse(admin.stdout).error.code, 'configuration')
+      assert.equal(admin.stderr, warning)
+      const serve = await runStart(['server/bin.ts', 'serve'], env)
+      assert.equal(serve.code, 1)
+      assert.ok(serve.stderr.startsWith(warning), serve.stderr)
+      assert.ok(![admin, serve].some(({ stdout, stderr }) => `${stdout}${stderr}`.includes(MASTER_KEY_TYPO)), 'no value printed')
+    } finally {
+      removeDataDir(dataDir)
+    }
+  })
+
   it('a server with a mistyped variable starts, and says which variable it ignores', async () => {
     const dataDir = freshDataDir()
     const server = await spawnNode({ CLUBCRED_DATA_DIR: dataDir, CLUBCRED_MAX_CONECTIONS: '5' })

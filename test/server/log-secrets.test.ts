@@ -12,7 +12,7 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import type { DestinationStream } from 'pino'
 import { startNodeServer, type RunningServer } from '../../server/node.ts'
-import { createLogger } from '../../server/log.ts'
+import { createLogger, maskSecrets } from '../../server/log.ts'
 import { issuerLogging, loggedNotifier, loggedWebhookTransport } from '../../server/log-wiring.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
 import { httpSuite } from '../conformance/http.suite.ts'
@@ -290,6 +290,15 @@ describe('failures in the log', () => {
     assert.deepEqual(Object.keys(lines[1].err).sort(), ['code', 'message', 'stack', 'type'], 'no other field of the error')
     assert.equal(lines[2].host, 'hooks.example.net')
     for (const leaked of ['ji.woo', 'Ji Woo', 'eyJ', 'ccs_', 's3cr3tpath', 'token=q', 'recipients']) assert.ok(!text.includes(leaked), leaked)
+  })
+})
+
+describe('the masking of error text', () => {
+  it('masks every secret clubcred hands out: client secrets, legacy API keys, webhook signing secrets', () => {
+    const apiKey = 'cck_0123456789abcdef.AbCdEfGhIjKlMnOpQrStUvWxYz0123456789-_abcde'
+    const webhookSecret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw+/ab=='
+    const text = maskSecrets(`refused ${apiKey}; signed with ${webhookSecret}; client ccs_abc-def`)
+    assert.equal(text, 'refused [secret]; signed with [secret]; client [secret]')
   })
 })
 

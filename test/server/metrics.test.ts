@@ -145,6 +145,28 @@ describe('metrics settings', () => {
   })
 })
 
+describe('a metrics port in use', () => {
+  it('stops the start, and the storage wired before it is closed again', async () => {
+    const { createServer } = await import('node:net')
+    const { existsSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { startNodeServer } = await import('../../server/node.ts')
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const dir = tempDir()
+    try {
+      const port = String((taken.address() as { port: number }).port)
+      await assert.rejects(startNodeServer({ env: { PORT: '0', HOST: '127.0.0.1', CLUBCRED_DATA_DIR: dir.path, CLUBCRED_METRICS_PORT: port } }), /EADDRINUSE/)
+      assert.ok(existsSync(join(dir.path, 'clubcred.db')), 'the storage was opened')
+      // better-sqlite3 checkpoints and removes the WAL file when the last connection closes.
+      assert.ok(!existsSync(join(dir.path, 'clubcred.db-wal')), 'and closed again')
+    } finally {
+      taken.close()
+      dir.remove()
+    }
+  })
+})
+
 describe('the Deno server with metrics', { timeout: 120_000 }, () => {
   const dir = tempDir()
   let node: NodeProcess
@@ -167,6 +189,8 @@ describe('the Deno server with metrics', { timeout: 120_000 }, () => {
       return parsePrometheusTextFormat(response.text)
     }
     await eventually('one credential signed on Deno', async () => valueOf(await scrape(), 'clubcred_credentials_signed_total') === 1)
+    // The start-up lines of `npm start`, in the same order.
+    assert.match(node.stderr, /^clubcred: role all\nclubcred listening on \S+\nclubcred: metrics on /m, node.stderr)
     const url = /clubcred: metrics on (\S+)\n/.exec(node.stderr)?.[1]
     assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, node.stderr)
     const families = parsePrometheusTextFormat(await (await fetch(url!)).text())

@@ -147,6 +147,36 @@ describe('request ids on a worker process (CLUBCRED_ROLE=worker)', () => {
   })
 })
 
+describe('request ids on the metrics port (CLUBCRED_METRICS_PORT)', () => {
+  it('its /metrics and its 404 carry the id, and each has its request line', async () => {
+    const server = await startServer({ env: { CLUBCRED_METRICS_PORT: '0' } })
+    try {
+      const url = /clubcred: metrics on (\S+)\n/.exec(server.stderr)?.[1]
+      assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, server.stderr)
+      const scrape = await request(url!, { headers: { 'x-request-id': 'scrape-1' } })
+      await scrape.body.text()
+      assert.equal(scrape.statusCode, 200)
+      assert.equal(scrape.headers['x-request-id'], 'scrape-1')
+      const stray = await request(new URL('/v2/clubs/kim@example.org/', url!))
+      const problem = (await stray.body.json()) as { code: string; requestId: string }
+      assert.deepEqual([stray.statusCode, problem.code], [404, 'route-not-found'])
+      assert.match(problem.requestId, UUID)
+      assert.equal(stray.headers['x-request-id'], problem.requestId)
+      assert.deepEqual(
+        [await lineOf(server, 'scrape-1'), await lineOf(server, problem.requestId)].map(({ route, path, status }) => ({ route, path, status })),
+        [
+          { route: '/metrics', path: undefined, status: 200 },
+          { route: null, path: '/*/*/*/', status: 404 },
+        ],
+      )
+      assert.ok(!server.log.includes('kim@example.org'))
+    } finally {
+      assert.equal(await server.stop(), 0, server.stderr)
+      removeDataDir(server.dataDir)
+    }
+  })
+})
+
 describe('CLUBCRED_LOG_LEVEL', () => {
   it('warn: requests answered below 500 are not logged', async () => {
     const server = await startServer({ env: { CLUBCRED_LOG_LEVEL: 'warn' } })

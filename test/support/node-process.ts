@@ -24,7 +24,7 @@ export interface NodeProcess {
  * so that a signal reaches Deno itself rather than the npx in front of it.
  */
 let denoPath: string | undefined
-function deno(): string {
+export function deno(): string {
   denoPath ??= execFileSync('npx', ['-y', 'deno@2.9.6', 'eval', 'console.log(Deno.execPath())'], { encoding: 'utf8' }).trim()
   return denoPath
 }
