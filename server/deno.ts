@@ -169,6 +169,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
   })
   // After the handlers: whoever waits for this line may signal at once.
   // The same lines, in the same order, as `npm start` (server/node.ts, `serve`).
-  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
+  // The listening line comes last: whoever waits for it finds every other start-up line before it.
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
 }

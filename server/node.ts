@@ -208,8 +208,9 @@ export async function serve(): Promise<void> {
     log: logLine,
   })
   // After the handlers: whoever waits for this line may signal at once.
-  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
+  // The listening line comes last: whoever waits for it finds every other start-up line before it.
   if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
+  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await serve()
