@@ -190,7 +190,7 @@ describe('the Deno server with metrics', { timeout: 120_000 }, () => {
     }
     await eventually('one credential signed on Deno', async () => valueOf(await scrape(), 'clubcred_credentials_signed_total') === 1)
     // The start-up lines of `npm start`, in the same order.
-    assert.match(node.stderr, /^clubcred: role all\nclubcred listening on \S+\nclubcred: metrics on /m, node.stderr)
+    assert.match(node.stderr, /^clubcred: metrics on \S+\nclubcred: role all\nclubcred listening on /m, node.stderr)
     const url = /clubcred: metrics on (\S+)\n/.exec(node.stderr)?.[1]
     assert.match(url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/metrics$/, node.stderr)
     const families = parsePrometheusTextFormat(await (await fetch(url!)).text())
