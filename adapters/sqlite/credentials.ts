@@ -1,4 +1,4 @@
-import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import { nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore, SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
@@ -15,6 +15,13 @@ const toCredential = (row: SqliteRow): CredentialRecord => ({
 })
 
 export function createCredentialStore(db: Database): CredentialStore {
+  // DO NOTHING: a credential that would conflict (a job signed twice) is skipped, the others go in.
+  const insertMany = rowsAtOnce(
+    db,
+    'INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index) VALUES',
+    '(?, ?, ?, ?, ?, ?, ?, ?)',
+    'ON CONFLICT DO NOTHING RETURNING issuance_id',
+  )
   return {
     async insert(credential) {
       db.run(
@@ -29,6 +36,11 @@ export function createCredentialStore(db: Database): CredentialStore {
         credential.statusListId,
         credential.statusListIndex,
       )
+    },
+    async insertMany(credentials) {
+      return insertMany
+        .all(credentials, (c) => [c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex])
+        .flatMap((rows) => rows.map((row) => num(row.issuance_id)))
     },
     async findById(id) {
       const row = db.get('SELECT * FROM credentials WHERE id = ?', id)
@@ -65,10 +77,15 @@ const toJob = (row: SqliteRow): SigningJob => ({
 })
 
 export function createSigningJobStore(db: Database): SigningJobStore {
+  const enqueueMany = rowsAtOnce(db, 'INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES', '(?, ?, (SELECT seq FROM issuances WHERE id = ?))')
+  const completeMany = rowsAtOnce(db, 'DELETE FROM signing_jobs WHERE issuance_id IN (', '?', ')')
   return {
     async enqueue({ issuanceId, club }) {
       // The issuance's sequence is copied so that claims walk one index in issue order.
       db.run('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, (SELECT seq FROM issuances WHERE id = ?))', issuanceId, club, issuanceId)
+    },
+    async enqueueMany(jobs) {
+      enqueueMany.run(jobs, ({ issuanceId, club }) => [issuanceId, club, issuanceId])
     },
     async claim(now, leaseMs, limit) {
       // One statement: the rows it leases are exactly the rows it returns (RETURNING has no order).
@@ -95,6 +112,9 @@ export function createSigningJobStore(db: Database): SigningJobStore {
     },
     async complete(issuanceId) {
       db.run('DELETE FROM signing_jobs WHERE issuance_id = ?', issuanceId)
+    },
+    async completeMany(issuanceIds) {
+      completeMany.run(issuanceIds, (id) => [id])
     },
     async count() {
       return num(db.get('SELECT count(*) AS n FROM signing_jobs')?.n)

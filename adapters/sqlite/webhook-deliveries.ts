@@ -1,9 +1,15 @@
 import { earliestDue } from '../../core/webhooks/schedule.ts'
 import { toWebhookDelivery } from '../shared/rows.ts'
-import { num, str, type Database } from './database.ts'
+import { idsInOrder, num, rowsAtOnce, str, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
+  const insertMany = rowsAtOnce(
+    db,
+    'INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at) VALUES',
+    '(?, ?, ?, ?, ?, ?)',
+    'RETURNING id',
+  )
   return {
     async enqueue(d) {
       const row = db.get(
@@ -17,6 +23,9 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
         d.createdAt,
       )
       return num(row!.id)
+    },
+    async enqueueMany(deliveries) {
+      return insertMany.all(deliveries, (d) => [d.endpointId, d.club, d.eventId, d.payload, d.nextAttemptAt, d.createdAt]).flatMap(idsInOrder)
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
       // Per enabled endpoint: its free slots (perEndpoint minus its leased deliveries), then that many of

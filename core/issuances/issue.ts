@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { appendEvent, type EndpointsSeen } from '../events/append.ts'
+import { appendEvents } from '../events/append.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -9,7 +9,7 @@ import { requireClub } from '../clubs/require.ts'
 import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInput } from './schema.ts'
 import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
-import type { UnitOfWork } from '../ports/storage.ts'
+import type { ClubEvent, UnitOfWork } from '../ports/storage.ts'
 import type { IssueMode } from './issuance.ts'
 import { issuanceIdDraws, withFreshIssuanceId } from './issuance-id.ts'
 
@@ -53,7 +53,9 @@ export async function issueBatch(
     const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
     let snapshotId: number | null = null
     const seen = new Set<string>()
-    const endpointsSeen: EndpointsSeen = new Map()
+    // Each issuance's `issuance.issued` event and signing job, written after the loop in one go each
+    // (issue 19): nothing in the loop reads them, and the events keep the order of the recipients.
+    const issued: { events: Omit<ClubEvent, 'id'>[]; jobs: { issuanceId: number; club: string }[] } = { events: [], jobs: [] }
     const nextId = issuanceIdDraws(ctx.random, request.recipients.length)
     const results: BatchItem[] = []
 
@@ -95,7 +97,7 @@ export async function issueBatch(
         view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
         createdAt: now,
       })
-      const id = await insertIssuance(tx, nextId, endpointsSeen, {
+      const id = await insertIssuance(tx, nextId, issued, {
         club: clubDomain,
         achievementId: template.id,
         snapshotId,
@@ -106,6 +108,8 @@ export async function issueBatch(
       })
       results.push({ ref, status: 'issued', resourceId: id, error: null })
     }
+    await appendEvents(tx, issued.events)
+    if (issued.jobs.length > 0) await tx.signingJobs.enqueueMany(issued.jobs)
 
     const result: BatchResult = { results, summary: summarize(results) }
     const body = JSON.stringify(shape(result))
@@ -119,7 +123,7 @@ export async function issueBatch(
 async function insertIssuance(
   tx: UnitOfWork,
   nextId: () => number,
-  endpointsSeen: EndpointsSeen,
+  issued: { events: Omit<ClubEvent, 'id'>[]; jobs: { issuanceId: number; club: string }[] },
   i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
 ): Promise<number> {
   const { id } = await withFreshIssuanceId(nextId, (id) =>
@@ -142,8 +146,8 @@ async function insertIssuance(
       revocationReason: null,
     }),
   )
-  await appendEvent(tx, { club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now }, endpointsSeen)
-  await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
+  issued.events.push({ club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now })
+  issued.jobs.push({ issuanceId: id, club: i.club })
   return id
 }
 
