@@ -146,6 +146,12 @@ export interface IssuanceStore {
    * inserts, and MUST never be reused.
    */
   insert(issuance: NewIssuance): Promise<Issuance>
+  /**
+   * `insert` of each issuance in turn, in one go (issue 19): sequences increase in the order given. One
+   * whose id exists (also earlier in this call) is skipped, storing nothing for it, and the others are
+   * stored; the result holds, at each issuance's place, the stored issuance or `null` when skipped.
+   */
+  insertMany(issuances: NewIssuance[]): Promise<(Issuance | null)[]>
   findById(club: string, id: number): Promise<Issuance | null>
   /** The issuance with this id whatever its club (the public verification surface), or `null`. */
   findByIdAcrossClubs(id: number): Promise<Issuance | null>

@@ -4,7 +4,7 @@ import { StorageConflict } from '../../../core/errors.ts'
 import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
 import type { ClubEvent, NewWebhookDelivery } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
-import { seedIssuances, seedTemplate } from './issuances.cases.ts'
+import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
 
 const NOW = 1_900_000_000_000
 /** More rows than one multi-row statement of the SQLite adapter takes (256), and not a power of two. */
@@ -30,6 +30,34 @@ export function rowsAtOnceCases(open: OpenStorage, options: CaseOptions = {}): v
   describe('rows at once', () => {
     const storage = freshStore(open)
     const it = caseRunner(options)
+
+    it('issuances.insertMany stores each issuance with sequences increasing in the order given, and skips each whose id exists', async () => {
+      const seed = await seedTemplate(storage())
+      const [taken] = await seedIssuances(storage(), seed, 1)
+      const fresh = Array.from({ length: MANY }, (_, n) =>
+        anIssuance(seed, { id: 10_000 + n * 7, recipient: { externalUserId: n % 2 ? null : `m${n}`, name: `M ${n}`, email: `m${n}@example.org` } }),
+      )
+      const given = [...fresh.slice(0, 5), anIssuance(seed, { id: taken! }), ...fresh.slice(5), anIssuance(seed, { id: fresh[3]!.id, createdAt: 1 })]
+      const result = await storage().transaction((tx) => tx.issuances.insertMany(given))
+      assert.equal(result.length, given.length)
+      assert.equal(result[5], null, 'an id that exists')
+      assert.equal(result[given.length - 1], null, 'an id earlier in the call')
+      const stored = result.filter((issuance) => issuance !== null)
+      assert.deepStrictEqual(
+        stored.map(({ sequence, ...issuance }) => issuance),
+        fresh,
+      )
+      for (let i = 1; i < stored.length; i++) assert.ok(stored[i]!.sequence > stored[i - 1]!.sequence, `sequence ${i}`)
+      for (const issuance of [stored[0]!, stored[MANY - 1]!]) assert.deepStrictEqual(await storage().issuances.findById('chess', issuance.id), issuance)
+      const later = await storage().transaction((tx) => tx.issuances.insert(anIssuance(seed)))
+      assert.ok(later.sequence > stored[MANY - 1]!.sequence)
+      const page = await storage().issuances.list('chess', { limit: MANY + 2, beforeSequence: null })
+      assert.deepStrictEqual(
+        page.map((issuance) => issuance.id),
+        [later.id, ...fresh.map((issuance) => issuance.id).reverse(), taken],
+      )
+      assert.deepStrictEqual(await storage().transaction((tx) => tx.issuances.insertMany([])), [])
+    })
 
     it('appendMany gives increasing ids in the order given, across chunks, each event listed back equal', async () => {
       const events: Omit<ClubEvent, 'id'>[] = Array.from({ length: MANY }, (_, n) => ({
