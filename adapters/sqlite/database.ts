@@ -4,6 +4,8 @@ import type { SqliteDriver, SqliteRow, SqliteStatement, SqliteValue } from './dr
 /** The adapter's view of a driver: cached statements and errors translated into core's vocabulary. */
 export interface Database {
   run(sql: string, ...params: SqliteValue[]): number
+  /** `run` of an INSERT: the rows it inserted and the rowid of the last of them. */
+  insert(sql: string, ...params: SqliteValue[]): { changes: number; lastInsertRowid: number }
   get(sql: string, ...params: SqliteValue[]): SqliteRow | undefined
   all(sql: string, ...params: SqliteValue[]): SqliteRow[]
   exec(sql: string): void
@@ -25,15 +27,15 @@ export function createDatabase(driver: SqliteDriver): Database {
         throw conflictOr(error)
       }
     },
-    get: (sql, ...params) => prepared(sql).get(...params),
-    all(sql, ...params) {
-      // Translated too: a multi-row INSERT … RETURNING (rowsAtOnce) reads its ids with `all`.
+    insert(sql, ...params) {
       try {
-        return prepared(sql).all(...params)
+        return prepared(sql).run(...params)
       } catch (error) {
         throw conflictOr(error)
       }
     },
+    get: (sql, ...params) => prepared(sql).get(...params),
+    all: (sql, ...params) => prepared(sql).all(...params),
     exec: (sql) => driver.exec(sql),
   }
 }
@@ -63,49 +65,51 @@ export function clubPage(
 /** The largest number of rows one multi-row statement takes; the chunk sizes are the powers of two up to it. */
 const MAX_ROWS_AT_ONCE = 256
 
+/** One multi-row statement as run: its rows, how many it inserted or deleted, the last rowid inserted. */
+export interface Chunk<T> {
+  rows: T[]
+  changes: number
+  lastInsertRowid: number
+}
+
 /**
  * Writes many rows with few statements (issue 19: one statement per row stood out in the profile of
- * bench:issue). `head` is the statement up to `VALUES` (or up to `IN`), `tuple` one row's placeholders,
- * `tail` what follows the list (`RETURNING id`). The rows go in chunks of 256, then powers of two
- * (1,000 rows: 256 × 3, 128, 64, 32, 8), each chunk one statement, in the order given, so that
- * each table has at most nine statement texts, each built and prepared once, with at most
- * 256 × the row's parameters bound (far below SQLite's 32,766).
+ * bench:issue). `head` is the statement up to `VALUES` (or up to `IN (`), `tuple` one row's placeholders,
+ * `tail` what follows the list. The rows go in chunks of 256, then powers of two (1,000 rows: 256 × 3,
+ * 128, 64, 32, 8), each chunk one statement, in the order given, so that each table has at most nine
+ * statement texts, each built and prepared once, with at most 256 × the row's parameters bound (far
+ * below SQLite's 32,766). No `RETURNING`: measured, it cost more than the multi-row statement saved
+ * (docs/benchmarks.md, Issuing throughput (issue 19)); ids come from `lastInsertRowid` instead.
  *
  * @example
- * const insert = rowsAtOnce(db, 'INSERT INTO events (club, type) VALUES', '(?, ?)', 'RETURNING id')
- * insert.all(events, (event) => [event.club, event.type])
+ * const insert = rowsAtOnce(db, 'INSERT INTO events (club, type) VALUES', '(?, ?)')
+ * insert.run(events, (event) => [event.club, event.type])
  */
 export function rowsAtOnce(db: Database, head: string, tuple: string, tail = '') {
   const texts: string[] = []
   const textOf = (size: number) => (texts[size] ??= `${head} ${Array(size).fill(tuple).join(', ')} ${tail}`)
-  function chunks<T>(rows: T[], each: (chunk: T[], sql: string) => void): void {
-    let at = 0
-    while (at < rows.length) {
-      const left = rows.length - at
-      const size = left >= MAX_ROWS_AT_ONCE ? MAX_ROWS_AT_ONCE : 2 ** Math.floor(Math.log2(left))
-      each(rows.slice(at, at + size), textOf(size))
-      at += size
-    }
-  }
-  const paramsOf = <T>(chunk: T[], values: (row: T) => SqliteValue[]) => chunk.flatMap(values)
   return {
-    /** Runs the statement over every row; returns the rows changed. */
-    run<T>(rows: T[], values: (row: T) => SqliteValue[]): number {
-      let changes = 0
-      chunks(rows, (chunk, sql) => (changes += db.run(sql, ...paramsOf(chunk, values))))
-      return changes
-    },
-    /** Runs the statement over every row; returns what each chunk's `RETURNING` gave, chunk after chunk. */
-    all<T>(rows: T[], values: (row: T) => SqliteValue[]): SqliteRow[][] {
-      const results: SqliteRow[][] = []
-      chunks(rows, (chunk, sql) => results.push(db.all(sql, ...paramsOf(chunk, values))))
-      return results
+    /** Runs the statement over every row, chunk after chunk; returns each chunk as run. */
+    run<T>(rows: T[], values: (row: T) => SqliteValue[]): Chunk<T>[] {
+      const chunks: Chunk<T>[] = []
+      let at = 0
+      while (at < rows.length) {
+        const left = rows.length - at
+        const size = left >= MAX_ROWS_AT_ONCE ? MAX_ROWS_AT_ONCE : 2 ** Math.floor(Math.log2(left))
+        const chunk = rows.slice(at, at + size)
+        chunks.push({ rows: chunk, ...db.insert(textOf(size), ...chunk.flatMap(values)) })
+        at += size
+      }
+      return chunks
     },
   }
 }
 
 /**
- * The ids a multi-row `INSERT … RETURNING id` gave, in the order of its rows: SQLite numbers the rows in
- * the order of the VALUES list, but does not promise the order of RETURNING, so they are sorted.
+ * The ids a multi-row INSERT into a table keyed by its rowid gave, in the order of its rows: one
+ * statement under the write lock numbers its rows one after the other (the largest id + 1 each, also
+ * with AUTOINCREMENT), so the chunk's ids end at `lastInsertRowid`. Only for statements that insert
+ * every row (no conflict clause).
  */
-export const idsInOrder = (rows: SqliteRow[]): number[] => rows.map((row) => num(row.id)).sort((a, b) => a - b)
+export const consecutiveIds = (chunks: Chunk<unknown>[]): number[] =>
+  chunks.flatMap(({ rows, lastInsertRowid }) => rows.map((_, i) => lastInsertRowid - rows.length + 1 + i))

@@ -33,7 +33,7 @@ export function createIssuanceStore(db: Database): IssuanceStore {
     `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
        evidences, mode, expires_at, created_at, revoked_at, revocation_reason) VALUES`,
     '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-    'ON CONFLICT (id) DO NOTHING RETURNING id',
+    'ON CONFLICT (id) DO NOTHING',
   )
   return {
     async insert(issuance) {
@@ -67,28 +67,30 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       const last = num(db.get("UPDATE sequences SET value = value + ? WHERE name = 'issuances' RETURNING value", issuances.length)!.value)
       const first = last - issuances.length + 1
       const rows = issuances.map((issuance, i) => ({ issuance, sequence: first + i }))
-      const inserted = new Set(
-        insertMany
-          .all(rows, ({ issuance: i, sequence }) => [
-            i.id,
-            sequence,
-            i.club,
-            i.achievementId,
-            i.snapshotId,
-            i.recipient.externalUserId,
-            i.recipient.name,
-            i.recipient.email,
-            JSON.stringify(i.evidences),
-            i.mode,
-            i.expiresAt,
-            i.createdAt,
-            i.revokedAt,
-            i.revocationReason,
-          ])
-          .flatMap((chunk) => chunk.map((row) => num(row.id))),
-      )
-      // Of one id given twice, the first row went in (the VALUES go in order): the later one is skipped.
-      return rows.map(({ issuance, sequence }) => (inserted.delete(issuance.id) ? stored(issuance, sequence) : null))
+      const chunks = insertMany.run(rows, ({ issuance: i, sequence }) => [
+        i.id,
+        sequence,
+        i.club,
+        i.achievementId,
+        i.snapshotId,
+        i.recipient.externalUserId,
+        i.recipient.name,
+        i.recipient.email,
+        JSON.stringify(i.evidences),
+        i.mode,
+        i.expiresAt,
+        i.createdAt,
+        i.revokedAt,
+        i.revocationReason,
+      ])
+      return chunks.flatMap((chunk) => {
+        if (chunk.changes === chunk.rows.length) return chunk.rows.map(({ issuance, sequence }) => stored(issuance, sequence))
+        // Some were skipped: a row went in when its sequence, unique and handed out here, is in the table.
+        const from = chunk.rows[0]!.sequence
+        const to = chunk.rows[chunk.rows.length - 1]!.sequence
+        const taken = new Set(db.all('SELECT seq FROM issuances WHERE seq BETWEEN ? AND ?', from, to).map((row) => num(row.seq)))
+        return chunk.rows.map(({ issuance, sequence }) => (taken.has(sequence) ? stored(issuance, sequence) : null))
+      })
     },
     async findById(club, id) {
       const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)

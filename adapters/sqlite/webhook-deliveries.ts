@@ -1,6 +1,6 @@
 import { earliestDue } from '../../core/webhooks/schedule.ts'
 import { toWebhookDelivery } from '../shared/rows.ts'
-import { idsInOrder, num, rowsAtOnce, str, type Database } from './database.ts'
+import { consecutiveIds, num, rowsAtOnce, str, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
@@ -8,7 +8,6 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
     db,
     'INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at) VALUES',
     '(?, ?, ?, ?, ?, ?)',
-    'RETURNING id',
   )
   return {
     async enqueue(d) {
@@ -25,7 +24,7 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
       return num(row!.id)
     },
     async enqueueMany(deliveries) {
-      return insertMany.all(deliveries, (d) => [d.endpointId, d.club, d.eventId, d.payload, d.nextAttemptAt, d.createdAt]).flatMap(idsInOrder)
+      return consecutiveIds(insertMany.run(deliveries, (d) => [d.endpointId, d.club, d.eventId, d.payload, d.nextAttemptAt, d.createdAt]))
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
       // Per enabled endpoint: its free slots (perEndpoint minus its leased deliveries), then that many of
