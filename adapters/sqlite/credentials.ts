@@ -15,13 +15,6 @@ const toCredential = (row: SqliteRow): CredentialRecord => ({
 })
 
 export function createCredentialStore(db: Database): CredentialStore {
-  // DO NOTHING: a credential that would conflict (a job signed twice) is skipped, the others go in.
-  const insertMany = rowsAtOnce(
-    db,
-    'INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index) VALUES',
-    '(?, ?, ?, ?, ?, ?, ?, ?)',
-    'ON CONFLICT DO NOTHING',
-  )
   return {
     async insert(credential) {
       db.run(
@@ -38,15 +31,26 @@ export function createCredentialStore(db: Database): CredentialStore {
       )
     },
     async insertMany(credentials) {
-      const chunks = insertMany.run(credentials, (c) => [c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex])
-      return chunks.flatMap(({ rows, changes, lastInsertRowid }) => {
-        if (changes === rows.length) return rows.map((c) => c.issuanceId)
-        if (changes === 0) return []
-        // Some were skipped: the chunk's rows that went in are the last `changes` rowids (numbered one after the other).
-        return db
-          .all('SELECT issuance_id FROM credentials WHERE row BETWEEN ? AND ?', lastInsertRowid - changes + 1, lastInsertRowid)
-          .map((row) => num(row.issuance_id))
-      })
+      // A row at a time, not one multi-row statement: with rows this large (the JWT, about 4 KB) that
+      // measured no cheaper (docs/benchmarks.md, Issuing throughput (issue 19)). DO NOTHING: a credential
+      // that would conflict (a job signed twice) is skipped, the others go in.
+      const stored: number[] = []
+      for (const c of credentials) {
+        const changes = db.run(
+          `INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          c.id,
+          c.issuanceId,
+          c.club,
+          c.jwt,
+          c.issuedAt,
+          c.validUntil,
+          c.statusListId,
+          c.statusListIndex,
+        )
+        if (changes === 1) stored.push(c.issuanceId)
+      }
+      return stored
     },
     async findById(id) {
       const row = db.get('SELECT * FROM credentials WHERE id = ?', id)
