@@ -86,6 +86,10 @@ async function round(side: Side): Promise<void> {
     await timed('issuances', side, async () => (one ? each(issuances, (i) => tx.issuances.insert(i)) : tx.issuances.insertMany(issuances)))
     await timed('events', side, async () => (one ? each(events, (e) => tx.events.append(e)) : tx.events.appendMany(events)))
     await timed('signingJobs.enqueue', side, async () => (one ? each(jobs, (j) => tx.signingJobs.enqueue(j)) : tx.signingJobs.enqueueMany(jobs)))
+    const slots = ids.map((issuanceId) => ({ issuanceId, statusListId: 1, statusListIndex: issuanceId }))
+    await timed('signingJobs.reserveStatusSlot', side, async () =>
+      one ? each(slots, (s) => tx.signingJobs.reserveStatusSlot(s.issuanceId, s.statusListId, s.statusListIndex)) : tx.signingJobs.reserveStatusSlots(slots),
+    )
     await timed('credentials', side, async () => (one ? each(credentials, (c) => tx.credentials.insert(c)) : tx.credentials.insertMany(credentials)))
     await timed('signingJobs.complete', side, async () => (one ? each(ids, (id) => tx.signingJobs.complete(id)) : tx.signingJobs.completeMany(ids)))
   })

@@ -89,6 +89,12 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
       const job = state.signingJobs.get(issuanceId)
       if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
     },
+    async reserveStatusSlots(slots) {
+      for (const { issuanceId, statusListId, statusListIndex } of slots) {
+        const job = state.signingJobs.get(issuanceId)
+        if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
+      }
+    },
     async release(issuanceId, error, retryAt) {
       const job = state.signingJobs.get(issuanceId)
       // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.

@@ -104,6 +104,14 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       await sql`UPDATE signing_jobs SET status_list_id = ${statusListId}, status_list_index = ${statusListIndex} WHERE issuance_id = ${issuanceId}`
     },
+    async reserveStatusSlots(slots) {
+      for (const chunk of chunksOf(slots)) {
+        await sql`UPDATE signing_jobs SET status_list_id = v.list_id, status_list_index = v.list_index
+          FROM unnest(${chunk.map((slot) => slot.issuanceId)}::int8[], ${chunk.map((slot) => slot.statusListId)}::int8[],
+            ${chunk.map((slot) => slot.statusListIndex)}::int8[]) AS v(issuance_id, list_id, list_index)
+          WHERE signing_jobs.issuance_id = v.issuance_id`
+      }
+    },
     async release(issuanceId, error, retryAt) {
       // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
       await sql`UPDATE signing_jobs SET lease_until = ${retryAt - 1}, last_error = ${error} WHERE issuance_id = ${issuanceId}`

@@ -95,6 +95,13 @@ export function createSigningJobStore(db: Database): SigningJobStore {
     '(?, ?)',
     ') AS v',
   )
+  const reserveMany = rowsAtOnce(
+    db,
+    `UPDATE signing_jobs SET status_list_id = v.column2, status_list_index = v.column3
+     FROM (VALUES`,
+    '(?, ?, ?)',
+    ') AS v WHERE signing_jobs.issuance_id = v.column1',
+  )
   const completeMany = rowsAtOnce(db, 'DELETE FROM signing_jobs WHERE issuance_id IN (', '?', ')')
   return {
     async enqueue({ issuanceId, club }) {
@@ -122,6 +129,9 @@ export function createSigningJobStore(db: Database): SigningJobStore {
     },
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       db.run('UPDATE signing_jobs SET status_list_id = ?, status_list_index = ? WHERE issuance_id = ?', statusListId, statusListIndex, issuanceId)
+    },
+    async reserveStatusSlots(slots) {
+      reserveMany.run(slots, (slot) => [slot.issuanceId, slot.statusListId, slot.statusListIndex])
     },
     async release(issuanceId, error, retryAt) {
       // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.

@@ -213,6 +213,8 @@ export interface SigningJobStore {
    */
   claim(now: number, leaseMs: number, limit: number): Promise<SigningJob[]>
   reserveStatusSlot(issuanceId: number, statusListId: number, statusListIndex: number): Promise<void>
+  /** `reserveStatusSlot` of each, in one go; jobs that do not exist are ignored. */
+  reserveStatusSlots(slots: { issuanceId: number; statusListId: number; statusListIndex: number }[]): Promise<void>
   /** Frees a job's lease after a failure, recording the error; it is retried at `retryAt`. */
   release(issuanceId: number, error: string, retryAt: number): Promise<void>
   /** Removes the job (its credential is stored). */

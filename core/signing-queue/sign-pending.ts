@@ -70,10 +70,14 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
   const unslotted = jobs.filter((job) => job.statusListId === null || job.statusListIndex === null)
   const slots = await allocateStatusIndexes(ctx, tx, club, unslotted.length)
   for (const [i, job] of unslotted.entries()) {
-    const slot = slots[i]!
-    await tx.signingJobs.reserveStatusSlot(job.issuanceId, slot.listId, slot.index)
-    job.statusListId = slot.listId
-    job.statusListIndex = slot.index
+    job.statusListId = slots[i]!.listId
+    job.statusListIndex = slots[i]!.index
+  }
+  // In one go (issue 19), not one write per job.
+  if (unslotted.length > 0) {
+    await tx.signingJobs.reserveStatusSlots(
+      unslotted.map((job) => ({ issuanceId: job.issuanceId, statusListId: job.statusListId!, statusListIndex: job.statusListIndex! })),
+    )
   }
   const firstListId = (await tx.statusLists.listByClub(club))[0]?.id
   const snapshots = new Map<number, TemplateView>()

@@ -158,6 +158,29 @@ export function rowsAtOnceCases(open: OpenStorage, options: CaseOptions = {}): v
       await storage().transaction((tx) => tx.signingJobs.completeMany([]))
     })
 
+    it('signingJobs.reserveStatusSlots sets the slot of each job named, ignoring ids without a job, and leaves the others', async () => {
+      const ids = await seedIssuances(storage(), await seedTemplate(storage()), MANY)
+      await storage().transaction((tx) => tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: 'chess' }))))
+      const slotted = ids.filter((_, i) => i % 5 !== 2)
+      await storage().transaction((tx) =>
+        tx.signingJobs.reserveStatusSlots([
+          ...slotted.map((issuanceId, i) => ({ issuanceId, statusListId: 1 + (i % 2), statusListIndex: 1000 + i })),
+          { issuanceId: 12_345, statusListId: 9, statusListIndex: 9 },
+        ]),
+      )
+      const claimed = await storage().transaction((tx) => tx.signingJobs.claim(NOW, 60_000, MANY))
+      assert.equal(claimed.length, MANY)
+      const slotOf = new Map(slotted.map((issuanceId, i) => [issuanceId, { statusListId: 1 + (i % 2), statusListIndex: 1000 + i }]))
+      for (const job of claimed) {
+        assert.deepStrictEqual(
+          { statusListId: job.statusListId, statusListIndex: job.statusListIndex },
+          slotOf.get(job.issuanceId) ?? { statusListId: null, statusListIndex: null },
+          `job ${job.issuanceId}`,
+        )
+      }
+      assert.equal(await storage().signingJobs.count(), MANY)
+    })
+
     it('signingJobs.enqueueMany throws StorageConflict when an issuance has a job, writing none of them', async () => {
       const ids = await seedIssuances(storage(), await seedTemplate(storage()), 5)
       await storage().transaction((tx) => tx.signingJobs.enqueue({ issuanceId: ids[4]!, club: 'chess' }))
