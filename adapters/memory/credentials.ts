@@ -14,6 +14,16 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
       put(journal, state.credentials, credential.id, copy(credential))
       put(journal, state.credentialByIssuance, credential.issuanceId, credential.id)
     },
+    async insertMany(credentials) {
+      const stored: number[] = []
+      for (const credential of credentials) {
+        if (state.credentials.has(credential.id) || state.credentialByIssuance.has(credential.issuanceId)) continue
+        put(journal, state.credentials, credential.id, copy(credential))
+        put(journal, state.credentialByIssuance, credential.issuanceId, credential.id)
+        stored.push(credential.issuanceId)
+      }
+      return stored
+    },
     async findById(id) {
       const credential = state.credentials.get(id)
       return credential ? copy(credential) : null
@@ -37,18 +47,30 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
 }
 
 export function createSigningJobStore(state: State, journal: Journal): SigningJobStore {
+  const enqueue = ({ issuanceId, club }: { issuanceId: number; club: string }) => {
+    put(journal, state.signingJobs, issuanceId, {
+      issuanceId,
+      club,
+      statusListId: null,
+      statusListIndex: null,
+      attempts: 0,
+      leaseUntil: null,
+      lastError: null,
+    })
+  }
   return {
-    async enqueue({ issuanceId, club }) {
-      if (state.signingJobs.has(issuanceId)) throw new StorageConflict(`issuance ${issuanceId} has a signing job`)
-      put(journal, state.signingJobs, issuanceId, {
-        issuanceId,
-        club,
-        statusListId: null,
-        statusListIndex: null,
-        attempts: 0,
-        leaseUntil: null,
-        lastError: null,
-      })
+    async enqueue(job) {
+      if (state.signingJobs.has(job.issuanceId)) throw new StorageConflict(`issuance ${job.issuanceId} has a signing job`)
+      enqueue(job)
+    },
+    async enqueueMany(jobs) {
+      // Checked before any is written: a conflict writes none, as one SQL statement would.
+      const ids = new Set<number>()
+      for (const { issuanceId } of jobs) {
+        if (state.signingJobs.has(issuanceId) || ids.has(issuanceId)) throw new StorageConflict(`issuance ${issuanceId} has a signing job`)
+        ids.add(issuanceId)
+      }
+      jobs.forEach(enqueue)
     },
     async claim(now, leaseMs, limit) {
       // `leaseUntil` is the last instant the lease holds: the job is free once it is before `now`.
@@ -67,6 +89,12 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
       const job = state.signingJobs.get(issuanceId)
       if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
     },
+    async reserveStatusSlots(slots) {
+      for (const { issuanceId, statusListId, statusListIndex } of slots) {
+        const job = state.signingJobs.get(issuanceId)
+        if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
+      }
+    },
     async release(issuanceId, error, retryAt) {
       const job = state.signingJobs.get(issuanceId)
       // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
@@ -74,6 +102,9 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
     },
     async complete(issuanceId) {
       remove(journal, state.signingJobs, issuanceId)
+    },
+    async completeMany(issuanceIds) {
+      for (const issuanceId of issuanceIds) remove(journal, state.signingJobs, issuanceId)
     },
     async count() {
       return state.signingJobs.size

@@ -1,14 +1,20 @@
-import type { EventStore } from '../../core/ports/storage.ts'
+import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy, keysetPage } from './rows.ts'
 import type { State } from './state.ts'
 
 export function createEventStore(state: State, journal: Journal): EventStore {
+  const append = (event: Omit<ClubEvent, 'id'>) => {
+    const id = ++state.sequences.event
+    put(journal, state.events, id, { ...copy(event), id })
+    return id
+  }
   return {
     async append(event) {
-      const id = ++state.sequences.event
-      put(journal, state.events, id, { ...copy(event), id })
-      return id
+      return append(event)
+    },
+    async appendMany(events) {
+      return events.map(append)
     },
     async list(club, { limit, beforeId }) {
       return keysetPage(

@@ -1,4 +1,4 @@
-import type { Issuance } from '../../core/issuances/issuance.ts'
+import type { Issuance, NewIssuance } from '../../core/issuances/issuance.ts'
 import { StorageConflict } from '../../core/errors.ts'
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
@@ -9,13 +9,19 @@ import type { State } from './state.ts'
 const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
 
 export function createIssuanceStore(state: State, journal: Journal): IssuanceStore {
+  const insert = (issuance: NewIssuance): Issuance => {
+    const stored: Issuance = { ...copy(issuance), sequence: ++state.sequences.issuance }
+    put(journal, state.issuances, stored.id, stored)
+    return copy(stored)
+  }
   return {
     async insert(issuance) {
       // The id is the caller's (random); a taken one is a conflict, as the SQLite primary key makes it.
       if (state.issuances.has(issuance.id)) throw new StorageConflict(`issuance ${issuance.id} exists`)
-      const stored: Issuance = { ...copy(issuance), sequence: ++state.sequences.issuance }
-      put(journal, state.issuances, stored.id, stored)
-      return copy(stored)
+      return insert(issuance)
+    },
+    async insertMany(issuances) {
+      return issuances.map((issuance) => (state.issuances.has(issuance.id) ? null : insert(issuance)))
     },
     async findById(club, id) {
       const issuance = state.issuances.get(id)

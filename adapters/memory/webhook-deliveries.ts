@@ -1,5 +1,5 @@
 import { earliestDue } from '../../core/webhooks/schedule.ts'
-import type { WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
+import type { NewWebhookDelivery, WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
@@ -11,20 +11,26 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
     const delivery = state.webhookDeliveries.get(id)
     if (delivery) put(journal, state.webhookDeliveries, id, { ...delivery, ...changes })
   }
+  const enqueue = (delivery: NewWebhookDelivery) => {
+    const id = ++state.sequences.webhookDelivery
+    put(journal, state.webhookDeliveries, id, {
+      ...copy(delivery),
+      id,
+      attempts: 0,
+      leaseUntil: null,
+      deliveredAt: null,
+      givenUpAt: null,
+      lastStatus: null,
+      lastError: null,
+    })
+    return id
+  }
   return {
     async enqueue(delivery) {
-      const id = ++state.sequences.webhookDelivery
-      put(journal, state.webhookDeliveries, id, {
-        ...copy(delivery),
-        id,
-        attempts: 0,
-        leaseUntil: null,
-        deliveredAt: null,
-        givenUpAt: null,
-        lastStatus: null,
-        lastError: null,
-      })
-      return id
+      return enqueue(delivery)
+    },
+    async enqueueMany(deliveries) {
+      return deliveries.map(enqueue)
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
       const rows = [...state.webhookDeliveries.values()].filter(open).sort(earliestDue)

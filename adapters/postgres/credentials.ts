@@ -1,4 +1,4 @@
-import { insertedOrConflict, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import { chunksOf, insertedOrConflict, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore, SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
 
@@ -25,6 +25,27 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
           ON CONFLICT DO NOTHING RETURNING 1`,
         'credential',
       )
+    },
+    async insertMany(credentials) {
+      // DO NOTHING, as `insert`: a credential that would conflict is skipped and the unit stays usable.
+      const stored: number[] = []
+      for (const chunk of chunksOf(credentials)) {
+        const rows = chunk.map((c) => ({
+          id: c.id,
+          issuance_id: c.issuanceId,
+          club: c.club,
+          jwt: c.jwt,
+          issued_at: c.issuedAt,
+          valid_until: c.validUntil,
+          status_list_id: c.statusListId,
+          status_list_index: c.statusListIndex,
+        }))
+        const inserted = await sql`INSERT INTO credentials
+          ${sql(rows, 'id', 'issuance_id', 'club', 'jwt', 'issued_at', 'valid_until', 'status_list_id', 'status_list_index')}
+          ON CONFLICT DO NOTHING RETURNING issuance_id`
+        for (const row of inserted) stored.push(num(row.issuance_id))
+      }
+      return stored
     },
     async findById(id) {
       const [row] = await sql`SELECT * FROM credentials WHERE id = ${id}`
@@ -63,6 +84,13 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
       await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
         VALUES (${issuanceId}, ${club}, (SELECT seq FROM issuances WHERE id = ${issuanceId}))`
     },
+    async enqueueMany(jobs) {
+      for (const chunk of chunksOf(jobs)) {
+        await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
+          SELECT j.issuance_id, j.club, (SELECT seq FROM issuances WHERE id = j.issuance_id)
+          FROM unnest(${chunk.map((job) => job.issuanceId)}::int8[], ${chunk.map((job) => job.club)}::text[]) AS j(issuance_id, club)`
+      }
+    },
     async claim(now, leaseMs, limit) {
       // SKIP LOCKED: workers claiming at once (concurrent units, see storage.ts) pass over the rows
       // another claim holds instead of waiting for it, and none returns a job another one leased.
@@ -76,12 +104,24 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       await sql`UPDATE signing_jobs SET status_list_id = ${statusListId}, status_list_index = ${statusListIndex} WHERE issuance_id = ${issuanceId}`
     },
+    async reserveStatusSlots(slots) {
+      for (const chunk of chunksOf(slots)) {
+        await sql`UPDATE signing_jobs SET status_list_id = v.list_id, status_list_index = v.list_index
+          FROM unnest(${chunk.map((slot) => slot.issuanceId)}::int8[], ${chunk.map((slot) => slot.statusListId)}::int8[],
+            ${chunk.map((slot) => slot.statusListIndex)}::int8[]) AS v(issuance_id, list_id, list_index)
+          WHERE signing_jobs.issuance_id = v.issuance_id`
+      }
+    },
     async release(issuanceId, error, retryAt) {
       // A lease that ends at `retryAt - 1` makes the job claimable from `retryAt` on.
       await sql`UPDATE signing_jobs SET lease_until = ${retryAt - 1}, last_error = ${error} WHERE issuance_id = ${issuanceId}`
     },
     async complete(issuanceId) {
       await sql`DELETE FROM signing_jobs WHERE issuance_id = ${issuanceId}`
+    },
+    async completeMany(issuanceIds) {
+      if (issuanceIds.length === 0) return
+      await sql`DELETE FROM signing_jobs WHERE issuance_id = ANY(${issuanceIds}::int8[])`
     },
     async count() {
       const [row] = await sql`SELECT count(*) AS n FROM signing_jobs`

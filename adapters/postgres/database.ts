@@ -42,3 +42,19 @@ export function insertedOrConflict(rows: readonly Row[], what: string): Row {
   if (!row) throw new StorageConflict(`${what} exists`)
   return row
 }
+
+/** The most rows one multi-row statement takes: 4,096 × 8 columns stays below the protocol's 65,535 parameters. */
+const MAX_ROWS_AT_ONCE = 4096
+
+/** `rows` in chunks of at most 4,096, in order: each chunk is one multi-row statement (`sql(rows, ...columns)`). */
+export function chunksOf<T>(rows: T[]): T[][] {
+  const chunks: T[][] = []
+  for (let at = 0; at < rows.length; at += MAX_ROWS_AT_ONCE) chunks.push(rows.slice(at, at + MAX_ROWS_AT_ONCE))
+  return chunks
+}
+
+/**
+ * The ids a multi-row `INSERT … RETURNING id` gave, in the order of its rows: the identity column numbers
+ * the rows in the order of the VALUES list, but PostgreSQL does not promise the order of RETURNING.
+ */
+export const idsInOrder = (rows: readonly Row[]): number[] => rows.map((row) => num(row.id)).sort((a, b) => a - b)

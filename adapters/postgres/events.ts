@@ -1,4 +1,4 @@
-import { num, str, type Database, type Row } from './database.ts'
+import { chunksOf, idsInOrder, num, str, type Database, type Row } from './database.ts'
 import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
 
 const toEvent = (row: Row): ClubEvent => ({
@@ -17,6 +17,21 @@ export function createEventStore({ sql, lock }: Database): EventStore {
       const [row] = await sql`INSERT INTO events (club, type, subject_type, subject_id, occurred_at)
         VALUES (${event.club}, ${event.type}, ${event.subject.type}, ${event.subject.id}, ${event.occurredAt}) RETURNING id`
       return num(row!.id)
+    },
+    async appendMany(events) {
+      await lock('unit')
+      const ids: number[] = []
+      for (const chunk of chunksOf(events)) {
+        const rows = chunk.map((event) => ({
+          club: event.club,
+          type: event.type,
+          subject_type: event.subject.type,
+          subject_id: event.subject.id,
+          occurred_at: event.occurredAt,
+        }))
+        ids.push(...idsInOrder(await sql`INSERT INTO events ${sql(rows, 'club', 'type', 'subject_type', 'subject_id', 'occurred_at')} RETURNING id`))
+      }
+      return ids
     },
     async list(club, { limit, beforeId }) {
       const rows =

@@ -1,4 +1,4 @@
-import { insertedOrConflict, json, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import { chunksOf, insertedOrConflict, json, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
 import type { Issuance, IssueMode, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
 
@@ -34,6 +34,39 @@ export function createIssuanceStore({ sql, lock }: Database): IssuanceStore {
         'issuance',
       )
       return { ...structuredClone(issuance), sequence: num(row.seq) }
+    },
+    async insertMany(issuances) {
+      if (issuances.length === 0) return []
+      await lock('unit')
+      // The sequence values first, one each, in increasing order (under the unit lock, so no other unit
+      // takes one between); a skipped row leaves a gap, never a number handed out twice.
+      const sequences = (await sql`SELECT nextval('issuance_seq') AS seq FROM generate_series(1, ${issuances.length})`)
+        .map((row) => num(row.seq))
+        .sort((a, b) => a - b)
+      const inserted = new Set<number>()
+      for (const chunk of chunksOf(issuances.map((issuance, i) => ({ issuance, sequence: sequences[i]! })))) {
+        const rows = chunk.map(({ issuance: i, sequence }) => ({
+          id: i.id,
+          seq: sequence,
+          club: i.club,
+          achievement_id: i.achievementId,
+          snapshot_id: i.snapshotId,
+          external_user_id: i.recipient.externalUserId,
+          recipient_name: i.recipient.name,
+          recipient_email: i.recipient.email,
+          evidences: JSON.stringify(i.evidences),
+          mode: i.mode,
+          expires_at: i.expiresAt,
+          created_at: i.createdAt,
+          revoked_at: i.revokedAt,
+          revocation_reason: i.revocationReason,
+        }))
+        const returned = await sql`INSERT INTO issuances ${sql(rows, Object.keys(rows[0]!) as (keyof (typeof rows)[number])[])}
+          ON CONFLICT (id) DO NOTHING RETURNING id`
+        for (const row of returned) inserted.add(num(row.id))
+      }
+      // Of one id given twice, the first row went in (the VALUES go in order): the later one is skipped.
+      return issuances.map((issuance, i) => (inserted.delete(issuance.id) ? { ...structuredClone(issuance), sequence: sequences[i]! } : null))
     },
     async findById(club, id) {
       const [row] = await sql`SELECT * FROM issuances WHERE club = ${club} AND id = ${id}`

@@ -1,4 +1,4 @@
-import { num, type Database } from './database.ts'
+import { chunksOf, idsInOrder, num, type Database } from './database.ts'
 import { toWebhookDelivery } from '../shared/rows.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { earliestDue } from '../../core/webhooks/schedule.ts'
@@ -9,6 +9,25 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
       const [row] = await sql`INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at)
         VALUES (${d.endpointId}, ${d.club}, ${d.eventId}, ${d.payload}, ${d.nextAttemptAt}, ${d.createdAt}) RETURNING id`
       return num(row!.id)
+    },
+    async enqueueMany(deliveries) {
+      const ids: number[] = []
+      for (const chunk of chunksOf(deliveries)) {
+        const rows = chunk.map((d) => ({
+          endpoint_id: d.endpointId,
+          club: d.club,
+          event_id: d.eventId,
+          payload: d.payload,
+          next_attempt_at: d.nextAttemptAt,
+          created_at: d.createdAt,
+        }))
+        ids.push(
+          ...idsInOrder(
+            await sql`INSERT INTO webhook_deliveries ${sql(rows, 'endpoint_id', 'club', 'event_id', 'payload', 'next_attempt_at', 'created_at')} RETURNING id`,
+          ),
+        )
+      }
+      return ids
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
       // Claims run in units under the unit lock (core does not pass `concurrent`), so the count of

@@ -9,7 +9,10 @@ export function betterSqlite3Driver(filename: string): SqliteDriver {
     prepare(sql) {
       const statement = db.prepare(sql)
       return {
-        run: (...params: SqliteValue[]) => ({ changes: statement.run(...params).changes }),
+        run: (...params: SqliteValue[]) => {
+          const { changes, lastInsertRowid } = statement.run(...params)
+          return { changes, lastInsertRowid: Number(lastInsertRowid) }
+        },
         get: (...params: SqliteValue[]) => statement.get(...params) as SqliteRow | undefined,
         all: (...params: SqliteValue[]) => statement.all(...params) as SqliteRow[],
       }

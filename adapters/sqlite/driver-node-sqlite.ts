@@ -5,7 +5,7 @@ interface NodeSqlite {
   DatabaseSync: new (filename: string) => {
     exec(sql: string): void
     prepare(sql: string): {
-      run(...params: SqliteValue[]): { changes: number | bigint }
+      run(...params: SqliteValue[]): { changes: number | bigint; lastInsertRowid: number | bigint }
       get(...params: SqliteValue[]): object | undefined
       all(...params: SqliteValue[]): object[]
     }
@@ -35,7 +35,10 @@ export function nodeSqliteDriver(filename: string): SqliteDriver {
     prepare(sql) {
       const statement = db.prepare(sql)
       return {
-        run: (...params: SqliteValue[]) => ({ changes: Number(statement.run(...params).changes) }),
+        run: (...params: SqliteValue[]) => {
+          const { changes, lastInsertRowid } = statement.run(...params)
+          return { changes: Number(changes), lastInsertRowid: Number(lastInsertRowid) }
+        },
         get: (...params: SqliteValue[]) => {
           const row = statement.get(...params)
           return row === undefined ? undefined : plain(row)

@@ -7,7 +7,8 @@ export type SqliteValue = string | number | bigint | null | Uint8Array
 export type SqliteRow = Record<string, SqliteValue>
 
 export interface SqliteStatement {
-  run(...params: SqliteValue[]): { changes: number }
+  /** `lastInsertRowid`: the rowid of the last row inserted on the connection (SQLite's last_insert_rowid()). */
+  run(...params: SqliteValue[]): { changes: number; lastInsertRowid: number }
   /** The first row, or `undefined`. Rows are plain objects. */
   get(...params: SqliteValue[]): SqliteRow | undefined
   all(...params: SqliteValue[]): SqliteRow[]

@@ -1,4 +1,4 @@
-import { num, str, clubPage, type Database } from './database.ts'
+import { consecutiveIds, num, rowsAtOnce, str, clubPage, type Database } from './database.ts'
 import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
@@ -11,6 +11,7 @@ const toEvent = (row: SqliteRow): ClubEvent => ({
 })
 
 export function createEventStore(db: Database): EventStore {
+  const insertMany = rowsAtOnce(db, 'INSERT INTO events (club, type, subject_type, subject_id, occurred_at) VALUES', '(?, ?, ?, ?, ?)')
   return {
     async append(event) {
       const row = db.get(
@@ -22,6 +23,9 @@ export function createEventStore(db: Database): EventStore {
         event.occurredAt,
       )
       return num(row!.id)
+    },
+    async appendMany(events) {
+      return consecutiveIds(insertMany.run(events, (event) => [event.club, event.type, event.subject.type, event.subject.id, event.occurredAt]))
     },
     async list(club, page) {
       const rows = clubPage(db, 'events', club, page)

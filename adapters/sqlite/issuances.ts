@@ -1,5 +1,5 @@
-import { json, nullableNum, nullableStr, num, str, type Database } from './database.ts'
-import type { Issuance, IssueMode, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import { json, nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
+import type { Issuance, IssueMode, NewIssuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
@@ -18,7 +18,23 @@ const toIssuance = (row: SqliteRow): Issuance => ({
   revocationReason: nullableStr(row.revocation_reason),
 })
 
+/** A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue (issue 19). */
+const stored = (issuance: NewIssuance, sequence: number): Issuance => ({
+  ...issuance,
+  recipient: { ...issuance.recipient },
+  evidences: issuance.evidences.map((evidence) => ({ ...evidence })),
+  sequence,
+})
+
 export function createIssuanceStore(db: Database): IssuanceStore {
+  // DO NOTHING: an id drawn twice is skipped (the caller draws again), the other rows go in.
+  const insertMany = rowsAtOnce(
+    db,
+    `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
+       evidences, mode, expires_at, created_at, revoked_at, revocation_reason) VALUES`,
+    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'ON CONFLICT (id) DO NOTHING',
+  )
   return {
     async insert(issuance) {
       // The counter first: a failed insert (a taken id) leaves a gap, never a number handed out twice.
@@ -43,13 +59,38 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         issuance.revokedAt,
         issuance.revocationReason,
       )
-      // A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue (issue 19).
-      return {
-        ...issuance,
-        recipient: { ...issuance.recipient },
-        evidences: issuance.evidences.map((evidence) => ({ ...evidence })),
+      return stored(issuance, sequence)
+    },
+    async insertMany(issuances) {
+      if (issuances.length === 0) return []
+      // The counter moved once for all: a skipped row leaves a gap, never a number handed out twice.
+      const last = num(db.get("UPDATE sequences SET value = value + ? WHERE name = 'issuances' RETURNING value", issuances.length)!.value)
+      const first = last - issuances.length + 1
+      const rows = issuances.map((issuance, i) => ({ issuance, sequence: first + i }))
+      const chunks = insertMany.run(rows, ({ issuance: i, sequence }) => [
+        i.id,
         sequence,
-      }
+        i.club,
+        i.achievementId,
+        i.snapshotId,
+        i.recipient.externalUserId,
+        i.recipient.name,
+        i.recipient.email,
+        JSON.stringify(i.evidences),
+        i.mode,
+        i.expiresAt,
+        i.createdAt,
+        i.revokedAt,
+        i.revocationReason,
+      ])
+      return chunks.flatMap((chunk) => {
+        if (chunk.changes === chunk.rows.length) return chunk.rows.map(({ issuance, sequence }) => stored(issuance, sequence))
+        // Some were skipped: a row went in when its sequence, unique and handed out here, is in the table.
+        const from = chunk.rows[0]!.sequence
+        const to = chunk.rows[chunk.rows.length - 1]!.sequence
+        const taken = new Set(db.all('SELECT seq FROM issuances WHERE seq BETWEEN ? AND ?', from, to).map((row) => num(row.seq)))
+        return chunk.rows.map(({ issuance, sequence }) => (taken.has(sequence) ? stored(issuance, sequence) : null))
+      })
     },
     async findById(club, id) {
       const row = db.get('SELECT * FROM issuances WHERE club = ? AND id = ?', club, id)

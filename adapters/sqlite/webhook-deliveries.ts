@@ -1,9 +1,14 @@
 import { earliestDue } from '../../core/webhooks/schedule.ts'
 import { toWebhookDelivery } from '../shared/rows.ts'
-import { num, str, type Database } from './database.ts'
+import { consecutiveIds, num, rowsAtOnce, str, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
+  const insertMany = rowsAtOnce(
+    db,
+    'INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at) VALUES',
+    '(?, ?, ?, ?, ?, ?)',
+  )
   return {
     async enqueue(d) {
       const row = db.get(
@@ -17,6 +22,9 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
         d.createdAt,
       )
       return num(row!.id)
+    },
+    async enqueueMany(deliveries) {
+      return consecutiveIds(insertMany.run(deliveries, (d) => [d.endpointId, d.club, d.eventId, d.payload, d.nextAttemptAt, d.createdAt]))
     },
     async claimDue(now, leaseMs, limit, perEndpoint) {
       // Per enabled endpoint: its free slots (perEndpoint minus its leased deliveries), then that many of

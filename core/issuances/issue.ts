@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { appendEvent, type EndpointsSeen } from '../events/append.ts'
+import { appendEvents } from '../events/append.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -10,8 +10,9 @@ import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInpu
 import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
-import type { IssueMode } from './issuance.ts'
-import { issuanceIdDraws, withFreshIssuanceId } from './issuance-id.ts'
+import type { IssueMode, NewIssuance } from './issuance.ts'
+import { issuanceIdDraws } from './issuance-id.ts'
+import { pendingIssuances } from './pending-issuances.ts'
 
 /** One item of the batch result (spec §2.9, docs/decisions.md, Issuing). */
 export type BatchItem =
@@ -53,8 +54,7 @@ export async function issueBatch(
     const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
     let snapshotId: number | null = null
     const seen = new Set<string>()
-    const endpointsSeen: EndpointsSeen = new Map()
-    const nextId = issuanceIdDraws(ctx.random, request.recipients.length)
+    const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
     const results: BatchItem[] = []
 
     for (const [index, entry] of request.recipients.entries()) {
@@ -80,6 +80,7 @@ export async function issueBatch(
         continue
       }
       seen.add(identity)
+      if (pending.mayHold({ externalUserId: recipient.externalUserId ?? null, email: recipient.email })) await pending.flush()
       const held = await heldIssuance(tx, clubDomain, template.id, recipient, now)
       if (held !== null) {
         results.push({
@@ -95,17 +96,21 @@ export async function issueBatch(
         view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
         createdAt: now,
       })
-      const id = await insertIssuance(tx, nextId, endpointsSeen, {
-        club: clubDomain,
-        achievementId: template.id,
-        snapshotId,
-        recipient,
-        mode: request.mode,
-        expiresAt,
-        now,
+      const item = { ref, status: 'issued' as const, resourceId: 0, error: null }
+      results.push(item)
+      pending.add(newIssuance({ club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now }), (id) => {
+        item.resourceId = id
       })
-      results.push({ ref, status: 'issued', resourceId: id, error: null })
     }
+    await pending.flush()
+    // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
+    // in the loop reads them, and the events keep the order of the recipients.
+    const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
+    await appendEvents(
+      tx,
+      ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
+    )
+    if (ids.length > 0) await tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain })))
 
     const result: BatchResult = { results, summary: summarize(results) }
     const body = JSON.stringify(shape(result))
@@ -116,35 +121,32 @@ export async function issueBatch(
   return outcome
 }
 
-async function insertIssuance(
-  tx: UnitOfWork,
-  nextId: () => number,
-  endpointsSeen: EndpointsSeen,
-  i: { club: string; achievementId: number; snapshotId: number; recipient: RecipientInput; mode: IssueMode; expiresAt: number | null; now: number },
-): Promise<number> {
-  const { id } = await withFreshIssuanceId(nextId, (id) =>
-    tx.issuances.insert({
-      id,
-      club: i.club,
-      achievementId: i.achievementId,
-      snapshotId: i.snapshotId,
-      recipient: { externalUserId: i.recipient.externalUserId ?? null, name: i.recipient.name.trim(), email: i.recipient.email },
-      evidences: i.recipient.evidences.map((evidence) => ({
-        url: evidence.url ?? null,
-        name: evidence.name ?? null,
-        description: evidence.description ?? null,
-        isPublic: evidence.isPublic,
-      })),
-      mode: i.mode,
-      expiresAt: i.expiresAt,
-      createdAt: i.now,
-      revokedAt: null,
-      revocationReason: null,
-    }),
-  )
-  await appendEvent(tx, { club: i.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: i.now }, endpointsSeen)
-  await tx.signingJobs.enqueue({ issuanceId: id, club: i.club })
-  return id
+function newIssuance(i: {
+  club: string
+  achievementId: number
+  snapshotId: number
+  recipient: RecipientInput
+  mode: IssueMode
+  expiresAt: number | null
+  now: number
+}): Omit<NewIssuance, 'id'> {
+  return {
+    club: i.club,
+    achievementId: i.achievementId,
+    snapshotId: i.snapshotId,
+    recipient: { externalUserId: i.recipient.externalUserId ?? null, name: i.recipient.name.trim(), email: i.recipient.email },
+    evidences: i.recipient.evidences.map((evidence) => ({
+      url: evidence.url ?? null,
+      name: evidence.name ?? null,
+      description: evidence.description ?? null,
+      isPublic: evidence.isPublic,
+    })),
+    mode: i.mode,
+    expiresAt: i.expiresAt,
+    createdAt: i.now,
+    revokedAt: null,
+    revocationReason: null,
+  }
 }
 
 /**

@@ -146,6 +146,12 @@ export interface IssuanceStore {
    * inserts, and MUST never be reused.
    */
   insert(issuance: NewIssuance): Promise<Issuance>
+  /**
+   * `insert` of each issuance in turn, in one go (issue 19): sequences increase in the order given. One
+   * whose id exists (also earlier in this call) is skipped, storing nothing for it, and the others are
+   * stored; the result holds, at each issuance's place, the stored issuance or `null` when skipped.
+   */
+  insertMany(issuances: NewIssuance[]): Promise<(Issuance | null)[]>
   findById(club: string, id: number): Promise<Issuance | null>
   /** The issuance with this id whatever its club (the public verification surface), or `null`. */
   findByIdAcrossClubs(id: number): Promise<Issuance | null>
@@ -168,6 +174,12 @@ export interface CredentialStore {
    * (a constraint, not a check: two workers racing MUST NOT both succeed) or the id exists.
    */
   insert(credential: CredentialRecord): Promise<void>
+  /**
+   * Stores many credentials at once (a signing round), each as `insert` would, except that one that
+   * conflicts (its id exists, or its issuance has a credential, also one earlier in this call) is skipped,
+   * not thrown, and the others are stored. Returns the issuance ids of those stored, in any order.
+   */
+  insertMany(credentials: CredentialRecord[]): Promise<number[]>
   findById(id: string): Promise<CredentialRecord | null>
   findByIssuance(issuanceId: number): Promise<CredentialRecord | null>
   /** The credentials of these issuances (those that have one), any order. */
@@ -191,6 +203,8 @@ export interface SigningJob {
 
 export interface SigningJobStore {
   enqueue(job: { issuanceId: number; club: string }): Promise<void>
+  /** `enqueue` of each job, in one go. MUST throw `StorageConflict` when an issuance has a job already. */
+  enqueueMany(jobs: { issuanceId: number; club: string }[]): Promise<void>
   /**
    * Leases up to `limit` jobs that are free or whose lease ended before `now`, lowest issuance sequence
    * (oldest issuance) first:
@@ -199,10 +213,14 @@ export interface SigningJobStore {
    */
   claim(now: number, leaseMs: number, limit: number): Promise<SigningJob[]>
   reserveStatusSlot(issuanceId: number, statusListId: number, statusListIndex: number): Promise<void>
+  /** `reserveStatusSlot` of each, in one go; jobs that do not exist are ignored. */
+  reserveStatusSlots(slots: { issuanceId: number; statusListId: number; statusListIndex: number }[]): Promise<void>
   /** Frees a job's lease after a failure, recording the error; it is retried at `retryAt`. */
   release(issuanceId: number, error: string, retryAt: number): Promise<void>
   /** Removes the job (its credential is stored). */
   complete(issuanceId: number): Promise<void>
+  /** `complete` of each of these jobs, in one go; ids without a job are ignored. */
+  completeMany(issuanceIds: number[]): Promise<void>
   /** Number of jobs not yet completed. */
   count(): Promise<number>
   /**
@@ -259,6 +277,8 @@ export interface ClubEvent {
 export interface EventStore {
   /** Appends with a fresh, increasing id; returns it. */
   append(event: Omit<ClubEvent, 'id'>): Promise<number>
+  /** `append` of each event in turn, in one go: fresh ids, increasing in the order given; returns them in that order. */
+  appendMany(events: Omit<ClubEvent, 'id'>[]): Promise<number[]>
   /** The club's events, highest id (newest) first, keyset-paged. */
   list(club: string, page: KeysetPage): Promise<ClubEvent[]>
 }
@@ -373,9 +393,14 @@ export interface WebhookDelivery {
   createdAt: number
 }
 
+/** A delivery as enqueued: the rest starts empty. */
+export type NewWebhookDelivery = Pick<WebhookDelivery, 'endpointId' | 'club' | 'eventId' | 'payload' | 'nextAttemptAt' | 'createdAt'>
+
 export interface WebhookDeliveryStore {
   /** Stores a delivery with a fresh, increasing id, 0 attempts and no lease; returns the id. */
-  enqueue(delivery: Pick<WebhookDelivery, 'endpointId' | 'club' | 'eventId' | 'payload' | 'nextAttemptAt' | 'createdAt'>): Promise<number>
+  enqueue(delivery: NewWebhookDelivery): Promise<number>
+  /** `enqueue` of each delivery in turn, in one go: fresh ids, increasing in the order given; returns them in that order. */
+  enqueueMany(deliveries: NewWebhookDelivery[]): Promise<number[]>
   /**
    * Leases up to `limit` deliveries that are neither delivered nor given up, due (`nextAttemptAt <= now`),
    * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, earliest due first (then lowest

@@ -1,5 +1,4 @@
-import { StorageConflict } from '../errors.ts'
-import { appendEvent, type EndpointsSeen } from '../events/append.ts'
+import { appendEvents } from '../events/append.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
@@ -10,7 +9,7 @@ import { credentialOfferLink } from '../wallets/urls.ts'
 import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
-import type { SigningJob, UnitOfWork } from '../ports/storage.ts'
+import type { ClubEvent, SigningJob, UnitOfWork } from '../ports/storage.ts'
 
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {
@@ -71,10 +70,14 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
   const unslotted = jobs.filter((job) => job.statusListId === null || job.statusListIndex === null)
   const slots = await allocateStatusIndexes(ctx, tx, club, unslotted.length)
   for (const [i, job] of unslotted.entries()) {
-    const slot = slots[i]!
-    await tx.signingJobs.reserveStatusSlot(job.issuanceId, slot.listId, slot.index)
-    job.statusListId = slot.listId
-    job.statusListIndex = slot.index
+    job.statusListId = slots[i]!.listId
+    job.statusListIndex = slots[i]!.index
+  }
+  // In one go (issue 19), not one write per job.
+  if (unslotted.length > 0) {
+    await tx.signingJobs.reserveStatusSlots(
+      unslotted.map((job) => ({ issuanceId: job.issuanceId, statusListId: job.statusListId!, statusListIndex: job.statusListIndex! })),
+    )
   }
   const firstListId = (await tx.statusLists.listByClub(club))[0]?.id
   const snapshots = new Map<number, TemplateView>()
@@ -166,34 +169,28 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
   const now = ctx.clock.now()
   const stored = await ctx.storage.transaction(async (tx) => {
     const issuedPerTemplate = new Map<number, number>()
-    const endpointsSeen: EndpointsSeen = new Map()
+    // One multi-row write per table instead of one statement per row (issue 19). A credential refused
+    // (a job run twice) is skipped with its event and message; every job is completed either way.
+    const storedIds = new Set(await tx.credentials.insertMany(signed.map(({ record }) => record)))
+    const events: Omit<ClubEvent, 'id'>[] = []
     for (const { claimed, record } of signed) {
       const { issuance } = claimed
-      try {
-        await tx.credentials.insert(record)
-      } catch (error) {
-        if (!(error instanceof StorageConflict)) throw error
-        await tx.signingJobs.complete(issuance.id)
-        continue
-      }
-      await appendEvent(
-        tx,
-        {
-          club: issuance.club,
-          type: 'issuance.credential_issued',
-          subject: { type: 'issuance', id: String(issuance.id) },
-          occurredAt: now,
-        },
-        endpointsSeen,
-      )
+      if (!storedIds.has(issuance.id)) continue
+      events.push({
+        club: issuance.club,
+        type: 'issuance.credential_issued',
+        subject: { type: 'issuance', id: String(issuance.id) },
+        occurredAt: now,
+      })
       issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
       if (issuance.mode === 'email') {
         const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
         const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink)
         await tx.outbox.enqueue({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
       }
-      await tx.signingJobs.complete(issuance.id)
     }
+    await appendEvents(tx, events)
+    await tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id))
     for (const [templateId, count] of issuedPerTemplate) await tx.achievements.incrementIssuedCount(templateId, count)
     return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
   })

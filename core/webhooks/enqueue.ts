@@ -1,5 +1,5 @@
 import { presentEvent } from '../events/present.ts'
-import type { ClubEvent, UnitOfWork, WebhookEndpoint } from '../ports/storage.ts'
+import type { ClubEvent, NewWebhookDelivery, UnitOfWork, WebhookEndpoint } from '../ports/storage.ts'
 
 /** The Standard Webhooks body: `data` is the event exactly as the feed shows it. */
 export const deliveryPayload = (event: ClubEvent): string =>
@@ -26,13 +26,14 @@ export async function enqueueDeliveries(
   now: number | null = null,
   endpointsByClub: EndpointsSeen = new Map(),
 ): Promise<number> {
-  let count = 0
+  // Gathered and written in one go (issue 19), in the order one write per delivery would have made.
+  const deliveries: NewWebhookDelivery[] = []
   for (const event of events) {
     let endpoints = only ? [only] : endpointsByClub.get(event.club)
     if (!endpoints) endpointsByClub.set(event.club, (endpoints = await tx.webhookEndpoints.listByClub(event.club)))
     for (const endpoint of endpoints) {
       if (!endpoint.enabled || endpoint.club !== event.club || !wants(endpoint, event.type)) continue
-      await tx.webhookDeliveries.enqueue({
+      deliveries.push({
         endpointId: endpoint.id,
         club: event.club,
         eventId: event.id,
@@ -40,8 +41,8 @@ export async function enqueueDeliveries(
         nextAttemptAt: now ?? event.occurredAt,
         createdAt: now ?? event.occurredAt,
       })
-      count++
     }
   }
-  return count
+  if (deliveries.length > 0) await tx.webhookDeliveries.enqueueMany(deliveries)
+  return deliveries.length
 }

@@ -25,6 +25,7 @@ import { signingJobCases } from './storage/signing-jobs.cases.ts'
 import { snapshotCases } from './storage/snapshots.cases.ts'
 import { statusListCases } from './storage/status-lists.cases.ts'
 import { webhookCases } from './storage/webhooks.cases.ts'
+import { rowsAtOnceCases } from './storage/rows-at-once.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -49,6 +50,7 @@ const GROUPS: StorageCases[] = [
   imageCases,
   outsideUnitCases,
   webhookCases,
+  rowsAtOnceCases,
 ]
 
 export interface StorageSuiteOptions {
