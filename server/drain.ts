@@ -2,7 +2,7 @@ import { ProblemError } from '../core/errors.ts'
 import { problemResponse } from '../adapters/http/problem.ts'
 import { withSecurityHeaders } from '../adapters/http/security-headers.ts'
 import { settleRequestId, withRequestIdHeader } from '../adapters/http/request-id.ts'
-import { safeHeaders, type AnsweredRequest } from '../adapters/http/answered.ts'
+import { answeredRequest, type AnsweredRequest } from '../adapters/http/answered.ts'
 
 type Handler = (request: Request) => Promise<Response>
 
@@ -26,15 +26,14 @@ export function drainable(
     const requestId = settleRequestId(request)
     const problem = new ProblemError('shutting-down', { detail: 'This server is shutting down; try again shortly.' })
     const response = withRequestIdHeader(withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestId)), requestId)
-    onResponse?.({
-      requestId,
-      method: request.method,
-      route: null,
-      path: '*',
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      headers: safeHeaders((name) => request.headers.get(name)),
-    })
+    onResponse?.(
+      answeredRequest(request, started, {
+        requestId,
+        route: null,
+        path: '*',
+        status: response.status,
+      }),
+    )
     return response
   }
   const wrapped: Handler = async (request) => {

@@ -6,7 +6,7 @@ import { OAuthError, ProblemError } from '../../core/errors.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { asProblem, problemResponse } from './problem.ts'
 import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
-import { pathShape, routeTemplate, routeTemplates, routeWordsOf, safeHeaders, type AnsweredRequest } from './answered.ts'
+import { answeredRequest, pathShape, routeTemplate, routeTemplates, routeWordsOf, type AnsweredRequest } from './answered.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
@@ -102,15 +102,14 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
     if (onResponse) {
       const matched = (answered.routed as { route?: string } | null)?.route
       const shareRoute = matched !== undefined && shareClubOf(request.url) !== null
-      onResponse({
-        requestId,
-        method: request.method,
-        route: matched === undefined ? null : shareRoute ? `share:${routeTemplate(matched)}` : (templates.get(matched) ?? routeTemplate(matched)),
-        ...(matched === undefined ? { path: pathShape(new URL(request.url).pathname, routeWords) } : {}),
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        headers: safeHeaders((name) => request.headers.get(name)),
-      })
+      onResponse(
+        answeredRequest(request, started, {
+          requestId,
+          route: matched === undefined ? null : shareRoute ? `share:${routeTemplate(matched)}` : (templates.get(matched) ?? routeTemplate(matched)),
+          ...(matched === undefined ? { path: pathShape(new URL(request.url).pathname, routeWords) } : {}),
+          status: response.status,
+        }),
+      )
     }
     return response
   }

@@ -2,7 +2,7 @@ import { ProblemError } from '../../core/errors.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
-import { pathShape, safeHeaders, type AnsweredRequest } from './answered.ts'
+import { answeredRequest, pathShape, type AnsweredRequest } from './answered.ts'
 
 /** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
@@ -47,16 +47,15 @@ export function createMetricsFetchHandler(
     const requestId = settleRequestId(request)
     const { response, route } = await answer(request, requestId)
     const answered = withRequestIdHeader(response, requestId)
-    onResponse?.({
-      requestId,
-      method: request.method,
-      route,
-      // Never the raw path: an id or an address typed into a wrong URL stays out of the log.
-      ...(route === null ? { path: pathShape(new URL(request.url).pathname, METRICS_WORDS) } : {}),
-      status: answered.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      headers: safeHeaders((name) => request.headers.get(name)),
-    })
+    onResponse?.(
+      answeredRequest(request, started, {
+        requestId,
+        route,
+        // Never the raw path: an id or an address typed into a wrong URL stays out of the log.
+        ...(route === null ? { path: pathShape(new URL(request.url).pathname, METRICS_WORDS) } : {}),
+        status: answered.status,
+      }),
+    )
     return answered
   }
 }

@@ -2,7 +2,7 @@ import { healthResponse, readinessResponse } from './probes.ts'
 import { guardedMetricsResponse, type MetricsExposition } from './metrics-endpoint.ts'
 import type { Readiness } from '../../core/health/readiness.ts'
 import { settleRequestId, withRequestIdHeader } from './request-id.ts'
-import { safeHeaders, type AnsweredRequest } from './answered.ts'
+import { answeredRequest, type AnsweredRequest } from './answered.ts'
 
 export interface OperationalOptions {
   /** This process's readiness: `issuer.health.readiness` with the process's options bound. */
@@ -43,14 +43,13 @@ export function withOperationalEndpoints(next: (request: Request) => Promise<Res
     const started = performance.now()
     const requestId = settleRequestId(request)
     const response = withRequestIdHeader(await endpoint(request), requestId)
-    onResponse?.({
-      requestId,
-      method: request.method,
-      route: path,
-      status: response.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      headers: safeHeaders((name) => request.headers.get(name)),
-    })
+    onResponse?.(
+      answeredRequest(request, started, {
+        requestId,
+        route: path,
+        status: response.status,
+      }),
+    )
     return response
   }
 }

@@ -3,7 +3,7 @@ import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { healthResponse } from './probes.ts'
 import { REQUEST_ID_HEADER, acceptedRequestId, withRequestIdHeader } from './request-id.ts'
-import { pathShape, safeHeaders, type AnsweredRequest } from './answered.ts'
+import { answeredRequest, pathShape, type AnsweredRequest } from './answered.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 
 /**
@@ -31,15 +31,14 @@ export function createWorkerFetchHandler(
     const requestId = acceptedRequestId(request.headers.get(REQUEST_ID_HEADER))
     const { response, route } = answer(request, requestId)
     const answered = withRequestIdHeader(withSecurityHeaders(response), requestId)
-    onResponse?.({
-      requestId,
-      method: request.method,
-      route,
-      ...(route === null ? { path: pathShape(new URL(request.url).pathname, WORKER_WORDS) } : {}),
-      status: answered.status,
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
-      headers: safeHeaders((name) => request.headers.get(name)),
-    })
+    onResponse?.(
+      answeredRequest(request, started, {
+        requestId,
+        route,
+        ...(route === null ? { path: pathShape(new URL(request.url).pathname, WORKER_WORDS) } : {}),
+        status: answered.status,
+      }),
+    )
     return answered
   }
 }

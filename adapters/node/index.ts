@@ -8,7 +8,7 @@ import { ProblemError } from '../../core/errors.ts'
 import { problemResponse } from '../http/problem.ts'
 import { withSecurityHeaders } from '../http/security-headers.ts'
 import { acceptedRequestId, withRequestIdHeader } from '../http/request-id.ts'
-import { safeHeaders, type AnsweredRequest } from '../http/answered.ts'
+import { answeredRequest, type AnsweredRequest } from '../http/answered.ts'
 import { requestUrl } from './request-url.ts'
 import { requestBody, settleUnreadBody } from './request-body.ts'
 
@@ -56,18 +56,14 @@ export function toNodeListener(
     const ownAnswer = async (code: 'invalid-host' | 'internal-error', detail: string, id: string, received: number) => {
       const response = withRequestIdHeader(withSecurityHeaders(problemResponse(new ProblemError(code, { detail }), problemBaseUrl, id)), id)
       await send(req, res, response, received)
-      onResponse?.({
-        requestId: id,
-        method: req.method ?? 'GET',
-        route: null,
-        path: '*',
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 10) / 10,
-        headers: safeHeaders((name) => {
-          const value = req.headers[name]
-          return typeof value === 'string' ? value : null
+      onResponse?.(
+        answeredRequest(fetchShaped(req), started, {
+          requestId: id,
+          route: null,
+          path: '*',
+          status: response.status,
         }),
-      })
+      )
     }
     const refuseHost = (received: number) => {
       const id = requestId()
@@ -109,6 +105,19 @@ async function send(req: IncomingMessage, res: ServerResponse, response: Respons
   if (!(await settleUnreadBody(req, received))) out.connection = 'close'
   res.writeHead(response.status, out)
   res.end(bytes)
+}
+
+/** What a request report reads of `req` (its method and headers), as a fetch Request offers it: the listener's own answers come before a Request exists. */
+function fetchShaped(req: IncomingMessage): { method: string; headers: { get(name: string): string | null } } {
+  return {
+    method: req.method ?? 'GET',
+    headers: {
+      get: (name) => {
+        const value = req.headers[name]
+        return typeof value === 'string' ? value : null
+      },
+    },
+  }
 }
 
 export { createNodeSigner } from './signer.ts'
