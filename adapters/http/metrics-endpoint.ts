@@ -1,4 +1,5 @@
 import { ProblemError } from '../../core/errors.ts'
+import { verifySecret } from '../../core/crypto/secret-hash.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
@@ -8,12 +9,13 @@ import { answeredRequest, pathShape, type AnsweredRequest } from './answered.ts'
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
 
 /**
- * `GET /metrics` guarded by a bearer token (`CLUBCRED_METRICS_TOKEN`): 401 `invalid-token` without
- * it or with another, compared in constant time so that timing tells nothing of the token.
+ * `GET /metrics` guarded by a bearer token (`CLUBCRED_METRICS_TOKEN`), given as its `hashSecret` hash:
+ * 401 `invalid-token` without it or with another, the hashes compared in constant time so that timing
+ * tells nothing of the token (as client secrets are checked).
  */
-export async function guardedMetricsResponse(request: Request, scrape: MetricsExposition, token: string, problemBaseUrl: string): Promise<Response> {
+export async function guardedMetricsResponse(request: Request, scrape: MetricsExposition, tokenHash: string, problemBaseUrl: string): Promise<Response> {
   const presented = /^Bearer (.+)$/i.exec(request.headers.get('authorization') ?? '')?.[1] ?? null
-  if (presented === null || !(await sameSecret(presented, token))) {
+  if (presented === null || !(await verifySecret(presented, tokenHash))) {
     const problem = new ProblemError('invalid-token', { detail: 'GET /metrics needs the metrics bearer token.' })
     return withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestIdOf(request)))
   }
@@ -61,15 +63,3 @@ export function createMetricsFetchHandler(
 }
 
 const METRICS_WORDS: ReadonlySet<string> = new Set(['metrics'])
-
-/**
- * Whether two secrets are equal, in time that depends on neither: both are hashed first (equal lengths),
- * then every byte is compared. Web Crypto only, so that this face runs on every runtime.
- */
-async function sameSecret(a: string, b: string): Promise<boolean> {
-  const encoder = new TextEncoder()
-  const [x, y] = await Promise.all([a, b].map(async (s) => new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(s)))))
-  let difference = 0
-  for (let i = 0; i < x!.length; i++) difference |= x![i]! ^ y![i]!
-  return difference === 0
-}

@@ -1,4 +1,5 @@
 import { healthResponse, readinessResponse } from './probes.ts'
+import { hashSecret } from '../../core/crypto/secret-hash.ts'
 import { guardedMetricsResponse, type MetricsExposition } from './metrics-endpoint.ts'
 import type { Readiness } from '../../core/health/readiness.ts'
 import { settleRequestId, withRequestIdHeader } from './request-id.ts'
@@ -34,7 +35,11 @@ export function withOperationalEndpoints(next: (request: Request) => Promise<Res
     '/healthz': async (request) => healthResponse(request, role),
     '/readyz': async (request) => readinessResponse(request, await readiness()),
   }
-  if (metrics) endpoints['/metrics'] = (request) => guardedMetricsResponse(request, metrics.scrape, metrics.token, problemBaseUrl)
+  if (metrics) {
+    // Hashed once, not per scrape.
+    const tokenHash = hashSecret(metrics.token)
+    endpoints['/metrics'] = async (request) => guardedMetricsResponse(request, metrics.scrape, await tokenHash, problemBaseUrl)
+  }
   return async (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return next(request)
     const path = new URL(request.url).pathname
