@@ -12,7 +12,7 @@ import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
 import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
 import { ConfigurationError, readServerConfig, resolveUrls, type ServerConfig } from './config.ts'
-import { unknownVariableWarnings } from './environment.ts'
+import { warnOfUnknownVariables } from './environment.ts'
 import {
   commandHelp,
   findCommand,
@@ -380,7 +380,7 @@ export async function main(args: string[]): Promise<number> {
     if (!command) throw new UsageError(`unknown command: ${shownWords(words) || '(none)'}\n${overallHelp()}`)
     const options = parseOptions(command, rest, argument)
     // Before the check, as `clubcred serve` does: a mistyped name is most often why the check fails.
-    for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+    warnOfUnknownVariables(process.env)
     const config = readServerConfig()
     const context: CommandContext = {
       config,

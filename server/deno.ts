@@ -9,11 +9,11 @@ import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { handlerFor, reportingTo, startServing } from './start.ts'
+import { announceStart, handlerFor, operatorLine, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
-import { unknownVariableWarnings } from './environment.ts'
+import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
 import { createLogger, type Logger } from './log.ts'
@@ -128,11 +128,11 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     const worker = issuer.worker.stop()
     if (!(await within(deadline - Date.now(), stopped))) {
       // Deno has no way to cut its connections: the exit that follows does.
-      await putBackHeld(issuer, logLine)
+      await putBackHeld(issuer, operatorLine)
       return 'timed-out'
     }
     await metricsStopped
-    return finishIssuer(issuer, worker, deadline, logLine)
+    return finishIssuer(issuer, worker, deadline, operatorLine)
   }
 
   return {
@@ -146,15 +146,12 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   }
 }
 
-/** The shutdown's lines for the operator watching the terminal (docs/shutdown.md). */
-const logLine = (line: string) => process.stderr.write(`${line}\n`)
-
 if ((import.meta as ImportMeta & { main?: boolean }).main) {
   const deno = denoRuntime()
   // Until the configuration is read, a crash is logged at the default level; then at the configured one.
   let log = createLogger({ level: 'info' })
   guardProcess(() => log)
-  for (const warning of unknownVariableWarnings(deno.env.toObject())) process.stderr.write(`clubcred: warning: ${warning}\n`)
+  warnOfUnknownVariables(deno.env.toObject())
   const running = await startDenoServer().catch((error: unknown) => {
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
     return deno.exit(1)
@@ -165,11 +162,8 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     shutdown: () => running.close(),
     timeoutMs: running.shutdownTimeoutMs,
     exit: (code) => deno.exit(code),
-    log: logLine,
+    log: operatorLine,
   })
-  // After the handlers: whoever waits for this line may signal at once.
-  // The same lines, in the same order, as `npm start` (server/node.ts, `serve`).
-  // The listening line comes last: whoever waits for it finds every other start-up line before it.
-  if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
-  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
+  // After the handlers: whoever waits for the listening line may signal at once.
+  announceStart(running)
 }

@@ -1,3 +1,4 @@
+import process from 'node:process'
 import { isSigningLease, SIGNING_LEASE_RANGE } from '../core/config.ts'
 import { isMasterKeyText, MASTER_KEY_FORMAT } from './master-key.ts'
 import { LOG_LEVELS, type LogLevel } from './log.ts'
@@ -251,6 +252,11 @@ export function unknownVariableWarnings(env: Record<string, string | undefined>)
       const hint = closest.distance <= 3 ? ` (did you mean ${closest.candidate}?)` : ''
       return `${name} is not a clubcred variable and is ignored${hint}`
     })
+}
+
+/** Prints `unknownVariableWarnings(env)` to stderr, one `clubcred: warning:` line each (the server entries and the CLI). */
+export function warnOfUnknownVariables(env: Record<string, string | undefined>): void {
+  for (const warning of unknownVariableWarnings(env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */

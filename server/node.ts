@@ -9,11 +9,11 @@ import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { handlerFor, reportingTo, startServing } from './start.ts'
+import { announceStart, handlerFor, operatorLine, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
-import { unknownVariableWarnings } from './environment.ts'
+import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
 import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
@@ -142,11 +142,11 @@ export async function startNodeServer({
     const worker = issuer.worker.stop()
     if (!(await within(deadline - Date.now(), closed))) {
       server.closeAllConnections()
-      await putBackHeld(issuer, logLine)
+      await putBackHeld(issuer, operatorLine)
       return 'timed-out'
     }
     await metricsClosed
-    return finishIssuer(issuer, worker, deadline, logLine)
+    return finishIssuer(issuer, worker, deadline, operatorLine)
   }
 
   return {
@@ -160,9 +160,6 @@ export async function startNodeServer({
     close: () => (closing ??= shutdown()),
   }
 }
-
-/** The shutdown's lines for the operator watching the terminal (docs/shutdown.md). */
-const logLine = (line: string) => process.stderr.write(`${line}\n`)
 
 /**
  * `/metrics` without a token on its own port, bound to 127.0.0.1 and never to `HOST`: only the host
@@ -193,7 +190,7 @@ export async function serve(): Promise<void> {
   // Until the configuration is read, a crash is logged at the default level; then at the configured one.
   let log = createLogger({ level: 'info' })
   guardProcess(() => log)
-  for (const warning of unknownVariableWarnings(process.env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+  warnOfUnknownVariables(process.env)
   const running = await startNodeServer().catch((error: unknown) => {
     // A configuration or storage error at start is one line for the operator, not a stack trace.
     process.stderr.write(`clubcred: cannot start: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -205,12 +202,10 @@ export async function serve(): Promise<void> {
     shutdown: () => running.close(),
     timeoutMs: running.shutdownTimeoutMs,
     exit: (code) => process.exit(code),
-    log: logLine,
+    log: operatorLine,
   })
-  // After the handlers: whoever waits for this line may signal at once.
-  // The listening line comes last: whoever waits for it finds every other start-up line before it.
-  if (running.metricsUrl) process.stderr.write(`clubcred: metrics on ${running.metricsUrl}\n`)
-  process.stderr.write(`clubcred: role ${running.role}\nclubcred listening on ${running.url}\n`)
+  // After the handlers: whoever waits for the listening line may signal at once.
+  announceStart(running)
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await serve()

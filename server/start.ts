@@ -42,6 +42,21 @@ export function reportingTo(...reporters: (((answered: AnsweredRequest) => void)
   }
 }
 
+/** A line for the person who started the server, on stderr (docs/logs.md): the shutdown's steps, among others. */
+export function operatorLine(line: string): void {
+  process.stderr.write(`${line}\n`)
+}
+
+/**
+ * The start-up lines of every runtime's entry, the same and in the same order (docs/logs.md): the
+ * listening line comes last, so whoever waits for it finds every other one before it.
+ */
+export function announceStart({ metricsUrl, role, url }: { metricsUrl: string | undefined; role: ServerRole; url: string }): void {
+  if (metricsUrl) operatorLine(`clubcred: metrics on ${metricsUrl}`)
+  operatorLine(`clubcred: role ${role}`)
+  operatorLine(`clubcred listening on ${url}`)
+}
+
 /**
  * What every runtime does once its server listens and the issuer answers: start the signing worker
  * (not on an `api` node: the deployment's workers sign what it accepts), seed the demo club on an empty
