@@ -90,8 +90,13 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     held.delete(round)
   }
 
-  /** After a failed round: its jobs stay leased and are taken again when the lease ends. */
+  /**
+   * After a failed round: its jobs stay leased and are taken again when the lease ends. The round being
+   * signed is awaited by nobody now; should it fail as well (its release cannot be stored during an
+   * outage), that is one more round error, not an unhandled rejection ending the process.
+   */
   function dropRounds(): void {
+    signing?.signed.catch(onError)
     signing = null
     held.clear()
   }

@@ -43,10 +43,13 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
   const child = spawn(command!, args, {
     cwd: ROOT,
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   })
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
   let stderr = ''
+  let stdout = ''
+  child.stdout!.setEncoding('utf8')
+  child.stdout!.on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-20000)))
   child.stderr!.setEncoding('utf8')
   child.stderr!.on('data', (chunk: string) => (stderr += chunk))
   const url = await new Promise<string>((resolve, reject) => {
@@ -75,7 +78,7 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
       const response = await request(url + path, { method: method as 'GET', headers, body, reset: true }).catch((error: Error) => {
         // A refused or reset connection usually means the process died: say how, with its last words.
         const how = alive() ? 'still running' : `exited (code ${child.exitCode}, signal ${child.signalCode})`
-        throw new Error(`${method} ${path}: ${error.message}; the process ${how}; its stderr ends:\n${stderr.slice(-3000)}`, { cause: error })
+        throw new Error(`${method} ${path}: ${error.message}; the process ${how}; its stderr ends:\n${stderr.slice(-3000)}\nits stdout ends:\n${stdout.slice(-4000)}`, { cause: error })
       })
       const text = await response.body.text()
       const flat: Record<string, string> = {}
