@@ -78,7 +78,10 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
       const response = await request(url + path, { method: method as 'GET', headers, body, reset: true }).catch((error: Error) => {
         // A refused or reset connection usually means the process died: say how, with its last words.
         const how = alive() ? 'still running' : `exited (code ${child.exitCode}, signal ${child.signalCode})`
-        throw new Error(`${method} ${path}: ${error.message}; the process ${how}; its stderr ends:\n${stderr.slice(-3000)}\nits stdout ends:\n${stdout.slice(-4000)}`, { cause: error })
+        throw new Error(
+          `${method} ${path}: ${error.message}; the process ${how}; its stderr ends:\n${stderr.slice(-3000)}\nits stdout ends:\n${stdout.slice(-4000)}`,
+          { cause: error },
+        )
       })
       const text = await response.body.text()
       const flat: Record<string, string> = {}

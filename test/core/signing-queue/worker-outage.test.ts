@@ -83,7 +83,10 @@ describe('the worker when the storage goes away mid-pipeline', () => {
     // A turn of the event loop for an unhandled rejection to be seen.
     await new Promise((resolve) => setTimeout(resolve, 20))
     assert.deepEqual(unhandled, [], 'no unhandled rejection')
-    assert.ok(errors.every((error) => error instanceof StorageUnavailable), String(errors))
+    assert.ok(
+      errors.every((error) => error instanceof StorageUnavailable),
+      String(errors),
+    )
 
     // Back: the leased jobs are taken again once their lease ends, and each is signed once.
     down = false
