@@ -4,3 +4,4 @@
  */
 export { createPostgresStorage, migratePostgres, DEFAULT_POSTGRES_SCHEMA, type PostgresStorageOptions } from './storage.ts'
 export { isWriteAfterClose } from './write-after-close.ts'
+export { isStrayConnectionError } from './stray-connection-error.ts'
