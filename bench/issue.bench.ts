@@ -26,7 +26,8 @@ const {
   batches: BATCHES,
   signingThreads: THREADS,
   threadSweep: SWEEP,
-} = benchSettings({ batches: 5, signingThreads: Math.max(0, availableParallelism() - 1), threadSweep: 0 })
+  warmup: WARMUP,
+} = benchSettings({ batches: 5, warmup: 1, signingThreads: Math.max(0, availableParallelism() - 1), threadSweep: 0 })
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
@@ -40,21 +41,26 @@ function recipients(batch: number) {
 }
 
 /**
- * CPU time of this process's main thread and of all its other threads (signing workers, libuv), in ms,
- * from /proc (Linux; null elsewhere). Unlike wall time it hardly moves when other work shares the cores,
- * so it compares code changes on a busy machine. Clock ticks are 10 ms (CLK_TCK 100).
+ * CPU time of this process's threads, in ms, from /proc (Linux; null elsewhere): the main thread, all the
+ * others, and each of the others by its task id. Unlike wall time it hardly moves when other work shares the
+ * cores, so it compares code changes on a busy machine. Clock ticks are 10 ms (CLK_TCK 100).
  */
-function threadCpuMs(): { main: number; others: number } | null {
+function threadCpuMs(): { main: number; others: number; byName: Record<string, number> } | null {
   try {
     let main = 0
     let others = 0
+    const byName: Record<string, number> = {}
     for (const task of readdirSync('/proc/self/task')) {
-      const fields = readFileSync(`/proc/self/task/${task}/stat`, 'utf8').split(') ')[1]!.split(' ')
+      const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
       const ms = (Number(fields[11]) + Number(fields[12])) * 10 // utime + stime (fields 14 and 15 of stat)
       if (task === String(process.pid)) main += ms
-      else others += ms
+      else {
+        others += ms
+        byName[task] = ms
+      }
     }
-    return { main, others }
+    return { main, others, byName }
   } catch {
     return null
   }
@@ -91,7 +97,7 @@ async function openIssuer(storage: StoragePort, port: number, threads = THREADS)
 async function throughHttp(
   threads = THREADS,
   name = 'http',
-): Promise<{ perSecond: number; payload: string; jwt: string; cpu: { main: number; others: number } | null }> {
+): Promise<{ perSecond: number; payload: string; jwt: string; cpu: { main: number; others: number; busiestOthers: number[] } | null }> {
   let issuer!: Issuer
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -123,8 +129,13 @@ async function throughHttp(
     while ((await storage.signingJobs.count()) > 0) await new Promise((resolve) => setTimeout(resolve, 2))
   }
 
-  const firstId = await issueBatch(-1) // warm-up: keys, statements, JIT
+  // Warm-up: keys, statements, and the JIT, whose compiler threads otherwise bill the first batches.
+  const firstId = await issueBatch(-1)
   await pendingDone()
+  for (let batch = 1; batch < WARMUP; batch++) {
+    await issueBatch(-1 - batch)
+    await pendingDone()
+  }
   const started = performance.now()
   const cpuBefore = threadCpuMs()
   for (let batch = 0; batch < BATCHES; batch++) await issueBatch(batch)
@@ -132,7 +143,18 @@ async function throughHttp(
   const seconds = (performance.now() - started) / 1000
   const cpuAfter = threadCpuMs()
   const perCredential = (ms: number) => Number(((ms * 1000) / (BATCHES * RECIPIENTS)).toFixed(1))
-  const cpu = cpuBefore && cpuAfter ? { main: perCredential(cpuAfter.main - cpuBefore.main), others: perCredential(cpuAfter.others - cpuBefore.others) } : null
+  const cpu =
+    cpuBefore && cpuAfter
+      ? {
+          main: perCredential(cpuAfter.main - cpuBefore.main),
+          others: perCredential(cpuAfter.others - cpuBefore.others),
+          // Thread names say little (Node names its worker threads and the GC's helpers alike): the busiest first.
+          busiestOthers: Object.entries(cpuAfter.byName)
+            .map(([task, ms]) => perCredential(ms - (cpuBefore.byName[task] ?? 0)))
+            .filter((us) => us > 0)
+            .sort((a, b) => b - a),
+        }
+      : null
 
   const credential = await issuer.issuances.credential('bench', firstId) // ids are random: read the one the answer gave
   await issuer.close()
@@ -205,6 +227,7 @@ try {
       // CPU µs per credential in the HTTP run: the server's main thread (the bench's client included), and every other thread.
       httpMainThreadCpuUs: http.cpu?.main ?? null,
       httpOtherThreadsCpuUs: http.cpu?.others ?? null,
+      httpOtherThreadsCpuUsBusiestFirst: http.cpu?.busiestOthers ?? null,
       ...(SWEEP ? { httpByThreads: sweep, httpCpuUsByThreads: sweepCpu } : {}),
       payloadBytes: http.payload.length,
       jwtBytes: http.jwt.length,

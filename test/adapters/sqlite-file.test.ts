@@ -7,6 +7,7 @@ import { promisify } from 'node:util'
 import Database from 'better-sqlite3'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { migrate } from '../../adapters/sqlite/migrate.ts'
+import { PAGE_SIZE } from '../../adapters/sqlite/storage.ts'
 import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { aClient, aClub, aKey, deferred } from '../conformance/storage/harness.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
@@ -115,5 +116,40 @@ describe('sqlite/better-sqlite3 on a file', () => {
     const storage = openSqliteFile(file)
     t.after(() => storage.close())
     assert.equal((await storage.keys.listByOwner('platform')).length, 1)
+  })
+})
+
+describe('sqlite page size (issue 19)', () => {
+  it('a new file gets 8 KiB pages; a file made with 4 KiB pages keeps them and still works', async (t) => {
+    const dir = tempDir()
+    t.after(() => dir.remove())
+    const fresh = join(dir.path, 'fresh.db')
+    const storage = openSqliteFile(fresh)
+    await storage.clubs.insert(aClub())
+    await storage.close()
+    const read = (file: string) => {
+      const db = new Database(file, { readonly: true })
+      try {
+        return db.pragma('page_size', { simple: true })
+      } finally {
+        db.close()
+      }
+    }
+    assert.equal(read(fresh), PAGE_SIZE)
+    assert.equal(PAGE_SIZE, 8192)
+
+    const older = join(dir.path, 'older.db')
+    const made = new Database(older)
+    made.pragma('page_size = 4096')
+    made.pragma('journal_mode = WAL')
+    made.close()
+    const driver = betterSqlite3Driver(older)
+    migrate(driver)
+    driver.close()
+    const reopened = openSqliteFile(older)
+    await reopened.clubs.insert(aClub())
+    assert.deepStrictEqual(await reopened.clubs.findByDomain('chess'), aClub())
+    await reopened.close()
+    assert.equal(read(older), 4096)
   })
 })
