@@ -101,6 +101,34 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await claim(NOW + LEASE + 1000), [])
     })
 
+    it('claim takes the lowest sequences among never-leased and lease-ended jobs together', async () => {
+      const ids = await jobs(5, { enqueue: false })
+      const enqueue = (i: number) => storage().transaction((tx) => tx.signingJobs.enqueue({ issuanceId: ids[i]!, club: 'chess' }))
+      // Leased, and their leases end before `later`: 1 and 2. Never leased: 0 (lower than both), 3 and 4.
+      await enqueue(1)
+      await enqueue(2)
+      assert.deepStrictEqual(
+        (await claim(NOW, 2)).map((job) => job.issuanceId),
+        [ids[1], ids[2]],
+      )
+      for (const i of [0, 3, 4]) await enqueue(i)
+      const later = NOW + LEASE + 1
+      assert.deepStrictEqual(
+        (await claim(later, 2)).map((job) => job.issuanceId),
+        [ids[0], ids[1]],
+        'a fresh job of lower sequence before an ended lease',
+      )
+      assert.deepStrictEqual(
+        (await claim(later, 2)).map((job) => job.issuanceId),
+        [ids[2], ids[3]],
+        'an ended lease before a fresh job of higher sequence',
+      )
+      assert.deepStrictEqual(
+        (await claim(later, 2)).map((job) => job.issuanceId),
+        [ids[4]],
+      )
+    })
+
     it('enqueueing a second job for an issuance throws StorageConflict and keeps one job', async () => {
       const [issuanceId] = await jobs(1)
       await assert.rejects(
