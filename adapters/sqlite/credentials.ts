@@ -91,14 +91,16 @@ const toJob = (row: SqliteRow): SigningJob => ({
  * exactly the rows it returns (RETURNING has no order; the caller sorts). Never leased (`lease_until IS
  * NULL`) and lease ended (`< now`) are two ranges of `signing_jobs_by_lease`, each read in sequence
  * order up to `limit`, then merged: as one `IS NULL OR <` condition SQLite sorted every claimable job
- * at every claim (33 ms a round with 200,000 waiting, 2 ms this way; issue 19,
- * test/adapters/sqlite-query-plans.test.ts). Parameters: lease end, limit, now, limit, limit.
+ * at every claim (issue 19: `npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts). The
+ * fresh range orders by `lease_until, issuance_seq`, the index's own order, which SQLite then reads
+ * without sorting; by `issuance_seq` alone it sorted the whole range. Parameters: lease end, limit, now,
+ * limit, limit.
  */
 export const CLAIM_JOBS = `UPDATE signing_jobs SET lease_until = ?, attempts = attempts + 1
   WHERE issuance_id IN (
     SELECT issuance_id FROM (
       SELECT issuance_id, issuance_seq FROM (
-        SELECT issuance_id, issuance_seq FROM signing_jobs WHERE lease_until IS NULL ORDER BY issuance_seq LIMIT ?)
+        SELECT issuance_id, issuance_seq FROM signing_jobs WHERE lease_until IS NULL ORDER BY lease_until, issuance_seq LIMIT ?)
       UNION ALL
       SELECT issuance_id, issuance_seq FROM (
         SELECT issuance_id, issuance_seq FROM signing_jobs WHERE lease_until < ? ORDER BY issuance_seq LIMIT ?)

@@ -1,8 +1,7 @@
 /**
  * The query plans of the signing round's SQLite statements (issue 19): each must touch the rows it
  * returns, not every row of a club or of the queue, so that a round costs the same at 10,000 and at
- * 1,000,000 issuances. Measured on a throwaway file: reading a round's 1,000 issuances took 25 ms with
- * 200,000 in the club before, 9 ms after; claiming 1,000 jobs of 200,000 waiting 33 ms before, 2 ms after.
+ * 1,000,000 issuances (`npm run -s bench:round`, docs/benchmarks.md).
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
