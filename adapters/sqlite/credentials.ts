@@ -93,17 +93,19 @@ const toJob = (row: SqliteRow): SigningJob => ({
  * order up to `limit`, then merged: as one `IS NULL OR <` condition SQLite sorted every claimable job
  * at every claim (issue 19: `npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts). The
  * fresh range orders by `lease_until, issuance_seq`, the index's own order, which SQLite then reads
- * without sorting; by `issuance_seq` alone it sorted the whole range. Parameters: lease end, limit, now,
- * limit, limit.
+ * without sorting; by `issuance_seq` alone it sorted the whole range. The ended range names its index:
+ * left to itself SQLite walks the table in sequence order (its key since migration 0010) looking for
+ * ended leases, which are rare, so it would read the whole queue to find none. Parameters: lease end,
+ * limit, now, limit, limit.
  */
 export const CLAIM_JOBS = `UPDATE signing_jobs SET lease_until = ?, attempts = attempts + 1
-  WHERE issuance_id IN (
-    SELECT issuance_id FROM (
-      SELECT issuance_id, issuance_seq FROM (
-        SELECT issuance_id, issuance_seq FROM signing_jobs WHERE lease_until IS NULL ORDER BY lease_until, issuance_seq LIMIT ?)
+  WHERE issuance_seq IN (
+    SELECT issuance_seq FROM (
+      SELECT issuance_seq FROM (
+        SELECT issuance_seq FROM signing_jobs WHERE lease_until IS NULL ORDER BY lease_until, issuance_seq LIMIT ?)
       UNION ALL
-      SELECT issuance_id, issuance_seq FROM (
-        SELECT issuance_id, issuance_seq FROM signing_jobs WHERE lease_until < ? ORDER BY issuance_seq LIMIT ?)
+      SELECT issuance_seq FROM (
+        SELECT issuance_seq FROM signing_jobs INDEXED BY signing_jobs_by_lease WHERE lease_until < ? ORDER BY issuance_seq LIMIT ?)
       ORDER BY issuance_seq LIMIT ?))
   RETURNING *`
 

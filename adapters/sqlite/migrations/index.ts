@@ -7,6 +7,7 @@ import randomIssuanceIds from './0006_random_issuance_ids.ts'
 import apiKeyRevocation from './0007_api_key_revocation.ts'
 import clientAuthFailures from './0008_client_auth_failures.ts'
 import webhooks from './0009_webhooks.ts'
+import signingJobsBySequence from './0010_signing_jobs_by_sequence.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -23,4 +24,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 7, name: 'api_key_revocation', sql: apiKeyRevocation },
   { version: 8, name: 'client_auth_failures', sql: clientAuthFailures },
   { version: 9, name: 'webhooks', sql: webhooks },
+  { version: 10, name: 'signing_jobs_by_sequence', sql: signingJobsBySequence },
 ]
