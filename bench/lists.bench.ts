@@ -17,11 +17,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { createIssuer, defaultUrls, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
+import { seedIssuances } from './seed-sqlite.ts'
 
 const { sizes: SIZES, reads: READS } = benchSettings({ sizes: 2, reads: 200 })
 const ROW_COUNTS = [10_000, 1_000_000].slice(0, Math.max(1, SIZES))
@@ -38,39 +38,19 @@ function openIssuer(file: string): Issuer {
   })
 }
 
-/** The schema, club, template and one snapshot through the issuer; then `rows` issuances, credentials and events by SQL. */
-async function seed(file: string, rows: number): Promise<void> {
-  const issuer = openIssuer(file)
-  await issuer.clubs.create({ domain: CLUB, name: 'Bench Club' })
-  await issuer.achievements.create(CLUB, { name: 'Lists', description: 'Seeded by the lists bench.' })
-  await issuer.issuances.issue(CLUB, { achievementFormId: 1, mode: 'none', recipients: [{ externalUserId: 'seed', name: 'Seed', email: 's@bench.example' }] })
-  await issuer.close()
-
-  const db = new Database(file)
-  db.pragma('synchronous = OFF')
-  const template = db.prepare('SELECT achievement_id, snapshot_id, created_at FROM issuances LIMIT 1').get() as Record<string, number>
-  db.exec('DELETE FROM signing_jobs; DELETE FROM events; DELETE FROM issuances')
-  const issuance = db.prepare(
-    `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 'none', ?)`,
-  )
-  const credential = db.prepare(
-    `INSERT INTO credentials (issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index) VALUES (?, ?, ?, ?, ?, 1, ?)`,
-  )
-  const event = db.prepare(`INSERT INTO events (id, club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, 'issuance.issued', 'issuance', ?, ?)`)
-  const jwt = 'eyJhbGciOiJFUzI1NiJ9.' + 'x'.repeat(160) + '.sig'
-  db.transaction(() => {
-    for (let seq = 1; seq <= rows; seq++) {
-      // Ids are random in the product (issuance-id.ts); spread them likewise so the credential lookup is not sequential.
-      const id = 1 + ((seq * 2_654_435_761) % 4_294_967_291)
-      const at = template.created_at! + seq
-      issuance.run(id, seq, CLUB, template.achievement_id, template.snapshot_id, `u${seq}`, `Recipient ${seq}`, `r${seq}@bench.example`, at)
-      credential.run(id, `urn:uuid:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, CLUB, jwt, at, seq)
-      event.run(seq, CLUB, String(id), at)
+/** `rows` issuances, each with its credential and its event. */
+function seed(file: string, rows: number): Promise<void> {
+  return seedIssuances(file, CLUB, rows, (db) => {
+    const credential = db.prepare(
+      `INSERT INTO credentials (issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index) VALUES (?, ?, ?, ?, ?, 1, ?)`,
+    )
+    const event = db.prepare(`INSERT INTO events (id, club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, 'issuance.issued', 'issuance', ?, ?)`)
+    const jwt = 'eyJhbGciOiJFUzI1NiJ9.' + 'x'.repeat(160) + '.sig'
+    return ({ id, seq, createdAt }) => {
+      credential.run(id, `urn:uuid:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, CLUB, jwt, createdAt, seq)
+      event.run(seq, CLUB, String(id), createdAt)
     }
-    db.prepare("UPDATE sequences SET value = ? WHERE name = 'issuances'").run(rows)
-  })()
-  db.close()
+  })
 }
 
 /** The cursor a page before `position` carries (core/lists/cursor.ts: the list's name and the position, base64url). */

@@ -15,10 +15,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
-import { createIssuer, defaultUrls } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
+import { seedIssuances } from './seed-sqlite.ts'
 
 const { sizes: SIZES, rounds: ROUNDS } = benchSettings({ sizes: 2, rounds: 50 })
 const ROW_COUNTS = [10_000, 1_000_000].slice(0, Math.max(1, SIZES))
@@ -29,47 +29,14 @@ const NOW = Date.UTC(2030, 0, 1)
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-round-'))
 
-/** The schema, club, template and snapshot through the issuer; then `rows` issuances, the newest `WAITING` of them with a signing job, by SQL. */
-async function seed(file: string, rows: number): Promise<void> {
-  const issuer = createIssuer({
-    storage: createSqliteStorage({ driver: betterSqlite3Driver(file) }),
-    masterKey: new Uint8Array(32).fill(1),
-    urls: defaultUrls(8787),
-  })
-  await issuer.clubs.create({ domain: CLUB, name: 'Bench Club' })
-  await issuer.achievements.create(CLUB, { name: 'Rounds', description: 'Seeded by the round bench.' })
-  await issuer.issuances.issue(CLUB, { achievementFormId: 1, mode: 'none', recipients: [{ externalUserId: 'seed', name: 'Seed', email: 's@bench.example' }] })
-  await issuer.close()
-
-  const db = new Database(file)
-  db.pragma('synchronous = OFF')
-  const template = db.prepare('SELECT achievement_id, snapshot_id, created_at FROM issuances LIMIT 1').get() as Record<string, number>
-  db.exec('DELETE FROM signing_jobs; DELETE FROM events; DELETE FROM issuances')
-  const issuance = db.prepare(
-    `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, '[]', 'none', ?)`,
-  )
-  const job = db.prepare('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, ?)')
-  db.transaction(() => {
-    for (let seq = 1; seq <= rows; seq++) {
-      // Ids are random in the product (issuance-id.ts); spread them likewise.
-      const id = 1 + ((seq * 2_654_435_761) % 4_294_967_291)
-      issuance.run(
-        id,
-        seq,
-        CLUB,
-        template.achievement_id,
-        template.snapshot_id,
-        `u${seq}`,
-        `Recipient ${seq}`,
-        `r${seq}@bench.example`,
-        template.created_at! + seq,
-      )
+/** `rows` issuances, the newest `WAITING` of them with a signing job. */
+function seed(file: string, rows: number): Promise<void> {
+  return seedIssuances(file, CLUB, rows, (db) => {
+    const job = db.prepare('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, ?)')
+    return ({ id, seq }) => {
       if (seq > rows - WAITING) job.run(id, CLUB, seq)
     }
-    db.prepare("UPDATE sequences SET value = ? WHERE name = 'issuances'").run(rows)
-  })()
-  db.close()
+  })
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
