@@ -26,6 +26,9 @@ export interface SqliteStorageOptions {
   driver: SqliteDriver
 }
 
+/** Bytes per page of a new database file. */
+export const PAGE_SIZE = 8192
+
 /**
  * SQLite storage on one connection. WAL lets readers in other processes (the admin CLI) work beside
  * the server; `BEGIN IMMEDIATE` takes the write lock up front so that two processes never deadlock
@@ -34,9 +37,6 @@ export interface SqliteStorageOptions {
  * @example
  * const storage = createSqliteStorage({ driver: betterSqlite3Driver('data/clubcred.db') })
  */
-/** Bytes per page of a new database file. */
-export const PAGE_SIZE = 8192
-
 export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePort {
   // A new file gets 8 KiB pages: two 3.9 KB credentials share a leaf page where 4 KiB pages split one
   // per credential (issue 19: 3.6 % more credentials a second end to end, docs/benchmarks.md). SQLite
