@@ -3,8 +3,11 @@
  * HTTP API on SQLite and through the library in-process, beside raw single-thread node:crypto ES256
  * signing of the same payload in the same run. Prints one JSON line.
  *
- *   npx tsx bench/issue.bench.ts [--batches 5] [--signingThreads N] [--threadSweep 1]
+ *   npx tsx bench/issue.bench.ts [--batches 5] [--warmup 1] [--signingThreads N] [--threadSweep 1]
  *
+ * `--warmup N`: batches issued and signed before the measured ones (keys, statements, the JIT).
+ * `httpOtherThreadsCpuUsBusiestFirst` lists each thread but the main one, CPU µs a credential: the signing
+ * thread, then V8's compiler and GC helpers.
  * `--signingThreads N`: the Node signer's worker threads for the HTTP and library runs (default: one per
  * core beyond the first, the signer's own default). `--threadSweep 1` also measures the HTTP run with 0, 1
  * and 2 signing threads one after the other in the same run (`httpByThreads`), to compare them side by side.
@@ -45,11 +48,11 @@ function recipients(batch: number) {
  * others, and each of the others by its task id. Unlike wall time it hardly moves when other work shares the
  * cores, so it compares code changes on a busy machine. Clock ticks are 10 ms (CLK_TCK 100).
  */
-function threadCpuMs(): { main: number; others: number; byName: Record<string, number> } | null {
+function threadCpuMs(): { main: number; others: number; byTask: Record<string, number> } | null {
   try {
     let main = 0
     let others = 0
-    const byName: Record<string, number> = {}
+    const byTask: Record<string, number> = {}
     for (const task of readdirSync('/proc/self/task')) {
       const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8')
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ')
@@ -57,10 +60,10 @@ function threadCpuMs(): { main: number; others: number; byName: Record<string, n
       if (task === String(process.pid)) main += ms
       else {
         others += ms
-        byName[task] = ms
+        byTask[task] = ms
       }
     }
-    return { main, others, byName }
+    return { main, others, byTask }
   } catch {
     return null
   }
@@ -149,8 +152,8 @@ async function throughHttp(
           main: perCredential(cpuAfter.main - cpuBefore.main),
           others: perCredential(cpuAfter.others - cpuBefore.others),
           // Thread names say little (Node names its worker threads and the GC's helpers alike): the busiest first.
-          busiestOthers: Object.entries(cpuAfter.byName)
-            .map(([task, ms]) => perCredential(ms - (cpuBefore.byName[task] ?? 0)))
+          busiestOthers: Object.entries(cpuAfter.byTask)
+            .map(([task, ms]) => perCredential(ms - (cpuBefore.byTask[task] ?? 0)))
             .filter((us) => us > 0)
             .sort((a, b) => b - a),
         }
