@@ -18,22 +18,16 @@ export function createDatabase(driver: SqliteDriver): Database {
     if (!statement) statements.set(sql, (statement = driver.prepare(sql)))
     return statement
   }
-  const conflictOr = (error: unknown) => (driver.isConstraintViolation(error) ? new StorageConflict('constraint violated', { cause: error }) : error)
+  const insert: Database['insert'] = (sql, ...params) => {
+    try {
+      return prepared(sql).run(...params)
+    } catch (error) {
+      throw driver.isConstraintViolation(error) ? new StorageConflict('constraint violated', { cause: error }) : error
+    }
+  }
   return {
-    run(sql, ...params) {
-      try {
-        return prepared(sql).run(...params).changes
-      } catch (error) {
-        throw conflictOr(error)
-      }
-    },
-    insert(sql, ...params) {
-      try {
-        return prepared(sql).run(...params)
-      } catch (error) {
-        throw conflictOr(error)
-      }
-    },
+    run: (sql, ...params) => insert(sql, ...params).changes,
+    insert,
     get: (sql, ...params) => prepared(sql).get(...params),
     all: (sql, ...params) => prepared(sql).all(...params),
     exec: (sql) => driver.exec(sql),
