@@ -5,6 +5,7 @@ import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
 import type { ClubEvent, NewWebhookDelivery } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
+import { anEndpoint } from './webhooks.cases.ts'
 
 const NOW = 1_900_000_000_000
 /** More rows than one multi-row statement of the SQLite adapter takes (256), and not a power of two. */
@@ -81,18 +82,7 @@ export function rowsAtOnceCases(open: OpenStorage, options: CaseOptions = {}): v
     it('enqueueMany of deliveries gives increasing ids in the order given, each delivery stored fresh', async () => {
       await storage().transaction(async (tx) => {
         for (const id of ['wh_one', 'wh_two']) {
-          await tx.webhookEndpoints.insert({
-            id,
-            club: 'chess',
-            url: 'https://hooks.example.com/clubcred',
-            events: null,
-            sealedSecret: 'v1.aXY.c2VhbGVk',
-            previousSealedSecret: null,
-            previousSecretUntil: null,
-            enabled: true,
-            consecutiveGiveUps: 0,
-            createdAt: NOW,
-          })
+          await tx.webhookEndpoints.insert(anEndpoint({ id, events: null }))
         }
       })
       const deliveries: NewWebhookDelivery[] = Array.from({ length: MANY }, (_, n) => ({

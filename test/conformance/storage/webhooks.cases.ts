@@ -7,7 +7,7 @@ import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } fro
 const NOW = 1_900_000_000_000
 const LEASE = 60_000
 
-function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
+export function anEndpoint(overrides: Partial<WebhookEndpoint> = {}): WebhookEndpoint {
   return {
     id: 'wh_AAAAAAAAAAAAAAAA',
     club: 'chess',
