@@ -2,8 +2,9 @@ import { ProblemError } from '../../core/errors.ts'
 import { verifySecret } from '../../core/crypto/secret-hash.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
-import { requestIdOf, settleRequestId, withRequestIdHeader } from './request-id.ts'
-import { answeredRequest, pathShape, type AnsweredRequest } from './answered.ts'
+import { requestIdOf } from './request-id.ts'
+import { createOneRouteFace } from './one-route-face.ts'
+import type { AnsweredRequest } from './answered.ts'
 
 /** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
 export type MetricsExposition = () => Promise<{ contentType: string; body: string }>
@@ -38,28 +39,11 @@ export function createMetricsFetchHandler(
   problemBaseUrl: string,
   { onResponse }: { onResponse?: (answered: AnsweredRequest) => void } = {},
 ): (request: Request) => Promise<Response> {
-  const answer = async (request: Request, requestId: string): Promise<{ response: Response; route: string | null }> => {
-    if (new URL(request.url).pathname === '/metrics' && (request.method === 'GET' || request.method === 'HEAD'))
-      return { response: await metricsResponse(request, scrape), route: '/metrics' }
-    const problem = new ProblemError('route-not-found', { detail: 'This port serves GET /metrics only.' })
-    return { response: withSecurityHeaders(problemResponse(problem, problemBaseUrl, requestId)), route: null }
-  }
-  return async (request) => {
-    const started = performance.now()
-    const requestId = settleRequestId(request)
-    const { response, route } = await answer(request, requestId)
-    const answered = withRequestIdHeader(response, requestId)
-    onResponse?.(
-      answeredRequest(request, started, {
-        requestId,
-        route,
-        // Never the raw path: an id or an address typed into a wrong URL stays out of the log.
-        ...(route === null ? { path: pathShape(new URL(request.url).pathname, METRICS_WORDS) } : {}),
-        status: answered.status,
-      }),
-    )
-    return answered
-  }
+  return createOneRouteFace({
+    path: '/metrics',
+    respond: (request) => metricsResponse(request, scrape),
+    notFound: 'This port serves GET /metrics only.',
+    problemBaseUrl,
+    onResponse,
+  })
 }
-
-const METRICS_WORDS: ReadonlySet<string> = new Set(['metrics'])
