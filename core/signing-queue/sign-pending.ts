@@ -81,6 +81,7 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
   }
   const firstListId = (await tx.statusLists.listByClub(club))[0]?.id
   const snapshots = new Map<number, TemplateView>()
+  const listUrls = new Map<number, string>()
   const claimed: ClaimedJob[] = []
   for (const job of jobs as ClaimedJob['job'][]) {
     const issuance = issuances.get(job.issuanceId)
@@ -93,7 +94,12 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
       snapshot = (await tx.snapshots.findById(issuance.snapshotId))!.view
       snapshots.set(issuance.snapshotId, snapshot)
     }
-    const listUrl = statusListUrl(ctx.config, club, { id: job.statusListId, first: job.statusListId === firstListId })
+    // One address per list, not per job: a round's jobs share one or two lists.
+    let listUrl = listUrls.get(job.statusListId)
+    if (listUrl === undefined) {
+      listUrl = statusListUrl(ctx.config, club, { id: job.statusListId, first: job.statusListId === firstListId })
+      listUrls.set(job.statusListId, listUrl)
+    }
     claimed.push({ job, issuance, snapshot, listUrl })
   }
   return claimed
