@@ -47,8 +47,9 @@ export async function seedIssuances(
     const add = each(db)
     db.transaction(() => {
       for (let seq = 1; seq <= rows; seq++) {
-        // Ids are random in the product (issuance-id.ts); spread them likewise.
-        const id = 1 + ((seq * 2_654_435_761) % 4_294_967_291)
+        // Ids are random below 2^53 in the product (issuance-id.ts); spread them likewise over the whole range,
+        // so that the ids a bench then issues land among these, not all after them.
+        const id = 1 + Number((BigInt(seq) * 0x9e3779b97f4a7c15n) % 9_007_199_254_740_881n)
         const createdAt = template.created_at! + seq
         issuance.run(id, seq, club, template.achievement_id, template.snapshot_id, `u${seq}`, `Recipient ${seq}`, `r${seq}@bench.example`, createdAt)
         add({ id, seq, createdAt })

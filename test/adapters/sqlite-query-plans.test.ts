@@ -28,13 +28,21 @@ async function planOf(sql: string, params: unknown[]): Promise<string[]> {
 }
 
 describe('sqlite query plans of the signing round', () => {
-  it("a round's issuances are read by primary key, not by walking the club's index", async () => {
+  it("a round's issuances are read by their ids' unique index, not by walking the club's index", async () => {
     const plan = await planOf(ISSUANCES_BY_IDS, ['[1,2,3]', 'chess'])
     assert.ok(
-      plan.some((step) => /SEARCH i USING INTEGER PRIMARY KEY/.test(step)),
+      plan.some((step) => /SEARCH i USING INDEX issuances_by_id \(id=\?\)/.test(step)),
       plan.join(' | '),
     )
     assert.ok(!plan.some((step) => /issuances_by_club/.test(step)), plan.join(' | '))
+  })
+
+  it("a batch's issuances go to the end of the table: it is keyed by the sequence, not the random id", async () => {
+    const plan = await planOf('SELECT * FROM issuances WHERE seq BETWEEN ? AND ?', [1, 1000])
+    assert.ok(
+      plan.some((step) => /SEARCH issuances USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/.test(step)),
+      plan.join(' | '),
+    )
   })
 
   it('the claim reads the two lease ranges in order, never sorting the whole queue', async () => {

@@ -8,6 +8,7 @@ import apiKeyRevocation from './0007_api_key_revocation.ts'
 import clientAuthFailures from './0008_client_auth_failures.ts'
 import webhooks from './0009_webhooks.ts'
 import signingJobsBySequence from './0010_signing_jobs_by_sequence.ts'
+import issuancesBySequence from './0011_issuances_by_sequence.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -25,4 +26,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'client_auth_failures', sql: clientAuthFailures },
   { version: 9, name: 'webhooks', sql: webhooks },
   { version: 10, name: 'signing_jobs_by_sequence', sql: signingJobsBySequence },
+  { version: 11, name: 'issuances_by_sequence', sql: issuancesBySequence },
 ]
