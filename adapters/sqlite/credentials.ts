@@ -14,12 +14,25 @@ const toCredential = (row: SqliteRow): CredentialRecord => ({
   statusListIndex: num(row.status_list_index),
 })
 
+/**
+ * A credential's row is keyed by its issuance's sequence (migration 0012): the key is the one credential
+ * per issuance, and rounds, which claim in sequence order, append. The sequence comes from the issuance's
+ * id; an id that names no issuance finds none, and the foreign key on `issuance_id` refuses the row.
+ * Parameters: issuance id, id, issuance id, club, JWT, issued at, valid until, status list, index.
+ */
+const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
+  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`
+
+/** The credentials of the issuances whose ids are the JSON array given (each once): each id to its sequence, then to its row. */
+export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
+  WHERE issuance_seq IN (SELECT seq FROM issuances WHERE id IN (SELECT value FROM json_each(?)))`
+
 export function createCredentialStore(db: Database): CredentialStore {
   return {
     async insert(credential) {
       db.run(
-        `INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        INSERT_CREDENTIAL,
+        credential.issuanceId,
         credential.id,
         credential.issuanceId,
         credential.club,
@@ -37,8 +50,8 @@ export function createCredentialStore(db: Database): CredentialStore {
       const stored: number[] = []
       for (const c of credentials) {
         const changes = db.run(
-          `INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+          `${INSERT_CREDENTIAL} ON CONFLICT DO NOTHING`,
+          c.issuanceId,
           c.id,
           c.issuanceId,
           c.club,
@@ -57,17 +70,17 @@ export function createCredentialStore(db: Database): CredentialStore {
       return row ? toCredential(row) : null
     },
     async findByIssuance(issuanceId) {
-      const row = db.get('SELECT * FROM credentials WHERE issuance_id = ?', issuanceId)
+      const row = db.get('SELECT * FROM credentials WHERE issuance_seq = (SELECT seq FROM issuances WHERE id = ?)', issuanceId)
       return row ? toCredential(row) : null
     },
     async findByIssuances(issuanceIds) {
       if (issuanceIds.length === 0) return []
-      return db.all('SELECT * FROM credentials WHERE issuance_id IN (SELECT value FROM json_each(?))', JSON.stringify(issuanceIds)).map(toCredential)
+      return db.all(CREDENTIALS_BY_ISSUANCE_IDS, JSON.stringify(issuanceIds)).map(toCredential)
     },
     async listRevokedIndexes(statusListId) {
       return db
         .all(
-          `SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.id = c.issuance_id
+          `SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.seq = c.issuance_seq
            WHERE c.status_list_id = ? AND s.revoked_at IS NOT NULL`,
           statusListId,
         )

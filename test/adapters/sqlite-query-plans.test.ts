@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { CLAIM_JOBS } from '../../adapters/sqlite/credentials.ts'
+import { CLAIM_JOBS, CREDENTIALS_BY_ISSUANCE_IDS } from '../../adapters/sqlite/credentials.ts'
 import { ISSUANCES_BY_IDS } from '../../adapters/sqlite/issuances.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
@@ -43,6 +43,19 @@ describe('sqlite query plans of the signing round', () => {
       plan.some((step) => /SEARCH issuances USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/.test(step)),
       plan.join(' | '),
     )
+  })
+
+  it("a round's credentials are found by their issuances' ids through the id index and the credentials' key, never by a scan", async () => {
+    const plan = await planOf(CREDENTIALS_BY_ISSUANCE_IDS, ['[1,2,3]'])
+    assert.ok(
+      plan.some((step) => /SEARCH credentials USING INTEGER PRIMARY KEY/.test(step)),
+      plan.join(' | '),
+    )
+    assert.ok(
+      plan.some((step) => /SEARCH issuances USING COVERING INDEX issuances_by_id/.test(step)),
+      plan.join(' | '),
+    )
+    assert.ok(!plan.some((step) => /SCAN (credentials|issuances)/.test(step)), plan.join(' | '))
   })
 
   it('the claim reads the two lease ranges in order, never sorting the whole queue', async () => {

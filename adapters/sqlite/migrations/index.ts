@@ -9,6 +9,7 @@ import clientAuthFailures from './0008_client_auth_failures.ts'
 import webhooks from './0009_webhooks.ts'
 import signingJobsBySequence from './0010_signing_jobs_by_sequence.ts'
 import issuancesBySequence from './0011_issuances_by_sequence.ts'
+import credentialsByIssuanceSequence from './0012_credentials_by_issuance_sequence.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -27,4 +28,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 9, name: 'webhooks', sql: webhooks },
   { version: 10, name: 'signing_jobs_by_sequence', sql: signingJobsBySequence },
   { version: 11, name: 'issuances_by_sequence', sql: issuancesBySequence },
+  { version: 12, name: 'credentials_by_issuance_sequence', sql: credentialsByIssuanceSequence },
 ]

@@ -1,0 +1,28 @@
+/**
+ * Credentials keyed by their issuance's sequence (issue 19). Since 0006 they were keyed by their own
+ * rowid, with a unique index on the random issuance id for "one credential per issuance": each signing
+ * round's 1,000 entries fell on as many pages of that index, so a round stored at 1,000,000 credentials
+ * wrote 43 KB per credential to disk, ten times its JWT. Keyed by the issuance's sequence the rows still
+ * append (rounds claim in sequence order), the key itself is the one-credential-per-issuance constraint,
+ * and the random index is gone (26 KB per credential, bench notes in docs/benchmarks.md). The issuance id
+ * stays, with its foreign key, for every read by issuance; those go through `issuances_by_id`.
+ */
+export default /* sql */ `
+CREATE TABLE credentials_by_issuance_sequence (
+  issuance_seq INTEGER PRIMARY KEY REFERENCES issuances(seq),
+  issuance_id INTEGER NOT NULL REFERENCES issuances(id),
+  id TEXT NOT NULL UNIQUE,
+  club TEXT NOT NULL,
+  jwt TEXT NOT NULL,
+  issued_at INTEGER NOT NULL,
+  valid_until INTEGER,
+  status_list_id INTEGER NOT NULL,
+  status_list_index INTEGER NOT NULL,
+  UNIQUE (status_list_id, status_list_index)
+) STRICT;
+INSERT INTO credentials_by_issuance_sequence (issuance_seq, issuance_id, id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
+  SELECT i.seq, c.issuance_id, c.id, c.club, c.jwt, c.issued_at, c.valid_until, c.status_list_id, c.status_list_index
+  FROM credentials c JOIN issuances i ON i.id = c.issuance_id ORDER BY i.seq;
+DROP TABLE credentials;
+ALTER TABLE credentials_by_issuance_sequence RENAME TO credentials;
+`
