@@ -12,11 +12,11 @@
  * work goes through the storage port (`signingJobs.claim`, `issuances.findByIds`) in one unit each; every
  * claimed round is then put back as never claimed, so that each round claims from the same queue. Then
  * `--stores` rounds are claimed for good and stored as the worker stores them (`credentials.insertMany`
- * of 3,894-character JWTs with random ids, their `issuance.credential_issued` events,
+ * of 3,894-character JWTs with ids made as the product makes them, their `issuance.credential_issued` events,
  * `signingJobs.completeMany`), timed with their synced commit, with the bytes written to disk per
  * credential (`/proc/self/io`, Linux only). The figures are medians.
  */
-import { randomUUID } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,6 +25,7 @@ import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
 import { seedIssuances } from './seed-sqlite.ts'
+import { timeOrderedUuid } from '../core/credentials/credential-id.ts'
 
 const { sizes: SIZES, rounds: ROUNDS, stores: STORES } = benchSettings({ sizes: 2, rounds: 50, stores: 10 })
 const ROW_COUNTS = [10_000, 1_000_000].slice(0, Math.max(1, SIZES))
@@ -51,7 +52,8 @@ function seed(file: string, rows: number): Promise<void> {
     )
     return ({ id, seq }) => {
       if (seq > rows - WAITING) job.run(id, CLUB, seq)
-      else credential.run(seq, id, randomUUID(), CLUB, 1 + Math.floor(seq / LIST_SIZE), seq % LIST_SIZE)
+      // Ids as the product makes them: signed a millisecond apart, in sequence order, long before NOW.
+      else credential.run(seq, id, timeOrderedUuid(NOW - 10 * rows + seq, randomBytes(16)), CLUB, 1 + Math.floor(seq / LIST_SIZE), seq % LIST_SIZE)
     }
   })
 }
@@ -111,7 +113,7 @@ async function timeRounds(file: string, waiting: number) {
       await storage.transaction(async (tx) => {
         await tx.credentials.insertMany(
           jobs.map((job, i) => ({
-            id: randomUUID(),
+            id: timeOrderedUuid(NOW + round, randomBytes(16)),
             issuanceId: job.issuanceId,
             club: CLUB,
             jwt,

@@ -1,6 +1,7 @@
 import { appendEvents } from '../events/append.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
+import { timeOrderedUuid } from '../credentials/credential-id.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
@@ -133,19 +134,20 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   const build = createOb3Builder(ctx.config, club, did, group[0]!.snapshot)
   // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly.
   const issuedAt = Math.floor(ctx.clock.now() / 1000) * 1000
-  // One draw of randomness for all the salts of the group.
-  const salts = ctx.random.bytes(16 * group.length)
+  // One draw of randomness for the group: 16 bytes of salt and 16 for the id of each credential.
+  const random = ctx.random.bytes(32 * group.length)
+  const signedAt = ctx.clock.now()
   const records: CredentialRecord[] = []
   const payloads: string[] = []
   for (const [i, { issuance, job, listUrl }] of group.entries()) {
-    const credentialId = ctx.random.uuid()
+    const credentialId = timeOrderedUuid(signedAt, random.subarray(32 * i + 16, 32 * i + 32))
     const validUntil = issuance.expiresAt === null ? null : Math.ceil(issuance.expiresAt / 1000) * 1000
     payloads.push(
       build({
         credentialId,
         issuedAt,
         validUntil,
-        identity: hashedEmailIdentity(issuance.recipient.email, salts.subarray(16 * i, 16 * i + 16)),
+        identity: hashedEmailIdentity(issuance.recipient.email, random.subarray(32 * i, 32 * i + 16)),
         evidences: issuance.evidences,
         status: { listUrl, index: job.statusListIndex },
       }),

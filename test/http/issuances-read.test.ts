@@ -66,7 +66,7 @@ describe('the issuance list (spec §4.4, docs/decisions.md, Lists)', () => {
     await api.issuer.worker.drain()
     const after = await listAll(api, ISSUANCES)
     for (const item of after) {
-      assert.match(item.credentialId, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      assert.match(item.credentialId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
       assert.equal((await readCredential(api, item.id)).id, item.credentialId, 'the list names the credential the read returns')
     }
     assert.equal(new Set(after.map((item) => item.credentialId)).size, 3)
