@@ -11,9 +11,8 @@
 const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 const hex = (byte: number) => HEX[byte & 0xff]!
 
-/** The version 7 UUID of `ms` with the random bits taken from `random` (16 bytes; its first six and the version and variant bits are not used). */
-export function timeOrderedUuid(ms: number, random: Uint8Array): string {
-  const b = random
+/** The version 7 UUID of `ms` with its random bits taken from `b` (16 bytes; the first six, and the bits the version and variant take, are not used). */
+export function timeOrderedUuid(ms: number, b: Uint8Array): string {
   // 48 bits of milliseconds, big-endian: the high 16 by division, since bitwise operators cut at 32.
   const high = Math.floor(ms / 2 ** 32)
   const low = ms >>> 0

@@ -132,11 +132,12 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   const did = clubDid(ctx.config, club.domain)
   const key = await ctx.keys.activeKey(clubKeyOwner(club.domain))
   const build = createOb3Builder(ctx.config, club, did, group[0]!.snapshot)
-  // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly.
-  const issuedAt = Math.floor(ctx.clock.now() / 1000) * 1000
+  // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly; the ids
+  // carry the same moment to the millisecond.
+  const signedAt = ctx.clock.now()
+  const issuedAt = Math.floor(signedAt / 1000) * 1000
   // One draw of randomness for the group: 16 bytes of salt and 16 for the id of each credential.
   const random = ctx.random.bytes(32 * group.length)
-  const signedAt = ctx.clock.now()
   const records: CredentialRecord[] = []
   const payloads: string[] = []
   for (const [i, { issuance, job, listUrl }] of group.entries()) {
