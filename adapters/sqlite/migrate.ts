@@ -13,6 +13,7 @@ type Migration = (typeof MIGRATIONS)[number]
  * pragma cannot change inside a transaction, hence around it; it is back on whatever happens.
  */
 export function migrate(driver: SqliteDriver, migrations: readonly Migration[] = MIGRATIONS): void {
+  let applied = 0
   for (const migration of migrations) {
     driver.exec('PRAGMA foreign_keys = OFF')
     try {
@@ -25,6 +26,7 @@ export function migrate(driver: SqliteDriver, migrations: readonly Migration[] =
           if (broken.length > 0)
             throw new Error(`migration ${migration.version} (${migration.name}) breaks foreign keys: ${JSON.stringify(broken.slice(0, 3))}`)
           driver.exec(`PRAGMA user_version = ${migration.version}`)
+          applied++
         }
         driver.exec('COMMIT')
       } catch (error) {
@@ -35,4 +37,7 @@ export function migrate(driver: SqliteDriver, migrations: readonly Migration[] =
       driver.exec('PRAGMA foreign_keys = ON')
     }
   }
+  // A migration that rebuilds a table writes the whole table to the WAL, and the WAL file keeps its size
+  // once grown: hand the space back now. Another process reading at this moment makes this a no-op.
+  if (applied > 0) driver.exec('PRAGMA wal_checkpoint(TRUNCATE)')
 }

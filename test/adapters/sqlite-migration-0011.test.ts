@@ -5,6 +5,7 @@
  * issuances still find them, and still may not point at one that does not exist.
  */
 import assert from 'node:assert/strict'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
@@ -52,6 +53,7 @@ describe('migration 0011 on a database from before', () => {
     databaseBefore0011(file)
     const storage = openSqliteFile(file)
     t.after(() => storage.close())
+    assert.equal(statSync(`${file}-wal`).size, 0, 'the rebuild written to the WAL is checkpointed and the WAL truncated')
 
     const listed = await storage.issuances.list('chess', { limit: 10, beforeSequence: null })
     assert.deepStrictEqual(
