@@ -43,8 +43,7 @@ export async function copySqliteToPostgres(source: SqliteDriver, sql: Sql, schem
       const n = await countRows(tx as unknown as Sql, schema, table)
       if (n > 0) throw new CopyRefused(`the PostgreSQL table ${table} holds rows already: copy only into an empty database`)
     }
-    // Creation order is dependency order: a table references only tables made before it.
-    for (const table of sourceTables) await copyTable(source, tx as unknown as Sql, schema, table, targetColumns.get(table)!)
+    for (const table of parentsFirst(source, sourceTables)) await copyTable(source, tx as unknown as Sql, schema, table, targetColumns.get(table)!)
     await advanceSequences(tx as unknown as Sql, schema)
     await advanceIssuanceSequence(source, tx as unknown as Sql, schema)
 
@@ -57,6 +56,26 @@ export async function copySqliteToPostgres(source: SqliteDriver, sql: Sql, schem
     }
     return { tables }
   })
+}
+
+/**
+ * The tables in an order that copies every table after the tables its foreign keys point at, else in
+ * creation order. Creation order alone is not that: a migration that rebuilds a table (SQLite 0011, the
+ * issuances) creates it anew after the tables that point at it.
+ */
+function parentsFirst(source: SqliteDriver, tables: string[]): string[] {
+  const ordered: string[] = []
+  const placed = new Set<string>()
+  const place = (table: string, path: Set<string>) => {
+    if (placed.has(table) || path.has(table)) return
+    path.add(table)
+    const parents = source.prepare('SELECT DISTINCT "table" AS parent FROM pragma_foreign_key_list(?)').all(table) as { parent: string }[]
+    for (const { parent } of parents) if (parent !== table && tables.includes(parent)) place(parent, path)
+    placed.add(table)
+    ordered.push(table)
+  }
+  for (const table of tables) place(table, new Set())
+  return ordered
 }
 
 async function columnsOf(sql: Sql, schema: string): Promise<Map<string, TargetColumn[]>> {
