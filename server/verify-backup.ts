@@ -38,8 +38,9 @@ export async function verifyBackup(config: ServerConfig, file: string): Promise<
       verified: 0,
       failed: [],
     }
-    // One row at a time: a backup may hold more credentials than fit in memory at once.
-    for (const row of db.prepare('SELECT id, club, jwt FROM credentials ORDER BY issuance_id').iterate() as Iterable<{
+    // One row at a time: a backup may hold more credentials than fit in memory at once. In the table's own
+    // order, which needs no sort: issue order since migration 0012, storing order before it.
+    for (const row of db.prepare('SELECT id, club, jwt FROM credentials ORDER BY rowid').iterate() as Iterable<{
       id: string
       club: string
       jwt: string
