@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import { StorageUnavailable } from '../../../core/errors.ts'
+import { clubKeyOwner } from '../../../core/did-documents/did.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { recipients } from '../issuances/support.ts'
@@ -72,6 +73,9 @@ describe('the worker when the storage goes away mid-pipeline', () => {
   it('a dropped round that fails later is reported, not left as an unhandled rejection; every job is signed once the storage is back', async () => {
     const { result } = await h.issuer.issuances.issue('chess', { achievementFormId: templateId, mode: 'none', recipients: recipients(10) })
     const ids = result.results.map((item) => (item as { resourceId: number }).resourceId)
+    // The club's signing key is made on first use. Made here, before the worker starts: otherwise both
+    // rounds race to make it, and when round 2 wins it reaches the signer first and takes round 1's gate.
+    await h.context.keys.activeKey(clubKeyOwner('chess'))
     h.issuer.worker.start()
     // Round 2 is being signed while the worker waits on round 1 to store it.
     await until(() => signCalls === 2, 'two rounds in flight')
