@@ -8,22 +8,14 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { StorageConflict } from '../../core/errors.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
+import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
 /** A database at schema version 5 holding three issuances (ids 1, 2, 3, made by AUTOINCREMENT) and a job for the last two. */
 function databaseBefore0006(file: string): void {
-  const db = new Database(file)
-  for (const migration of MIGRATIONS.filter((m) => m.version <= 5)) db.exec(migration.sql)
-  db.pragma('user_version = 5')
-  db.exec(`
-    INSERT INTO clubs VALUES ('chess', 'Chess', 1, 0, 1);
-    INSERT INTO achievements (club, name, type, description, imprint_description, tag, co_issuers, created_at, updated_at)
-      VALUES ('chess', 'Openings', 'completion', 'd', 'd', '[]', '[]', 1, 1);
-    INSERT INTO snapshots (club, achievement_id, view, created_at) VALUES ('chess', 1, '{}', 1);
-  `)
+  const db = chessDatabaseAtVersion(file, 5)
   for (const name of ['Ada', 'Grace', 'Hedy']) {
     db.prepare(
       `INSERT INTO issuances (club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)

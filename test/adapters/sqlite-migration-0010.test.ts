@@ -7,9 +7,9 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { StorageConflict } from '../../core/errors.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
+import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
 const NOW = 1_000_000
@@ -18,15 +18,7 @@ const IDS = [90_210, 7, 555_555, 31]
 
 /** A database at schema version 9 holding four issuances, each with a signing job; the second leased, with a slot and an error. */
 function databaseBefore0010(file: string): void {
-  const db = new Database(file)
-  for (const migration of MIGRATIONS.filter((m) => m.version <= 9)) db.exec(migration.sql)
-  db.pragma('user_version = 9')
-  db.exec(`
-    INSERT INTO clubs VALUES ('chess', 'Chess', 1, 0, 1);
-    INSERT INTO achievements (club, name, type, description, imprint_description, tag, co_issuers, created_at, updated_at)
-      VALUES ('chess', 'Openings', 'completion', 'd', 'd', '[]', '[]', 1, 1);
-    INSERT INTO snapshots (club, achievement_id, view, created_at) VALUES ('chess', 1, '{}', 1);
-  `)
+  const db = chessDatabaseAtVersion(file, 9)
   for (const [i, id] of IDS.entries()) {
     db.prepare(
       `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)

@@ -11,8 +11,8 @@ import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { migrate } from '../../adapters/sqlite/migrate.ts'
-import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
+import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
 /** Issuance ids as the product draws them (random), in sequence order 1..4. */
@@ -20,15 +20,7 @@ const IDS = [90_210, 7, 555_555, 31]
 
 /** A database at schema version 10: four issuances, the second revoked, the first with a credential, the others waiting for one. */
 function databaseBefore0011(file: string): void {
-  const db = new Database(file)
-  for (const migration of MIGRATIONS.filter((m) => m.version <= 10)) db.exec(migration.sql)
-  db.pragma('user_version = 10')
-  db.exec(`
-    INSERT INTO clubs VALUES ('chess', 'Chess', 1, 0, 1);
-    INSERT INTO achievements (club, name, type, description, imprint_description, tag, co_issuers, created_at, updated_at)
-      VALUES ('chess', 'Openings', 'completion', 'd', 'd', '[]', '[]', 1, 1);
-    INSERT INTO snapshots (club, achievement_id, view, created_at) VALUES ('chess', 1, '{}', 1);
-  `)
+  const db = chessDatabaseAtVersion(file, 10)
   for (const [i, id] of IDS.entries()) {
     db.prepare(
       `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, expires_at, created_at)

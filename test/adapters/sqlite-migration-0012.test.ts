@@ -8,8 +8,8 @@ import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { StorageConflict } from '../../core/errors.ts'
+import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 
@@ -29,15 +29,7 @@ const credentialOf = (i: number): CredentialRecord => ({
 
 /** A database at schema version 11: three issuances, the second revoked, the first two with a credential. */
 function databaseBefore0012(file: string): void {
-  const db = new Database(file)
-  for (const migration of MIGRATIONS.filter((m) => m.version <= 11)) db.exec(migration.sql)
-  db.pragma('user_version = 11')
-  db.exec(`
-    INSERT INTO clubs VALUES ('chess', 'Chess', 1, 0, 1);
-    INSERT INTO achievements (club, name, type, description, imprint_description, tag, co_issuers, created_at, updated_at)
-      VALUES ('chess', 'Openings', 'completion', 'd', 'd', '[]', '[]', 1, 1);
-    INSERT INTO snapshots (club, achievement_id, view, created_at) VALUES ('chess', 1, '{}', 1);
-  `)
+  const db = chessDatabaseAtVersion(file, 11)
   for (const [i, id] of IDS.entries()) {
     db.prepare(
       `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)
