@@ -13,13 +13,14 @@
  * two that warm the statements and the page cache.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createIssuer, defaultUrls } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
+import { median, bytesWritten } from './measure.ts'
 import { seedIssuances } from './seed-sqlite.ts'
 
 const { sizes: SIZES, batches: BATCHES } = benchSettings({ sizes: 2, batches: 10 })
@@ -29,16 +30,6 @@ const WARMUP = 2
 const CLUB = 'bench'
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-accept-'))
-
-function writtenBytes(): number | null {
-  try {
-    return Number(/^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1])
-  } catch {
-    return null
-  }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function timeBatches(file: string) {
   const issuer = createIssuer({
@@ -54,11 +45,11 @@ async function timeBatches(file: string) {
         const member = randomUUID()
         return { externalUserId: member, name: `Recipient ${i}`, email: `${member.slice(0, 13)}@example.com` }
       })
-      const bytesBefore = writtenBytes()
+      const bytesBefore = bytesWritten()
       const started = performance.now()
       const result = await issuer.issuances.issue(CLUB, { achievementFormId: 1, mode: 'none', recipients })
       const ms = performance.now() - started
-      const bytesAfter = writtenBytes()
+      const bytesAfter = bytesWritten()
       if (result.result.summary.ok !== RECIPIENTS) throw new Error(`batch ${batch}: ${JSON.stringify(result.result.summary)}`)
       if (batch >= WARMUP) {
         times.push(ms)

@@ -21,6 +21,7 @@ import { createIssuer, defaultUrls, type Issuer } from '../index.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
+import { median } from './measure.ts'
 import { seedIssuances } from './seed-sqlite.ts'
 
 const { sizes: SIZES, reads: READS } = benchSettings({ sizes: 2, reads: 200 })
@@ -55,8 +56,6 @@ function seed(file: string, rows: number): Promise<void> {
 
 /** The cursor a page before `position` carries (core/lists/cursor.ts: the list's name and the position, base64url). */
 const cursorBefore = (list: string, position: number) => Buffer.from(`${list}:${position}`).toString('base64url')
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function timePages(read: (cursor: string | null) => Promise<{ data: unknown[] }>, deepCursor: string) {
   const first: number[] = []

@@ -17,13 +17,14 @@
  * credential (`/proc/self/io`, Linux only). The figures are medians.
  */
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Database from 'better-sqlite3'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { benchSettings } from './settings.ts'
+import { median, bytesWritten } from './measure.ts'
 import { seedIssuances } from './seed-sqlite.ts'
 import { timeOrderedUuid } from '../core/credentials/credential-id.ts'
 
@@ -57,16 +58,6 @@ function seed(file: string, rows: number): Promise<void> {
     }
   })
 }
-
-function writtenBytes(): number | null {
-  try {
-    return Number(/^write_bytes: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))![1])
-  } catch {
-    return null
-  }
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!
 
 async function timeRounds(file: string, waiting: number) {
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(file) })
@@ -108,7 +99,7 @@ async function timeRounds(file: string, waiting: number) {
       if (jobs.length !== ROUND) throw new Error(`store round ${round}: ${jobs.length} jobs`)
       // A list of its own per round, as a new list is opened when one fills.
       const listId = 1_000_000 + round
-      const bytesBefore = writtenBytes()
+      const bytesBefore = bytesWritten()
       const started = performance.now()
       await storage.transaction(async (tx) => {
         await tx.credentials.insertMany(
@@ -129,7 +120,7 @@ async function timeRounds(file: string, waiting: number) {
         await tx.signingJobs.completeMany(jobs.map((job) => job.issuanceId))
       })
       const storeMs = performance.now() - started
-      const bytesAfter = writtenBytes()
+      const bytesAfter = bytesWritten()
       if (round >= 2) {
         stores.push(storeMs)
         if (bytesBefore !== null && bytesAfter !== null) bytes.push((bytesAfter - bytesBefore) / jobs.length)

@@ -17,6 +17,7 @@ import type { ClubEvent, UnitOfWork } from '../core/ports/storage.ts'
 import { aClub } from '../test/conformance/storage/harness.ts'
 import { aNewTemplate, aView } from '../test/conformance/storage/issuances.cases.ts'
 import { benchSettings } from './settings.ts'
+import { median } from './measure.ts'
 
 const { rounds: ROUNDS } = benchSettings({ rounds: 20 })
 const ROWS = 1000
@@ -104,7 +105,6 @@ try {
   for (let i = 0; i < ROUNDS; i++) {
     for (const side of (i % 2 === 0 ? ['one', 'many'] : ['many', 'one']) as Side[]) await round(side)
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
   const result: Record<string, { oneUs: number; manyUs: number; ratio: number }> = {}
   let one = 0
   let many = 0
