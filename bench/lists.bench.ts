@@ -43,12 +43,13 @@ function openIssuer(file: string): Issuer {
 function seed(file: string, rows: number): Promise<void> {
   return seedIssuances(file, CLUB, rows, (db) => {
     const credential = db.prepare(
-      `INSERT INTO credentials (issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index) VALUES (?, ?, ?, ?, ?, 1, ?)`,
+      // The rowid is the issuance's sequence: the credentials' key since migration 0012.
+      `INSERT INTO credentials (rowid, issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index) VALUES (?, ?, ?, ?, ?, ?, 1, ?)`,
     )
     const event = db.prepare(`INSERT INTO events (id, club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, 'issuance.issued', 'issuance', ?, ?)`)
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.' + 'x'.repeat(160) + '.sig'
     return ({ id, seq, createdAt }) => {
-      credential.run(id, `urn:uuid:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, CLUB, jwt, createdAt, seq)
+      credential.run(seq, id, `urn:uuid:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, CLUB, jwt, createdAt, seq)
       event.run(seq, CLUB, String(id), createdAt)
     }
   })

@@ -44,11 +44,9 @@ const LIST_SIZE = 131_072
 function seed(file: string, rows: number): Promise<void> {
   return seedIssuances(file, CLUB, rows, (db) => {
     const job = db.prepare('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, ?)')
-    // Credentials are keyed by their issuance's sequence since migration 0012; before it, by their own rowid.
-    const keyedBySequence =
-      (db.prepare("SELECT count(*) AS n FROM pragma_table_info('credentials') WHERE name = 'issuance_seq'").get() as { n: number }).n === 1
+    // The rowid is the issuance's sequence: the credentials' key since migration 0012 (an alias of rowid).
     const credential = db.prepare(
-      `INSERT INTO credentials (${keyedBySequence ? 'issuance_seq' : 'rowid'}, issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index)
+      `INSERT INTO credentials (rowid, issuance_id, id, club, jwt, issued_at, status_list_id, status_list_index)
        VALUES (?, ?, ?, ?, 'h.p.s', 0, ?, ?)`,
     )
     return ({ id, seq }) => {
