@@ -18,10 +18,12 @@ const toCredential = (row: SqliteRow): CredentialRecord => ({
  * A credential's row is keyed by its issuance's sequence (migration 0012): the key is the one credential
  * per issuance, and rounds, which claim in sequence order, append. The sequence comes from the issuance's
  * id; an id that names no issuance finds none, and the foreign key on `issuance_id` refuses the row.
- * Parameters: issuance id, id, issuance id, club, JWT, issued at, valid until, status list, index.
+ * Its parameters are `credentialValues`.
  */
 const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
   VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`
+const credentialValues = (c: CredentialRecord) =>
+  [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex] as const
 
 /** The credentials of the issuances whose ids are the JSON array given (each once): each id to its sequence, then to its row. */
 export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
@@ -30,18 +32,7 @@ export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
 export function createCredentialStore(db: Database): CredentialStore {
   return {
     async insert(credential) {
-      db.run(
-        INSERT_CREDENTIAL,
-        credential.issuanceId,
-        credential.id,
-        credential.issuanceId,
-        credential.club,
-        credential.jwt,
-        credential.issuedAt,
-        credential.validUntil,
-        credential.statusListId,
-        credential.statusListIndex,
-      )
+      db.run(INSERT_CREDENTIAL, ...credentialValues(credential))
     },
     async insertMany(credentials) {
       // A row at a time, not one multi-row statement: with rows this large (the JWT, about 4 KB) that
@@ -49,19 +40,7 @@ export function createCredentialStore(db: Database): CredentialStore {
       // that would conflict (a job signed twice) is skipped, the others go in.
       const stored: number[] = []
       for (const c of credentials) {
-        const changes = db.run(
-          `${INSERT_CREDENTIAL} ON CONFLICT DO NOTHING`,
-          c.issuanceId,
-          c.id,
-          c.issuanceId,
-          c.club,
-          c.jwt,
-          c.issuedAt,
-          c.validUntil,
-          c.statusListId,
-          c.statusListIndex,
-        )
-        if (changes === 1) stored.push(c.issuanceId)
+        if (db.run(`${INSERT_CREDENTIAL} ON CONFLICT DO NOTHING`, ...credentialValues(c)) === 1) stored.push(c.issuanceId)
       }
       return stored
     },
