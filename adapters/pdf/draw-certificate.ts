@@ -1,4 +1,4 @@
-import QRCode from 'qrcode'
+import { encode } from 'uqr'
 import {
   PageSizes,
   PDFDocument,
@@ -204,19 +204,19 @@ function drawRevokedStamp(page: PDFPage, fonts: PageFonts, model: CertificateMod
  * Raw operators rather than a `drawRectangle` per run, which would wrap each in its own graphics state.
  */
 function drawQrCode(page: PDFPage, url: string, at: { x: number; y: number; size: number; color: RGB }): void {
-  const { modules } = QRCode.create(url, { errorCorrectionLevel: 'M' })
+  const { data, size } = encode(url, { ecc: 'M', border: 0 })
   const quiet = 2
-  const cell = at.size / (modules.size + quiet * 2)
+  const cell = at.size / (size + quiet * 2)
   const runs: PDFOperator[] = []
-  for (let row = 0; row < modules.size; row++) {
+  for (let row = 0; row < size; row++) {
     let col = 0
-    while (col < modules.size) {
-      if (!modules.get(row, col)) {
+    while (col < size) {
+      if (!data[row]![col]) {
         col++
         continue
       }
       const start = col
-      while (col < modules.size && modules.get(row, col)) col++
+      while (col < size && data[row]![col]) col++
       runs.push(rectangle(at.x + (quiet + start) * cell, at.y + at.size - (quiet + row + 1) * cell, (col - start) * cell, cell))
     }
   }

@@ -75,8 +75,7 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
   router.get(paths[0]!, async (request: IRequest, club: string) => {
     const found = await view(request, club)
     if (!found) return errorPage(NO_SUCH_CREDENTIAL)
-    const [qr, walletQr] = await Promise.all([qrDataUri(found.urls.share), qrDataUri(found.urls.walletOffer)])
-    return htmlResponse(renderSharePage(found, { qr, walletQr, now: found.checkedAt }))
+    return htmlResponse(renderSharePage(found, { qr: qrDataUri(found.urls.share), walletQr: qrDataUri(found.urls.walletOffer), now: found.checkedAt }))
   })
 
   router.get(paths[1]!, async (request: IRequest, club: string) => {
