@@ -5,7 +5,7 @@
  * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
  * inside credentials only (the issuer profile's `url`, the achievement `id`): no route serves them.
  * `issuer` is also the club's OID4VCI credential issuer identifier, whose metadata is at its well-known address (`WELL_KNOWN`,
- * docs/decisions.md "Wallets (OID4VCI, issue 16)"); the wallet endpoints live below it.
+ * docs/decisions.md "Wallets (OID4VCI)"); the wallet endpoints live below it.
  */
 const OPEN_BADGES = '/open-badges/v3'
 
