@@ -51,4 +51,23 @@ describe('citations', () => {
     assert.ok(files.length > 300, `found only ${files.length} files`)
     assert.deepEqual(outsideCitations(files), [], 'cite docs/decisions.md or docs/architecture.md by section title, or the interface spec by section')
   })
+
+  it('the documents name a subject, never an issue number, which a reader of the docs does not have', () => {
+    const documents = sources().filter((file) => file.endsWith('.md'))
+    assert.ok(documents.some((file) => file.startsWith('docs/')))
+    assert.deepEqual(issueNumbers(documents), [], 'name the subject (a section title of docs/decisions.md, say) instead')
+  })
 })
+
+/**
+ * Every mention of an issue by number, as `file:line: text`. "issues 100,000 recipients" is the verb: a
+ * number followed by a digit group is not an issue's.
+ */
+export function issueNumbers(files: string[]): string[] {
+  const ISSUE = /\bissues? #?\d+(?!\d|[,.]\d)/i
+  return files.flatMap((file) =>
+    readFileSync(`${ROOT}${file}`, 'utf8')
+      .split('\n')
+      .flatMap((line, index) => (ISSUE.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+  )
+}
