@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict'
 import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { sealFile } from '../../server/backup-seal.ts'
@@ -208,10 +208,22 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
     assert.equal(restored.code, 0, restored.stdout)
     assert.equal(restored.json.sealed, true)
     assert.deepEqual(restored.left, ['clubcred.db'])
-    // The seal line is not part of the database: the restored file is the bytes it covers.
-    const db = new Database(join(restored.json.restored), { readonly: true })
-    assert.equal((db.prepare('SELECT revoked_at FROM issuances WHERE id = ?').get(revoked) as { revoked_at: number | null }).revoked_at !== null, true)
+    // The restored database is the bytes the seal covers, revocation included.
+    const db = new Database(restored.json.restored)
+    assert.notEqual((db.prepare('SELECT revoked_at FROM issuances WHERE id = ?').get(revoked) as { revoked_at: number | null }).revoked_at, null)
+
+    // A trigger in a live database: backup makes no copy that restore would refuse.
+    db.exec('CREATE TRIGGER copy_recipients AFTER INSERT ON issuances BEGIN SELECT 1; END')
     db.close()
+    const again = await cliWithEnv(
+      { CLUBCRED_DATA_DIR: dirname(restored.json.restored), CLUBCRED_MASTER_KEY: keyText },
+      'backup',
+      '--out',
+      join(dir(), 'again.db'),
+    )
+    assert.equal(again.code, 1, again.stdout)
+    assert.equal(again.json.error.code, 'backup-foreign-schema')
+    assert.match(again.json.error.message, /^the backup has a trigger the migrations do not make: copy_recipients$/)
   })
 })
 
