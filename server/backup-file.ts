@@ -4,6 +4,7 @@ import Database from 'better-sqlite3'
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts'
 import { BackupRefused, BackupRejected } from './backup-errors.ts'
 import { checkSchema } from './backup-schema.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { StoredKey } from '../core/ports/storage.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -26,7 +27,10 @@ export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version
  * an older server would misread it. Throws `BackupRefused` naming what is wrong, or `BackupRejected`
  * naming every object the migrations did not make.
  */
-export function openClubcredFile(file: string, { readonly }: { readonly: boolean }): { db: Database.Database; schemaVersion: number } {
+export function openClubcredFile(
+  file: string,
+  { readonly, openDriver }: { readonly: boolean; openDriver: (filename: string) => SqliteDriver },
+): { db: Database.Database; schemaVersion: number } {
   let db: Database.Database
   try {
     db = new Database(file, { readonly, fileMustExist: true })
@@ -47,7 +51,7 @@ export function openClubcredFile(file: string, { readonly }: { readonly: boolean
     if (schemaVersion > NEWEST_SCHEMA) {
       throw new BackupRefused(`${file} has schema version ${schemaVersion}, newer than this clubcred knows (${NEWEST_SCHEMA}): use the clubcred that made it`)
     }
-    checkSchema(db, schemaVersion)
+    checkSchema(db, schemaVersion, openDriver)
     return { db, schemaVersion }
   } catch (error) {
     db.close()

@@ -1,8 +1,8 @@
 import type Database from 'better-sqlite3'
-import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { migrate } from '../adapters/sqlite/migrate.ts'
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts'
 import { BackupRejected } from './backup-errors.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 
 /** One entry of `sqlite_schema`: a table, index, view or trigger. */
 interface SchemaObject {
@@ -27,11 +27,11 @@ const PLANNER_STATISTICS = new Set(['sqlite_stat1', 'sqlite_stat4'])
  * Checks that `db` holds exactly the tables, indexes, views and triggers that clubcred's migrations make
  * up to `version` (docs/backup.md, The schema): a trigger added to a copy would run inside the restored
  * server on every write it watches. The expected schema is made by running the migrations on an empty
- * in-memory database, with the SQLite that reads the copy. Throws `BackupRejected` naming every object
+ * in-memory database opened by `openDriver` (the CLI's driver, on the SQLite that reads the copy). Throws `BackupRejected` naming every object
  * that is added, changed or missing.
  */
-export function checkSchema(db: Database.Database, version: number): void {
-  const differences = schemaDifferences(readSchema(db), expectedSchema(version))
+export function checkSchema(db: Database.Database, version: number, openDriver: (filename: string) => SqliteDriver): void {
+  const differences = schemaDifferences(readSchema(db), expectedSchema(version, openDriver))
   if (differences.length === 0) return
   const words = differences.map(({ type, name, difference }) =>
     difference === 'not made by the migrations'
@@ -43,8 +43,8 @@ export function checkSchema(db: Database.Database, version: number): void {
   throw new BackupRejected('backup-foreign-schema', words.join('; '), { schemaVersion: version, objects: differences })
 }
 
-function expectedSchema(version: number): SchemaObject[] {
-  const driver = betterSqlite3Driver(':memory:')
+function expectedSchema(version: number, openDriver: (filename: string) => SqliteDriver): SchemaObject[] {
+  const driver = openDriver(':memory:')
   try {
     migrate(
       driver,

@@ -8,6 +8,7 @@ import { BackupRefused, RestoreKeyMismatch } from './backup-errors.ts'
 import { sealFile } from './backup-seal.ts'
 import { readMasterKey } from './master-key.ts'
 import { createProgress } from './progress.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { ServerConfig } from './config.ts'
 
 /** Pages copied per step at first; doubled after each restart (below). */
@@ -27,7 +28,7 @@ const FIRST_STEP_PAGES = 256
  * key is seen to open its keys (server/backup-seal.ts), synced, and then hard-linked to FILE, which
  * fails when FILE exists: an existing file is never overwritten, also when it appears during the copy.
  */
-export async function backupDataDir(config: ServerConfig, out: string) {
+export async function backupDataDir(config: ServerConfig, out: string, openDriver: (filename: string) => SqliteDriver) {
   if (config.database) {
     throw new BackupRefused(
       "backup copies the data dir's SQLite file; with CLUBCRED_DATABASE_URL use pg_dump --schema=clubcred --format=custom (docs/backup.md)",
@@ -45,7 +46,7 @@ export async function backupDataDir(config: ServerConfig, out: string) {
     )
 
   // Read-only: the backup never writes to the live database, and closing this connection checkpoints nothing.
-  const { db } = openClubcredFile(source, { readonly: true })
+  const { db } = openClubcredFile(source, { readonly: true, openDriver })
   const temporary = join(dirname(target), `.${basename(target)}.${randomUUID()}.tmp`)
   let copy: Database.Database | undefined
   try {

@@ -8,6 +8,7 @@ import { copySealed } from './backup-seal.ts'
 import { BackupRefused, RestoreKeyMismatch } from './backup-errors.ts'
 import { readMasterKey } from './master-key.ts'
 import { restrictSqliteFiles } from './private-files.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { ServerConfig } from './config.ts'
 
 /**
@@ -25,7 +26,11 @@ import type { ServerConfig } from './config.ts'
  * `allowUnsealed` accepts a file without a seal (a backup made before backups were sealed): its
  * schema and keys are still checked, its data cannot be.
  */
-export async function restoreDataDir(config: ServerConfig, from: string, { allowUnsealed = false } = {}) {
+export async function restoreDataDir(
+  config: ServerConfig,
+  from: string,
+  { allowUnsealed, openDriver }: { allowUnsealed: boolean; openDriver: (filename: string) => SqliteDriver },
+) {
   if (config.database) {
     throw new BackupRefused("restore writes the data dir's SQLite file; with CLUBCRED_DATABASE_URL use pg_restore into an empty database (docs/backup.md)")
   }
@@ -48,7 +53,7 @@ export async function restoreDataDir(config: ServerConfig, from: string, { allow
     const { sealed } = copySealed(source, temporary, masterKey, { allowUnsealed })
     // Its changes would go to a -wal beside the temporary name and be lost at the link.
     if (inWalMode(temporary)) throw new BackupRefused(`${source} is in WAL mode: it is a copy of a live database, not a file that backup --out wrote`)
-    const opened = openClubcredFile(temporary, { readonly: true })
+    const opened = openClubcredFile(temporary, { readonly: true, openDriver })
     db = opened.db
     const keys = readStoredKeys(db)
     const { failed } = await openSealedKeys(keys, masterKey)

@@ -8,6 +8,7 @@ import { openClubcredFile, readStoredKeys } from './backup-file.ts'
 import { copySealed } from './backup-seal.ts'
 import { BackupRefused, BackupUnverified, type BackupReport } from './backup-errors.ts'
 import { readMasterKey } from './master-key.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { ServerConfig } from './config.ts'
 
 /**
@@ -20,7 +21,11 @@ import type { ServerConfig } from './config.ts'
  * credential is an ES256 JWS by a key of its club that verifies with that key's public half, the key
  * the club's DID document publishes. The data dir's own database is refused: the command checks copies.
  */
-export async function verifyBackup(config: ServerConfig, file: string, { allowUnsealed = false } = {}): Promise<BackupReport> {
+export async function verifyBackup(
+  config: ServerConfig,
+  file: string,
+  { allowUnsealed, openDriver }: { allowUnsealed: boolean; openDriver: (filename: string) => SqliteDriver },
+): Promise<BackupReport> {
   const path = resolve(file)
   if (!existsSync(path)) throw new BackupRefused(`there is no file ${path}`)
   const live = join(config.dataDir, 'clubcred.db')
@@ -36,7 +41,7 @@ export async function verifyBackup(config: ServerConfig, file: string, { allowUn
   try {
     const copy = join(scratch, 'backup.db')
     const { sealed } = copySealed(path, copy, masterKey, { allowUnsealed })
-    const checked = openClubcredFile(copy, { readonly: true })
+    const checked = openClubcredFile(copy, { readonly: true, openDriver })
     db = checked.db
     const { schemaVersion } = checked
     const keys = readStoredKeys(db)
