@@ -2,7 +2,9 @@ import { closeSync, fsyncSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { MIGRATIONS } from '../adapters/sqlite/migrations/index.ts'
-import { BackupRefused } from './backup-errors.ts'
+import { BackupRefused, BackupRejected } from './backup-errors.ts'
+import { checkSchema } from './backup-schema.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { StoredKey } from '../core/ports/storage.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -20,10 +22,15 @@ export const NEWEST_SCHEMA = MIGRATIONS[MIGRATIONS.length - 1]!.version
 
 /**
  * Opens `file` as a clubcred SQLite database and checks it: SQLite's own `quick_check`, a schema
- * version (`PRAGMA user_version`) this clubcred knows, and clubcred's tables. A newer schema is refused:
- * an older server would misread it. Throws `BackupRefused`, naming what is wrong.
+ * version (`PRAGMA user_version`) this clubcred knows, clubcred's tables, and then that its schema is
+ * exactly what the migrations make at that version (server/backup-schema.ts). A newer schema is refused:
+ * an older server would misread it. Throws `BackupRefused` naming what is wrong, or `BackupRejected`
+ * naming every object the migrations did not make.
  */
-export function openClubcredFile(file: string, { readonly }: { readonly: boolean }): { db: Database.Database; schemaVersion: number } {
+export function openClubcredFile(
+  file: string,
+  { readonly, openDriver }: { readonly: boolean; openDriver: (filename: string) => SqliteDriver },
+): { db: Database.Database; schemaVersion: number } {
   let db: Database.Database
   try {
     db = new Database(file, { readonly, fileMustExist: true })
@@ -32,6 +39,9 @@ export function openClubcredFile(file: string, { readonly }: { readonly: boolean
   }
   try {
     db.pragma('busy_timeout = 10000')
+    // The file may come from anyone: no function of its schema (a view, a trigger, a default) may run
+    // with side effects. The schema check below refuses such objects; this holds until then.
+    db.pragma('trusted_schema = OFF')
     const schemaVersion = Number(db.pragma('user_version', { simple: true }))
     const check = db.pragma('quick_check', { simple: true })
     if (check !== 'ok') throw new BackupRefused(`${file} is damaged: SQLite's quick_check says ${String(check)}`)
@@ -41,10 +51,11 @@ export function openClubcredFile(file: string, { readonly }: { readonly: boolean
     if (schemaVersion > NEWEST_SCHEMA) {
       throw new BackupRefused(`${file} has schema version ${schemaVersion}, newer than this clubcred knows (${NEWEST_SCHEMA}): use the clubcred that made it`)
     }
+    checkSchema(db, schemaVersion, openDriver)
     return { db, schemaVersion }
   } catch (error) {
     db.close()
-    if (error instanceof BackupRefused) throw error
+    if (error instanceof BackupRefused || error instanceof BackupRejected) throw error
     // SQLITE_NOTADB and its kin: a file that is no SQLite database at all.
     throw new BackupRefused(`${file} is not a clubcred database: ${(error as Error).message}`)
   }

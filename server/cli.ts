@@ -26,7 +26,7 @@ import {
   type OptionSpec,
   type Options,
 } from './command-line.ts'
-import { BackupRefused, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
+import { BackupRefused, BackupRejected, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
 import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
@@ -56,6 +56,13 @@ const CLUB = option('club', 'D', 'the club, by its domain', true)
 const CLIENT = option('client', 'ID', 'the API client id (`cc_…`)', true)
 const WEBHOOK = option('webhook', 'ID', 'the webhook endpoint id that `webhook create` printed', true)
 const ACHIEVEMENT = option('achievement', 'N', 'the achievement template id', true)
+/** The CLI's SQLite driver, for the commands that work on SQLite files (the schema check runs the migrations on it). */
+const sqliteDriver = async () => (await import('../adapters/sqlite/driver-better-sqlite3.ts')).betterSqlite3Driver
+const UNSEALED = option(
+  'unsealed',
+  undefined,
+  'accept a backup without a seal (made before backups were sealed); its data cannot be checked for changes, its schema and keys still are',
+)
 const EVENTS = option('events', '"TYPE ..."', 'event types (issuance.issued issuance.credential_issued ...), space- or comma-separated; default every type')
 
 /**
@@ -206,18 +213,22 @@ export const COMMANDS: Record<string, Command> = {
   backup: {
     summary: "A consistent copy of the data dir's SQLite file, also while the server runs (SQLite's online backup); the master key is not in it.",
     options: [option('out', 'FILE', 'where to write the copy; an existing file is never overwritten', true)],
-    run: async (o, { config }) => (await import('./backup.ts')).backupDataDir(config, required(o, 'out')),
+    run: async (o, { config }) => (await import('./backup.ts')).backupDataDir(config, required(o, 'out'), await sqliteDriver()),
   },
   restore: {
-    summary: 'Restores a backup into a data dir without a database; the master key must be there first and open every key.',
-    options: [option('from', 'FILE', 'the backup file', true)],
-    run: async (o, { config }) => (await import('./restore.ts')).restoreDataDir(config, required(o, 'from')),
+    summary:
+      'Restores a backup into a data dir without a database; the master key must be there first: the seal, the schema and every key are checked before anything is written.',
+    options: [option('from', 'FILE', 'the backup file', true), UNSEALED],
+    run: async (o, { config }) =>
+      (await import('./restore.ts')).restoreDataDir(config, required(o, 'from'), { allowUnsealed: Boolean(o.unsealed), openDriver: await sqliteDriver() }),
   },
   'verify-backup': {
-    summary: 'Opens a backup read-only: every key opens with the master key and every credential verifies; exit 1 naming what fails.',
-    options: [],
+    summary:
+      'Checks a backup without writing beside it: its seal and schema, every key opens with the master key and every credential verifies; exit 1 naming what fails.',
+    options: [UNSEALED],
     argument: { name: 'FILE', description: 'the backup file (never the live database)' },
-    run: async (o, { config }) => (await import('./verify-backup.ts')).verifyBackup(config, required(o, 'FILE')),
+    run: async (o, { config }) =>
+      (await import('./verify-backup.ts')).verifyBackup(config, required(o, 'FILE'), { allowUnsealed: Boolean(o.unsealed), openDriver: await sqliteDriver() }),
   },
 }
 
@@ -393,6 +404,10 @@ export async function main(args: string[]): Promise<number> {
     if (error instanceof UsageError || error instanceof BackupRefused) {
       print({ error: { code: 'usage', message: error.message } })
       return 2
+    }
+    if (error instanceof BackupRejected) {
+      print({ error: { code: error.code, message: error.message, ...error.details } })
+      return 1
     }
     if (error instanceof BackupUnverified) {
       print({ error: { code: 'backup-unverified', message: error.message, ...error.report } })

@@ -1,37 +1,55 @@
-import { existsSync, realpathSync } from 'node:fs'
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { openSealedKeys } from '../core/keys/check-master-key.ts'
 import { verifyStoredCredential } from '../core/credentials/verify-stored.ts'
+import type Database from 'better-sqlite3'
 import { openClubcredFile, readStoredKeys } from './backup-file.ts'
+import { copySealed } from './backup-seal.ts'
 import { BackupRefused, BackupUnverified, type BackupReport } from './backup-errors.ts'
 import { readMasterKey } from './master-key.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { ServerConfig } from './config.ts'
 
 /**
- * `verify-backup FILE` (docs/backup.md): opens the copy read-only and checks it as a restore would need
- * it, without a server: the master key (`CLUBCRED_MASTER_KEY` or the data dir's `master.key`, found as
- * the server finds it, never created) opens every stored private key, and every stored credential is an
- * ES256 JWS by a key of its club that verifies with that key's public half, the key the club's DID
- * document publishes. The data dir's own database is refused: the command checks copies.
+ * `verify-backup FILE` (docs/backup.md): checks the copy as a restore would, without a server and
+ * without writing beside it. First the seal, with the master key (`CLUBCRED_MASTER_KEY` or the data
+ * dir's `master.key`, found as the server finds it, never created): FILE's database is copied into a
+ * private temporary directory while its seal is checked over exactly those bytes, and only that copy is
+ * opened, read-only. Then its schema is the migrations' and nothing else; the master key opens every
+ * stored private key (a backup without keys proves nothing and does not verify); and every stored
+ * credential is an ES256 JWS by a key of its club that verifies with that key's public half, the key
+ * the club's DID document publishes. The data dir's own database is refused: the command checks copies.
  */
-export async function verifyBackup(config: ServerConfig, file: string): Promise<BackupReport> {
+export async function verifyBackup(
+  config: ServerConfig,
+  file: string,
+  { allowUnsealed, openDriver }: { allowUnsealed: boolean; openDriver: (filename: string) => SqliteDriver },
+): Promise<BackupReport> {
   const path = resolve(file)
   if (!existsSync(path)) throw new BackupRefused(`there is no file ${path}`)
   const live = join(config.dataDir, 'clubcred.db')
   if (existsSync(live) && realpathSync(live) === realpathSync(path)) {
     throw new BackupRefused(`${path} is the data dir's live database: verify-backup checks a copy (make one with backup --out)`)
   }
-  const { db, schemaVersion } = openClubcredFile(path, { readonly: true })
+  const masterKey = readMasterKey(config.dataDir, config.masterKey)
+  if (!masterKey) {
+    throw new BackupRefused(`no master key: set CLUBCRED_MASTER_KEY or put the key file at ${join(config.dataDir, 'master.key')} (CLUBCRED_DATA_DIR)`)
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'clubcred-verify-'))
+  let db: Database.Database | undefined
   try {
-    const masterKey = readMasterKey(config.dataDir, config.masterKey)
-    if (!masterKey) {
-      throw new BackupRefused(`no master key: set CLUBCRED_MASTER_KEY or put the key file at ${join(config.dataDir, 'master.key')} (CLUBCRED_DATA_DIR)`)
-    }
+    const copy = join(scratch, 'backup.db')
+    const { sealed } = copySealed(path, copy, masterKey, { allowUnsealed })
+    const checked = openClubcredFile(copy, { readonly: true, openDriver })
+    db = checked.db
+    const { schemaVersion } = checked
     const keys = readStoredKeys(db)
     const opened = await openSealedKeys(keys, masterKey)
     const byKid = new Map(keys.map((key) => [key.kid, key]))
     const report: BackupReport = {
       file: path,
+      sealed,
       schemaVersion,
       keys: { total: keys.length, opened: opened.opened.length, failed: opened.failed },
       credentials: 0,
@@ -50,9 +68,10 @@ export async function verifyBackup(config: ServerConfig, file: string): Promise<
       if (reason === null) report.verified += 1
       else report.failed.push({ id: row.id, reason })
     }
-    if (report.keys.failed.length > 0 || report.failed.length > 0) throw new BackupUnverified(report)
+    if (report.keys.total === 0 || report.keys.failed.length > 0 || report.failed.length > 0) throw new BackupUnverified(report)
     return report
   } finally {
-    db.close()
+    db?.close()
+    rmSync(scratch, { recursive: true, force: true })
   }
 }

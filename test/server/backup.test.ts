@@ -11,6 +11,8 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, writeFil
 import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
+import { sealFile } from '../../server/backup-seal.ts'
+import { readMasterKey } from '../../server/master-key.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { cliWithEnv, startExpectingExit } from '../support/process-env.ts'
 import { ADDRESS, allSigned, randomKey, session, sleep, verifyWithDidDocument } from '../support/club-session.ts'
@@ -98,15 +100,20 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     )
     assert.equal(verified.json.keys.failed.length, 0)
 
-    // A credential changed in a copy of the copy: its signature no longer verifies, and verify-backup names it.
+    // A credential changed in a copy of the copy, sealed again with the right master key (the seal alone
+    // would refuse it, docs/backup.md): its signature no longer verifies, and verify-backup names it.
     const tampered = join(dir(), 'tampered.db')
-    copyFileSync(backupFile, tampered)
+    const sealed = readFileSync(backupFile)
+    const sealLine = /\nclubcred backup seal [^\n]*\n$/.exec(sealed.subarray(-128).toString('latin1'))
+    assert.ok(sealLine, 'the copy ends in its seal line')
+    writeFileSync(tampered, sealed.subarray(0, sealed.length - sealLine[0].length))
     const victim = copied[0]!
     const [header, payload, signature] = victim.jwt.split('.')
     const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), nbf: 1 })).toString('base64url')
     const db = new Database(tampered)
     db.prepare('UPDATE credentials SET jwt = ? WHERE id = ?').run(`${header}.${changed}.${signature}`, victim.id)
     db.close()
+    sealFile(tampered, readMasterKey(live, undefined)!)
     const caught = await runCli(live, 'verify-backup', tampered)
     assert.equal(caught.code, 1, caught.stdout)
     assert.equal(caught.json.error.code, 'backup-unverified')
@@ -205,8 +212,8 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
       () => runCli(live, 'restore', '--from', out),
       () => runCli(dir(), 'restore', '--from', out),
       () => cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', out),
-      () => runCli(dir(), 'restore', '--from', notSqlite),
-      () => runCli(dir(), 'verify-backup', otherSqlite),
+      () => cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'restore', '--from', notSqlite),
+      () => cliWithEnv({ CLUBCRED_DATA_DIR: dir(), CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', otherSqlite, '--unsealed'),
       () => runCli(live, 'verify-backup', join(live, 'clubcred.db')),
       () => cliWithEnv({ CLUBCRED_DATA_DIR: live, CLUBCRED_MASTER_KEY: randomKey() }, 'verify-backup', out),
     ])
@@ -227,8 +234,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(ofLive.code, 2)
     assert.match(ofLive.json.error.message, /live database/)
     assert.equal(withWrongKey.code, 1)
-    assert.equal(withWrongKey.json.error.code, 'backup-unverified')
-    assert.equal(withWrongKey.json.error.keys.opened, 0)
-    assert.equal(withWrongKey.json.error.keys.failed.length, 2, 'the rotated key and the new one')
+    assert.equal(withWrongKey.json.error.code, 'master-key-mismatch')
+    assert.match(withWrongKey.json.error.message, /was sealed with another master key/)
   })
 })
