@@ -30,8 +30,11 @@ const CLUBCRED_SECRET = /(?<![A-Za-z0-9])(?:ccs|cck)_[\w.-]+|(?<![A-Za-z0-9])whs
  */
 const CLIENT_BASIC_CREDENTIALS = /Y2Nf[\w+/=%-]{16,}/g
 
-/** An e-mail address, starting where a run of address characters starts. */
-const EMAIL = /(?<![^\s@<>"'(),;:[\]])[^\s@<>"'(),;:[\]]+@[^\s@<>"'(),;:[\]]+\.[^\s@<>"'(),;:[\]]+/g
+/**
+ * An e-mail address, starting where a run of address characters starts. Not across a `/`: a path's
+ * `node_modules/@scope/pkg/file.js` in a stack frame is not an address.
+ */
+const EMAIL = /(?<![^\s@<>"'(),;:[\]/])[^\s@<>"'(),;:[\]/]+@[^\s@<>"'(),;:[\]/]+\.[^\s@<>"'(),;:[\]/]+/g
 
 /**
  * `text` with what looks like a secret or an e-mail address masked: a URL's user and password (up to its
@@ -44,7 +47,8 @@ export function maskSecrets(text: string): string {
   return text
     .replace(URL_TEXT, (whole, scheme: string, rest: string) => {
       const at = rest.lastIndexOf('@')
-      return at === -1 ? whole : `${scheme}[redacted]${rest.slice(at)}`
+      // `file:///…` (a stack frame) has no authority: an `@` in it is a path's (`node_modules/@scope`).
+      return at === -1 || rest.startsWith('/') ? whole : `${scheme}[redacted]${rest.slice(at)}`
     })
     .replace(AUTH_SCHEME, (_, scheme: string) => `${scheme} [redacted]`)
     .replace(JWT, '[token]')
