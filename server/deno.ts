@@ -9,7 +9,7 @@ import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { announceStart, handlerFor, operatorLine, reportingTo, startServing } from './start.ts'
+import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
@@ -128,11 +128,11 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
     const worker = issuer.worker.stop()
     if (!(await within(deadline - Date.now(), stopped))) {
       // Deno has no way to cut its connections: the exit that follows does.
-      await putBackHeld(issuer, operatorLine)
+      await putBackHeld(issuer, logger)
       return 'timed-out'
     }
     await metricsStopped
-    return finishIssuer(issuer, worker, deadline, operatorLine)
+    return finishIssuer(issuer, worker, deadline, logger)
   }
 
   return {
@@ -162,7 +162,7 @@ if ((import.meta as ImportMeta & { main?: boolean }).main) {
     shutdown: () => running.close(),
     timeoutMs: running.shutdownTimeoutMs,
     exit: (code) => deno.exit(code),
-    log: operatorLine,
+    log: running.logger,
   })
   // After the handlers: whoever waits for the listening line may signal at once.
   announceStart(running)

@@ -3,19 +3,22 @@
  * used to go to stderr (a 500's cause, a worker round, a mail the SMTP server refused, a webhook attempt
  * without an answer) as a JSON line at its level.
  */
-import { maskSecrets, type Logger } from './log.ts'
+import { maskedExcerpt, type Logger } from './log.ts'
 import { requestIdOf } from '../adapters/http/request-id.ts'
 import type { AnsweredRequest, FetchHandlerOptions } from '../adapters/http/index.ts'
 import type { WorkerOptions } from '../core/signing-queue/worker.ts'
 import type { Notifier } from '../core/ports/notifier.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 
-/** The request line: info, or warn for a 5xx; the safe headers only at debug. */
+/** How much of a header a request line shows, after masking: a log line is not the place for a novel. */
+const HEADER_EXCERPT = 200
+
+/** The request line: info, or warn for a 5xx; the safe headers only at debug, masked and then cut. */
 export function logAnswered(logger: Logger): (answered: AnsweredRequest) => void {
   return ({ headers, ...line }) => {
     const level = line.status >= 500 ? 'warn' : 'info'
     if (logger.isLevelEnabled('debug')) {
-      const masked = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, maskSecrets(value)]))
+      const masked = Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, maskedExcerpt(value, HEADER_EXCERPT)]))
       logger[level]({ ...line, headers: masked }, 'request')
     } else {
       logger[level](line, 'request')

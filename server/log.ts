@@ -5,8 +5,10 @@
  * every error is reduced to its type, code, message and stack with secrets and e-mail addresses masked.
  */
 import pino, { type DestinationStream, type Logger } from 'pino'
+import { maskSecrets } from '../adapters/shared/mask-secrets.ts'
 
 export type { Logger } from 'pino'
+export { maskSecrets, maskedExcerpt } from '../adapters/shared/mask-secrets.ts'
 
 /** pino's levels, most severe first; `silent` logs nothing. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const
@@ -69,22 +71,4 @@ export function errorFields(error: unknown, depth = 0): ErrorFields {
   if (error.stack) fields.stack = maskSecrets(error.stack)
   if (error.cause !== undefined && depth < 3) fields.cause = errorFields(error.cause, depth + 1)
   return fields
-}
-
-/**
- * `text` with what looks like a secret or an e-mail address masked: a URL's user and password, a bearer
- * or basic credential, a JWT, a client secret (`ccs_`), a legacy API key (`cck_`), a webhook secret
- * (`whsec_`), an e-mail address. A recipient's name cannot be
- * recognised in free text; it stays out of logs because no body and no stored record is ever logged.
- */
-export function maskSecrets(text: string): string {
-  return (
-    text
-      .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@]*@/gi, '$1[redacted]@')
-      .replace(/\b(bearer|basic)\s+[\w.~+/=-]+/gi, '$1 [redacted]')
-      .replace(/\beyJ[\w-]*\.[\w-]*\.[\w-]*/g, '[token]')
-      // Client secrets, legacy API keys (`cck_<id>.<secret>`) and webhook signing secrets (`whsec_<base64>`).
-      .replace(/\b(?:ccs|cck)_[\w.-]+|\bwhsec_[\w+/=]+/g, '[secret]')
-      .replace(/[^\s@<>"'(),;:[\]]+@[^\s@<>"'(),;:[\]]+\.[^\s@<>"'(),;:[\]]+/g, '[email]')
-  )
 }

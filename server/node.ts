@@ -9,7 +9,7 @@ import { toNodeListener } from '../adapters/node/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
-import { announceStart, handlerFor, operatorLine, reportingTo, startServing } from './start.ts'
+import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
 import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
@@ -17,7 +17,7 @@ import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
 import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
-import { createLogger, maskSecrets, type Logger } from './log.ts'
+import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
 import type { DestinationStream } from 'pino'
 import type { Clock } from '../core/ports/clock.ts'
@@ -56,7 +56,13 @@ export async function startNodeServer({
   let listener: ReturnType<typeof toNodeListener> | undefined
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it, as on Deno.
   let wired!: (listener: ReturnType<typeof toNodeListener>) => void
-  const ready = new Promise<ReturnType<typeof toNodeListener>>((resolve) => (wired = resolve))
+  const ready = new Promise<ReturnType<typeof toNodeListener>>(
+    (resolve) =>
+      (wired = (wiredListener) => {
+        listener = wiredListener
+        resolve(wiredListener)
+      }),
+  )
   // Responses not yet finished, so that a shutdown can tell each to close its connection after it.
   const inFlight = new Set<ServerResponse>()
   let draining = false
@@ -116,13 +122,13 @@ export async function startNodeServer({
     throw error
   }
   const onResponse = reportingTo(logAnswered(logger), metrics?.observeRequest)
-  listener = toNodeListener(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), {
+  const wiredListener = toNodeListener(handlerFor(issuer, { config, ...(metrics ? { metrics } : {}), onResponse }), {
     onError: (error) => logger.error({ err: error }, 'listener failed'),
-    // The line quotes the client's Host header: masked like an error message.
-    log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
+    // The line quotes the client's Host header, masked by the listener.
+    log: (line, { requestId }) => logger.warn({ requestId }, line),
     onResponse,
   })
-  wired(listener)
+  wired(wiredListener)
   const url = await startServing(issuer, config.role, urls, config.host, port)
   const metricsUrl = metricsServer ? `http://127.0.0.1:${(metricsServer.address() as AddressInfo).port}/metrics` : undefined
   logger.info({ url, role: config.role }, 'listening')
@@ -142,11 +148,11 @@ export async function startNodeServer({
     const worker = issuer.worker.stop()
     if (!(await within(deadline - Date.now(), closed))) {
       server.closeAllConnections()
-      await putBackHeld(issuer, operatorLine)
+      await putBackHeld(issuer, logger)
       return 'timed-out'
     }
     await metricsClosed
-    return finishIssuer(issuer, worker, deadline, operatorLine)
+    return finishIssuer(issuer, worker, deadline, logger)
   }
 
   return {
@@ -171,7 +177,7 @@ async function listenForMetrics(metrics: PrometheusMetrics, port: number, proble
   const server = createServer(
     toNodeListener(createMetricsFetchHandler(metrics.scrape, problemBaseUrl, { onResponse }), {
       onError: (error) => logger.error({ err: error }, 'listener failed'),
-      log: (line, { requestId }) => logger.warn({ requestId }, maskSecrets(line)),
+      log: (line, { requestId }) => logger.warn({ requestId }, line),
       onResponse,
     }),
   )
@@ -202,7 +208,7 @@ export async function serve(): Promise<void> {
     shutdown: () => running.close(),
     timeoutMs: running.shutdownTimeoutMs,
     exit: (code) => process.exit(code),
-    log: operatorLine,
+    log: running.logger,
   })
   // After the handlers: whoever waits for the listening line may signal at once.
   announceStart(running)

@@ -16,13 +16,13 @@ export function guardAgainstDriverDefects(warn: (line: string) => void, fatal: (
   const onUncaught = (error: unknown) => {
     if (isWriteAfterClose(error)) {
       warn(
-        'clubcred: a PostgreSQL connection closed under a unit of work; the driver failed to write to it after the close (postgres.js#1208). The unit had already failed; going on.',
+        'a PostgreSQL connection closed under a unit of work; the driver failed to write to it after the close (postgres.js#1208). The unit had already failed; going on.',
       )
       return
     }
     if (isStrayConnectionError(error)) {
       warn(
-        `clubcred: a PostgreSQL connection was lost while the driver ran a query of its own, whose failure it does not handle (${(error as { code: string }).code}; postgres.js#1192). Nothing of ours was on it; going on.`,
+        `a PostgreSQL connection was lost while the driver ran a query of its own, whose failure it does not handle (${(error as { code: string }).code}; postgres.js#1192). Nothing of ours was on it; going on.`,
       )
       return
     }
@@ -35,12 +35,17 @@ export function guardAgainstDriverDefects(warn: (line: string) => void, fatal: (
 }
 
 /**
- * The guard of a server entry, logging through its logger: `current()` is read at each uncaught error,
- * so that the entry can swap the start-up logger for the configured one.
+ * The guard of a server entry, logging through its logger: `current()` is read at each line, so that the
+ * entry can swap the start-up logger for the configured one. The runtime's own warnings (a deprecation,
+ * a listener leak) become `warn` lines of that logger too: Node prints them to stderr by itself, and a
+ * log collector reads every line after the listening line as JSON (docs/logs.md).
  */
 export function guardProcess(current: () => Logger): void {
   guardAgainstDriverDefects(
     (line) => current().warn(line),
     (error) => current().fatal({ err: error }, 'uncaught exception; exiting'),
   )
+  // Node's printer is its one `warning` listener; without it, the warning is still emitted, to ours.
+  process.removeAllListeners('warning')
+  process.on('warning', (warning) => current().warn({ err: warning }, 'runtime warning'))
 }

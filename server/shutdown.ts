@@ -5,6 +5,13 @@
  * shell's code for death by that signal (128 + its number: 130 for SIGINT, 143 for SIGTERM).
  */
 import type { Issuer } from '../index.ts'
+import type { Logger } from './log.ts'
+
+/**
+ * Where the shutdown reports its steps: the server's logger, so that every line after the listening line
+ * is one JSON object (docs/logs.md, Where it goes).
+ */
+export type ShutdownLog = Pick<Logger, 'info' | 'warn' | 'error'>
 
 export type ShutdownSignal = 'SIGINT' | 'SIGTERM'
 export const SHUTDOWN_SIGNALS: readonly ShutdownSignal[] = ['SIGINT', 'SIGTERM']
@@ -24,7 +31,7 @@ export interface SignalHandling {
   shutdown(): Promise<ShutdownOutcome>
   timeoutMs: number
   exit(code: number): void
-  log(line: string): void
+  log: ShutdownLog
 }
 
 export function exitCodeForSignal(signal: ShutdownSignal): number {
@@ -36,24 +43,25 @@ export function handleShutdownSignals({ listen, shutdown, timeoutMs, exit, log }
   for (const signal of SHUTDOWN_SIGNALS) {
     listen(signal, () => {
       if (stopping) {
-        log(`clubcred: ${signal} again: exiting at once`)
+        log.warn({ signal }, 'a second signal: exiting at once')
         return exit(exitCodeForSignal(signal))
       }
       stopping = true
       // Started before the line is logged: whoever reads the line finds the listener closed.
       const shutdownEnds = shutdown()
-      log(`clubcred: ${signal}: shutting down (at most ${timeoutMs} ms; a second signal exits at once)`)
+      log.info({ signal, timeoutMs }, 'shutting down; a second signal exits at once')
       setTimeout(() => {
-        log('clubcred: shutdown did not end after its bound: exiting')
+        log.error({ timeoutMs }, 'shutdown did not end after its bound: exiting')
         exit(1)
       }, timeoutMs + BACKSTOP_MS)
       shutdownEnds.then(
         (outcome) => {
-          log(outcome === 'complete' ? 'clubcred: shut down' : `clubcred: shutdown bound of ${timeoutMs} ms reached: requests or work cut off`)
+          if (outcome === 'complete') log.info('shut down')
+          else log.warn({ timeoutMs }, 'shutdown bound reached: requests or work cut off')
           exit(outcome === 'complete' ? 0 : 1)
         },
         (error: unknown) => {
-          log(`clubcred: shutdown failed: ${error instanceof Error ? error.message : String(error)}`)
+          log.error({ err: error }, 'shutdown failed')
           exit(1)
         },
       )
@@ -77,7 +85,7 @@ export async function within(ms: number, work: Promise<unknown>): Promise<boolea
  * began, stores the rounds it holds; then storage closes. When the bound is reached first, the signing
  * jobs the worker still holds go back to the queue and the process does not wait for the rest.
  */
-export async function finishIssuer(issuer: Issuer, worker: Promise<void>, deadline: number, log: (line: string) => void): Promise<ShutdownOutcome> {
+export async function finishIssuer(issuer: Issuer, worker: Promise<void>, deadline: number, log: ShutdownLog): Promise<ShutdownOutcome> {
   if (!(await within(deadline - Date.now(), worker))) {
     await putBackHeld(issuer, log)
     return 'timed-out'
@@ -91,13 +99,12 @@ export async function finishIssuer(issuer: Issuer, worker: Promise<void>, deadli
  * another worker signs them now rather than when their lease ends. Storage stays open (requests cut off
  * may still be using it); the process exits next, and an unfinished unit of work is rolled back.
  */
-export async function putBackHeld(issuer: Issuer, log: (line: string) => void): Promise<void> {
+export async function putBackHeld(issuer: Issuer, log: ShutdownLog): Promise<void> {
   const put = issuer.worker.releaseHeld().then(
-    (n) => n > 0 && log(`clubcred: ${n} signing jobs put back in the queue for another worker`),
-    (error: unknown) =>
-      log(
-        `clubcred: could not put the held signing jobs back (${error instanceof Error ? error.message : String(error)}): they are taken again when their lease ends`,
-      ),
+    (jobs) => {
+      if (jobs > 0) log.info({ jobs }, 'held signing jobs put back in the queue for another worker')
+    },
+    (error: unknown) => log.warn({ err: error }, 'could not put the held signing jobs back: they are taken again when their lease ends'),
   )
-  if (!(await within(BACKSTOP_MS / 2, put))) log('clubcred: putting the held signing jobs back takes too long: they are taken again when their lease ends')
+  if (!(await within(BACKSTOP_MS / 2, put))) log.warn('putting the held signing jobs back takes too long: they are taken again when their lease ends')
 }

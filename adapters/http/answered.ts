@@ -13,7 +13,11 @@ export interface AnsweredRequest {
   status: number
   /** From the request reaching the handler to its response (its body not yet sent), in ms. */
   durationMs: number
-  /** A few request headers that carry no secret, for debugging a client: never Authorization, Cookie or bodies. */
+  /**
+   * A few request headers, for debugging a client: never Authorization, Cookie or bodies. Their values
+   * are as sent: a client may still have put a secret or an address in one, so whoever logs them masks
+   * them first (`server/log-wiring.ts` masks, then cuts to 200 characters).
+   */
   headers: Partial<Record<(typeof SAFE_HEADERS)[number], string>>
 }
 
@@ -60,8 +64,8 @@ export function safeHeaders(header: (name: string) => string | null): AnsweredRe
   const headers: AnsweredRequest['headers'] = {}
   for (const name of SAFE_HEADERS) {
     const value = header(name)
-    // Bounded: a header is the client's text, and a log line is not the place for a novel.
-    if (value !== null) headers[name] = value.slice(0, 200)
+    // Whole: cut before masking, a secret across the cut would show its first part unrecognised.
+    if (value !== null) headers[name] = value
   }
   return headers
 }

@@ -5,6 +5,8 @@
  * routes, as itty notes `params` and `route` there; every part of the HTTP face reads it from the request
  * it was handed. No copy of the Request (a copy costs tens of µs), no runtime's async context.
  */
+import { holdsSecret } from '../shared/mask-secrets.ts'
+
 export const REQUEST_ID_HEADER = 'x-request-id'
 
 /** Where the id is noted on a Request; `Symbol.for`, so that two copies of this module agree. */
@@ -14,13 +16,17 @@ type Identified = Request & { [REQUEST_ID]?: string }
 
 /**
  * An id a proxy or client sent is kept when it is plain: it lands in log lines and headers, so it must
- * not be able to forge a log line, smuggle a header, or carry anything long enough to be a token.
+ * not be able to forge a log line or smuggle a header.
  */
 const SANE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/
 
-/** The incoming `X-Request-Id` when it is sane, else a new random id (a UUID). */
+/**
+ * The incoming `X-Request-Id` when it is sane and not shaped like a secret, else a new random id (a
+ * UUID). An id is echoed and logged as it is, so one the log would mask (a client secret `ccs_…`, an API
+ * key, a JWT: a client that put its secret in the wrong header) is refused rather than kept.
+ */
 export function acceptedRequestId(incoming: string | null): string {
-  return incoming !== null && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID()
+  return incoming !== null && SANE_REQUEST_ID.test(incoming) && !holdsSecret(incoming) ? incoming : crypto.randomUUID()
 }
 
 /** Settles the id of `request` (its sane `X-Request-Id`, else a new one) and notes it there; returns it. */

@@ -9,6 +9,7 @@ import { problemResponse } from '../http/problem.ts'
 import { withSecurityHeaders } from '../http/security-headers.ts'
 import { acceptedRequestId, withRequestIdHeader } from '../http/request-id.ts'
 import { answeredRequest, type AnsweredRequest } from '../http/answered.ts'
+import { maskedExcerpt } from '../shared/mask-secrets.ts'
 import { requestUrl } from './request-url.ts'
 import { requestBody, settleUnreadBody } from './request-body.ts'
 
@@ -17,7 +18,10 @@ export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 export interface NodeListenerOptions {
   /** Called when the handler itself throws (it normally answers every error as a response). */
   onError?: (error: unknown) => void
-  /** One line about a request refused before it reached the handler (a malformed Host header), with the id of its answer. */
+  /**
+   * One line about a request refused before it reached the handler (a malformed Host header), with the
+   * id of its answer; the client's text in it is masked (`[email]`, `[token]`, …) and cut to 200 characters.
+   */
   log?: (line: string, context: { requestId: string }) => void
   /**
    * Called for each answer the listener makes itself (a refused Host, a handler that threw); the
@@ -44,7 +48,7 @@ export function toNodeListener(
   handler: Handler,
   {
     onError = (error) => console.error('clubcred: listener failed:', error),
-    log = (line) => console.error(line),
+    log = (line) => console.error(`clubcred: ${line}`),
     onResponse,
     problemBaseUrl = handler.problemBaseUrl ?? DEFAULTS.problemBaseUrl,
   }: NodeListenerOptions = {},
@@ -67,8 +71,8 @@ export function toNodeListener(
     }
     const refuseHost = (received: number) => {
       const id = requestId()
-      // The value is the client's; JSON.stringify keeps the log one line whatever it holds.
-      log(`clubcred: 400 invalid-host: ${req.method} with Host ${JSON.stringify((req.headers.host ?? '').slice(0, 200))}`, { requestId: id })
+      // The value is the client's: masked whole, then cut; JSON.stringify keeps the log one line whatever it holds.
+      log(`400 invalid-host: ${req.method} with Host ${JSON.stringify(maskedExcerpt(req.headers.host ?? '', 200))}`, { requestId: id })
       return ownAnswer('invalid-host', 'The Host header is not a valid host[:port].', id, received)
     }
     handle(handler, req, res, refuseHost).catch(async (error) => {

@@ -205,6 +205,13 @@ describe('the Deno server', () => {
         server.log,
       )
       assert.ok(lines.filter((line) => line.msg === 'request').length >= 6, 'a line per request')
+      // After the listening line, nothing but the log's JSON lines, the shutdown's included (docs/logs.md).
+      assert.equal(server.stderr.split(/^clubcred listening on \S+\n/m)[1], '', 'nothing on stderr after the listening line')
+      assert.ok(
+        lines.every((line) => typeof line.level === 'string' && typeof line.msg === 'string'),
+        'a level and a msg on every line',
+      )
+      assert.deepEqual(lines.at(-1), { ...lines.at(-1), level: 'info', msg: 'shut down' }, 'the last line')
       for (const leaked of [secret, token, 'ada@members.example', 'Ada Deno']) assert.ok(!server.log.includes(leaked), 'no secret in the log')
     } finally {
       const code = await server.stop()

@@ -1,7 +1,8 @@
 /**
  * The database stops for a few seconds while a club issues (issue 15): the API answers 503
  * `storage-unavailable` problems meanwhile (not a 500, not a hang), every issuance it accepted (200) gets
- * its credential, and signing resumes by itself once the database is back, with no restart.
+ * its credential, and signing resumes by itself once the database is back, with no restart. Every line
+ * the server writes after its listening line, through the outage and its shutdown, is JSON (docs/logs.md).
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -9,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import postgres from 'postgres'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { demoClientFrom } from '../support/server.ts'
+import { demoClientFrom, linesAfterListening } from '../support/server.ts'
 
 const BATCH = 20
 const OUTAGE_MS = 3000
@@ -127,5 +128,14 @@ describe('the database down for a few seconds', { timeout: 180_000 }, () => {
     } finally {
       await sql.end()
     }
+
+    // The outage as a log collector reads it: JSON lines only, the 503s among them as warnings.
+    await node.stop()
+    const lines = linesAfterListening(node)
+    assert.ok(
+      lines.some((line) => line.msg === 'request' && line.level === 'warn' && line.status === 503),
+      'a 503 during the outage is a warning line',
+    )
+    assert.equal(lines.at(-1)!.msg, 'shut down')
   })
 })

@@ -2,7 +2,8 @@
  * A rolling restart on PostgreSQL (docs/shutdown.md, Rolling restart), with real processes: an `api` node
  * accepts 1,000 recipients, the `worker` is sent SIGTERM while it holds a round, both exit 0, and a new
  * worker signs the rest at once: the old one left no job leased (the lease, 60 s, is longer than the
- * test waits). One credential and one `issuance.credential_issued` event per issuance.
+ * test waits). One credential and one `issuance.credential_issued` event per issuance. Every line each
+ * node writes after its listening line is JSON, the shutdown's included.
  */
 import assert from 'node:assert/strict'
 import { randomBytes } from 'node:crypto'
@@ -11,6 +12,7 @@ import postgres from 'postgres'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoToken } from '../support/issuing-process.ts'
+import { linesAfterListening } from '../support/server.ts'
 
 const RECIPIENTS = 1000
 /** Shorter than the signing lease (60 s by default): a job left leased would not be signed in time. */
@@ -18,11 +20,15 @@ const SIGNED_WITHIN_MS = 30_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The exit, once the process's last lines are read too. */
 function exitOf(node: NodeProcess) {
-  return new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    if (node.child.exitCode !== null || node.child.signalCode !== null) resolve({ code: node.child.exitCode, signal: node.child.signalCode })
-    else node.child.once('exit', (code, signal) => resolve({ code, signal }))
-  })
+  return node.closed.then(() => ({ code: node.child.exitCode, signal: node.child.signalCode }))
+}
+
+/** The last line after checking that every line after the listening line is JSON (docs/logs.md). */
+function lastLine(node: NodeProcess) {
+  const { level, msg } = linesAfterListening(node).at(-1)!
+  return { level, msg }
 }
 
 describe('a rolling restart on PostgreSQL (docs/shutdown.md)', { timeout: 120_000 }, () => {
@@ -78,6 +84,7 @@ describe('a rolling restart on PostgreSQL (docs/shutdown.md)', { timeout: 120_00
       worker.child.kill('SIGTERM')
       t.diagnostic(`at the worker's SIGTERM: ${JSON.stringify(await state())}`)
       assert.deepEqual(await workerExit, { code: 0, signal: null }, worker.stderr)
+      assert.deepEqual(lastLine(worker), { level: 'info', msg: 'shut down' })
       const afterWorker = await state()
       t.diagnostic(`at its exit: ${JSON.stringify(afterWorker)}`)
       assert.equal(afterWorker.leased, 0, 'the worker stored the rounds it held: no job left leased')
@@ -86,6 +93,7 @@ describe('a rolling restart on PostgreSQL (docs/shutdown.md)', { timeout: 120_00
       const apiExit = exitOf(api)
       api.child.kill('SIGTERM')
       assert.deepEqual(await apiExit, { code: 0, signal: null }, api.stderr)
+      assert.deepEqual(lastLine(api), { level: 'info', msg: 'shut down' })
 
       await start('worker')
       const waited = Date.now()

@@ -9,18 +9,23 @@ import { join } from 'node:path'
 import { after, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { accessToken, clubAndClient, freshDataDir, removeDataDir, type ServerProcess } from '../support/server.ts'
+import { accessToken, clubAndClient, freshDataDir, linesAfterListening, removeDataDir, type ServerProcess } from '../support/server.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 
 const RECIPIENTS = 1000
 const RECOVERY_MS = 60_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-const exitOf = (server: NodeProcess) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) => {
-    if (server.child.exitCode !== null || server.child.signalCode !== null) resolve({ code: server.child.exitCode, signal: server.child.signalCode })
-    else server.child.once('exit', (code, signal) => resolve({ code, signal }))
-  })
+/** The exit, once the process's last lines are read too. */
+const exitOf = (server: NodeProcess) => server.closed.then(() => ({ code: server.child.exitCode, signal: server.child.signalCode }))
+/** Whether the log has a line with this `msg` yet (read while the process runs: a line may be half read). */
+const logged = (server: NodeProcess, msg: string) => server.log.includes(`"msg":${JSON.stringify(msg)}`)
+const SHUTTING_DOWN = 'shutting down; a second signal exits at once'
+/** The shutdown's own lines (docs/shutdown.md), after checking that every line after the listening line is JSON. */
+const shutdownLines = (server: NodeProcess) =>
+  linesAfterListening(server)
+    .filter((line) => line.msg !== 'request')
+    .map(({ level, msg, signal, timeoutMs }) => ({ level, msg, ...(signal ? { signal } : {}), ...(timeoutMs ? { timeoutMs } : {}) }))
 const alive = (server: NodeProcess) => server.child.exitCode === null && server.child.signalCode === null
 
 const running: NodeProcess[] = []
@@ -155,8 +160,8 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     const heldAtSignal = (leased.get() as { n: number }).n
     t.diagnostic(`at SIGTERM: ${heldAtSignal} jobs leased, ${(credentials.get() as { n: number }).n} credentials`)
 
-    for (const until = Date.now() + 10_000; !/SIGTERM: shutting down/.test(server.stderr); await sleep(5)) {
-      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.stderr}`)
+    for (const until = Date.now() + 10_000; !logged(server, SHUTTING_DOWN); await sleep(5)) {
+      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.log}`)
     }
     await idle.closed // the idle keep-alive connection is closed at once, while a request is still in flight
     assert.ok(alive(server), 'still draining: the second batch is in flight')
@@ -168,8 +173,10 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     assert.equal(answered.json.summary.ok, RECIPIENTS, 'the whole batch accepted')
     assert.equal(answered.headers.connection, 'close', 'the busy keep-alive connection closes after its response')
     assert.deepEqual(await exited, { code: 0, signal: null }, server.stderr)
-    assert.match(server.stderr, /SIGTERM: shutting down/)
-    assert.match(server.stderr, /clubcred: shut down\n/)
+    assert.deepEqual(shutdownLines(server).slice(-2), [
+      { level: 'info', msg: SHUTTING_DOWN, signal: 'SIGTERM', timeoutMs: 30000 },
+      { level: 'info', msg: 'shut down' },
+    ])
 
     const atExit = db
       .prepare(
@@ -250,7 +257,10 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
         assert.ok(alive(server), `${first}: draining, waiting for the request in flight`)
         server.child.kill(second)
         assert.deepEqual(await exited, { code, signal: null }, `${first} then ${second}:\n${server.stderr}`)
-        assert.match(server.stderr, new RegExp(`${second} again: exiting at once`))
+        assert.deepEqual(shutdownLines(server).slice(-2), [
+          { level: 'info', msg: SHUTTING_DOWN, signal: first, timeoutMs: 30000 },
+          { level: 'warn', msg: 'a second signal: exiting at once', signal: second },
+        ])
       }),
     )
   })
@@ -269,7 +279,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     server.child.kill('SIGTERM')
     assert.deepEqual(await exited, { code: 1, signal: null }, server.stderr)
     assert.equal(await outcome, 'ECONNRESET', 'the request was cut off, not answered')
-    assert.match(server.stderr, /shutdown bound of 1000 ms reached/)
+    assert.deepEqual(shutdownLines(server).slice(-1), [{ level: 'warn', msg: 'shutdown bound reached: requests or work cut off', timeoutMs: 1000 }])
   })
 
   it('every role (all, api, worker) exits 0 on SIGTERM and on SIGINT', async () => {
@@ -282,7 +292,10 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
         const exited = exitOf(server)
         server.child.kill(signal)
         assert.deepEqual(await exited, { code: 0, signal: null }, `${role} ${signal}:\n${server.stderr}`)
-        assert.match(server.stderr, /clubcred: shut down\n/)
+        assert.deepEqual(shutdownLines(server).slice(-2), [
+          { level: 'info', msg: SHUTTING_DOWN, signal, timeoutMs: 30000 },
+          { level: 'info', msg: 'shut down' },
+        ])
       }),
     )
   })
@@ -303,8 +316,8 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     await batch.arrived
     const exited = exitOf(server)
     server.child.kill('SIGTERM')
-    for (const until = Date.now() + 10_000; !/SIGTERM: shutting down/.test(server.stderr); await sleep(5)) {
-      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.stderr}`)
+    for (const until = Date.now() + 10_000; !logged(server, SHUTTING_DOWN); await sleep(5)) {
+      if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.log}`)
     }
     // Deno keeps listening while it drains (docs/shutdown.md, On Deno): a new request is told to go elsewhere.
     const late = await server.http('/v2/clubs/chess/issuances', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
@@ -317,6 +330,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     assert.equal(answered.status, 200, `${JSON.stringify(answered.json)}\n${server.stderr}`)
     assert.equal(answered.json.summary.ok, RECIPIENTS)
     assert.deepEqual(await exited, { code: 0, signal: null }, server.stderr)
+    assert.deepEqual(shutdownLines(server).slice(-1), [{ level: 'info', msg: 'shut down' }], 'the same JSON lines on Deno')
     const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
     const atExit = db
       .prepare(
@@ -336,5 +350,6 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     assert.ok(alive(again), 'draining, waiting for the request in flight')
     again.child.kill('SIGTERM')
     assert.deepEqual(await killed, { code: 143, signal: null }, again.stderr)
+    assert.deepEqual(shutdownLines(again).slice(-1), [{ level: 'warn', msg: 'a second signal: exiting at once', signal: 'SIGTERM' }])
   })
 })

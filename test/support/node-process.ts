@@ -12,6 +12,10 @@ export interface NodeProcess {
   child: ChildProcess
   /** Everything the process wrote to stderr so far. */
   readonly stderr: string
+  /** Everything the process wrote to stdout so far: its JSON log (docs/logs.md). */
+  readonly log: string
+  /** Resolves once the process has exited and its stdout and stderr are read to their end. */
+  readonly closed: Promise<void>
   http(path: string, options?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<HttpResponse>
   /** SIGKILL: no shutdown, no cleanup, as a crash or a lost machine. */
   kill(): Promise<void>
@@ -45,11 +49,12 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
     env: { ...inherited, PORT: '0', HOST: '127.0.0.1', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  // 'close', not 'exit': the last lines a process writes may still be in its pipes when it exits.
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()))
   let stderr = ''
   let stdout = ''
   child.stdout!.setEncoding('utf8')
-  child.stdout!.on('data', (chunk: string) => (stdout = (stdout + chunk).slice(-20000)))
+  child.stdout!.on('data', (chunk: string) => (stdout += chunk))
   child.stderr!.setEncoding('utf8')
   child.stderr!.on('data', (chunk: string) => (stderr += chunk))
   const url = await new Promise<string>((resolve, reject) => {
@@ -74,6 +79,10 @@ export async function spawnNode(env: Record<string, string>, { runtime = 'node' 
     get stderr() {
       return stderr
     },
+    get log() {
+      return stdout
+    },
+    closed: exited,
     async http(path, { method = 'GET', headers = {}, body } = {}) {
       const response = await request(url + path, { method: method as 'GET', headers, body, reset: true }).catch((error: Error) => {
         // A refused or reset connection usually means the process died: say how, with its last words.

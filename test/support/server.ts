@@ -2,6 +2,7 @@
  * The real server as a child process, and the admin CLI as a child process, on one data dir.
  * Tests talk to the server over HTTP with undici, as an integrator would.
  */
+import assert from 'node:assert/strict'
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -129,7 +130,8 @@ async function launch(entry: string, { dataDir = freshDataDir(), env = {} }: Sta
   })
   let log = ''
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (log += chunk))
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  // 'close', not 'exit': the last lines a process writes may still be in its pipes when it exits.
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
   const output = collectStderr(child)
   const url = await listeningUrl(child, exited, output)
 
@@ -205,6 +207,35 @@ export function logLines(server: Pick<ServerProcess, 'log'>): Record<string, any
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line))
+}
+
+/** A log line as parsed: pino's fields and the line's own. */
+export interface LogLine {
+  level: string
+  msg: string
+  [field: string]: unknown
+}
+
+/**
+ * What a log collector reads of a server process after its listening line (docs/logs.md, Where it goes):
+ * the rest of stderr and all of stdout. Asserts that each line is one JSON object with a `level` and a
+ * `msg`, and returns them parsed, stderr's first. Call it once the process has exited.
+ */
+export function linesAfterListening(server: { stderr: string; log: string }): LogLine[] {
+  const parts = server.stderr.split(/^clubcred listening on \S+\n/m)
+  assert.equal(parts.length, 2, `one listening line on stderr:\n${server.stderr}`)
+  const lines = [...parts[1]!.split('\n'), ...server.log.split('\n')].filter((line) => line !== '')
+  return lines.map((line) => {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(line)
+    } catch {
+      assert.fail(`a line after the listening line is not JSON: ${line}`)
+    }
+    const fields = parsed as Partial<LogLine> | null
+    assert.ok(fields !== null && typeof fields === 'object' && typeof fields.level === 'string' && typeof fields.msg === 'string', `no level or msg: ${line}`)
+    return fields as LogLine
+  })
 }
 
 /** The log lines at level error or fatal: a request that ended in a 500, a failed worker round, a crash. */

@@ -8,9 +8,12 @@
 import { createServer, connect, type Socket } from 'node:net'
 import type { AddressInfo } from 'node:net'
 import postgres from 'postgres'
-import { guardAgainstDriverDefects } from '../../server/process-guard.ts'
+import { guardProcess } from '../../server/process-guard.ts'
+import { createLogger } from '../../server/log.ts'
 
-if (process.env.GUARD === '1') guardAgainstDriverDefects((line) => process.stdout.write(`guarded: ${line}\n`))
+// The server's guard with the server's logger: its line is JSON on stdout, as in the server.
+const log = createLogger({ level: 'info' })
+if (process.env.GUARD === '1') guardProcess(() => log)
 const target = new URL(process.env.DATABASE_URL!)
 
 /** An ErrorResponse as a backend sends it when the server shuts down. */

@@ -1,12 +1,15 @@
 /**
  * A child process for test/server/write-after-close.test.ts: triggers postgres.js's write after a
  * connection closed (adapters/postgres/write-after-close.ts) with the real driver on a real server,
- * with or without the server's guard (`GUARD=1`), and prints `survived` if the process lives on.
+ * with or without the server's guard and logger (`GUARD=1`), and prints `survived` if the process lives on.
  */
 import postgres from 'postgres'
-import { guardAgainstDriverDefects } from '../../server/process-guard.ts'
+import { guardProcess } from '../../server/process-guard.ts'
+import { createLogger } from '../../server/log.ts'
 
-if (process.env.GUARD === '1') guardAgainstDriverDefects((line) => process.stdout.write(`guarded: ${line}\n`))
+// The server's guard with the server's logger: its line is JSON on stdout, as in the server.
+const log = createLogger({ level: 'info' })
+if (process.env.GUARD === '1') guardProcess(() => log)
 const url = process.env.DATABASE_URL!
 const sql = postgres(url, { max: 2, onnotice: () => {} })
 const killer = postgres(url, { max: 1, onnotice: () => {} })
