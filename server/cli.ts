@@ -28,6 +28,7 @@ import {
 } from './command-line.ts'
 import { BackupRefused, BackupRejected, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
 import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
+import { DriverMissing, loadDriver } from './load-driver.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
 
@@ -57,7 +58,7 @@ const CLIENT = option('client', 'ID', 'the API client id (`cc_…`)', true)
 const WEBHOOK = option('webhook', 'ID', 'the webhook endpoint id that `webhook create` printed', true)
 const ACHIEVEMENT = option('achievement', 'N', 'the achievement template id', true)
 /** The CLI's SQLite driver, for the commands that work on SQLite files (the schema check runs the migrations on it). */
-const sqliteDriver = async () => (await import('../adapters/sqlite/driver-better-sqlite3.ts')).betterSqlite3Driver
+const sqliteDriver = async () => (await loadBetterSqlite3()).betterSqlite3Driver
 const UNSEALED = option(
   'unsealed',
   undefined,
@@ -200,7 +201,7 @@ export const COMMANDS: Record<string, Command> = {
     // Works on the two databases themselves, not through an issuer.
     run: async (o, { config }) => {
       const to = required(o, 'to')
-      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), import('../adapters/sqlite/driver-better-sqlite3.ts')])
+      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), loadBetterSqlite3()])
       try {
         return await copyStorage(config, to, betterSqlite3Driver)
       } catch (error) {
@@ -209,18 +210,22 @@ export const COMMANDS: Record<string, Command> = {
       }
     },
   },
-  // docs/backup.md: these work on SQLite files, not through an issuer.
+  // docs/backup.md: these work on SQLite files with better-sqlite3 itself, not through an issuer.
   backup: {
     summary: "A consistent copy of the data dir's SQLite file, also while the server runs (SQLite's online backup); the master key is not in it.",
     options: [option('out', 'FILE', 'where to write the copy; an existing file is never overwritten', true)],
-    run: async (o, { config }) => (await import('./backup.ts')).backupDataDir(config, required(o, 'out'), await sqliteDriver()),
+    run: async (o, { config }) =>
+      (await loadDriver('better-sqlite3', () => import('./backup.ts'))).backupDataDir(config, required(o, 'out'), await sqliteDriver()),
   },
   restore: {
     summary:
       'Restores a backup into a data dir without a database; the master key must be there first: the seal, the schema and every key are checked before anything is written.',
     options: [option('from', 'FILE', 'the backup file', true), UNSEALED],
     run: async (o, { config }) =>
-      (await import('./restore.ts')).restoreDataDir(config, required(o, 'from'), { allowUnsealed: Boolean(o.unsealed), openDriver: await sqliteDriver() }),
+      (await loadDriver('better-sqlite3', () => import('./restore.ts'))).restoreDataDir(config, required(o, 'from'), {
+        allowUnsealed: Boolean(o.unsealed),
+        openDriver: await sqliteDriver(),
+      }),
   },
   'verify-backup': {
     summary:
@@ -228,7 +233,10 @@ export const COMMANDS: Record<string, Command> = {
     options: [UNSEALED],
     argument: { name: 'FILE', description: 'the backup file (never the live database)' },
     run: async (o, { config }) =>
-      (await import('./verify-backup.ts')).verifyBackup(config, required(o, 'FILE'), { allowUnsealed: Boolean(o.unsealed), openDriver: await sqliteDriver() }),
+      (await loadDriver('better-sqlite3', () => import('./verify-backup.ts'))).verifyBackup(config, required(o, 'FILE'), {
+        allowUnsealed: Boolean(o.unsealed),
+        openDriver: await sqliteDriver(),
+      }),
   },
 }
 
@@ -417,6 +425,10 @@ export async function main(args: string[]): Promise<number> {
       print({ error: { code: 'master-key-mismatch', message: error.message } })
       return 1
     }
+    if (error instanceof DriverMissing) {
+      print({ error: { code: 'driver-missing', message: error.message } })
+      return 1
+    }
     if (error instanceof ConfigurationError) {
       print({ error: { code: 'configuration', message: error.message } })
       return 1
@@ -437,12 +449,15 @@ export async function main(args: string[]): Promise<number> {
 }
 
 async function openIssuer(config: ServerConfig): Promise<Issuer> {
-  const [{ wireIssuer }, { betterSqlite3Driver }, { createNodeSigner }] = await Promise.all([
-    import('./wire.ts'),
-    import('../adapters/sqlite/driver-better-sqlite3.ts'),
-    import('../adapters/node/signer.ts'),
-  ])
-  return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver: betterSqlite3Driver, signer: createNodeSigner() })
+  const [{ wireIssuer }, { createNodeSigner }] = await Promise.all([import('./wire.ts'), import('../adapters/node/signer.ts')])
+  // Loaded only on SQLite: a command on PostgreSQL needs no better-sqlite3.
+  const openDriver = async (filename: string) => (await loadBetterSqlite3()).betterSqlite3Driver(filename)
+  return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver, signer: createNodeSigner() })
+}
+
+/** Node's SQLite driver; where it is not installed, `DriverMissing` (`driver-missing`, exit 1). */
+function loadBetterSqlite3() {
+  return loadDriver('better-sqlite3', () => import('../adapters/sqlite/driver-better-sqlite3.ts'))
 }
 
 function print(value: unknown): void {

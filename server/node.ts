@@ -6,7 +6,6 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
-import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
@@ -16,6 +15,7 @@ import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { guardProcess } from './process-guard.ts'
+import { loadDriver } from './load-driver.ts'
 import { finishIssuer, handleShutdownSignals, putBackHeld, within, type ShutdownOutcome } from './shutdown.ts'
 import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
@@ -53,7 +53,7 @@ export async function startNodeServer({
 }: { env?: NodeJS.ProcessEnv; clock?: Clock; logDestination?: DestinationStream } = {}): Promise<RunningServer> {
   const config = readServerConfig(env)
   const logger = createLogger({ level: config.logLevel, ...(logDestination ? { destination: logDestination } : {}) })
-  let listener: ReturnType<typeof toNodeListener> | undefined
+  let listener: ReturnType<typeof toNodeListener> | undefined = undefined
   // Requests that arrive before the issuer is wired (it needs the port for its URLs) wait for it, as on Deno.
   let wired!: (listener: ReturnType<typeof toNodeListener>) => void
   const ready = new Promise<ReturnType<typeof toNodeListener>>(
@@ -102,7 +102,7 @@ export async function startNodeServer({
     issuer = issuerIfWired = await wireIssuer({
       config,
       urls,
-      openDriver: betterSqlite3Driver,
+      openDriver: openBetterSqlite3,
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
       ...(metrics ? { metrics } : {}),
@@ -165,6 +165,15 @@ export async function startNodeServer({
     logger,
     close: () => (closing ??= shutdown()),
   }
+}
+
+/**
+ * Node's SQLite driver, loaded on first use: a server on PostgreSQL never loads better-sqlite3, and one
+ * installed without it (`--omit=optional`) stops with one line naming the package.
+ */
+async function openBetterSqlite3(filename: string) {
+  const { betterSqlite3Driver } = await loadDriver('better-sqlite3', () => import('../adapters/sqlite/driver-better-sqlite3.ts'))
+  return betterSqlite3Driver(filename)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
+import { loadDriver } from './load-driver.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { ServerConfig } from './config.ts'
 
@@ -16,11 +17,9 @@ export async function copyStorage(config: ServerConfig, to: string, openDriver: 
   const file = join(config.dataDir, 'clubcred.db')
   if (!existsSync(file)) throw new TypeError(`there is no SQLite database at ${file} (CLUBCRED_DATA_DIR)`)
 
-  const [{ createPostgresStorage, DEFAULT_POSTGRES_SCHEMA }, { copySqliteToPostgres, CopyRefused }, { default: postgres }] = await Promise.all([
-    import('../adapters/postgres/index.ts'),
-    import('../adapters/postgres/copy-from-sqlite.ts'),
-    import('postgres'),
-  ])
+  const [{ createPostgresStorage, DEFAULT_POSTGRES_SCHEMA }, { copySqliteToPostgres, CopyRefused }, { default: postgres }] = await loadDriver('postgres', () =>
+    Promise.all([import('../adapters/postgres/index.ts'), import('../adapters/postgres/copy-from-sqlite.ts'), import('postgres')]),
+  )
   // Opening each storage once runs its migrations; the copy then works on the tables themselves.
   await createSqliteStorage({ driver: openDriver(file) }).close()
   await (await createPostgresStorage({ url: to })).close()

@@ -19,8 +19,8 @@ import { reportingTo } from './start.ts'
 export interface WireOptions {
   config: ServerConfig
   urls: IssuerUrls
-  /** Opens the SQLite driver on a file path: each runtime entry passes its own. */
-  openDriver: (filename: string) => SqliteDriver
+  /** Opens the SQLite driver on a file path: each runtime entry passes its own, and may load it here (never called on PostgreSQL). */
+  openDriver: (filename: string) => SqliteDriver | Promise<SqliteDriver>
   /** Signs credentials: each runtime entry passes its own (wiring picks no runtime). */
   signer: JwtSigner
   /** Sends webhook deliveries: each runtime entry passes its own; without one they wait in storage. */

@@ -4,8 +4,8 @@ import type { CertificateRenderer } from '../../core/ports/certificate-renderer.
 
 export interface PdfRendererOptions {
   /**
-   * The TrueType (or OpenType) faces to embed; they MUST hold Hangul. Default: Pretendard from the
-   * `pretendard` package, read from `node_modules` on first use (the only Node-specific part: a runtime
+   * The TrueType (or OpenType) faces to embed; they MUST hold Hangul. Default: the Pretendard faces
+   * shipped beside this module (`fonts/`), read on first use (the only Node-specific part: a runtime
    * without `node:fs` passes the bytes here).
    */
   fonts?: CertificateFonts | (() => Promise<CertificateFonts>)
