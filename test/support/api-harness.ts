@@ -272,7 +272,7 @@ export async function openVerificationApi({ club, clock, listen }: VerificationA
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
     const response = await harness.send(url, init)
     const answer = text(response.bytes)
-    let body: any = null
+    let body: any
     try {
       body = answer ? JSON.parse(answer) : null
     } catch {
