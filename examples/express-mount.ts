@@ -5,6 +5,7 @@
  *   PORT=3000 npx tsx examples/express-mount.ts
  */
 import express from 'express'
+import { once } from 'node:events'
 import type { AddressInfo } from 'node:net'
 import { createIssuer } from 'clubcred'
 import { createMemoryStorage } from 'clubcred/memory'
@@ -15,22 +16,23 @@ app.get('/', (_req, res) => {
   res.type('text/plain').send('the host app\n')
 })
 
-const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', async () => {
-  const origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  const issuer = createIssuer({
-    storage: createMemoryStorage(),
-    masterKey: crypto.getRandomValues(new Uint8Array(32)),
-    urls: {
-      base: `${origin}/badges`,
-      auth: `${origin}/badges/oauth`,
-      public: `${origin}/badges`,
-      legacyBase: `${origin}/badges`,
-      shareHost: new URL(origin).host,
-    },
-  })
-  await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
-  const client = await issuer.clients.create({ club: 'chess' })
-  issuer.worker.start()
-  app.use('/badges', toNodeListener(issuer.fetch))
-  console.log(JSON.stringify({ listening: origin, clubcred: `${origin}/badges`, client }))
+// Listens first, so that the issuer's URLs can name the port it got.
+const server = app.listen(Number(process.env.PORT ?? 3000), '127.0.0.1')
+await once(server, 'listening')
+const origin = `http://localhost:${(server.address() as AddressInfo).port}`
+const issuer = createIssuer({
+  storage: createMemoryStorage(),
+  masterKey: crypto.getRandomValues(new Uint8Array(32)),
+  urls: {
+    base: `${origin}/badges`,
+    auth: `${origin}/badges/oauth`,
+    public: `${origin}/badges`,
+    legacyBase: `${origin}/badges`,
+    shareHost: new URL(origin).host,
+  },
 })
+await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+const client = await issuer.clients.create({ club: 'chess' })
+issuer.worker.start()
+app.use('/badges', toNodeListener(issuer.fetch))
+console.log(JSON.stringify({ listening: origin, clubcred: `${origin}/badges`, client }))

@@ -4,6 +4,7 @@
  *
  *   PORT=3000 npx tsx examples/node-http-prefix.ts
  */
+import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createIssuer } from 'clubcred'
@@ -20,23 +21,24 @@ const server = createServer((req, res) => {
 })
 let badges: ReturnType<typeof toNodeListener> | undefined
 
-server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1', async () => {
-  const origin = `http://localhost:${(server.address() as AddressInfo).port}`
-  const issuer = createIssuer({
-    storage: createMemoryStorage(),
-    masterKey: crypto.getRandomValues(new Uint8Array(32)),
-    signer: createNodeSigner(),
-    urls: {
-      base: `${origin}/badges`,
-      auth: `${origin}/badges/oauth`,
-      public: `${origin}/badges`,
-      legacyBase: `${origin}/badges`,
-      shareHost: new URL(origin).host,
-    },
-  })
-  await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
-  const client = await issuer.clients.create({ club: 'chess' })
-  issuer.worker.start()
-  badges = toNodeListener(issuer.fetch)
-  console.log(JSON.stringify({ listening: origin, clubcred: `${origin}/badges`, client }))
+// Listens first, so that the issuer's URLs can name the port it got.
+server.listen(Number(process.env.PORT ?? 3000), '127.0.0.1')
+await once(server, 'listening')
+const origin = `http://localhost:${(server.address() as AddressInfo).port}`
+const issuer = createIssuer({
+  storage: createMemoryStorage(),
+  masterKey: crypto.getRandomValues(new Uint8Array(32)),
+  signer: createNodeSigner(),
+  urls: {
+    base: `${origin}/badges`,
+    auth: `${origin}/badges/oauth`,
+    public: `${origin}/badges`,
+    legacyBase: `${origin}/badges`,
+    shareHost: new URL(origin).host,
+  },
 })
+await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+const client = await issuer.clients.create({ club: 'chess' })
+issuer.worker.start()
+badges = toNodeListener(issuer.fetch)
+console.log(JSON.stringify({ listening: origin, clubcred: `${origin}/badges`, client }))

@@ -18,6 +18,9 @@ export interface RequestBody {
   detach(): void
 }
 
+/** An event listener as node:stream takes it. */
+type Listener = Parameters<IncomingMessage['on']>[1]
+
 /**
  * The request body as a web stream, read on demand. Unlike `Readable.toWeb`, cancelling it does not
  * destroy the request: IncomingMessage.destroy resets the socket, so a handler that stops reading a
@@ -27,7 +30,7 @@ export function requestBody(req: IncomingMessage): RequestBody {
   let received = 0
   let attached = false
   let settled = false
-  const listeners: { event: string; listener: (...args: any[]) => void }[] = []
+  const listeners: { event: string; listener: Listener }[] = []
   const detach = () => {
     for (const { event, listener } of listeners) req.off(event, listener)
     listeners.length = 0
@@ -38,7 +41,7 @@ export function requestBody(req: IncomingMessage): RequestBody {
       pull(controller) {
         if (!attached) {
           attached = true
-          const on = (event: string, listener: (...args: any[]) => void) => {
+          const on = (event: string, listener: Listener) => {
             listeners.push({ event, listener })
             req.on(event, listener)
           }

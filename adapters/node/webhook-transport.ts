@@ -81,7 +81,7 @@ export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportO
         await answer.body.dump({ limit: BODY_LIMIT }).catch(() => {})
         return { status: answer.statusCode }
       } catch (error) {
-        throw new Error(describe(error, attempt))
+        throw new Error(describe(error, attempt), { cause: error })
       }
     },
     async close() {

@@ -199,6 +199,7 @@ function digestOf(value: unknown): string {
 /** A file name any file system takes: no control characters, separators or reserved punctuation. */
 function sanitizeFilename(name: string): string {
   const clean = name
+    // eslint-disable-next-line no-control-regex -- control characters are what this removes
     .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, '_')
     .replace(/\s+/g, ' ')
     .trim()

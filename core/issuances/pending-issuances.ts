@@ -17,7 +17,7 @@ export function pendingIssuances(tx: UnitOfWork, nextId: () => number) {
   const waiting: { issuance: NewIssuance; settle: (id: number) => void }[] = []
   const externalUserIds = new Set<string>()
   const emails = new Set<string>()
-  const nonAscii = /[^\x00-\x7f]/
+  const nonAscii = /[^\p{ASCII}]/u
 
   return {
     /** Adds an issuance (its id drawn from `nextId`); `settle` gets its final id when it is written. */

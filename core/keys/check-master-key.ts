@@ -16,7 +16,7 @@ export async function openSealedKeys(keys: StoredKey[], masterKey: Uint8Array): 
   const sealer = await createSealer(masterKey)
   const result: OpenedKeys = { opened: [], failed: [] }
   for (const key of keys) {
-    let matches = false
+    let matches: boolean
     try {
       const jwk = JSON.parse(await sealer.open(key.sealedPrivateKey, key.kid)) as Record<string, unknown>
       matches = typeof jwk.d === 'string' && jwk.x === key.publicJwk.x && jwk.y === key.publicJwk.y && jwk.crv === key.publicJwk.crv

@@ -17,10 +17,12 @@ import * as v from 'valibot'
  */
 export type TextLines = 'single-line' | 'multi-line'
 
+/* eslint-disable no-control-regex -- control characters are what these refuse */
 const CONTROL: Record<TextLines, RegExp> = {
   'single-line': /[\u0000-\u001f\u007f-\u009f]/,
   'multi-line': /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/,
 }
+/* eslint-enable no-control-regex */
 
 /** With the `u` flag a surrogate class matches only unpaired surrogates: a pair is one code point. */
 const LONE_SURROGATE = /[\ud800-\udfff]/u

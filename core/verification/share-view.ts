@@ -28,6 +28,16 @@ export interface ShareView {
   urls: { share: string; verify: string; jwt: string; walletOffer: string }
 }
 
+/** The achievement as the signed credential carries it: every member is read defensively. */
+type SignedAchievement = {
+  name?: unknown
+  description?: unknown
+  criteria?: { narrative?: unknown }
+  achievementType?: unknown
+  tag?: unknown
+  'x-partnerOrganizations'?: unknown
+}
+
 /** The share page's content for a credential of `club`, or `null` when there is none (404). */
 export async function shareView(
   ctx: IssuerContext,
@@ -42,7 +52,7 @@ export async function shareView(
   const snapshot = await ctx.storage.snapshots.findById(issuance.snapshotId)
   const verdict = await verify(issuance.id)
   const checkedAt = ctx.clock.now()
-  const vc = (verdict.payload?.vc ?? {}) as { credentialSubject?: { achievement?: Record<string, any> }; validFrom?: string; validUntil?: string }
+  const vc = (verdict.payload?.vc ?? {}) as { credentialSubject?: { achievement?: SignedAchievement }; validFrom?: string; validUntil?: string }
   const achievement = vc.credentialSubject?.achievement ?? {}
   return {
     credentialId,
@@ -60,7 +70,11 @@ export async function shareView(
       achievementType: String(achievement.achievementType ?? ''),
       tags: Array.isArray(achievement.tag) ? achievement.tag.map(String) : [],
       partners: Array.isArray(achievement['x-partnerOrganizations'])
-        ? achievement['x-partnerOrganizations'].map((p: any) => ({ name: String(p.name), role: String(p.role), isVerified: Boolean(p.isVerified) }))
+        ? achievement['x-partnerOrganizations'].map((p: { name?: unknown; role?: unknown; isVerified?: unknown }) => ({
+            name: String(p.name),
+            role: String(p.role),
+            isVerified: Boolean(p.isVerified),
+          }))
         : [],
     },
     urls: {

@@ -55,7 +55,7 @@ export function createIssuanceVerifier(ctx: IssuerContext, { cacheSize = 10_000 
     const credential = issuance ? await ctx.storage.credentials.findByIssuance(issuance.id) : null
     const club = issuance ? await ctx.storage.clubs.findByDomain(issuance.club) : null
     if (!issuance || !credential || !club) return NOT_FOUND
-    let payload: JWTPayload | null = null
+    let payload: JWTPayload | null
     try {
       payload = decodeJwt(credential.jwt)
     } catch {
@@ -85,18 +85,27 @@ async function verifyJwt(ctx: IssuerContext, credential: CredentialRecord): Prom
   }
 }
 
+/** The claims as the JWT carries them: each is compared, so an absent or odd one fails the check. */
+type SignedClaims = {
+  iss?: unknown
+  jti?: unknown
+  nbf?: unknown
+  exp?: unknown
+  vc?: { id?: unknown; issuer?: { id?: unknown }; validFrom?: unknown; validUntil?: unknown } | null
+}
+
 /** docs/decisions.md, The signed credential: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
-function claimsConsistent(claims: Record<string, any>, did: string, credential: CredentialRecord): boolean {
+function claimsConsistent(claims: SignedClaims, did: string, credential: CredentialRecord): boolean {
   const vc = claims.vc
   if (!vc || typeof vc !== 'object') return false
   const id = `urn:uuid:${credential.id}`
-  const validUntil = vc.validUntil === undefined ? undefined : Date.parse(vc.validUntil) / 1000
+  const validUntil = vc.validUntil === undefined ? undefined : Date.parse(String(vc.validUntil)) / 1000
   return (
     claims.iss === did &&
     (vc.issuer?.id ?? vc.issuer) === did &&
     claims.jti === id &&
     vc.id === id &&
-    claims.nbf === Date.parse(vc.validFrom) / 1000 &&
+    claims.nbf === Date.parse(String(vc.validFrom)) / 1000 &&
     claims.exp === validUntil
   )
 }

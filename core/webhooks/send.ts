@@ -39,7 +39,7 @@ export async function attemptDelivery(ctx: IssuerContext, transport: WebhookTran
   const timestamp = Math.floor(started / 1000)
   const webhookId = String(delivery.eventId)
   let status: number | null = null
-  let error = ''
+  let error: string
   try {
     const headers = {
       'content-type': 'application/json',

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { createServer } from 'node:http'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
 import { createPostgresStorage } from '../../adapters/postgres/index.ts'
@@ -45,7 +45,7 @@ async function slowReceiver(secrets: Map<string, string>, delayMs: number) {
     most.set(key, Math.max(most.get(key) ?? 0, n))
   }
   const leave = (key: string) => inFlight.set(key, inFlight.get(key)! - 1)
-  const server = createServer(async (req, res) => {
+  async function receive(req: IncomingMessage, res: ServerResponse) {
     const path = req.url!
     const id = String(req.headers['webhook-id'])
     enter(path)
@@ -69,7 +69,9 @@ async function slowReceiver(secrets: Map<string, string>, delayMs: number) {
       delivered.push({ path, id, verified })
       res.writeHead(200).end()
     }, delayMs)
-  })
+  }
+  // A request its sender aborts mid-body fails the read: that connection is dropped, the receiver runs on.
+  const server = createServer((req, res) => void receive(req, res).catch(() => res.destroy()))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
-import Database from 'better-sqlite3'
 import { StorageConflict } from '../../core/errors.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'

@@ -69,11 +69,11 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
       const verifyUrl: string = detail.body.data.credential.verifyUrl
       assert.ok(verifyUrl.startsWith(h.issuer.config.urls.public))
       const verdict = await h.send(new Request(verifyUrl))
-      assert.deepEqual(((await verdict.json()) as any).status, 'valid')
+      assert.deepEqual(((await verdict.json()) as { status: string }).status, 'valid')
       const jwt = await h.send(new Request(detail.body.data.credential.jwtUrl))
       assert.equal(await jwt.text(), (await call('GET', `/v2/clubs/chess/issuances/${id}/credential`)).body.data.jwt)
       assert.equal((await call('POST', `/v2/clubs/chess/issuances/${id}/revoke`)).body.data.status, 'revoked')
-      assert.equal(((await (await h.send(new Request(verifyUrl))).json()) as any).status, 'revoked')
+      assert.equal(((await (await h.send(new Request(verifyUrl))).json()) as { status: string }).status, 'revoked')
     })
 
     it('answers errors as problem documents: unknown route, wrong method, bad JSON', async () => {
@@ -89,7 +89,7 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
         }),
       )
       assert.equal(badJson.status, 400)
-      assert.equal(((await badJson.json()) as any).code, 'invalid-json')
+      assert.equal(((await badJson.json()) as { code: string }).code, 'invalid-json')
     })
   })
 }

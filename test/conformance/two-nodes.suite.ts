@@ -12,6 +12,7 @@ import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list'
 import type { Issuer } from '../../index.ts'
 import { clientCredentialsGrant } from '../support/token-request.ts'
+import type { Json } from '../support/json.ts'
 
 /** The origin of `defaultUrls(8787)`, which both nodes MUST be configured with (one load balancer). */
 const ORIGIN = 'http://localhost:8787'
@@ -132,7 +133,7 @@ async function clubApi(node: Issuer) {
   const token = ((await response.json()) as { access_token: string }).access_token
   let issued = 0
 
-  async function call(on: Issuer, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  async function call(on: Issuer, method: string, path: string, body?: unknown): Promise<{ status: number; body: Json }> {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } }
     if (body !== undefined) init.body = JSON.stringify(body)
     const answer = await on.fetch(new Request(`${ORIGIN}${path}`, init))
@@ -172,17 +173,18 @@ async function verdict(node: Issuer, issuanceId: number): Promise<{ isValid: boo
   return { isValid, status }
 }
 
-async function didDocument(node: Issuer): Promise<any> {
+async function didDocument(node: Issuer): Promise<DidDocument> {
   const answer = await node.fetch(new Request(`${ORIGIN}/open-badges/v3/issuers/${CLUB}/did.json`))
   assert.equal(answer.status, 200)
   return answer.json()
 }
 
-const kidsOf = (document: any): string[] => document.verificationMethod.map((method: { id: string }) => method.id)
+const kidsOf = (document: DidDocument): string[] => document.verificationMethod.map((method: { id: string }) => method.id)
+type DidDocument = { id: string; verificationMethod: { id: string }[] }
 const kidOf = (jwt: string): string => String(decodeProtectedHeader(jwt).kid)
 
 function statusEntry(jwt: string): { statusListIndex: number; statusListCredential: string } {
-  const status = (decodeJwt(jwt) as any).vc.credentialStatus
+  const status = decodeJwt<{ vc: Json }>(jwt).vc.credentialStatus
   const entry = Array.isArray(status) ? status[0] : status
   return { statusListIndex: Number(entry.statusListIndex), statusListCredential: entry.statusListCredential }
 }
@@ -191,6 +193,6 @@ function statusEntry(jwt: string): { statusListIndex: number; statusListCredenti
 async function statusBits(node: Issuer, url: string, indexes: number[]): Promise<boolean[]> {
   const answer = await node.fetch(new Request(url))
   assert.equal(answer.status, 200)
-  const list = await decodeList({ encodedList: (decodeJwt(await answer.text()) as any).vc.credentialSubject.encodedList })
+  const list = await decodeList({ encodedList: decodeJwt<{ vc: Json }>(await answer.text()).vc.credentialSubject.encodedList })
   return indexes.map((index) => list.getStatus(index))
 }

@@ -11,13 +11,14 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import type { Json as ParsedJson } from '../support/json.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const CLUB = 'demo'
 
 interface Json {
   status: number
-  body: any
+  body: ParsedJson
   text: string
 }
 
@@ -128,7 +129,7 @@ async function call(url: string, init: RequestInit = {}): Promise<Json> {
   return { status: response.status, body, text }
 }
 
-function expectStatus(response: Json, status: number, what: string): any {
+function expectStatus(response: Json, status: number, what: string): ParsedJson {
   assert.equal(response.status, status, `${what} answered ${response.status}: ${response.text}`)
   return response.body
 }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict'
 import { spawn, type ChildProcess } from 'node:child_process'
 import { after, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
+import type { IssuanceDetail } from '../../core/issuances/present.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -22,7 +23,7 @@ async function start(
   let stdout = ''
   let stderr = ''
   child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const ready = await new Promise<any>((resolve, reject) => {
+  const ready = await new Promise<Awaited<ReturnType<typeof start>>['ready']>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${example} did not start: ${stderr}`)), 30_000)
     child.stdout!.on('data', (chunk) => {
       stdout += chunk
@@ -66,17 +67,18 @@ for (const example of ['node-http-prefix.ts', 'express-mount.ts', 'fetch-framewo
       assert.equal(template.headers.get('location'), `${clubcred}/v2/clubs/chess/achievements/1`)
       const issued = (await (
         await call('POST', '/v2/clubs/chess/issuances', { achievementFormId: 1, recipients: [{ name: 'Kim', email: 'kim@example.com' }] })
-      ).json()) as any
+      ).json()) as { summary: { ok: number }; results: { resourceId: number }[] }
       assert.equal(issued.summary.ok, 1)
 
-      let detail: any
+      let detail: IssuanceDetail | undefined
       for (let i = 0; i < 100 && !detail?.credential; i++) {
-        detail = ((await (await call('GET', `/v2/clubs/chess/issuances/${issued.results[0].resourceId}`)).json()) as any).data
+        detail = ((await (await call('GET', `/v2/clubs/chess/issuances/${issued.results[0]!.resourceId}`)).json()) as { data: IssuanceDetail }).data
         if (!detail.credential) await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      assert.ok(detail.credential, 'the credential was signed in the background')
-      assert.ok(detail.credential.verifyUrl.startsWith(`${clubcred}/open-badges/v3/`))
-      const verdict = (await (await fetch(detail.credential.verifyUrl)).json()) as any
+      const credential = detail?.credential
+      assert.ok(credential, 'the credential was signed in the background')
+      assert.ok(credential.verifyUrl.startsWith(`${clubcred}/open-badges/v3/`))
+      const verdict = (await (await fetch(credential.verifyUrl)).json()) as { isValid: boolean; status: string }
       assert.equal(verdict.isValid, true)
       assert.equal(verdict.status, 'valid')
       assert.equal((await fetch(`${listening}/nowhere`)).status, 404)

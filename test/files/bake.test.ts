@@ -13,6 +13,7 @@ import { imageProblem } from '../../core/designs/image.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 import { assertProblem } from '../core/achievements/support.ts'
 import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pngChunks, type FilesApi } from './support.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Baked badges (Open Badges 3.0 "Baking"; issue 6): the PNG's `iTXt` chunk `openbadgecredential` and the
@@ -203,7 +204,7 @@ describe('baked badges of an issuance, un-baked and verified', () => {
     assert.equal(response.status, 200)
     const jwt = unbakeSvg(response.text)
     const payload = await verifyWithDidDocument(api, jwt)
-    assert.equal((payload.vc as any).credentialSubject.achievement.name, '체스 중급')
+    assert.equal((payload.vc as Json).credentialSubject.achievement.name, '체스 중급')
     await verifyBaked(jwt)
     assert.equal(jwt, await storedJwt(issuanceId))
     assert.match(response.text, />체중</, 'the initials of the template as issued')

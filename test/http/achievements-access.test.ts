@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../core/achievements/support.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
 
 /**
  * Template routes as a client meets them (interface-spec §4.10, docs/decisions.md, HTTP face, Scopes per
@@ -81,7 +82,7 @@ describe('scopes (docs/decisions.md, Scopes per operation)', () => {
     const list = await api.call('GET', ACHIEVEMENTS, undefined, auth)
     assert.equal(list.status, 200)
     assert.deepEqual(
-      list.body.data.map((item: any) => item.id),
+      list.body.data.map((item: TemplateView) => item.id),
       [saved.id],
     )
     const detail = await api.call('GET', templatePath(saved.id), undefined, auth)

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
 import { aTemplate, create, patch, read } from '../core/achievements/support.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
 
 /**
  * What the template read derives and what a patch keeps (interface-spec §2.3 to §2.5, §4.10 rules 5
@@ -16,7 +17,7 @@ afterEach(async () => {
   await api.close()
 })
 
-const idsOf = (template: Record<string, any>): number[] => template.criteria.requirements.map((requirement: any) => requirement.id)
+const idsOf = (template: TemplateView): number[] => template.criteria.requirements.map((requirement) => requirement.id)
 
 describe('program (spec §2.5, §4.10 rule 6)', () => {
   it('a patch of only program.url changes the url and keeps name and isPublic', async () => {
@@ -110,8 +111,8 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
   it('requirement ids sent back in a patch are ignored: the replacement still gets new ids', async () => {
     const saved = await create(api, aTemplate({ criteria: { requirements: [{ description: 'A' }] } }))
     const patched = await patch(api, saved.id, { criteria: { requirements: saved.criteria.requirements } })
-    assert.equal(patched.criteria.requirements[0].description, 'A')
-    assert.ok(patched.criteria.requirements[0].id > saved.criteria.requirements[0].id)
+    assert.equal(patched.criteria.requirements[0]!.description, 'A')
+    assert.ok(patched.criteria.requirements[0]!.id > saved.criteria.requirements[0]!.id)
   })
 
   it('an empty requirements array deletes all requirements and the narrative becomes empty', async () => {
@@ -139,7 +140,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
     ]
     const saved = await create(api, aTemplate({ criteria: { requirements } }))
     assert.deepEqual(
-      saved.criteria.requirements.map(({ type, description, url }: any) => ({ type, description, url })),
+      saved.criteria.requirements.map(({ type, description, url }) => ({ type, description, url })),
       requirements.map((requirement) => ({ type: null, description: null, url: null, ...requirement })),
     )
     const ids = idsOf(saved)
@@ -180,7 +181,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
     assert.equal(lines[0], '1. Win a game 2. Forged line (https://chess.example/win)')
     assert.equal(lines[1], '2. Padded text end')
     // The stored description keeps what the client sent; only the narrative line is joined.
-    assert.equal(saved.criteria.requirements[0].description, 'Win a game\n2. Forged line')
+    assert.equal(saved.criteria.requirements[0]!.description, 'Win a game\n2. Forged line')
   })
 
   it('a replacement in another order renumbers the narrative in the new order', async () => {
@@ -188,7 +189,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
     const patched = await patch(api, saved.id, { criteria: { requirements: [{ description: 'Second' }, { description: 'First' }] } })
     assert.equal(patched.criteria.narrative, '1. Second\n2. First')
     assert.deepEqual(
-      patched.criteria.requirements.map((requirement: any) => requirement.description),
+      patched.criteria.requirements.map((requirement) => requirement.description),
       ['Second', 'First'],
     )
   })
@@ -218,15 +219,15 @@ describe('derived read-only fields (spec §2.3)', () => {
     assert.equal(saved.achievementType, 'Award')
     assert.equal(saved.issuedCount, 0)
     assert.deepEqual(
-      saved.alignment.map((alignment: any) => alignment.targetName),
+      saved.alignment.map((alignment) => alignment.targetName),
       ['tactics'],
     )
     assert.deepEqual(
-      saved.coIssuers.map((coIssuer: any) => coIssuer.name),
+      saved.coIssuers.map((coIssuer) => coIssuer.name),
       ['Chess Club'],
     )
     assert.equal(saved.criteria.narrative, '1. Real')
-    assert.notEqual(saved.criteria.requirements[0].id, 424242)
+    assert.notEqual(saved.criteria.requirements[0]!.id, 424242)
     assert.deepEqual(await read(api, saved.id), saved)
   })
 
@@ -246,8 +247,8 @@ describe('derived read-only fields (spec §2.3)', () => {
     // Sending criteria.requirements replaces them (rule 5): same content, new ids.
     assert.equal(criteria.narrative, savedCriteria.narrative)
     assert.deepEqual(
-      criteria.requirements.map(({ id: _id, ...requirement }: any) => requirement),
-      savedCriteria.requirements.map(({ id: _id, ...requirement }: any) => requirement),
+      criteria.requirements.map(({ id: _id, ...requirement }) => requirement),
+      savedCriteria.requirements.map(({ id: _id, ...requirement }) => requirement),
     )
   })
 
@@ -321,7 +322,7 @@ describe('alignment (spec §2.3)', () => {
     const tags = ['Endgame theory', '체스', 'C#/C++ & Go?', '100%']
     const saved = await create(api, aTemplate({ tag: tags }))
     assert.equal(saved.alignment.length, tags.length)
-    saved.alignment.forEach((alignment: any, index: number) => {
+    saved.alignment.forEach((alignment, index) => {
       const tag = tags[index]!
       assert.deepEqual(alignment.type, ['Alignment'])
       assert.equal(alignment.targetName, tag)
@@ -335,7 +336,7 @@ describe('alignment (spec §2.3)', () => {
     const saved = await create(api, aTemplate({ tag: ['a', 'b'] }))
     const patched = await patch(api, saved.id, { tag: ['c'] })
     assert.deepEqual(
-      patched.alignment.map((alignment: any) => alignment.targetName),
+      patched.alignment.map((alignment) => alignment.targetName),
       ['c'],
     )
     assert.deepEqual((await patch(api, saved.id, { tag: [] })).alignment, [])
@@ -347,15 +348,15 @@ describe('coIssuers (spec §2.3)', () => {
     const saved = await create(api)
     assert.equal(saved.coIssuers.length, 1)
     const [first] = saved.coIssuers
-    assert.equal(first.role, 'representative')
-    assert.equal(first.name, 'Chess Club')
-    assert.equal(first.isVerified, false)
+    assert.equal(first!.role, 'representative')
+    assert.equal(first!.name, 'Chess Club')
+    assert.equal(first!.isVerified, false)
   })
 
   it("the representative's isVerified follows the club's commercial attestation", async () => {
     const saved = await create(api)
     await api.issuer.clubs.setVerified('chess', true)
-    assert.equal((await read(api, saved.id)).coIssuers[0].isVerified, true)
+    assert.equal((await read(api, saved.id)).coIssuers[0]!.isVerified, true)
   })
 })
 

@@ -2,12 +2,13 @@ import assert from 'node:assert/strict'
 import { after, afterEach, before, beforeEach, describe, it } from 'node:test'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertValidation, create } from '../core/achievements/support.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
 
 /** The template list as a cursor list (interface-spec §4, §4.10; docs/decisions.md, Lists). */
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url')
 
-async function page(api: Api, query: string): Promise<{ data: any[]; meta: { nextCursor: string | null } }> {
+async function page(api: Api, query: string): Promise<{ data: TemplateView[]; meta: { nextCursor: string | null } }> {
   const response = await api.call('GET', `${ACHIEVEMENTS}${query}`)
   assert.equal(response.status, 200, JSON.stringify(response.body))
   assert.deepEqual(Object.keys(response.body).sort(), ['data', 'meta'])
@@ -15,7 +16,7 @@ async function page(api: Api, query: string): Promise<{ data: any[]; meta: { nex
 }
 
 /** Follows `meta.nextCursor` from the first page; returns every page. */
-async function allPages(api: Api, limit: number): Promise<{ data: any[]; meta: { nextCursor: string | null } }[]> {
+async function allPages(api: Api, limit: number): Promise<{ data: TemplateView[]; meta: { nextCursor: string | null } }[]> {
   const pages = [await page(api, `?limit=${limit}`)]
   while (pages.at(-1)!.meta.nextCursor) {
     pages.push(await page(api, `?limit=${limit}&cursor=${encodeURIComponent(pages.at(-1)!.meta.nextCursor!)}`))
@@ -126,7 +127,7 @@ describe('list parameters', () => {
       [...ids].reverse(),
     )
     assert.equal(third.meta.nextCursor, null)
-    assert.equal((await page(api, '?limit=1')).data[0].id, late.id)
+    assert.equal((await page(api, '?limit=1')).data[0]!.id, late.id)
   })
 
   for (const limit of ['0', '101', 'abc', '', '-1', '1.5', '20abc', '1e2', '99999']) {

@@ -200,7 +200,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
   it('a requirement with only a url or only a description is accepted', async () => {
     const saved = await create(api, aTemplate({ criteria: { requirements: [{ url: 'https://chess.example/rules' }, { description: 'Win once' }] } }))
     assert.deepEqual(
-      saved.criteria.requirements.map(({ description, url }: any) => ({ description, url })),
+      saved.criteria.requirements.map(({ description, url }) => ({ description, url })),
       [
         { description: null, url: 'https://chess.example/rules' },
         { description: 'Win once', url: null },
@@ -224,7 +224,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
     const requirements = REQUIREMENT_TYPES.map((type) => ({ type, description: `Requirement ${type}` }))
     const saved = await create(api, aTemplate({ criteria: { requirements } }))
     assert.deepEqual(
-      saved.criteria.requirements.map(({ type }: any) => type),
+      saved.criteria.requirements.map(({ type }) => type),
       [...REQUIREMENT_TYPES],
     )
     assert.deepEqual((await read(api, saved.id)).criteria, saved.criteria)
@@ -232,7 +232,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
 
   it('a requirement without type is stored with type null', async () => {
     const saved = await create(api, aTemplate({ criteria: { requirements: [{ description: 'Untyped' }] } }))
-    assert.equal(saved.criteria.requirements[0].type, null)
+    assert.equal(saved.criteria.requirements[0]!.type, null)
   })
 
   it('a requirement sent with order is refused with unknown-field, since on v2 the position is the order', async () => {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
+import { ProblemError } from '../../core/errors.ts'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
 import { FILES_CLUB, filePath, issueOne, openFilesApi, pdfText, skipWithoutPoppler, type FilesApi } from '../files/support.ts'
 import { assertValidOb3 } from '../support/ob3-schema.ts'
 import { assertProblem } from '../core/achievements/support.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Co-issuers added through the library API (what the admin CLI calls; interface-spec §2.3 `coIssuers`,
@@ -43,7 +45,7 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
 
   const vcOf = async (issuanceId: number) => {
     const jwt = (await api.call('GET', `/v2/clubs/${FILES_CLUB}/issuances/${issuanceId}/credential`)).body.data.jwt
-    return decodeJwt(jwt).vc as Record<string, any>
+    return decodeJwt<{ vc: Json }>(jwt).vc
   }
 
   it('the v2 template read lists the club as representative, then the partners in the order added', async () => {
@@ -122,14 +124,16 @@ describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
       [{ name: 'X', url: `https://x.example/${'a'.repeat(2048)}` }, [{ message: 'too-long', path: 'url' }]],
     ]
     for (const [input, errors] of cases) {
-      await assert.rejects(coIssuers.add(FILES_CLUB, other, input as never), (error: any) => {
+      await assert.rejects(coIssuers.add(FILES_CLUB, other, input as never), (error: unknown) => {
+        assert.ok(error instanceof ProblemError)
         assert.equal(error.code, 'validation-failed', JSON.stringify(input))
         assert.deepStrictEqual(error.errors, errors, JSON.stringify(input))
         return true
       })
     }
     for (let i = 0; i < 20; i++) await coIssuers.add(FILES_CLUB, other, { name: `Partner ${i}`, url: `https://p${i}.example/` })
-    await assert.rejects(coIssuers.add(FILES_CLUB, other, { name: 'One too many', url: 'https://p20.example/' }), (error: any) => {
+    await assert.rejects(coIssuers.add(FILES_CLUB, other, { name: 'One too many', url: 'https://p20.example/' }), (error: unknown) => {
+      assert.ok(error instanceof ProblemError)
       assert.deepStrictEqual(error.errors, [{ message: 'too-many-co-issuers', path: 'url' }])
       return true
     })

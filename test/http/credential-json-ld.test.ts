@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { assertValidOb3 } from '../support/ob3-schema.ts'
 import { createDesign, legacyPost, newApiKey } from '../support/legacy-forms.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Strict JSON-LD (issue 12): the 1EdTech validator expands the whole credential before anything else,
@@ -45,13 +46,16 @@ function offlineLoader(files: Record<string, string>) {
  * Expands `vc` as the 1EdTech validator does: safe mode throws on every undefined or relative term.
  * The error is rethrown naming the event (`relative @type reference`, `invalid property`...) and the term.
  */
-async function expandStrict(vc: unknown, files = PUBLISHED): Promise<any[]> {
+/** What jsonld throws: an Error whose `details.event` names what safe mode refused. */
+type JsonLdError = Error & { details?: { event?: { code: string; details: unknown } } }
+
+async function expandStrict(vc: unknown, files = PUBLISHED): Promise<Json[]> {
   try {
     return await jsonld.expand(vc, { safe: true, documentLoader: offlineLoader(files) })
-  } catch (error: any) {
-    const event = error?.details?.event
+  } catch (error) {
+    const event = (error as JsonLdError | null)?.details?.event
     if (!event) throw error
-    throw new Error(`${error.message} ${event.code}: ${JSON.stringify(event.details)}`, { cause: error })
+    throw new Error(`${(error as JsonLdError).message} ${event.code}: ${JSON.stringify(event.details)}`, { cause: error })
   }
 }
 
@@ -60,7 +64,7 @@ const OB = 'https://purl.imsglobal.org/spec/vc/ob/vocab.html#'
 let api: Api
 after(() => api?.close())
 
-async function ok(method: string, path: string, body?: unknown, status = 200): Promise<any> {
+async function ok(method: string, path: string, body?: unknown, status = 200): Promise<Json> {
   const response = await api.call(method, path, body)
   assert.equal(response.status, status, `${method} ${path} answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
@@ -93,7 +97,7 @@ async function issueV2(achievementFormId: number, recipients: Record<string, unk
 /** Every variant of a credential clubcred signs, by name: the issuance id. */
 const variants = new Map<string, number>()
 /** The signed credential (`vc` claim of the stored JWT) of every variant. */
-const credentials = new Map<string, Record<string, any>>()
+const credentials = new Map<string, Json>()
 
 before(async () => {
   api = await openApi()
@@ -150,7 +154,7 @@ before(async () => {
   await api.issuer.worker.drain()
   for (const [name, issuanceId] of variants) {
     const jwt = (await ok('GET', `/v2/clubs/chess/issuances/${issuanceId}/credential`)).data.jwt as string
-    credentials.set(name, decodeJwt(jwt).vc as Record<string, any>)
+    credentials.set(name, decodeJwt<{ vc: Json }>(jwt).vc)
   }
 })
 
@@ -193,7 +197,7 @@ describe('every signed credential expands in JSON-LD safe mode over the publishe
     const achievement = subject[`${OB}achievement`][0]
     const partners = achievement['https://clubcred.dev/ns/ob#partnerOrganizations']
     assert.equal(partners.length, 3)
-    const partner = partners.find((p: any) => p['@id'] === 'https://kchess.example/')
+    const partner = partners.find((p: { '@id': string }) => p['@id'] === 'https://kchess.example/')
     assert.deepEqual(partner['https://clubcred.dev/ns/ob#role'], [{ '@value': 'partner' }])
     assert.deepEqual(partner['https://clubcred.dev/ns/ob#isVerified'], [{ '@value': true }])
   })

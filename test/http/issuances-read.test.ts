@@ -17,6 +17,7 @@ import {
   readIssuance,
   recipients,
 } from '../core/issuances/support.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Reading what was issued (interface-spec §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions.md,
@@ -141,7 +142,7 @@ describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
     assert.equal(detail.form.nameEn, 'Chess basics')
     assert.equal(detail.form.descriptionEn, 'Learned the rules.')
     assert.deepStrictEqual(
-      detail.form.requirements.map((requirement: { description: string }) => requirement.description),
+      detail.form.requirements.map((requirement) => requirement.description),
       ['Finish the course', 'Score 80 or more'],
     )
     for (const requirement of detail.form.requirements) assert.equal(typeof requirement.id, 'number')
@@ -157,7 +158,7 @@ describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
     clock.advance(1500)
     await api.issuer.worker.drain()
     const detail = await readIssuance(api, item.resourceId)
-    const pointer = detail.credential
+    const pointer = detail.credential!
     assert.deepStrictEqual(Object.keys(pointer).sort(), ['format', 'id', 'issuedAt', 'jwtUrl', 'shareUrl', 'status', 'verifyUrl'])
     assert.equal(pointer.id, detail.credentialId)
     assert.equal(pointer.format, 'OB3_VC_JWT')
@@ -178,12 +179,12 @@ describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
     const expiresAt = new Date(clock.now() + 600_000).toISOString()
     const [item] = (await issue(api, { achievementFormId: templateId, expiresAt, recipients: recipients(1) })).results
     await api.issuer.worker.drain()
-    assert.equal((await readIssuance(api, item.resourceId)).credential.status, 'valid')
+    assert.equal((await readIssuance(api, item.resourceId)).credential!.status, 'valid')
     clock.advance(600_000)
-    assert.equal((await readIssuance(api, item.resourceId)).credential.status, 'expired')
+    assert.equal((await readIssuance(api, item.resourceId)).credential!.status, 'expired')
     assert.equal((await listAll(api, ISSUANCES))[0].status, 'expired')
     await api.storage.transaction((tx) => tx.issuances.revoke('chess', item.resourceId, clock.now(), 'test'))
-    assert.equal((await readIssuance(api, item.resourceId)).credential.status, 'revoked')
+    assert.equal((await readIssuance(api, item.resourceId)).credential!.status, 'revoked')
   })
 })
 
@@ -202,7 +203,7 @@ describe('the credential read (spec §2.8, §4.8)', () => {
     assert.deepStrictEqual(Object.keys(credential).sort(), ['format', 'id', 'jwt', 'payload'])
     assert.equal(credential.format, 'OB3_VC_JWT')
     assert.deepStrictEqual(credential.payload, decodeJwt(credential.jwt), 'payload is the decoded JWT')
-    assert.equal(credential.id, (await readIssuance(api, item.resourceId)).credential.id)
+    assert.equal(credential.id, (await readIssuance(api, item.resourceId)).credential!.id)
     await assertSignedCredential(credential.jwt, { keys: await clubKeys(api), email: recipients(1)[0]!.email })
   })
 
@@ -222,7 +223,7 @@ describe('the event feed (spec §2.10, §4.9, §6)', () => {
     clock.advance(2000)
     await api.issuer.worker.drain()
 
-    const pages: any[][] = []
+    const pages: Json[][] = []
     let cursor: string | null = null
     do {
       const response = await api.call('GET', `${EVENTS}?limit=4${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)

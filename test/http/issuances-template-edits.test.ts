@@ -4,6 +4,8 @@ import { openApi, type Api } from '../support/api-harness.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
 import { patch, read } from '../core/achievements/support.ts'
 import { clubKeys, createTemplate, issue, readCredential, readIssuance } from '../core/issuances/support.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Template reads return what the next credential engraves, and template edits never change credentials
@@ -48,7 +50,7 @@ async function issueAndSign(externalUserId: string) {
 }
 
 /** interface-spec §2.11: what the credential's achievement holds of the template read, exactly. */
-function assertEngraves(template: Record<string, any>, vc: Record<string, any>): void {
+function assertEngraves(template: TemplateView, vc: Json): void {
   const achievement = vc.credentialSubject.achievement
   assert.equal(achievement.name, template.name)
   assert.equal(achievement.achievementType, template.achievementType)
@@ -75,7 +77,7 @@ describe('template reads and the next credential (spec §1, §2.11)', () => {
   it('a club verification shows in the template read and in the next credential', async () => {
     await api.issuer.clubs.setVerified('chess', true)
     const template = await read(api, templateId)
-    assert.equal(template.coIssuers[0].isVerified, true)
+    assert.equal(template.coIssuers[0]!.isVerified, true)
     assertEngraves(template, (await issueAndSign('verified')).vc)
   })
 })

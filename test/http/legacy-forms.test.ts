@@ -14,6 +14,8 @@ import {
 } from '../support/legacy-forms.ts'
 import { LEGACY_MESSAGES, legacyErrorResponse } from '../../adapters/http/legacy-error.ts'
 import { ProblemError } from '../../core/errors.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; docs/decisions.md,
@@ -66,13 +68,13 @@ function assertCreated(response: LegacyResponse): void {
   assert.ok(Number.isSafeInteger(response.body.achievementFormId) && response.body.achievementFormId > 0, response.text)
 }
 
-async function readV1(id: number): Promise<Record<string, any>> {
+async function readV1(id: number): Promise<Json> {
   const response = await api.call('GET', `/v1/forms/${id}`)
   assert.equal(response.status, 200, `v1 read answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
 }
 
-async function readV2(id: number): Promise<Record<string, any>> {
+async function readV2(id: number): Promise<TemplateView> {
   const response = await api.call('GET', `/v2/clubs/chess/achievements/${id}`)
   assert.equal(response.status, 200, `v2 read answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data

@@ -5,10 +5,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openApi, type Api } from '../support/api-harness.ts'
+import type { Json } from '../support/json.ts'
 
 describe('GET /openapi.json', () => {
   let api: Api
-  let document: any
+  let document: Json
   before(async () => {
     api = await openApi()
     const response = await api.issuer.fetch(new Request('http://localhost:8787/openapi.json'))
@@ -45,7 +46,7 @@ describe('GET /openapi.json', () => {
     assert.ok(create.properties.tag && create.properties.criteria && create.properties.nameEn)
     const issue = document.paths['/v2/clubs/{clubDomain}/issuances'].post
     assert.deepEqual(issue.requestBody.content['application/json'].schema.required.sort(), ['achievementFormId', 'recipients'])
-    assert.ok(issue.parameters.some((parameter: any) => parameter.name === 'Idempotency-Key' && parameter.in === 'header'))
+    assert.ok(issue.parameters.some((parameter: { name: string; in: string }) => parameter.name === 'Idempotency-Key' && parameter.in === 'header'))
     assert.deepEqual(issue.security, [{ oauth2: ['svc:openapi:issuance:write'] }])
     const legacy = document.paths['/open-api/achievements/forms'].post
     assert.ok(legacy.requestBody.content['application/json'].schema.properties.achievementBadgeDesignId)
@@ -57,7 +58,7 @@ describe('GET /openapi.json', () => {
 
   // @see issue 13 item 4: POST /v1/achievements had none.
   it('documents the request body of every POST and PATCH', () => {
-    const withoutBody = Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, operations]) =>
+    const withoutBody = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([method, operation]) => ['post', 'patch'].includes(method) && !operation.requestBody?.content)
         .map(([method]) => `${method.toUpperCase()} ${path}`),

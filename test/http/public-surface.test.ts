@@ -4,6 +4,7 @@ import { decodeJwt } from 'jose'
 import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
 import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, members, statusEntryOf } from '../support/verification-steps.ts'
 import { fetchStatusList, verifyWithDidDocument } from '../support/verification-status-list.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * The public verification surface over a real socket (interface-spec §4.11; docs/decisions.md, The signed
@@ -194,7 +195,7 @@ describe('the revocation list', () => {
     // Both are genuine lists of the same entries.
     const didDocument = expectStatus(await api.get(paths.didDocument), 200)
     await verifyWithDidDocument(thereText, didDocument)
-    assert.equal((decodeJwt(thereText) as any).vc.credentialSubject.encodedList, (decodeJwt(here.text) as any).vc.credentialSubject.encodedList)
+    assert.equal(decodeJwt<{ vc: Json }>(thereText).vc.credentialSubject.encodedList, decodeJwt<{ vc: Json }>(here.text).vc.credentialSubject.encodedList)
   })
 
   it('an unknown club has no list: 404 problem+json', async () => {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { SCOPE_NAMES, toScopeString, type ScopeName } from '../../core/scopes.ts'
 import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
+import type { Json } from '../support/json.ts'
 
 /** docs/decisions.md, Scopes per operation, and the v1 operations with the scopes of their v2 twins (spec §4.12). */
 const DESIGN_SCOPES: Record<string, ScopeName> = {
@@ -43,7 +44,7 @@ interface Documented {
 
 describe('the scope each operation documents is the scope enforced', () => {
   let api: Api
-  let document: any
+  let document: Json
   /** Per scope: a token holding every other scope, and one holding only it. */
   const without = new Map<ScopeName, string>()
   const only = new Map<ScopeName, string>()
@@ -60,7 +61,7 @@ describe('the scope each operation documents is the scope enforced', () => {
 
   /** Every documented operation whose security names an oauth2 scope. */
   const scoped = (): Documented[] =>
-    Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, operations]) =>
+    Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, operations]) =>
       Object.entries(operations).flatMap(([method, operation]) => {
         const scopes: string[] = operation.security?.[0]?.oauth2 ?? []
         assert.ok(scopes.length <= 1, `${method} ${path} names one scope at most`)

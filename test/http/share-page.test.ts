@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose'
 import { openApi, openVerificationApi, type Api } from '../support/api-harness.ts'
 import { createTestClock, TEST_EPOCH, type TestClock } from '../support/clock.ts'
 import { createTemplate, issuancePath, issue, readCredential, readIssuance } from '../core/issuances/support.ts'
+import type { Json } from '../support/json.ts'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 const SHARE_ORIGIN = 'http://chess.localhost:8787'
@@ -314,7 +315,7 @@ describe('downloads on the share host', () => {
     assert.equal(download.headers.get('content-type'), 'application/json; charset=utf-8')
     assert.equal(download.headers.get('content-disposition'), `attachment; filename="credential-${pointer.id}.json"`)
     assertSecurityHeaders(download)
-    const vc = decodeJwt((await readCredential(api, issuanceId)).jwt).vc as Record<string, any>
+    const vc = decodeJwt<{ vc: Json }>((await readCredential(api, issuanceId)).jwt).vc
     assert.deepStrictEqual(JSON.parse(download.text), vc)
     assert.equal(vc.id, `urn:uuid:${pointer.id}`)
   })

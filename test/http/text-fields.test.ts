@@ -7,7 +7,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createDesign, legacyPost, newApiKey } from '../support/legacy-forms.ts'
-import { openApi, type Api } from '../support/api-harness.ts'
+import { openApi, type Api, type ApiResponse } from '../support/api-harness.ts'
+import type { BatchItem } from '../../core/issuances/issue.ts'
 
 const CONTROLS: [string, string][] = [
   ['NUL', '\u0000'],
@@ -51,7 +52,7 @@ describe('text fields', () => {
     )
     return { templates, issuances, designs, events }
   }
-  const refused = (response: { status: number; body: any }, message: string, path: string) => {
+  const refused = (response: ApiResponse, message: string, path: string) => {
     assert.equal(response.status, 422, JSON.stringify(response.body))
     assert.equal(response.body.code, 'validation-failed')
     assert.ok(
@@ -171,7 +172,7 @@ describe('text fields', () => {
       ]
       const response = await api.call('POST', '/v2/clubs/text/issuances', { achievementFormId: templateId, recipients: entries })
       assert.equal(response.status, 200, JSON.stringify(response.body))
-      const errors = response.body.results.map((item: any) => (item.status === 'failed' ? [item.error.code, item.error.path] : item.status))
+      const errors = response.body.results.map((item: BatchItem) => (item.status === 'failed' ? [item.error.code, item.error.path] : item.status))
       assert.deepEqual(errors, [
         ['control-character', 'recipients.0.name'],
         ['control-character', 'recipients.1.externalUserId'],

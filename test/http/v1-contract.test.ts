@@ -6,6 +6,8 @@ import { assertProblem, assertValidation } from '../core/achievements/support.ts
 import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { SCOPE_NAMES, type ScopeName } from '../../core/scopes.ts'
 import { clientCredentialsGrant } from '../support/token-request.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * The v1 contract (interface-spec §4.12, §9; docs/decisions.md, v1): v1 answers only ever gain keys, so every
@@ -190,19 +192,19 @@ async function v1(method: string, path: string, body?: unknown, headers: Record<
   return api.call(method, path, body, headers)
 }
 
-async function createForm(body: Record<string, unknown>): Promise<Record<string, any>> {
+async function createForm(body: Record<string, unknown>): Promise<Json> {
   const response = await v1('POST', '/v1/forms', body)
   assert.equal(response.status, 201, `POST /v1/forms answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
 }
 
-async function readForm(id: number): Promise<Record<string, any>> {
+async function readForm(id: number): Promise<Json> {
   const response = await v1('GET', `/v1/forms/${id}`)
   assert.equal(response.status, 200, `GET /v1/forms answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
 }
 
-async function readV2(id: number): Promise<Record<string, any>> {
+async function readV2(id: number): Promise<TemplateView> {
   const response = await api.call('GET', `/v2/clubs/chess/achievements/${id}`)
   assert.equal(response.status, 200)
   return response.body.data
@@ -565,7 +567,7 @@ describe('on v1 `order` drives requirement order: order ascending, then id (spec
       ],
     })
     const expected = ['a', 'b1', 'b2', 'c', 'd']
-    const descriptions = (requirements: { description: string }[]) => requirements.map((requirement) => requirement.description)
+    const descriptions = (requirements: { description: string | null }[]) => requirements.map((requirement) => requirement.description)
     assert.deepStrictEqual(descriptions(form.requirements), expected, 'the create answer')
     assert.deepStrictEqual(descriptions((await readForm(form.id)).requirements), expected, 'GET /v1/forms')
     const [, , b1, b2] = form.requirements

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { createDesign, legacyPost, newApiKey } from '../support/legacy-forms.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * One template and one issuance seen through every surface (interface-spec §1, §4.10, §4.12, §4.13, §9;
@@ -18,7 +19,7 @@ afterEach(async () => {
   await api.close()
 })
 
-async function ok(method: string, path: string, body?: unknown, status = 200): Promise<any> {
+async function ok(method: string, path: string, body?: unknown, status = 200): Promise<Json> {
   const response = await api.call(method, path, body)
   assert.equal(response.status, status, `${method} ${path} answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
@@ -146,7 +147,7 @@ describe('a form created on legacy, edited on v2 and issued on v1 is one templat
 
     const credential = (await ok('GET', `/v2/clubs/chess/issuances/${issuanceId}/credential`)).data
     assert.equal(credential.id, v1Signed.credential.id)
-    const payload = decodeJwt(credential.jwt) as { jti: string; vc: { credentialSubject: { achievement: Record<string, any> } } }
+    const payload = decodeJwt(credential.jwt) as { jti: string; vc: { credentialSubject: { achievement: Json } } }
     assert.equal(payload.jti, `urn:uuid:${v1Signed.credential.id}`)
     const achievement = payload.vc.credentialSubject.achievement
     assert.equal(achievement.name, v1Issuance.form.name)

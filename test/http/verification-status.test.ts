@@ -5,6 +5,7 @@ import { createTestClock, type TestClock } from '../support/clock.ts'
 import { openVerificationApi, type VerificationApi } from '../support/api-harness.ts'
 import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, listItemOf, members, verdictOf } from '../support/verification-steps.ts'
 import { verifyWithDidDocument } from '../support/verification-status-list.ts'
+import type { Json } from '../support/json.ts'
 
 /**
  * Credential status and the public verdict (interface-spec §2.7, §2.11, §3, §4.11; docs/decisions.md,
@@ -110,7 +111,7 @@ describe('status moves with time and revocation, and every surface agrees at eve
     const expiresAt = new Date(clock.now() + HOUR).toISOString()
     const id = await signedExpiringInAnHour()
     const { jwt } = await credentialOf(api, id)
-    const claims = decodeJwt(jwt) as any
+    const claims = decodeJwt<{ vc: Json }>(jwt)
     assert.equal(claims.vc.validUntil, expiresAt.replace(/\.000Z$/, 'Z'))
     assert.equal(claims.exp, Date.parse(expiresAt) / 1000)
     clock.advance(2 * HOUR)
@@ -122,7 +123,7 @@ describe('status moves with time and revocation, and every surface agrees at eve
 
 describe('isValid is a real verification of the stored JWT', () => {
   /** The stored JWT with one claim changed and the original signature kept. */
-  function alterPayload(jwt: string, change: (claims: any) => void): string {
+  function alterPayload(jwt: string, change: (claims: Json) => void): string {
     const [header, payload, signature] = jwt.split('.') as [string, string, string]
     const claims = JSON.parse(Buffer.from(payload, 'base64url').toString())
     change(claims)

@@ -48,7 +48,7 @@ describe('the admin CLI: designs and bulk issue', () => {
     const first = await cli(dataDir, 'issue', '--club', 'chess', '--achievement', '1', '--csv', file)
     assert.deepEqual(first.summary, { total: 1205, ok: 1203, skipped: 1, failed: 1 })
     assert.deepEqual(
-      first.notIssued.map((item: any) => [item.line, item.status, item.error.code]),
+      first.notIssued.map((item: { line: number; status: string; error: { code: string } }) => [item.line, item.status, item.error.code]),
       [
         [12, 'failed', 'invalid-email'],
         [22, 'skipped', 'duplicate-in-request'],

@@ -7,8 +7,9 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { cli, freshDataDir, openAdmin, removeDataDir, runCli, type CliResult } from '../support/server.ts'
+import type { Json } from '../support/json.ts'
 
-function assertFailure(result: CliResult, code: string): any {
+function assertFailure(result: CliResult, code: string): Json {
   assert.match(result.stdout, /^[^\n]+\n$/, `stdout must be one line:\n${result.stdout}`)
   assert.notEqual(result.code, 0, 'a failure exits non-zero')
   assert.deepStrictEqual(Object.keys(result.json), ['error'])

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { SCOPE_NAMES } from '../../core/scopes.ts'
 import { freshDataDir, removeDataDir, runCli, type CliResult } from '../support/server.ts'
+import type { Json } from '../support/json.ts'
 
 /** Exactly one JSON object on one line of stdout. */
 function assertOneObject(result: CliResult): void {
@@ -16,7 +17,7 @@ function assertOneObject(result: CliResult): void {
   assert.ok(result.json && typeof result.json === 'object' && !Array.isArray(result.json), result.stdout)
 }
 
-function assertSuccess(result: CliResult): any {
+function assertSuccess(result: CliResult): Json {
   assertOneObject(result)
   assert.equal(result.code, 0, result.stdout + result.stderr)
   return result.json
@@ -167,7 +168,7 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     const lines = result.stderr
       .trim()
       .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, any>)
+      .map((line) => JSON.parse(line) as Json)
     assert.deepEqual(
       lines.map((line) => [line.level, line.msg, line.err?.code]),
       [['error', 'command failed', 'ENOENT']],

@@ -27,6 +27,7 @@ import {
   type HttpResponse,
   type ServerProcess,
 } from '../support/server.ts'
+import type { Json } from '../support/json.ts'
 
 const RECIPIENTS = 500
 /** How long a restarted server may take to sign what is left (its worker polls every second). */
@@ -80,8 +81,8 @@ const get = async (api: Api, path: string) => {
   return response.json
 }
 
-async function listAll(api: Api, path: string): Promise<any[]> {
-  const items: any[] = []
+async function listAll(api: Api, path: string): Promise<Json[]> {
+  const items: Json[] = []
   let cursor: string | null = null
   do {
     const page = await get(api, `${path}?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)

@@ -42,10 +42,10 @@ describe('metrics of the server process', { timeout: 120_000 }, () => {
 
   it('refuses /metrics without the token and with another one: 401 invalid-token', async () => {
     const without = await node.http('/metrics')
-    assert.deepEqual([without.status, (without.json as any)?.code], [401, 'invalid-token'])
+    assert.deepEqual([without.status, without.json?.code], [401, 'invalid-token'])
     assert.match(without.headers['www-authenticate'] ?? '', /^Bearer /)
     const wrong = await node.http('/metrics', { headers: { authorization: `Bearer ${TOKEN.slice(0, -1)}x` } })
-    assert.deepEqual([wrong.status, (wrong.json as any)?.code], [401, 'invalid-token'])
+    assert.deepEqual([wrong.status, wrong.json?.code], [401, 'invalid-token'])
     assert.doesNotMatch(wrong.text, /clubcred_/)
   })
 
@@ -126,7 +126,7 @@ describe('a server process without a metrics token or port', { timeout: 60_000 }
 
   it('answers /metrics 404, and its probes unauthenticated and uncached', async () => {
     const metrics = await node.http('/metrics')
-    assert.deepEqual([metrics.status, (metrics.json as any)?.code], [404, 'route-not-found'])
+    assert.deepEqual([metrics.status, metrics.json?.code], [404, 'route-not-found'])
     const health = await node.http('/healthz')
     assert.deepEqual([health.status, health.json, health.headers['cache-control']], [200, { status: 'ok', role: 'all' }, 'no-store'])
     const ready = await node.http('/readyz')

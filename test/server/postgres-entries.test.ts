@@ -12,10 +12,11 @@ import { promisify } from 'node:util'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { ROOT } from '../support/server.ts'
+import type { Json } from '../support/json.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-async function cli(env: Record<string, string>, ...args: string[]): Promise<any> {
+async function cli(env: Record<string, string>, ...args: string[]): Promise<Json> {
   const inherited: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_')) inherited[name] = value
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli.ts'), ...args], {

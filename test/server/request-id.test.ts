@@ -10,11 +10,12 @@ import { request } from 'undici'
 import { freshDataDir, logLines, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { assertProblem } from '../support/assertions.ts'
 import { rawConnection } from '../support/raw-http.ts'
+import type { Json } from '../support/json.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
 
 /** The request line of `requestId`, once the server wrote it. */
-async function lineOf(server: ServerProcess, requestId: string): Promise<Record<string, any>> {
+async function lineOf(server: ServerProcess, requestId: string): Promise<Json> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const lines = logLines(server).filter((line) => line.msg === 'request' && line.requestId === requestId)
     if (lines.length > 0) {
@@ -112,9 +113,9 @@ describe('request ids through the real server process', () => {
     assert.deepEqual(routes, ['/openapi.json', '/oauth/token', '/v2/clubs/{clubDomain}/', '/v2/clubs/{clubDomain}/', 'share:/credentials/{credentialId}'])
     const openApi = answers[0]!.json
     assert.ok(openApi.components.schemas.Problem.required.includes('requestId'), 'the Problem schema has requestId')
-    for (const operations of Object.values(openApi.paths) as Record<string, any>[]) {
+    for (const operations of Object.values(openApi.paths) as Record<string, Json>[]) {
       for (const operation of Object.values(operations)) {
-        for (const response of Object.values(operation.responses) as any[]) assert.ok(response.headers['X-Request-Id'], operation.operationId)
+        for (const response of Object.values(operation.responses) as Json[]) assert.ok(response.headers['X-Request-Id'], operation.operationId)
       }
     }
     const documented = Object.keys(openApi.paths)

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { accessToken, clubAndClient, freshDataDir, linesAfterListening, removeDataDir, type ServerProcess } from '../support/server.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
+import type { Json } from '../support/json.ts'
 
 const RECIPIENTS = 1000
 const RECOVERY_MS = 60_000
@@ -56,7 +57,7 @@ function slowPost(url: string, path: string, token: string, body: string) {
   let req!: ClientRequest
   let arrived!: () => void
   const continued = new Promise<void>((resolve) => (arrived = resolve))
-  const response = new Promise<{ status: number; headers: IncomingMessage['headers']; json: any }>((resolve, reject) => {
+  const response = new Promise<{ status: number; headers: IncomingMessage['headers']; json: Json }>((resolve, reject) => {
     req = httpRequest(
       url + path,
       {

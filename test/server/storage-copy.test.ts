@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { basic, clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
+import type { Issuance, ClubEvent } from '../../client/types.ts'
 
 const ORIGIN = 'http://badges.rowing.test'
 const ADDRESS = {
@@ -25,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 interface Seen {
   issuances: { id: number; credentialId: string; revoked: boolean }[]
   jwts: Map<string, string>
-  events: unknown[]
+  events: ClubEvent[]
   kid: string
 }
 
@@ -48,7 +49,7 @@ async function session(node: NodeProcess, client: { client_id: string; client_se
 async function look(node: NodeProcess, call: Awaited<ReturnType<typeof session>>): Promise<Seen> {
   const list = await call('GET', '/issuances?limit=100')
   assert.equal(list.status, 200, list.text)
-  const issuances = list.json.data.map((item: any) => ({ id: item.id, credentialId: item.credentialId, revoked: item.revokedAt !== null }))
+  const issuances = list.json.data.map((item: Issuance) => ({ id: item.id, credentialId: item.credentialId, revoked: item.revokedAt !== null }))
   const jwts = new Map<string, string>()
   for (const item of issuances) {
     const jwt = await node.http(`/open-badges/v3/credentials/${item.credentialId}`)
@@ -92,7 +93,7 @@ describe('storage copy --to: a SQLite deployment into PostgreSQL', { timeout: 18
     assert.equal(issued.status, 200, issued.text)
     for (;;) {
       const list = await onSqlite('GET', '/issuances?limit=100')
-      if (list.json.data.every((item: any) => item.credentialId !== null)) break
+      if (list.json.data.every((item: Issuance) => item.credentialId !== null)) break
       await sleep(100)
     }
     const revoked = await onSqlite('POST', `/issuances/${issued.json.results[0].resourceId}/revoke`, { reason: 'Entered twice.' })
@@ -140,7 +141,7 @@ describe('storage copy --to: a SQLite deployment into PostgreSQL', { timeout: 18
     }
     const events = (await onPostgres('GET', '/events?limit=2')).json.data
     assert.ok(
-      events.every((event: any) => Number(event.id) > Math.max(...before.events.map((e: any) => Number(e.id)))),
+      events.every((event: ClubEvent) => Number(event.id) > Math.max(...before.events.map((e) => Number(e.id)))),
       'event ids go on past the copied ones',
     )
   })

@@ -26,6 +26,7 @@ import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { FileLimits } from '../../core/config.ts'
 import { clientCredentialsGrant } from './token-request.ts'
+import type { Json } from './json.ts'
 
 export const ORIGIN = 'http://localhost:8787'
 
@@ -165,7 +166,7 @@ async function tokenFor(harness: Harness, scopes?: string[]): Promise<string> {
 export interface ApiResponse {
   status: number
   headers: Headers
-  body: any
+  body: Json
 }
 
 export interface Api {
@@ -179,7 +180,7 @@ export interface Api {
   /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<ApiResponse>
   /** A GET through `issuer.fetch` with the all-scope token, answered as raw bytes (files, images). */
-  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; bytes: Uint8Array; text: string; json: any }>
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; bytes: Uint8Array; text: string; json: Json }>
   /** A token for another client of this club with only these scopes. */
   tokenWith(scopes: string[]): Promise<string>
   close(): Promise<void>
@@ -220,7 +221,7 @@ export interface RawResponse {
   /** The body exactly as sent. */
   text: string
   /** The body parsed as JSON, or `null` when it is empty or not JSON. */
-  body: any
+  body: Json
 }
 
 export interface CallOptions {
@@ -272,7 +273,7 @@ export async function openVerificationApi({ club, clock, listen }: VerificationA
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
     const response = await harness.send(url, init)
     const answer = text(response.bytes)
-    let body: any = null
+    let body: Json
     try {
       body = answer ? JSON.parse(answer) : null
     } catch {

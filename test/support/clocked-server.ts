@@ -27,6 +27,12 @@ process.on('disconnect', () => process.exit(0))
 const running = await startNodeServer({ clock })
 process.stderr.write(`clubcred listening on ${running.url}\n`)
 process.once('SIGTERM', () => {
-  running.close().then(() => process.exit(0))
+  running.close().then(
+    () => process.exit(0),
+    (error: unknown) => {
+      process.stderr.write(`close failed: ${String(error)}\n`)
+      process.exit(1)
+    },
+  )
   setTimeout(() => process.exit(1), 5000).unref()
 })

@@ -8,6 +8,8 @@ import assert from 'node:assert/strict'
 import { importJWK, jwtVerify, type JWTHeaderParameters } from 'jose'
 import { basic, type HttpResponse } from './server.ts'
 import type { NodeProcess } from './node-process.ts'
+import type { Issuance } from '../../client/types.ts'
+import type { Json } from './json.ts'
 
 export const ORIGIN = 'http://badges.rowing.test'
 export const ADDRESS = {
@@ -44,7 +46,7 @@ export async function allSigned(call: Awaited<ReturnType<typeof session>>): Prom
     do {
       const page: HttpResponse = await call('GET', `/issuances?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
       assert.equal(page.status, 200, page.text)
-      items.push(...page.json.data.map((item: any) => ({ id: item.id, credentialId: item.credentialId })))
+      items.push(...page.json.data.map((item: Issuance) => ({ id: item.id, credentialId: item.credentialId })))
       cursor = page.json.meta.nextCursor
     } while (cursor)
     if (items.every((item) => item.credentialId !== null)) return items as { id: number; credentialId: string }[]
@@ -54,11 +56,11 @@ export async function allSigned(call: Awaited<ReturnType<typeof session>>): Prom
 }
 
 /** A verifier's check: the JWT verifies with the DID document's key its header names, and its issuer is that DID. */
-export async function verifyWithDidDocument(jwt: string, did: any): Promise<void> {
+export async function verifyWithDidDocument(jwt: string, did: Json): Promise<void> {
   const { payload } = await jwtVerify(
     jwt,
     async (header: JWTHeaderParameters) => {
-      const method = did.verificationMethod.find((item: any) => item.id === header.kid)
+      const method = did.verificationMethod.find((item: { id: string }) => item.id === header.kid)
       assert.ok(method, `the DID document has the key ${header.kid}`)
       return importJWK(method.publicKeyJwk, 'ES256')
     },

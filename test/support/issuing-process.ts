@@ -1,5 +1,6 @@
 import type { NodeProcess } from './node-process.ts'
 import { demoClientFrom } from './server.ts'
+import type { Json } from './json.ts'
 
 /** A bearer token of the demo club's client, printed by the process that created it. */
 export async function demoToken(node: NodeProcess, stderr = node.stderr): Promise<string> {
@@ -26,7 +27,7 @@ export async function issueToDemo(node: NodeProcess, token: string, count: numbe
       body: JSON.stringify(body),
     })
     if (response.status >= 300) throw new Error(`POST ${path}: ${response.status} ${response.text}`)
-    return response.json as any
+    return response.json as Json
   }
   const template = await call('/achievements', { name: 'Night watch', description: 'Kept the night watch.', tag: ['watch'] })
   const recipients = Array.from({ length: count }, (_, i) => ({ externalUserId: `w-${i}`, name: `Watcher ${i}`, email: `w${i}@watch.example` }))

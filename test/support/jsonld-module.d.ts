@@ -14,7 +14,7 @@ declare module 'jsonld' {
     documentLoader?: (url: string) => Promise<RemoteDocument>
   }
   const jsonld: {
-    expand(input: unknown, options?: ExpandOptions): Promise<any[]>
+    expand(input: unknown, options?: ExpandOptions): Promise<Record<string, unknown>[]>
   }
   export default jsonld
 }

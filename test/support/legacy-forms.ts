@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { ORIGIN, type Api } from './api-harness.ts'
+import type { Json } from './json.ts'
 
 /**
  * Helpers for the legacy form-creation tests (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table)
@@ -15,7 +16,7 @@ export interface LegacyResponse {
   headers: Headers
   text: string
   /** The body parsed as JSON, or `undefined` when it does not parse. */
-  body: any
+  body: Json
 }
 
 export interface LegacyRequest {
@@ -79,7 +80,7 @@ export const REASON_PHRASES: Record<number, string> = {
  * with `statusCode` equal to the HTTP status and `error` its reason phrase, and a message that starts
  * with `message` (a string) or matches it (a RegExp). No stack trace.
  */
-export function assertLegacyError(response: { status: number; headers: Headers; text: string; body: any }, status: number, message: string | RegExp): void {
+export function assertLegacyError(response: { status: number; headers: Headers; text: string; body: Json }, status: number, message: string | RegExp): void {
   assert.equal(response.status, status, `expected ${status}, got ${response.status} ${response.text}`)
   assert.match(response.headers.get('content-type') ?? '', /^application\/json\b/)
   assert.ok(response.body && typeof response.body === 'object' && !Array.isArray(response.body), `a JSON object body: ${response.text}`)

@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { Ajv2019 } from 'ajv/dist/2019.js'
 import addFormatsModule from 'ajv-formats'
 import { compactVerify, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from 'jose'
+import type { Json } from './json.ts'
 
 /** 1EdTech's schema, vendored in test/fixtures/ob3 (see its SOURCE.md); `OB3_SCHEMA_FILE` overrides the path. */
 const SCHEMA_FILE =
@@ -53,8 +54,8 @@ export interface ExpectedCredential {
 
 export interface CheckedCredential {
   header: Record<string, unknown>
-  payload: Record<string, any>
-  vc: Record<string, any>
+  payload: Json
+  vc: Json
   /** The status list index, as a number. */
   statusListIndex: number
 }
@@ -81,8 +82,8 @@ export async function assertSignedCredential(jwt: string, expected: ExpectedCred
 
   const { payload: bytes } = await compactVerify(jwt, publicKey, { algorithms: ['ES256'] })
   const text = new TextDecoder().decode(bytes)
-  const payload = JSON.parse(text) as Record<string, any>
-  const vc = payload.vc as Record<string, any>
+  const payload = JSON.parse(text) as Json
+  const vc = payload.vc as Json
 
   const expiresAt = expected.expiresAt ?? null
   assert.deepStrictEqual(
@@ -119,7 +120,7 @@ export async function assertSignedCredential(jwt: string, expected: ExpectedCred
   assert.deepStrictEqual(vc.credentialSubject.type, ['AchievementSubject'])
 
   // The recipient: a salted hash of the lower-cased address; the address itself nowhere.
-  const identifiers = vc.credentialSubject.identifier as Record<string, any>[]
+  const identifiers = vc.credentialSubject.identifier as Json[]
   assert.equal(identifiers.length, 1)
   const identity = identifiers[0]!
   assert.deepStrictEqual(Object.keys(identity).sort(), ['hashed', 'identityHash', 'identityType', 'salt', 'type'])
@@ -142,7 +143,7 @@ export async function assertSignedCredential(jwt: string, expected: ExpectedCred
   else assert.equal('evidence' in vc, false, 'no evidence engraved')
 
   // credentialStatus: one BitstringStatusListEntry.
-  const status = vc.credentialStatus as Record<string, any>
+  const status = vc.credentialStatus as Json
   assert.deepStrictEqual(Object.keys(status).sort(), ['id', 'statusListCredential', 'statusListIndex', 'statusPurpose', 'type'])
   assert.equal(status.type, 'BitstringStatusListEntry')
   assert.equal(status.statusPurpose, 'revocation')

@@ -6,6 +6,7 @@
 import { execFile, spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { ROOT } from './server.ts'
+import type { Json } from './json.ts'
 
 function inheritedEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
@@ -14,7 +15,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 }
 
 /** `server/cli.ts ...args` with `env`: the exit code and stdout parsed as JSON. Never rejects on a non-zero exit. */
-export function cliWithEnv(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: any; stdout: string; stderr: string }> {
+export function cliWithEnv(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: Json; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,

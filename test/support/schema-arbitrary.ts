@@ -3,8 +3,9 @@
  * schema (so requests get past the shape and reach the rules) with odd strings and numbers mixed in.
  */
 import fc from 'fast-check'
+import type { Json } from './json.ts'
 
-export type JsonSchema = Record<string, any>
+export type JsonSchema = Record<string, Json>
 
 /** Strings that have broken parsers before: empty, blank, controls, lone surrogates, long, numeric, markup. */
 export const oddString = fc.constantFrom(
@@ -50,7 +51,7 @@ export function fromSchema(schema: JsonSchema | undefined, document: JsonSchema,
     const target = String(schema.$ref)
       .replace(/^#\//, '')
       .split('/')
-      .reduce((node: any, key) => node?.[key], document)
+      .reduce((node: Json, key) => node?.[key], document)
     return fromSchema(target, document, overrides, depth + 1)
   }
   const alternatives = schema.anyOf ?? schema.oneOf

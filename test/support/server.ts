@@ -14,6 +14,7 @@ import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { defaultUrls } from '../../core/config.ts'
 import { createCoreIssuer, type CoreIssuer } from '../../core/issuer.ts'
 import { loadMasterKey } from '../../server/master-key.ts'
+import type { Json } from './json.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NODE_ENTRY = join(ROOT, 'server/node.ts')
@@ -39,7 +40,7 @@ export interface HttpResponse {
   headers: Record<string, string>
   text: string
   /** The body parsed as JSON, or `undefined` when it is empty or not JSON. */
-  json: any
+  json: Json
 }
 
 export interface RequestOptions {
@@ -202,7 +203,7 @@ function tell(child: ChildProcess, message: { advance: number } | { set: number 
 }
 
 /** The server's JSON log lines (docs/logs.md), parsed; a line that is not JSON fails the test. */
-export function logLines(server: Pick<ServerProcess, 'log'>): Record<string, any>[] {
+export function logLines(server: Pick<ServerProcess, 'log'>): Json[] {
   return server.log
     .split('\n')
     .filter(Boolean)
@@ -239,7 +240,7 @@ export function linesAfterListening(server: { stderr: string; log: string }): Lo
 }
 
 /** The log lines at level error or fatal: a request that ended in a 500, a failed worker round, a crash. */
-export function errorLines(server: Pick<ServerProcess, 'log'>): Record<string, any>[] {
+export function errorLines(server: Pick<ServerProcess, 'log'>): Json[] {
   return logLines(server).filter((line) => line.level === 'error' || line.level === 'fatal')
 }
 
@@ -252,7 +253,7 @@ export interface CliResult {
   /** The exit code. */
   code: number
   /** stdout parsed as one JSON value. */
-  json: any
+  json: Json
   stdout: string
   stderr: string
 }
@@ -275,7 +276,7 @@ export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
 }
 
 /** `runCli`, asserting success: returns the printed object. */
-export async function cli(dataDir: string, ...args: string[]): Promise<any> {
+export async function cli(dataDir: string, ...args: string[]): Promise<Json> {
   const result = await runCli(dataDir, ...args)
   if (result.code !== 0 || result.json === undefined) {
     throw new Error(`cli ${args.join(' ')} failed with ${result.code}:\n${result.stdout}\n${result.stderr}`)

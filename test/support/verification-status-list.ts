@@ -7,11 +7,12 @@ import assert from 'node:assert/strict'
 import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK } from 'jose'
 import { decodeList, type BitstringStatusList } from '@digitalbazaar/vc-bitstring-status-list'
 import type { RawResponse } from './api-harness.ts'
+import type { Json } from './json.ts'
 
 export interface DecodedStatusList {
   response: RawResponse
   jwt: string
-  payload: Record<string, any>
+  payload: Json
   list: BitstringStatusList
 }
 
@@ -20,7 +21,7 @@ export async function fetchStatusList(get: (url: string) => Promise<RawResponse>
   const response = await get(url)
   assert.equal(response.status, 200, `status list answered ${response.status} ${response.text}`)
   const jwt = response.text
-  const payload = decodeJwt(jwt) as Record<string, any>
+  const payload: Json = decodeJwt(jwt)
   const subject = payload.vc.credentialSubject
   assert.equal(subject.type, 'BitstringStatusList')
   assert.equal(subject.statusPurpose, 'revocation')
@@ -33,7 +34,7 @@ export async function fetchStatusList(get: (url: string) => Promise<RawResponse>
  * Verifies a compact JWS with the DID document's verification method named by its `kid`; asserts that
  * the method is listed in `assertionMethod`. Returns the verified payload.
  */
-export async function verifyWithDidDocument(jwt: string, didDocument: any): Promise<Record<string, any>> {
+export async function verifyWithDidDocument(jwt: string, didDocument: Json): Promise<Json> {
   const { kid, alg } = decodeProtectedHeader(jwt)
   assert.equal(alg, 'ES256')
   assert.equal(typeof kid, 'string')

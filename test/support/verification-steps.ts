@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict'
 import { decodeJwt } from 'jose'
 import type { RawResponse, VerificationApi } from './api-harness.ts'
+import type { Json } from './json.ts'
 
 /** The club API paths of `club`. */
 export function clubPaths(club = 'chess') {
@@ -23,7 +24,7 @@ export function clubPaths(club = 'chess') {
 }
 
 /** Asserts a status and returns the parsed body. */
-export function expectStatus(response: RawResponse, status: number, what = 'request'): any {
+export function expectStatus(response: RawResponse, status: number, what = 'request'): Json {
   assert.equal(response.status, status, `${what} answered ${response.status} ${response.text}`)
   return response.body
 }
@@ -64,12 +65,12 @@ export async function issueTo(api: VerificationApi, templateId: number, recipien
 }
 
 /** The issuance detail, asserting 200. */
-export async function detailOf(api: VerificationApi, id: number): Promise<any> {
+export async function detailOf(api: VerificationApi, id: number): Promise<Json> {
   return expectStatus(await api.call('GET', clubPaths(api.club).issuance(id)), 200, 'issuance detail').data
 }
 
 /** The issuance list item of `id` (reads the first page of 100). */
-export async function listItemOf(api: VerificationApi, id: number): Promise<any> {
+export async function listItemOf(api: VerificationApi, id: number): Promise<Json> {
   const body = expectStatus(await api.call('GET', `${clubPaths(api.club).issuances}?limit=100`), 200, 'issuance list')
   const item = body.data.find((candidate: { id: number }) => candidate.id === id)
   assert.ok(item, `issuance ${id} is in the list`)
@@ -82,19 +83,19 @@ export async function verdictOf(api: VerificationApi, id: number | string): Prom
 }
 
 /** The credential read, asserting 200. */
-export async function credentialOf(api: VerificationApi, id: number): Promise<{ id: string; format: string; jwt: string; payload: Record<string, any> }> {
+export async function credentialOf(api: VerificationApi, id: number): Promise<{ id: string; format: string; jwt: string; payload: Json }> {
   return expectStatus(await api.call('GET', `${clubPaths(api.club).issuance(id)}/credential`), 200, 'credential read').data
 }
 
 /** The `credentialStatus` entry of a signed credential. */
 export function statusEntryOf(jwt: string): { id: string; type: string; statusPurpose: string; statusListIndex: string; statusListCredential: string } {
-  const status = (decodeJwt(jwt) as any).vc.credentialStatus
+  const status = decodeJwt<{ vc: Json }>(jwt).vc.credentialStatus
   return Array.isArray(status) ? status[0] : status
 }
 
 /** Events of the club of one type, whole feed. */
-export async function eventsOf(api: VerificationApi, type: string): Promise<any[]> {
-  const events: any[] = []
+export async function eventsOf(api: VerificationApi, type: string): Promise<Json[]> {
+  const events: Json[] = []
   let cursor: string | null = null
   do {
     const query = new URLSearchParams({ limit: '100', ...(cursor ? { cursor } : {}) })

@@ -24,7 +24,7 @@ export async function startReceiver(secrets: string[] = [], behaviour: Behaviour
   const attempts = new Map<string, number>()
   const hanging = new Set<ServerResponse>()
   const state = { secrets, behaviour }
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  async function receive(req: IncomingMessage, res: ServerResponse) {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const body = Buffer.concat(chunks).toString('utf8')
@@ -51,7 +51,9 @@ export async function startReceiver(secrets: string[] = [], behaviour: Behaviour
       return
     }
     res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok')
-  })
+  }
+  // A request its sender aborts mid-body fails the read: that connection is dropped, the receiver runs on.
+  const server = createServer((req, res) => void receive(req, res).catch(() => res.destroy()))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {

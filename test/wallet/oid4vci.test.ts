@@ -11,6 +11,7 @@ import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, 
 import { Openid4vciClient } from '@openid4vc/openid4vci'
 import { Oauth2ClientErrorResponseError, clientAuthenticationAnonymous } from '@openid4vc/oauth2'
 import { CREDENTIAL_ISSUER, ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import type { Json } from '../support/json.ts'
 
 const CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
 
@@ -216,7 +217,7 @@ describe('OID4VCI metadata', () => {
     assert.equal(response.status, 200)
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
     assert.equal(response.headers.get('access-control-allow-origin'), '*')
-    const metadata = (await response.json()) as Record<string, any>
+    const metadata = (await response.json()) as Json
     assert.equal(metadata.credential_issuer, CREDENTIAL_ISSUER)
     assert.equal(metadata.credential_endpoint, `${CREDENTIAL_ISSUER}/credential`)
     assert.equal(metadata.nonce_endpoint, `${CREDENTIAL_ISSUER}/nonce`)
@@ -274,7 +275,7 @@ describe('OID4VCI metadata', () => {
     const uri = `${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`
     const [first, second] = [await harness.fetch(uri), await harness.fetch(uri)]
     assert.equal(first.headers.get('cache-control'), 'no-store')
-    const code = async (response: Response) => ((await response.json()) as any).grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
+    const code = async (response: Response) => ((await response.json()) as Json).grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
     assert.notEqual(await code(first), await code(second))
     assert.equal((await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/00000000-0000-4000-8000-000000000000`)).status, 404)
     assert.equal((await harness.fetch(`${ORIGIN}/open-badges/v3/issuers/other/credential-offers/${credential.id}`)).status, 404, 'not under another club')
@@ -284,7 +285,7 @@ describe('OID4VCI metadata', () => {
 describe('OID4VCI errors', () => {
   it('the token endpoint answers RFC 6749 errors, readable from any origin', async () => {
     const credential = await harness.issueOne()
-    const offer = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as any
+    const offer = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as Json
     const code = offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
 
     const cases: [Record<string, string>, string][] = [
@@ -352,7 +353,7 @@ describe('OID4VCI errors', () => {
 
   it('a code, a nonce and an access token are never taken for one another', async () => {
     const credential = await harness.issueOne()
-    const offer = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as any
+    const offer = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as Json
     const code = offer.grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
     const { c_nonce } = (await (await harness.fetch(`${CREDENTIAL_ISSUER}/nonce`, { method: 'POST' })).json()) as { c_nonce: string }
     for (const bearer of [code, c_nonce]) {
@@ -360,7 +361,7 @@ describe('OID4VCI errors', () => {
     }
     const granted = await tokenRequest({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': code })
     const accessToken = granted.body.access_token as string
-    const fresh = ((await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as any).grants[PRE_AUTHORIZED]
+    const fresh = ((await (await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/${credential.id}`)).json()) as Json).grants[PRE_AUTHORIZED]
     for (const notACode of [accessToken, c_nonce]) {
       assert.equal((await tokenRequest({ grant_type: PRE_AUTHORIZED, 'pre-authorized_code': notACode })).body.error, 'invalid_grant')
     }

@@ -9,6 +9,7 @@ import { existsSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { CREDENTIAL_ISSUER, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import type { Json } from '../support/json.ts'
 
 const VIEWS = 1000
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
@@ -53,7 +54,7 @@ describe('anonymous views and the database', () => {
     const codes = new Set<string>()
     const fetchOffers = async () => {
       for (let fetch = 0; fetch < VIEWS; fetch++) {
-        const offer = (await (await harness.fetch(offerUri)).json()) as any
+        const offer = (await (await harness.fetch(offerUri)).json()) as Json
         codes.add(offer.grants[PRE_AUTHORIZED]['pre-authorized_code'])
       }
     }

@@ -115,7 +115,11 @@ export function transactionCases(open: OpenStorage, options: CaseOptions = {}): 
       const unit = storage().transaction(async (tx) => {
         await tx.clubs.insert(aClub())
         outsideRead = storage().clubs.findByDomain('chess')
-        outsideRead.then((value) => (settled = { value }))
+        // A failed read fails the test where it is awaited below, not as an unhandled rejection here.
+        outsideRead.then(
+          (value) => (settled = { value }),
+          () => {},
+        )
         started.resolve()
         await hold.promise
         throw new Error('roll back')

@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict'
+import type { ProblemDocument } from '../../../client/errors.ts'
+import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { Api, ApiResponse } from '../../support/api-harness.ts'
 
 /**
@@ -16,7 +18,7 @@ export function aTemplate(overrides: Record<string, unknown> = {}): Record<strin
 }
 
 /** Asserts an RFC 9457 problem answer (docs/decisions.md, HTTP face) and returns its body. */
-export function assertProblem(response: ApiResponse, status: number, code: string): Record<string, any> {
+export function assertProblem(response: ApiResponse, status: number, code: string): ProblemDocument {
   assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status} ${JSON.stringify(response.body)}`)
   assert.equal(response.headers.get('content-type'), 'application/problem+json')
   assert.equal(response.body.code, code)
@@ -33,29 +35,29 @@ export function assertValidation(response: ApiResponse, errors: { message: strin
 }
 
 /** Creates a template through HTTP, asserting 201, and returns the detail as saved. */
-export async function create(api: Api, body: Record<string, unknown> = aTemplate()): Promise<Record<string, any>> {
+export async function create(api: Api, body: Record<string, unknown> = aTemplate()): Promise<TemplateView> {
   const response = await api.call('POST', ACHIEVEMENTS, body)
   assert.equal(response.status, 201, `create answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data
 }
 
 /** Patches a template through HTTP, asserting 200, and returns the detail as saved. */
-export async function patch(api: Api, id: number, body: unknown): Promise<Record<string, any>> {
+export async function patch(api: Api, id: number, body: unknown): Promise<TemplateView> {
   const response = await api.call('PATCH', templatePath(id), body)
   assert.equal(response.status, 200, `patch answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data
 }
 
 /** Reads a template through HTTP, asserting 200. */
-export async function read(api: Api, id: number): Promise<Record<string, any>> {
+export async function read(api: Api, id: number): Promise<TemplateView> {
   const response = await api.call('GET', templatePath(id))
   assert.equal(response.status, 200, `read answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data
 }
 
 /** Every template of the club, newest first, following the cursor. */
-export async function listAll(api: Api): Promise<Record<string, any>[]> {
-  const items: Record<string, any>[] = []
+export async function listAll(api: Api): Promise<TemplateView[]> {
+  const items: TemplateView[] = []
   let cursor: string | null = null
   do {
     const query: string = cursor ? `?limit=100&cursor=${encodeURIComponent(cursor)}` : '?limit=100'
@@ -68,6 +70,6 @@ export async function listAll(api: Api): Promise<Record<string, any>[]> {
 }
 
 /** Asserts that a write was refused and changed nothing: the template reads as before. */
-export async function assertUnchanged(api: Api, id: number, before: Record<string, any>): Promise<void> {
+export async function assertUnchanged(api: Api, id: number, before: TemplateView): Promise<void> {
   assert.deepEqual(await read(api, id), before)
 }

@@ -7,8 +7,8 @@ import { hashedEmailIdentity } from '../../../core/credentials/recipient-identit
 describe('hashedEmailIdentity', () => {
   const salt = Uint8Array.from({ length: 16 }, (_, i) => i * 7)
 
-  it('hashes the lower-cased, trimmed address followed by the salt text', async () => {
-    const identity = await hashedEmailIdentity('  Minsu.Kim@Chess.EXAMPLE ', salt)
+  it('hashes the lower-cased, trimmed address followed by the salt text', () => {
+    const identity = hashedEmailIdentity('  Minsu.Kim@Chess.EXAMPLE ', salt)
     const expected = createHash('sha256')
       .update('minsu.kim@chess.example' + identity.salt)
       .digest('hex')
@@ -21,10 +21,10 @@ describe('hashedEmailIdentity', () => {
     })
   })
 
-  it('gives the same hash for the same address in any case, and another hash under another salt', async () => {
-    const lower = await hashedEmailIdentity('minsu@chess.example', salt)
-    const upper = await hashedEmailIdentity('MINSU@CHESS.EXAMPLE', salt)
-    const salted = await hashedEmailIdentity(
+  it('gives the same hash for the same address in any case, and another hash under another salt', () => {
+    const lower = hashedEmailIdentity('minsu@chess.example', salt)
+    const upper = hashedEmailIdentity('MINSU@CHESS.EXAMPLE', salt)
+    const salted = hashedEmailIdentity(
       'minsu@chess.example',
       salt.map((byte) => byte ^ 1),
     )
@@ -32,8 +32,8 @@ describe('hashedEmailIdentity', () => {
     assert.notEqual(salted.identityHash, lower.identityHash)
   })
 
-  it('never contains the address', async () => {
-    const identity = await hashedEmailIdentity('minsu@chess.example', salt)
+  it('never contains the address', () => {
+    const identity = hashedEmailIdentity('minsu@chess.example', salt)
     assert.equal(JSON.stringify(identity).includes('minsu'), false)
   })
 })

@@ -9,6 +9,7 @@ import { decodeProtectedHeader } from 'jose'
 import { openApi, type Api } from '../../support/api-harness.ts'
 import { createTestClock } from '../../support/clock.ts'
 import { assertSignedCredential, assertValidOb3 } from '../../support/ob3-schema.ts'
+import type { Json } from '../../support/json.ts'
 
 const ISSUANCES = '/v2/clubs/chess/issuances'
 
@@ -23,7 +24,7 @@ async function issue(body: Record<string, unknown>): Promise<number[]> {
   return response.body.results.map((item: { resourceId: number }) => item.resourceId)
 }
 
-async function credentialOf(id: number): Promise<{ id: string; jwt: string; payload: Record<string, any> }> {
+async function credentialOf(id: number): Promise<{ id: string; jwt: string; payload: Json }> {
   const response = await api.call('GET', `${ISSUANCES}/${id}/credential`)
   assert.equal(response.status, 200, JSON.stringify(response.body))
   return response.body.data

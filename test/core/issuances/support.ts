@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict'
 import type { Api, ApiResponse } from '../../support/api-harness.ts'
+import type { BatchResult } from '../../../core/issuances/issue.ts'
+import type { IssuanceDetail } from '../../../core/issuances/present.ts'
+import type { Json } from '../../support/json.ts'
 import { aTemplate, create } from '../achievements/support.ts'
 
 /**
@@ -28,15 +31,15 @@ export function postIssuances(api: Api, body: unknown, headers: Record<string, s
 }
 
 /** POST issuances, asserting 200; returns the batch result. */
-export async function issue(api: Api, body: Record<string, unknown>): Promise<{ results: any[]; summary: Record<string, number> }> {
+export async function issue(api: Api, body: Record<string, unknown>): Promise<{ results: Json[]; summary: BatchResult['summary'] }> {
   const response = await postIssuances(api, body)
   assert.equal(response.status, 200, `issue answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body
 }
 
 /** Every page of a cursor list, in order. */
-export async function listAll(api: Api, path: string, limit = 100): Promise<any[]> {
-  const items: any[] = []
+export async function listAll(api: Api, path: string, limit = 100): Promise<Json[]> {
+  const items: Json[] = []
   let cursor: string | null = null
   do {
     const query = new URLSearchParams({ limit: String(limit), ...(cursor ? { cursor } : {}) })
@@ -49,14 +52,14 @@ export async function listAll(api: Api, path: string, limit = 100): Promise<any[
 }
 
 /** The credential read, asserting 200. */
-export async function readCredential(api: Api, issuanceId: number): Promise<{ id: string; format: string; jwt: string; payload: Record<string, any> }> {
+export async function readCredential(api: Api, issuanceId: number): Promise<{ id: string; format: string; jwt: string; payload: Json }> {
   const response = await api.call('GET', `${issuancePath(issuanceId)}/credential`)
   assert.equal(response.status, 200, `credential answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data
 }
 
 /** The issuance detail, asserting 200. */
-export async function readIssuance(api: Api, issuanceId: number): Promise<Record<string, any>> {
+export async function readIssuance(api: Api, issuanceId: number): Promise<IssuanceDetail> {
   const response = await api.call('GET', issuancePath(issuanceId))
   assert.equal(response.status, 200, `detail answered ${response.status} ${JSON.stringify(response.body)}`)
   return response.body.data

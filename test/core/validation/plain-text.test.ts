@@ -3,6 +3,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as v from 'valibot'
 import { hasControlCharacter, hasLoneSurrogate, plainText } from '../../../core/validation/plain-text.ts'
+import { ProblemError } from '../../../core/errors.ts'
 import { createCoreHarness } from '../../support/core-issuer.ts'
 
 describe('plain text', () => {
@@ -32,8 +33,14 @@ describe('plain text', () => {
   it('a club name (the issuer name in every credential) follows the same rule', async () => {
     const { issuer, close } = createCoreHarness()
     try {
-      await assert.rejects(issuer.clubs.create({ domain: 'a', name: 'Chess\nClub' }), (error: any) => error.errors?.[0]?.message === 'control-character')
-      await assert.rejects(issuer.clubs.create({ domain: 'b', name: 'Chess\ud800' }), (error: any) => error.errors?.[0]?.message === 'lone-surrogate')
+      await assert.rejects(
+        issuer.clubs.create({ domain: 'a', name: 'Chess\nClub' }),
+        (error: unknown) => error instanceof ProblemError && error.errors?.[0]?.message === 'control-character',
+      )
+      await assert.rejects(
+        issuer.clubs.create({ domain: 'b', name: 'Chess\ud800' }),
+        (error: unknown) => error instanceof ProblemError && error.errors?.[0]?.message === 'lone-surrogate',
+      )
     } finally {
       await close()
     }
