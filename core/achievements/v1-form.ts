@@ -2,8 +2,7 @@ import * as v from 'valibot'
 import { MAX, designId, prefixRule, tagList } from './fields.ts'
 import { ignored } from '../validation/ignored.ts'
 import { orderedRequirementList, v1ProgramInput } from './requirement-input.ts'
-import { textEntries } from './texts.ts'
-import { changesFromV1, draftFromV1 } from './surfaces/v1.ts'
+import { textChanges, textEntries } from './texts.ts'
 import { insertTemplate } from './create.ts'
 import { updateTemplate } from './patch.ts'
 import { orderRequirements } from './order-requirements.ts'
@@ -16,6 +15,7 @@ import { requiredText } from '../validation/text.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
 import type { AchievementTemplate } from './template.ts'
+import type { TemplateChanges, TemplateDraft } from './draft.ts'
 
 /**
  * The v1 form (spec §4.12, §9): the same template as v2 in the older shape: `tags`, a `requirements[]`
@@ -43,6 +43,25 @@ export const v1FormPatchSchema = jsonObject(entries)
 
 export type V1FormCreateInput = v.InferOutput<typeof v1FormCreateSchema>
 export type V1FormPatchInput = v.InferOutput<typeof v1FormPatchSchema>
+
+/** A v1 body (spec §4.12) as changes: `tags`, `requirements[]` with their `order`, course dates. */
+export function changesFromV1(body: V1FormPatchInput): TemplateChanges {
+  return {
+    ...textChanges(body),
+    tag: body.tags,
+    requirements: body.requirements,
+    program: body.program,
+    prefix: body.prefix,
+    courseBeginAt: body.courseBeginAt,
+    courseEndAt: body.courseEndAt,
+    badgeDesignId: body.achievementBadgeDesignId,
+    certificateDesignId: body.achievementCertificateDesignId,
+  }
+}
+
+export function draftFromV1(body: V1FormCreateInput): TemplateDraft {
+  return { ...changesFromV1(body), name: body.name, description: body.description }
+}
 
 export async function createV1Form(ctx: IssuerContext, club: string, input: unknown) {
   const { club: clubRecord, template } = await insertTemplate(ctx, club, draftFromV1(parseInput(v1FormCreateSchema, input)))
