@@ -1,16 +1,18 @@
 /**
  * The shapes the club API reads and writes, as the client sees them. Read shapes are the server's own
- * types (imported as types only, so the client carries no server code); write shapes are spelled out
- * here for integrators, and a test holds them to the server's valibot schemas. Write shapes are type
+ * types, each `v.InferOutput` of the valibot schema the OpenAPI document's response schema is converted
+ * from (imported as types only, so the client carries no server code); test/client/types.test.ts holds
+ * each to its schema and test/http/openapi-responses.test.ts holds the answers to the document. Write
+ * shapes are spelled out here for integrators, and a test holds them to the server's valibot schemas. Write shapes are type
  * aliases, not interfaces, so that they fit where a JSON object (`Record<string, unknown>`) is expected.
  */
 import type { ClubRoot } from '../core/clubs/read-root.ts'
 import type { TemplateView } from '../core/achievements/present.ts'
 import type { RequirementType, TemplateType } from '../core/achievements/template.ts'
 import type { IssuanceDetail as CoreIssuanceDetail, IssuanceItem } from '../core/issuances/present.ts'
-import type { BatchResult as CoreBatchResult } from '../core/issuances/issue.ts'
+import type { BatchResult as CoreBatchResult } from '../core/issuances/batch-result.ts'
 import type { IssueMode } from '../core/issuances/issuance.ts'
-import type { readCredential } from '../core/issuances/read.ts'
+import type { CredentialView } from '../core/issuances/read.ts'
 import type { EventView } from '../core/events/list.ts'
 import type { DesignView } from '../core/designs/present.ts'
 import type { DesignKind, ImageType } from '../core/designs/design.ts'
@@ -20,7 +22,7 @@ import type { ScopeName as CoreScopeName } from '../core/scopes.ts'
 
 /** Parts of the read shapes, by the server's names. */
 export type { CredentialPointer, IssuanceStatus } from '../core/issuances/present.ts'
-export type { BatchItem } from '../core/issuances/issue.ts'
+export type { BatchItem } from '../core/issuances/batch-result.ts'
 export type { Alignment, CoIssuerView } from '../core/achievements/present.ts'
 export type { FieldError } from '../core/errors.ts'
 export type { RequirementType, TemplateType, IssueMode, DesignKind, ImageType }
@@ -47,7 +49,7 @@ export type IssuanceDetail = CoreIssuanceDetail
 export type BatchResult = CoreBatchResult
 
 /** The credential read (spec §2.8): `{ id, format, jwt, payload }`, `payload` the decoded JWT claims. */
-export type CredentialRead = Awaited<ReturnType<typeof readCredential>>
+export type CredentialRead = CredentialView
 
 /** An event of the club's feed (spec §2.10). */
 export type ClubEvent = EventView

@@ -1,4 +1,6 @@
+import type * as v from 'valibot'
 import type { CredentialError } from '../../core/errors.ts'
+import type { oauthErrorSchema } from './oauth-error.ts'
 
 /**
  * Error responses of the OID4VCI credential endpoint: an access token problem is RFC 6750 §3 (401 with a
@@ -12,5 +14,6 @@ export function credentialErrorResponse(error: CredentialError): Response {
     status = 401
     headers['www-authenticate'] = error.tokenMissing ? 'Bearer' : `Bearer error="invalid_token", error_description="${error.message.replace(/["\\]/g, '')}"`
   }
-  return new Response(JSON.stringify({ error: error.error, error_description: error.message }), { status, headers })
+  const body: v.InferOutput<typeof oauthErrorSchema> = { error: error.error, error_description: error.message }
+  return new Response(JSON.stringify(body), { status, headers })
 }

@@ -1,4 +1,11 @@
+import * as v from 'valibot'
 import { ProblemError } from '../../core/errors.ts'
+
+/** NestJS's error shape (spec §7, legacy table): `error` the status's reason phrase, `message` Korean text. */
+export const legacyErrorSchema = v.object({ statusCode: v.pipe(v.number(), v.integer()), message: v.string(), error: v.string() })
+
+/** The legacy creation answer (spec §4.13): HTTP 201, `message` Korean text. */
+export const legacyFormCreatedSchema = v.object({ statusCode: v.literal(201), message: v.string(), achievementFormId: v.number() })
 
 /**
  * The legacy operation answers in NestJS's shape, `{ statusCode, message, error }` (spec §7, legacy
@@ -7,7 +14,8 @@ import { ProblemError } from '../../core/errors.ts'
 export function legacyErrorResponse(error: unknown, onError: (error: unknown) => void): Response {
   const [status, message] = legacyError(error)
   if (status === 500) onError(error)
-  return new Response(JSON.stringify({ statusCode: status, message, error: REASONS[status] }), {
+  const body: v.InferOutput<typeof legacyErrorSchema> = { statusCode: status, message, error: REASONS[status]! }
+  return new Response(JSON.stringify(body), {
     status,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
   })

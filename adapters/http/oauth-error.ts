@@ -1,4 +1,8 @@
+import * as v from 'valibot'
 import type { OAuthError } from '../../core/errors.ts'
+
+/** An RFC 6749 §5.2 error response (the token endpoints). */
+export const oauthErrorSchema = v.object({ error: v.string(), error_description: v.string() })
 
 /** RFC 6749 §5.2 error responses of the token endpoint. */
 export function oauthErrorResponse(error: OAuthError): Response {
@@ -15,5 +19,6 @@ export function oauthErrorResponse(error: OAuthError): Response {
     status = 429
     headers['retry-after'] = String(error.retryAfter ?? 1)
   }
-  return new Response(JSON.stringify({ error: error.error, error_description: error.message }), { status, headers })
+  const body: v.InferOutput<typeof oauthErrorSchema> = { error: error.error, error_description: error.message }
+  return new Response(JSON.stringify(body), { status, headers })
 }

@@ -50,6 +50,17 @@ interface OperationDoc {
   idempotent?: true
   /** The success status when it is not 200. */
   status?: 201
+  /**
+   * The success answer's body by media type: the valibot schema of core's response shape, wrapped as
+   * the handler wraps it (`dataOf`, `pageSchema`), or `null` for bytes no schema describes (files, images).
+   */
+  answer: Readonly<Record<string, GenericSchema | null>>
+  /** Errors in a shape of their own instead of a problem document (RFC 6749 §5.2, OID4VCI 1.0 §8.3.1.2, NestJS). */
+  errorShape?: 'oauth' | 'credential' | 'legacy'
+  /** A 404 answers the success shape too: the verdict that there is no credential (spec §2.11). */
+  notFoundAnswers?: true
+  /** Honours `If-None-Match` with a 304 (an ETag on every answer). */
+  conditional?: true
 }
 
 /** An operation of a club: bearer token, club binding and scope are checked by the router from `scope`. */

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { templateCreateSchema, templatePatchSchema } from '../../core/achievements/schema.ts'
 import { v1FormCreateSchema, v1FormPatchSchema } from '../../core/achievements/v1-form.ts'
 import { legacyFormSchema } from '../../core/achievements/legacy-form.ts'
@@ -5,6 +6,24 @@ import { designCreateSchema, designPatchSchema } from '../../core/designs/schema
 import { issueRequestSchema, v1IssueRequestSchema } from '../../core/issuances/schema.ts'
 import { revokeRequestSchema } from '../../core/issuances/revoke.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
+import { templateViewSchema } from '../../core/achievements/present.ts'
+import { v1FormSchema } from '../../core/achievements/v1-form.ts'
+import { clubRootSchema } from '../../core/clubs/read-root.ts'
+import { designViewSchema } from '../../core/designs/present.ts'
+import { didDocumentSchema } from '../../core/did-documents/did-document.ts'
+import { eventViewSchema } from '../../core/events/present.ts'
+import { batchResultSchema } from '../../core/issuances/batch-result.ts'
+import { issuanceDetailSchema, issuanceItemSchema } from '../../core/issuances/present.ts'
+import { credentialViewSchema } from '../../core/issuances/read.ts'
+import { v1BatchResultSchema, v1IssuanceViewSchema } from '../../core/issuances/v1.ts'
+import { pageSchema } from '../../core/lists/cursor.ts'
+import { tokenResponseSchema } from '../../core/tokens/issue.ts'
+import { verdictSchema } from '../../core/verification/verify-issuance.ts'
+import { credentialResponseSchema } from '../../core/wallets/issue-credential.ts'
+import { authorizationServerMetadataSchema, credentialIssuerMetadataSchema } from '../../core/wallets/metadata.ts'
+import { nonceResponseSchema } from '../../core/wallets/nonce.ts'
+import { credentialOfferSchema } from '../../core/wallets/offer.ts'
+import { walletTokenResponseSchema } from '../../core/wallets/redeem-code.ts'
 import * as achievements from './routes/achievements.ts'
 import * as club from './routes/club.ts'
 import * as designs from './routes/designs.ts'
@@ -16,7 +35,12 @@ import * as oauth from './routes/oauth.ts'
 import * as publicSurface from './routes/public.ts'
 import * as v1 from './routes/v1.ts'
 import * as wallet from './routes/wallet.ts'
+import { dataOf } from './responses.ts'
+import { legacyFormCreatedSchema } from './legacy-error.ts'
+import { openApiDocumentSchema } from './openapi/document-shape.ts'
 import type { Operation } from './operation.ts'
+
+const AS_JSON = 'application/json'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
 const RECIPIENTS_NOTE = 'Each recipients[] entry is checked on its own against the Recipient schema; failures are'
@@ -32,18 +56,29 @@ export const OPERATIONS: readonly Operation[] = [
     path: '{auth}/token',
     auth: 'client',
     handle: oauth.issueToken,
+    answer: { [AS_JSON]: tokenResponseSchema },
+    errorShape: 'oauth',
     summary: 'Get an access token (client credentials grant)',
     tag: 'oauth',
     body: oauth.tokenFormSchema,
     bodyType: 'application/x-www-form-urlencoded',
   },
-  { method: 'GET', path: `${CLUB}/`, scope: 'clubs:read', handle: club.readClubRoot, summary: 'Read the club root', tag: 'clubs' },
+  {
+    method: 'GET',
+    path: `${CLUB}/`,
+    scope: 'clubs:read',
+    handle: club.readClubRoot,
+    answer: { [AS_JSON]: dataOf(clubRootSchema) },
+    summary: 'Read the club root',
+    tag: 'clubs',
+  },
 
   {
     method: 'GET',
     path: `${CLUB}/achievements`,
     scope: 'achievements:read',
     handle: achievements.listTemplates,
+    answer: { [AS_JSON]: pageSchema(templateViewSchema) },
     summary: 'List templates',
     tag: 'achievements',
     query: ['limit', 'cursor'],
@@ -53,6 +88,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/achievements`,
     scope: 'achievements:manage',
     handle: achievements.createTemplate,
+    answer: { [AS_JSON]: dataOf(templateViewSchema) },
     summary: 'Create a template',
     tag: 'achievements',
     body: templateCreateSchema,
@@ -63,6 +99,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/achievements/{id}`,
     scope: 'achievements:read',
     handle: achievements.readTemplate,
+    answer: { [AS_JSON]: dataOf(templateViewSchema) },
     summary: 'Read a template',
     tag: 'achievements',
   },
@@ -71,6 +108,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/achievements/{id}`,
     scope: 'achievements:manage',
     handle: achievements.patchTemplate,
+    answer: { [AS_JSON]: dataOf(templateViewSchema) },
     summary: 'Patch a template',
     tag: 'achievements',
     body: templatePatchSchema,
@@ -81,6 +119,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances`,
     scope: 'issuance:write',
     handle: issuances.issue,
+    answer: { [AS_JSON]: batchResultSchema },
     summary: 'Issue a template to recipients (batch)',
     tag: 'issuances',
     idempotent: true,
@@ -92,6 +131,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances/{id}/revoke`,
     scope: 'issuance:revoke',
     handle: issuances.revoke,
+    answer: { [AS_JSON]: dataOf(issuanceDetailSchema) },
     summary: 'Revoke an issuance',
     tag: 'issuances',
     idempotent: true,
@@ -103,6 +143,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances`,
     scope: 'issuance:read',
     handle: issuances.listIssuances,
+    answer: { [AS_JSON]: pageSchema(issuanceItemSchema) },
     summary: 'List issuances',
     tag: 'issuances',
     query: ['limit', 'cursor', 'achievementId'],
@@ -112,6 +153,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances/{id}`,
     scope: 'issuance:read',
     handle: issuances.readIssuance,
+    answer: { [AS_JSON]: dataOf(issuanceDetailSchema) },
     summary: 'Read an issuance',
     tag: 'issuances',
   },
@@ -120,6 +162,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances/{id}/credential`,
     scope: 'issuance:read',
     handle: issuances.readCredential,
+    answer: { [AS_JSON]: dataOf(credentialViewSchema) },
     summary: 'Read the signed credential',
     tag: 'issuances',
   },
@@ -128,6 +171,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/issuances/{id}/file`,
     scope: 'issuance:read',
     handle: files.downloadFile,
+    answer: { 'application/pdf': null, 'image/png': null, 'image/svg+xml': null },
+    conditional: true,
     summary: 'Download the certificate or baked badge',
     tag: 'issuances',
     query: ['format'],
@@ -137,6 +182,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/events`,
     scope: 'events:read',
     handle: issuances.listEvents,
+    answer: { [AS_JSON]: pageSchema(eventViewSchema) },
     summary: 'Read the event feed',
     tag: 'events',
     query: ['limit', 'cursor'],
@@ -147,6 +193,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/designs`,
     scope: 'designs:read',
     handle: designs.listDesigns,
+    answer: { [AS_JSON]: pageSchema(designViewSchema) },
     summary: 'List designs',
     tag: 'designs',
     query: ['limit', 'cursor'],
@@ -156,17 +203,27 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${CLUB}/designs`,
     scope: 'designs:manage',
     handle: designs.createDesign,
+    answer: { [AS_JSON]: dataOf(designViewSchema) },
     summary: 'Create a design',
     tag: 'designs',
     body: designCreateSchema,
     status: 201,
   },
-  { method: 'GET', path: `${CLUB}/designs/{id}`, scope: 'designs:read', handle: designs.readDesign, summary: 'Read a design', tag: 'designs' },
+  {
+    method: 'GET',
+    path: `${CLUB}/designs/{id}`,
+    scope: 'designs:read',
+    handle: designs.readDesign,
+    answer: { [AS_JSON]: dataOf(designViewSchema) },
+    summary: 'Read a design',
+    tag: 'designs',
+  },
   {
     method: 'PATCH',
     path: `${CLUB}/designs/{id}`,
     scope: 'designs:manage',
     handle: designs.patchDesign,
+    answer: { [AS_JSON]: dataOf(designViewSchema) },
     summary: 'Patch a design',
     tag: 'designs',
     body: designPatchSchema,
@@ -177,6 +234,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.verify}`,
     auth: 'public',
     handle: publicSurface.verify,
+    answer: { [AS_JSON]: verdictSchema },
+    notFoundAnswers: true,
     summary: 'Verify a credential (verdict)',
     tag: 'verification',
   },
@@ -185,6 +244,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.credential}`,
     auth: 'public',
     handle: publicSurface.credentialJwt,
+    answer: { 'text/plain': v.string() },
+    conditional: true,
     summary: 'The signed JWT (text/plain)',
     tag: 'verification',
   },
@@ -193,6 +254,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.didDocument}`,
     auth: 'public',
     handle: publicSurface.didDocument,
+    answer: { 'application/did+json': didDocumentSchema },
+    conditional: true,
     summary: 'The club DID document (did:web)',
     tag: 'verification',
   },
@@ -201,6 +264,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.firstStatusList}`,
     auth: 'public',
     handle: publicSurface.firstStatusList,
+    answer: { 'application/vc+jwt': v.string() },
+    conditional: true,
     summary: "The club's first revocation list (Bitstring Status List VC-JWT)",
     tag: 'verification',
   },
@@ -209,6 +274,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.statusList}`,
     auth: 'public',
     handle: publicSurface.laterStatusList,
+    answer: { 'application/vc+jwt': v.string() },
+    conditional: true,
     summary: 'A later revocation list of the club',
     tag: 'verification',
   },
@@ -217,6 +284,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.image}`,
     auth: 'public',
     handle: publicSurface.image,
+    answer: { 'image/png': null, 'image/svg+xml': null },
+    conditional: true,
     summary: 'An image by content hash (badge images, logos)',
     tag: 'verification',
   },
@@ -225,6 +294,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.skill}`,
     auth: 'public',
     handle: publicSurface.skill,
+    answer: { [AS_JSON]: publicSurface.skillSchema },
+    conditional: true,
     summary: 'The skill a tag names (alignment target)',
     tag: 'verification',
   },
@@ -234,6 +305,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${WELL_KNOWN.credentialIssuer}{public}${PUBLIC_PATHS.issuer}`,
     auth: 'public',
     handle: wallet.credentialIssuerMetadata,
+    answer: { [AS_JSON]: credentialIssuerMetadataSchema },
     summary: "The club's OID4VCI credential issuer metadata",
     tag: 'wallets',
   },
@@ -242,6 +314,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `${WELL_KNOWN.authorizationServer}{public}${PUBLIC_PATHS.issuer}`,
     auth: 'public',
     handle: wallet.authorizationServerMetadata,
+    answer: { [AS_JSON]: authorizationServerMetadataSchema },
     summary: "The club's authorization server metadata (RFC 8414), for its wallet token endpoint",
     tag: 'wallets',
   },
@@ -250,6 +323,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.credentialOffer}`,
     auth: 'public',
     handle: wallet.credentialOffer,
+    answer: { [AS_JSON]: credentialOfferSchema },
     summary: 'The OID4VCI credential offer of a credential (a fresh pre-authorized code each time)',
     tag: 'wallets',
   },
@@ -258,6 +332,8 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.walletToken}`,
     auth: 'public',
     handle: wallet.token,
+    answer: { [AS_JSON]: walletTokenResponseSchema },
+    errorShape: 'oauth',
     summary: 'Redeem a pre-authorized code for a wallet access token',
     tag: 'wallets',
     body: wallet.walletTokenFormSchema,
@@ -268,6 +344,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.walletNonce}`,
     auth: 'public',
     handle: wallet.nonce,
+    answer: { [AS_JSON]: nonceResponseSchema },
     summary: 'A fresh c_nonce',
     tag: 'wallets',
     body: wallet.nonceRequestSchema,
@@ -278,17 +355,28 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.walletCredential}`,
     auth: 'public',
     handle: wallet.credential,
+    answer: { [AS_JSON]: credentialResponseSchema },
+    errorShape: 'credential',
     summary: 'The signed credential for a wallet access token (Authorization: Bearer)',
     tag: 'wallets',
     body: wallet.credentialRequestSchema,
   },
 
-  { method: 'GET', path: '{base}/v1/forms/{id}', scope: 'achievements:read', handle: v1.readForm, summary: 'Read a form (v1)', tag: 'v1' },
+  {
+    method: 'GET',
+    path: '{base}/v1/forms/{id}',
+    scope: 'achievements:read',
+    handle: v1.readForm,
+    answer: { [AS_JSON]: v1FormSchema },
+    summary: 'Read a form (v1)',
+    tag: 'v1',
+  },
   {
     method: 'POST',
     path: '{base}/v1/forms',
     scope: 'achievements:manage',
     handle: v1.createForm,
+    answer: { [AS_JSON]: v1FormSchema },
     summary: 'Create a form (v1)',
     tag: 'v1',
     body: v1FormCreateSchema,
@@ -299,6 +387,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '{base}/v1/forms/{id}',
     scope: 'achievements:manage',
     handle: v1.patchForm,
+    answer: { [AS_JSON]: v1FormSchema },
     summary: 'Patch a form (v1)',
     tag: 'v1',
     body: v1FormPatchSchema,
@@ -308,23 +397,42 @@ export const OPERATIONS: readonly Operation[] = [
     path: '{base}/v1/achievements',
     scope: 'issuance:write',
     handle: v1.bulkIssue,
+    answer: { [AS_JSON]: v1BatchResultSchema },
     summary: 'Bulk issue (v1)',
     tag: 'v1',
     idempotent: true,
     body: v1IssueRequestSchema,
     bodyNote: `${RECIPIENTS_NOTE} failed[] items, not request errors.`,
   },
-  { method: 'GET', path: '{base}/v1/achievements/{id}', scope: 'issuance:read', handle: v1.readIssuance, summary: 'Read an issuance (v1)', tag: 'v1' },
+  {
+    method: 'GET',
+    path: '{base}/v1/achievements/{id}',
+    scope: 'issuance:read',
+    handle: v1.readIssuance,
+    answer: { [AS_JSON]: v1IssuanceViewSchema },
+    summary: 'Read an issuance (v1)',
+    tag: 'v1',
+  },
 
   {
     method: 'POST',
     path: '{legacy}/open-api/achievements/forms',
     auth: 'api-key',
     handle: legacy.createLegacyForm,
+    answer: { [AS_JSON]: legacyFormCreatedSchema },
+    errorShape: 'legacy',
     summary: 'Create a form (legacy)',
     tag: 'legacy',
     body: legacyFormSchema,
     status: 201,
   },
-  { method: 'GET', path: '{base}/openapi.json', auth: 'public', handle: meta.serveOpenApi, summary: 'This document', tag: 'meta' },
+  {
+    method: 'GET',
+    path: '{base}/openapi.json',
+    auth: 'public',
+    handle: meta.serveOpenApi,
+    answer: { [AS_JSON]: openApiDocumentSchema },
+    summary: 'This document',
+    tag: 'meta',
+  },
 ]

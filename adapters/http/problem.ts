@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { ProblemError, StorageUnavailable, type ProblemCode } from '../../core/errors.ts'
 
 interface ProblemType {
@@ -60,6 +61,24 @@ export const PROBLEMS = {
   'shutting-down': { status: 503, title: 'Shutting down', headers: () => ({ 'retry-after': '1' }) },
   'internal-error': { status: 500, title: 'Internal server error' },
 } satisfies Record<ProblemCode, ProblemType> as Record<ProblemCode, ProblemType>
+
+/**
+ * An RFC 9457 problem document as this service writes it: `code` one of `PROBLEMS`, `errors[]` on
+ * validation failures, `scope` on `insufficient-scope`, `retryAfter` (seconds) where a retry is asked for.
+ */
+export const problemSchema = v.object({
+  type: v.string(),
+  title: v.string(),
+  status: v.pipe(v.number(), v.integer()),
+  detail: v.string(),
+  code: v.string(),
+  /** The id of the request, as in its X-Request-Id answer header and the server log. */
+  requestId: v.string(),
+  errors: v.optional(v.array(v.object({ message: v.string(), path: v.string() }))),
+  scope: v.optional(v.string()),
+  retryAfter: v.optional(v.number()),
+})
+export type Problem = v.InferOutput<typeof problemSchema>
 
 /**
  * The one serializer of RFC 9457 problem documents. `requestId` is the request's (adapters/http/request-id.ts):

@@ -1,5 +1,4 @@
-import { templateCreateSchema } from './schema.ts'
-import { draftFromV2 } from './surfaces/v2.ts'
+import { draftFromV2, templateCreateSchema } from './schema.ts'
 import { applyTemplateChanges, newRequirements } from './patch.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'

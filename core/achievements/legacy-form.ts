@@ -1,13 +1,13 @@
 import * as v from 'valibot'
 import { MAX, prefixRule, tagList, templateType } from './fields.ts'
 import { legacyRequirementList } from './requirement-input.ts'
-import { draftFromLegacy } from './surfaces/legacy.ts'
 import { insertTemplate } from './create.ts'
 import { isoDateTimeText } from '../validation/date.ts'
 import { parseInput } from '../validation/parse-input.ts'
 import { optionalText, requiredText } from '../validation/text.ts'
 import { optionalUrl } from '../validation/url.ts'
 import type { IssuerContext } from '../context.ts'
+import type { TemplateDraft } from './draft.ts'
 
 const integer = v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer'))
 
@@ -34,6 +34,29 @@ export const legacyFormSchema = v.object({
 })
 
 export type LegacyFormInput = v.InferOutput<typeof legacyFormSchema>
+
+/**
+ * A legacy form body (spec §2.12) as a draft. Two rules are the legacy operation's own: a form sent
+ * without a description takes its name as the description, since every template has one (spec §4.10
+ * rule 1), and a program given here is public, since the legacy operation had no such switch and
+ * showed every program.
+ */
+export function draftFromLegacy(body: LegacyFormInput): TemplateDraft {
+  const hasProgram = body.program_name || body.program_type || body.program_url
+  return {
+    name: body.name,
+    type: body.type,
+    description: body.description ?? body.name,
+    tag: body.tags,
+    requirements: body.requirements,
+    program: hasProgram ? { name: body.program_name, url: body.program_url, type: body.program_type, isPublic: true } : undefined,
+    prefix: body.prefix,
+    courseBeginAt: body.course_begin_at,
+    courseEndAt: body.course_end_at,
+    badgeDesignId: body.achievementBadgeDesignId,
+    certificateDesignId: body.achievementCertificateDesignId,
+  }
+}
 
 /** Creates a form from the legacy operation (spec §4.13). */
 export async function createLegacyForm(ctx: IssuerContext, club: string, input: unknown): Promise<{ achievementFormId: number }> {

@@ -1,5 +1,5 @@
 import { templatePatchSchema } from './schema.ts'
-import { changesFromV2 } from './surfaces/v2.ts'
+import { changesFromV2 } from './schema.ts'
 import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { requireTemplate } from './require.ts'

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { achievementTypeOf } from './achievement-type.ts'
 import { criteriaNarrative } from './narrative.ts'
 import { orderRequirements } from './order-requirements.ts'
@@ -5,54 +6,72 @@ import { clubDid } from '../did-documents/did.ts'
 import { imageUrl, skillUrl } from '../credentials/urls.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { Club } from '../clubs/club.ts'
-import type { AchievementTemplate, RequirementType, TemplateType } from './template.ts'
+import { REQUIREMENT_TYPES, TEMPLATE_TYPES, type AchievementTemplate } from './template.ts'
 
 /** An OB 3.0 Alignment to the skill page of one tag. */
-export interface Alignment {
-  type: ['Alignment']
-  targetName: string
-  targetUrl: string
-  targetType: 'ext:SkillTag'
-}
+export const alignmentSchema = v.object({
+  type: v.tuple([v.literal('Alignment')]),
+  targetName: v.string(),
+  targetUrl: v.string(),
+  targetType: v.literal('ext:SkillTag'),
+})
+export type Alignment = v.InferOutput<typeof alignmentSchema>
 
 /** A co-issuer as read (spec §2.3): the club first as `representative`, then its partners. */
-export interface CoIssuerView {
-  id: string | null
-  name: string
-  url: string | null
-  role: 'representative' | 'partner'
-  isVerified: boolean
+export const coIssuerViewSchema = v.object({
+  /** The club's DID, or the partner's url. */
+  id: v.nullable(v.string()),
+  name: v.string(),
+  url: v.nullable(v.string()),
+  role: v.picklist(['representative', 'partner']),
+  isVerified: v.boolean(),
+})
+export type CoIssuerView = v.InferOutput<typeof coIssuerViewSchema>
+
+/** A requirement as read (spec §2.4), in requirement order (rule 8). */
+export const requirementViewSchema = v.object({
+  id: v.number(),
+  type: v.nullable(v.picklist(REQUIREMENT_TYPES)),
+  description: v.nullable(v.string()),
+  url: v.nullable(v.string()),
+})
+
+/**
+ * The members of a template as read, derived ones included, without `criteria`: the issuance detail's
+ * `form` has the same members with its own `criteria` (`issuances/present.ts`).
+ */
+export const templateViewEntries = {
+  id: v.number(),
+  name: v.string(),
+  nameEn: v.nullable(v.string()),
+  type: v.picklist(TEMPLATE_TYPES),
+  achievementType: v.string(),
+  description: v.string(),
+  descriptionEn: v.nullable(v.string()),
+  imprintDescription: v.string(),
+  imprintDescriptionEn: v.nullable(v.string()),
+  tag: v.array(v.string()),
+  alignment: v.array(alignmentSchema),
+  coIssuers: v.array(coIssuerViewSchema),
+  /** Only when public (spec §2.5). */
+  program: v.optional(v.object({ name: v.nullable(v.string()), url: v.nullable(v.string()), isPublic: v.literal(true) })),
+  achievementBadgeDesignId: v.nullable(v.number()),
+  achievementCertificateDesignId: v.nullable(v.number()),
+  /** The certificate-number prefix (letters, at most 5; spec §2.12), printed on certificates. */
+  prefix: v.nullable(v.string()),
+  /** The badge image (of the badge design), engraved as `achievement.image`; `null` without one. */
+  image: v.nullable(v.string()),
+  issuedCount: v.number(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
 }
 
-/** The template as read on v2 (spec §2.3), derived fields included. */
-export interface TemplateView {
-  id: number
-  name: string
-  nameEn: string | null
-  type: TemplateType
-  achievementType: string
-  description: string
-  descriptionEn: string | null
-  imprintDescription: string
-  imprintDescriptionEn: string | null
-  tag: string[]
-  alignment: Alignment[]
-  criteria: {
-    narrative: string
-    requirements: { id: number; type: RequirementType | null; description: string | null; url: string | null }[]
-  }
-  coIssuers: CoIssuerView[]
-  program?: { name: string | null; url: string | null; isPublic: true }
-  achievementBadgeDesignId: number | null
-  achievementCertificateDesignId: number | null
-  /** The certificate-number prefix (letters, at most 5; spec §2.12), printed on certificates. */
-  prefix: string | null
-  /** The badge image (of the badge design), engraved as `achievement.image`; `null` without one. */
-  image: string | null
-  issuedCount: number
-  createdAt: string
-  updatedAt: string
-}
+/** The template as read on v2 (spec §2.3), derived fields included: the one source of its type and its document schema. */
+export const templateViewSchema = v.object({
+  ...templateViewEntries,
+  criteria: v.object({ narrative: v.string(), requirements: v.array(requirementViewSchema) }),
+})
+export type TemplateView = v.InferOutput<typeof templateViewSchema>
 
 /**
  * The template as read, with every derived field computed here and only here: template reads return

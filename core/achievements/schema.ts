@@ -2,9 +2,10 @@ import * as v from 'valibot'
 import { MAX, designId, prefixRule, tagList } from './fields.ts'
 import { ignored } from '../validation/ignored.ts'
 import { programInput, requirementList } from './requirement-input.ts'
-import { textEntries } from './texts.ts'
+import { textChanges, textEntries } from './texts.ts'
 import { jsonObject } from '../validation/json-object.ts'
 import { requiredText } from '../validation/text.ts'
+import type { TemplateChanges, TemplateDraft } from './draft.ts'
 
 /**
  * The v2 write shape of a template (spec §2.3): the single source of what create and patch accept.
@@ -49,3 +50,20 @@ export const templateCreateSchema = v.strictObject(
 
 export type TemplatePatchInput = v.InferOutput<typeof templatePatchSchema>
 export type TemplateCreateInput = v.InferOutput<typeof templateCreateSchema>
+
+/** A v2 body (spec §2.3) as changes: `tag`, `criteria.requirements` in array order, design ids. */
+export function changesFromV2(body: TemplatePatchInput): TemplateChanges {
+  return {
+    ...textChanges(body),
+    tag: body.tag,
+    requirements: body.criteria?.requirements,
+    program: body.program,
+    prefix: body.prefix,
+    badgeDesignId: body.achievementBadgeDesignId,
+    certificateDesignId: body.achievementCertificateDesignId,
+  }
+}
+
+export function draftFromV2(body: TemplateCreateInput): TemplateDraft {
+  return { ...changesFromV2(body), name: body.name, description: body.description }
+}

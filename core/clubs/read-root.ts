@@ -1,14 +1,16 @@
+import * as v from 'valibot'
 import { ProblemError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import type { Principal } from '../tokens/principal.ts'
 
 /** The club root of interface-spec §4.2. `grantedOperations` lists the scope names of the caller's token. */
-export interface ClubRoot {
-  domain: string
-  name: string
-  canIssue: boolean
-  grantedOperations: string[]
-}
+export const clubRootSchema = v.object({
+  domain: v.string(),
+  name: v.string(),
+  canIssue: v.boolean(),
+  grantedOperations: v.array(v.string()),
+})
+export type ClubRoot = v.InferOutput<typeof clubRootSchema>
 
 export async function readClubRoot(ctx: IssuerContext, principal: Principal): Promise<ClubRoot> {
   const club = await ctx.storage.clubs.findByDomain(principal.club)

@@ -1,5 +1,6 @@
 /** Credential status values (spec §2.7, §3). */
-export type CredentialStatus = 'valid' | 'expired' | 'revoked'
+export const CREDENTIAL_STATUSES = ['valid', 'expired', 'revoked'] as const
+export type CredentialStatus = (typeof CREDENTIAL_STATUSES)[number]
 
 /**
  * The status of a credential, computed on every read: revoked, else expired (`validUntil` passed),

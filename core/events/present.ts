@@ -1,12 +1,17 @@
+import * as v from 'valibot'
 import type { ClubEvent } from '../ports/storage.ts'
 
-/** An event as read (spec §2.10): ids are strings, times ISO 8601 UTC. */
-export interface EventView {
-  id: string
-  type: string
-  occurredAt: string
-  subject: { type: 'issuance' | 'webhook'; id: string }
-}
+/**
+ * An event as read (spec §2.10): ids are strings, times ISO 8601 UTC. `type` is one of `EVENT_TYPES`
+ * (`types.ts`) but typed as a string: the list only grows, and a reader skips types it does not know.
+ */
+export const eventViewSchema = v.object({
+  id: v.string(),
+  type: v.string(),
+  occurredAt: v.string(),
+  subject: v.object({ type: v.picklist(['issuance', 'webhook']), id: v.string() }),
+})
+export type EventView = v.InferOutput<typeof eventViewSchema>
 
 /** The feed's view of an event; webhooks deliver exactly this as `data`. */
 export const presentEvent = (event: ClubEvent): EventView => ({

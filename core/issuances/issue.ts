@@ -13,17 +13,9 @@ import type { UnitOfWork } from '../ports/storage.ts'
 import type { IssueMode, NewIssuance } from './issuance.ts'
 import { issuanceIdDraws } from './issuance-id.ts'
 import { pendingIssuances } from './pending-issuances.ts'
+import type { BatchItem, BatchResult } from './batch-result.ts'
 
-/** One item of the batch result (spec §2.9, docs/decisions.md, Issuing). */
-export type BatchItem =
-  | { ref: string; status: 'issued'; resourceId: number; error: null }
-  | { ref: string; status: 'skipped'; error: { code: 'duplicate-in-request' | 'already-issued'; message: string; resourceId?: number } }
-  | { ref: string; status: 'failed'; error: { code: string; message: string; path: string } }
-
-export interface BatchResult {
-  results: BatchItem[]
-  summary: { total: number; ok: number; skipped: number; failed: number }
-}
+export type { BatchItem, BatchResult } from './batch-result.ts'
 
 /**
  * Issues a template to a batch of recipients (spec §4.3). The whole batch is one unit of work: every

@@ -1,22 +1,54 @@
-import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
+import * as v from 'valibot'
+import { CREDENTIAL_STATUSES, credentialStatus } from '../credentials/status.ts'
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
-import type { TemplateView } from '../achievements/present.ts'
+import { requirementViewSchema, templateViewEntries, type TemplateView } from '../achievements/present.ts'
+import { ISSUE_MODES } from './issuance.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
 
 /** The credential pointer of the issuance detail (spec §2.7). */
-export interface CredentialPointer {
-  id: string
-  format: 'OB3_VC_JWT'
-  status: CredentialStatus
-  issuedAt: string
-  shareUrl: string
-  verifyUrl: string
-  jwtUrl: string
-}
+export const credentialPointerSchema = v.object({
+  id: v.string(),
+  format: v.literal('OB3_VC_JWT'),
+  status: v.picklist(CREDENTIAL_STATUSES),
+  issuedAt: v.string(),
+  shareUrl: v.string(),
+  verifyUrl: v.string(),
+  jwtUrl: v.string(),
+})
+export type CredentialPointer = v.InferOutput<typeof credentialPointerSchema>
 
 /** The issuance's own status: the credential's, or `pending` while it has none (revoked wins either way). */
-export type IssuanceStatus = CredentialStatus | 'pending'
+export const ISSUANCE_STATUSES = [...CREDENTIAL_STATUSES, 'pending'] as const
+export const issuanceStatusSchema = v.picklist(ISSUANCE_STATUSES)
+export type IssuanceStatus = v.InferOutput<typeof issuanceStatusSchema>
+
+/** An item of the issuance list (spec §2.6): `achievementId` and `credentialId` among its fields. */
+export const issuanceItemSchema = v.object({
+  id: v.number(),
+  achievementId: v.number(),
+  /** `null` until the credential exists. */
+  credentialId: v.nullable(v.string()),
+  status: issuanceStatusSchema,
+  recipient: v.object({ externalUserId: v.nullable(v.string()), name: v.string(), email: v.string() }),
+  mode: v.picklist(ISSUE_MODES),
+  createdAt: v.string(),
+  expiresAt: v.nullable(v.string()),
+  revokedAt: v.nullable(v.string()),
+})
+export type IssuanceItem = v.InferOutput<typeof issuanceItemSchema>
+
+/** The issuance detail (spec §2.6): the item's members and what only the detail carries. */
+export const issuanceDetailSchema = v.object({
+  ...issuanceItemSchema.entries,
+  revocationReason: v.nullable(v.string()),
+  /** The template as issued: its members as read, `criteria` without its requirements, which are `requirements`. */
+  form: v.object({ ...templateViewEntries, criteria: v.object({ narrative: v.string() }), requirements: v.array(requirementViewSchema) }),
+  evidences: v.array(v.object({ url: v.nullable(v.string()), name: v.nullable(v.string()), description: v.nullable(v.string()), isPublic: v.boolean() })),
+  /** `null` until the credential exists. */
+  credential: v.nullable(credentialPointerSchema),
+})
+export type IssuanceDetail = v.InferOutput<typeof issuanceDetailSchema>
 
 export function issuanceStatus(issuance: Issuance, credential: CredentialRecord | null, now: number): IssuanceStatus {
   if (!credential) return issuance.revokedAt !== null ? 'revoked' : 'pending'
@@ -35,8 +67,7 @@ export function credentialPointer(config: IssuerConfig, issuance: Issuance, cred
   }
 }
 
-/** An item of the issuance list (spec §2.6): `achievementId` and `credentialId` among its fields. */
-export function presentIssuanceItem(issuance: Issuance, credential: CredentialRecord | null, now: number) {
+export function presentIssuanceItem(issuance: Issuance, credential: CredentialRecord | null, now: number): IssuanceItem {
   return {
     id: issuance.id,
     achievementId: issuance.achievementId,
@@ -54,7 +85,13 @@ export function presentIssuanceItem(issuance: Issuance, credential: CredentialRe
  * The issuance detail (spec §2.6): recipient data, the `form` as issued (the snapshot engraved into the
  * credential, never the live template), evidences and the credential pointer (`null` until it exists).
  */
-export function presentIssuanceDetail(config: IssuerConfig, issuance: Issuance, snapshot: TemplateView, credential: CredentialRecord | null, now: number) {
+export function presentIssuanceDetail(
+  config: IssuerConfig,
+  issuance: Issuance,
+  snapshot: TemplateView,
+  credential: CredentialRecord | null,
+  now: number,
+): IssuanceDetail {
   const { criteria, ...form } = snapshot
   return {
     ...presentIssuanceItem(issuance, credential, now),
@@ -64,6 +101,3 @@ export function presentIssuanceDetail(config: IssuerConfig, issuance: Issuance, 
     credential: credential ? credentialPointer(config, issuance, credential, now) : null,
   }
 }
-
-export type IssuanceItem = ReturnType<typeof presentIssuanceItem>
-export type IssuanceDetail = ReturnType<typeof presentIssuanceDetail>

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { decodeJwt } from 'jose'
 import { ProblemError } from '../errors.ts'
 import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
@@ -43,8 +44,15 @@ export async function listIssuances(ctx: IssuerContext, club: string, query: Lis
   )
 }
 
+/** Decoded JWT claims: the members the credential's JWT holds (docs/decisions.md, The signed credential), and any others. */
+export const jwtClaimsSchema = v.record(v.string(), v.unknown())
+
+/** A signed credential as the credential read returns it (spec §2.8): `payload` is the decoded `jwt`. */
+export const credentialViewSchema = v.object({ id: v.string(), format: v.literal('OB3_VC_JWT'), jwt: v.string(), payload: jwtClaimsSchema })
+export type CredentialView = v.InferOutput<typeof credentialViewSchema>
+
 /** The credential read (spec §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */
-export async function readCredential(ctx: IssuerContext, club: string, issuanceId: number) {
+export async function readCredential(ctx: IssuerContext, club: string, issuanceId: number): Promise<CredentialView> {
   const issuance = await requireIssuance(ctx.storage, club, issuanceId)
   const credential = await ctx.storage.credentials.findByIssuance(issuance.id)
   if (!credential) {
@@ -54,6 +62,3 @@ export async function readCredential(ctx: IssuerContext, club: string, issuanceI
   }
   return { id: credential.id, format: 'OB3_VC_JWT' as const, jwt: credential.jwt, payload: decodeJwt(credential.jwt) }
 }
-
-/** A signed credential as the credential read returns it (spec §2.8). */
-export type CredentialView = Awaited<ReturnType<typeof readCredential>>

@@ -1,8 +1,12 @@
 import { ProblemError } from '../errors.ts'
-import { issueBatch, type BatchResult } from './issue.ts'
+import * as v from 'valibot'
+import { issueBatch } from './issue.ts'
 import { readIssuance } from './read.ts'
+import { ISSUANCE_STATUSES } from './present.ts'
+import type { BatchResult } from './batch-result.ts'
 import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
+import { REQUIREMENT_TYPES } from '../achievements/template.ts'
 
 /**
  * v1 bulk issue (spec §4.12): `{ formId, recipients[], mode?, expiresAt? }` → `{ issued[], failed[] }`.
@@ -31,7 +35,20 @@ export async function issueV1(
   return { status: 200, body: outcome.body }
 }
 
-function toV1(result: BatchResult) {
+/** The v1 bulk-issue answer (spec §4.12): a recipient v2 would skip is in `failed[]` with the skip's error. */
+export const v1BatchResultSchema = v.object({
+  issued: v.array(v.object({ id: v.number(), ref: v.string() })),
+  failed: v.array(
+    v.object({
+      ref: v.string(),
+      status: v.picklist(['skipped', 'failed']),
+      error: v.object({ code: v.string(), message: v.string(), path: v.optional(v.string()), resourceId: v.optional(v.number()) }),
+    }),
+  ),
+})
+export type V1BatchResult = v.InferOutput<typeof v1BatchResultSchema>
+
+function toV1(result: BatchResult): V1BatchResult {
   return {
     issued: result.results.flatMap((item) => (item.status === 'issued' ? [{ id: item.resourceId, ref: item.ref }] : [])),
     failed: result.results.flatMap((item) => (item.status === 'issued' ? [] : [{ ref: item.ref, status: item.status, error: item.error }])),
@@ -46,8 +63,33 @@ function renamePath(error: unknown): unknown {
   return error
 }
 
+/** An issuance as v1 reads it (spec §4.12, §9: keys are only ever added). */
+export const v1IssuanceViewSchema = v.object({
+  id: v.number(),
+  formId: v.number(),
+  status: v.picklist(ISSUANCE_STATUSES),
+  recipient: v.object({ externalUserId: v.nullable(v.string()), name: v.string(), email: v.string() }),
+  createdAt: v.string(),
+  expiresAt: v.nullable(v.string()),
+  revokedAt: v.nullable(v.string()),
+  form: v.object({
+    id: v.number(),
+    name: v.string(),
+    nameEn: v.nullable(v.string()),
+    description: v.string(),
+    descriptionEn: v.nullable(v.string()),
+    requirements: v.array(
+      v.object({ id: v.number(), type: v.nullable(v.picklist(REQUIREMENT_TYPES)), description: v.nullable(v.string()), url: v.nullable(v.string()) }),
+    ),
+  }),
+  evidences: v.array(v.object({ url: v.nullable(v.string()), name: v.nullable(v.string()), description: v.nullable(v.string()), isPublic: v.boolean() })),
+  /** `null` until the credential exists. */
+  credential: v.nullable(v.object({ id: v.string(), shareUrl: v.string(), verifyUrl: v.string() })),
+})
+export type V1IssuanceView = v.InferOutput<typeof v1IssuanceViewSchema>
+
 /** The v1 issuance read: the v2 detail's data in the v1 shape, `credential { id, shareUrl, verifyUrl }` or null. */
-export async function readIssuanceV1(ctx: IssuerContext, club: string, id: number) {
+export async function readIssuanceV1(ctx: IssuerContext, club: string, id: number): Promise<V1IssuanceView> {
   const detail = await readIssuance(ctx, club, id)
   return {
     id: detail.id,
@@ -69,6 +111,3 @@ export async function readIssuanceV1(ctx: IssuerContext, club: string, id: numbe
     credential: detail.credential ? { id: detail.credential.id, shareUrl: detail.credential.shareUrl, verifyUrl: detail.credential.verifyUrl } : null,
   }
 }
-
-/** An issuance as v1 reads it (spec §4.12). */
-export type V1IssuanceView = Awaited<ReturnType<typeof readIssuanceV1>>

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { validationFailed, type FieldError } from '../errors.ts'
 import { fromBase64Url, toBase64Url } from '../crypto/base64url.ts'
 import type { KeysetPage } from '../ports/storage.ts'
@@ -18,6 +19,10 @@ export interface Page<T> {
   data: T[]
   meta: { nextCursor: string | null }
 }
+
+/** The schema of a `Page` of `item`s; its output type is `Page<InferOutput<item>>` (a type test holds them together). */
+export const pageSchema = <Item extends v.GenericSchema>(item: Item) =>
+  v.object({ data: v.array(item), meta: v.object({ nextCursor: v.nullable(v.string()) }) })
 
 export function parseListQuery(list: string, query: ListQuery): KeysetPage {
   const errors: FieldError[] = []

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { SignJWT } from 'jose'
 import { OAuthError } from '../errors.ts'
 import { hashSecret, verifySecret } from '../crypto/secret-hash.ts'
@@ -16,12 +17,9 @@ export interface TokenRequest {
   scope: string | null
 }
 
-export interface TokenResponse {
-  access_token: string
-  token_type: 'Bearer'
-  expires_in: number
-  scope: string
-}
+/** The token response (spec §4.1, RFC 6749 §5.1): `scope` the space-separated `svc:openapi:<scope>` strings granted. */
+export const tokenResponseSchema = v.object({ access_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.string() })
+export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>
 
 /** The audience of access tokens: the club API. */
 export function accessTokenAudience(ctx: IssuerContext): string {

@@ -1,20 +1,23 @@
 import { compactVerify, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
-import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
+import * as v from 'valibot'
+import { CREDENTIAL_STATUSES, credentialStatus } from '../credentials/status.ts'
+import { jwtClaimsSchema } from '../issuances/read.ts'
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import type { VerificationVerdict } from '../ports/metrics.ts'
 
-/** The public verdict of spec §2.11. */
-export interface Verdict {
-  statusCode: number
-  isValid: boolean
-  status: CredentialStatus | null
-  issuerVerified: boolean
-  payload: JWTPayload | null
-}
+/** The public verdict of spec §2.11; `statusCode` 404 (with `status` and `payload` null) when there is no credential. */
+export const verdictSchema = v.object({
+  statusCode: v.number(),
+  isValid: v.boolean(),
+  status: v.nullable(v.picklist(CREDENTIAL_STATUSES)),
+  issuerVerified: v.boolean(),
+  payload: v.nullable(jwtClaimsSchema),
+})
+export type Verdict = v.InferOutput<typeof verdictSchema>
 
 const NOT_FOUND: Verdict = { statusCode: 404, isValid: false, status: null, issuerVerified: false, payload: null }
 
@@ -55,12 +58,7 @@ export function createIssuanceVerifier(ctx: IssuerContext, { cacheSize = 10_000 
     const credential = issuance ? await ctx.storage.credentials.findByIssuance(issuance.id) : null
     const club = issuance ? await ctx.storage.clubs.findByDomain(issuance.club) : null
     if (!issuance || !credential || !club) return NOT_FOUND
-    let payload: JWTPayload | null
-    try {
-      payload = decodeJwt(credential.jwt)
-    } catch {
-      payload = null
-    }
+    const payload = decodedOrNull(credential.jwt)
     return {
       statusCode: 200,
       isValid: payload !== null && (await signatureHolds(credential)),
@@ -85,24 +83,33 @@ async function verifyJwt(ctx: IssuerContext, credential: CredentialRecord): Prom
   }
 }
 
-/** The claims as the JWT carries them: each is compared, so an absent or odd one fails the check. */
-type SignedClaims = {
-  iss?: unknown
-  jti?: unknown
-  nbf?: unknown
-  exp?: unknown
-  vc?: { id?: unknown; issuer?: { id?: unknown }; validFrom?: unknown; validUntil?: unknown } | null
+/** The JWT's claims, or `null` when it does not decode (a verdict, not an error). */
+function decodedOrNull(jwt: string): JWTPayload | null {
+  try {
+    return decodeJwt(jwt)
+  } catch {
+    return null
+  }
+}
+
+/** The members of a credential JWT's `vc` that `claimsConsistent` compares; none is trusted to be there. */
+interface SignedVc {
+  id?: unknown
+  issuer?: unknown
+  validFrom?: unknown
+  validUntil?: unknown
 }
 
 /** docs/decisions.md, The signed credential: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
-function claimsConsistent(claims: SignedClaims, did: string, credential: CredentialRecord): boolean {
-  const vc = claims.vc
+function claimsConsistent(claims: JWTPayload, did: string, credential: CredentialRecord): boolean {
+  const vc = claims.vc as SignedVc | undefined
   if (!vc || typeof vc !== 'object') return false
   const id = `urn:uuid:${credential.id}`
+  const issuer = typeof vc.issuer === 'object' && vc.issuer !== null ? ((vc.issuer as { id?: unknown }).id ?? vc.issuer) : vc.issuer
   const validUntil = vc.validUntil === undefined ? undefined : Date.parse(String(vc.validUntil)) / 1000
   return (
     claims.iss === did &&
-    (vc.issuer?.id ?? vc.issuer) === did &&
+    issuer === did &&
     claims.jti === id &&
     vc.id === id &&
     claims.nbf === Date.parse(String(vc.validFrom)) / 1000 &&

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { CredentialError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import { CREDENTIAL_CONFIGURATION_ID } from './metadata.ts'
@@ -6,9 +7,8 @@ import { credentialIssuerId } from './urls.ts'
 import type { WalletKeys } from './wallet-keys.ts'
 
 /** The credential response (OID4VCI 1.0 §8.3): one credential, the stored compact JWT. */
-export interface CredentialResponse {
-  credentials: [{ credential: string }]
-}
+export const credentialResponseSchema = v.object({ credentials: v.tuple([v.object({ credential: v.string() })]) })
+export type CredentialResponse = v.InferOutput<typeof credentialResponseSchema>
 
 /**
  * The credential endpoint (OID4VCI 1.0 §8): the access token names the one credential it was granted for,

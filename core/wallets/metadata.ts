@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { requireClub } from '../clubs/require.ts'
 import type { IssuerContext } from '../context.ts'
 import { credentialIssuerId, walletEndpoints } from './urls.ts'
@@ -6,6 +7,39 @@ import { credentialIssuerId, walletEndpoints } from './urls.ts'
 export const CREDENTIAL_CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
+
+const displaySchema = v.array(v.object({ name: v.string(), locale: v.string(), description: v.optional(v.string()) }))
+
+/** Credential issuer metadata (OID4VCI 1.0 §12.2.4): the members this issuer sends. */
+export const credentialIssuerMetadataSchema = v.object({
+  credential_issuer: v.string(),
+  credential_endpoint: v.string(),
+  nonce_endpoint: v.string(),
+  display: displaySchema,
+  credential_configurations_supported: v.record(
+    v.string(),
+    v.object({
+      format: v.literal('jwt_vc_json'),
+      credential_signing_alg_values_supported: v.array(v.string()),
+      credential_definition: v.object({ type: v.array(v.string()) }),
+      credential_metadata: v.object({
+        display: displaySchema,
+        claims: v.array(v.object({ path: v.array(v.string()), mandatory: v.optional(v.boolean()), display: displaySchema })),
+      }),
+    }),
+  ),
+})
+export type CredentialIssuerMetadata = v.InferOutput<typeof credentialIssuerMetadataSchema>
+
+/** Authorization server metadata (RFC 8414 §2): the members this issuer sends. */
+export const authorizationServerMetadataSchema = v.object({
+  issuer: v.string(),
+  token_endpoint: v.string(),
+  grant_types_supported: v.array(v.string()),
+  token_endpoint_auth_methods_supported: v.array(v.string()),
+  'pre-authorized_grant_anonymous_access_supported': v.boolean(),
+})
+export type AuthorizationServerMetadata = v.InferOutput<typeof authorizationServerMetadataSchema>
 
 /** A display name in Korean and English (the share page's two languages). */
 const bilingual = (ko: string, en: string) => [
@@ -20,7 +54,7 @@ const bilingual = (ko: string, en: string) => [
  * credentials"), and wallets send no proof. The nonce endpoint is named anyway for wallets that always
  * ask for one.
  */
-export async function credentialIssuerMetadata(ctx: IssuerContext, club: string) {
+export async function credentialIssuerMetadata(ctx: IssuerContext, club: string): Promise<CredentialIssuerMetadata> {
   const { name } = await requireClub(ctx.storage, club)
   const endpoints = walletEndpoints(ctx.config, club)
   return {
@@ -30,7 +64,7 @@ export async function credentialIssuerMetadata(ctx: IssuerContext, club: string)
     display: bilingual(name, name),
     credential_configurations_supported: {
       [CREDENTIAL_CONFIGURATION_ID]: {
-        format: 'jwt_vc_json',
+        format: 'jwt_vc_json' as const,
         credential_signing_alg_values_supported: ['ES256'],
         credential_definition: { type: ['VerifiableCredential', 'OpenBadgeCredential'] },
         credential_metadata: {
@@ -58,7 +92,7 @@ export async function credentialIssuerMetadata(ctx: IssuerContext, club: string)
  * identifier: a public client (no authentication) with the pre-authorized code grant only, so no
  * authorization endpoint and no `response_types_supported` (OID4VCI 1.0 §12.3 allows leaving it out).
  */
-export async function authorizationServerMetadata(ctx: IssuerContext, club: string) {
+export async function authorizationServerMetadata(ctx: IssuerContext, club: string): Promise<AuthorizationServerMetadata> {
   await requireClub(ctx.storage, club)
   return {
     issuer: credentialIssuerId(ctx.config, club),
@@ -68,6 +102,3 @@ export async function authorizationServerMetadata(ctx: IssuerContext, club: stri
     'pre-authorized_grant_anonymous_access_supported': true,
   }
 }
-
-export type CredentialIssuerMetadata = Awaited<ReturnType<typeof credentialIssuerMetadata>>
-export type AuthorizationServerMetadata = Awaited<ReturnType<typeof authorizationServerMetadata>>

@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { ProblemError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import { PRE_AUTHORIZED_CODE_TTL_SECONDS } from './lifetimes.ts'
@@ -12,7 +13,15 @@ import type { WalletKeys } from './wallet-keys.ts'
  * endpoint's OAuth error (which a wallet shows) rather than a 404. Unknown credentials, and credentials
  * of another club, are 404 `credential-not-found`.
  */
-export async function credentialOffer(ctx: IssuerContext, keys: WalletKeys, club: string, credentialId: string) {
+/** A credential offer object (OID4VCI 1.0 §4.1.1), with the pre-authorized code grant only. */
+export const credentialOfferSchema = v.object({
+  credential_issuer: v.string(),
+  credential_configuration_ids: v.array(v.string()),
+  grants: v.object({ [PRE_AUTHORIZED_CODE_GRANT]: v.object({ 'pre-authorized_code': v.string() }) }),
+})
+export type CredentialOffer = v.InferOutput<typeof credentialOfferSchema>
+
+export async function credentialOffer(ctx: IssuerContext, keys: WalletKeys, club: string, credentialId: string): Promise<CredentialOffer> {
   const credential = await ctx.storage.credentials.findById(credentialId)
   if (!credential || credential.club !== club) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
   const issuer = credentialIssuerId(ctx.config, club)
@@ -23,6 +32,3 @@ export async function credentialOffer(ctx: IssuerContext, keys: WalletKeys, club
     grants: { [PRE_AUTHORIZED_CODE_GRANT]: { 'pre-authorized_code': code } },
   }
 }
-
-/** A credential offer object (OID4VCI 1.0 §4.1.1). */
-export type CredentialOffer = Awaited<ReturnType<typeof credentialOffer>>

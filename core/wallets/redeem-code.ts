@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { OAuthError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import { WALLET_ACCESS_TOKEN_TTL_SECONDS } from './lifetimes.ts'
@@ -15,11 +16,9 @@ export interface PreAuthorizedTokenRequest {
   resource: string | null
 }
 
-export interface WalletTokenResponse {
-  access_token: string
-  token_type: 'Bearer'
-  expires_in: number
-}
+/** The wallet token response (RFC 6749 §5.1): an access token for the one credential of the code. */
+export const walletTokenResponseSchema = v.object({ access_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number() })
+export type WalletTokenResponse = v.InferOutput<typeof walletTokenResponseSchema>
 
 /**
  * The pre-authorized code grant (OID4VCI 1.0 §6): a public client, so no client authentication. Errors are

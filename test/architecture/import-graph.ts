@@ -1,8 +1,10 @@
 /**
- * Reads the static import graph of a folder of TypeScript sources: every `import … from`, `export … from`,
- * side-effect `import '…'` and dynamic `import('…')` with a literal specifier.
+ * Reads the static import graph of TypeScript sources: every `import … from`, `export … from`, side-effect
+ * `import '…'` and dynamic `import('…')` with a literal specifier. Type-only forms are edges like any
+ * other (`import type`, `import { type T }`, `export type … from`, `import('…').T` in a type): a cycle
+ * of types still ties two files into one unit that neither can be read or moved without.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, relative, resolve, sep } from 'node:path'
 
 export interface ImportEdge {
@@ -14,9 +16,10 @@ export interface ImportEdge {
 
 const SPECIFIER = /(?:\bimport|\bexport)\s[^'";]*?\bfrom\s*['"]([^'"]+)['"]|\bimport\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g
 
-export function importsOf(root: string, folder: string): ImportEdge[] {
+/** The imports of the files under `paths` (folders or single files, relative to `root`). */
+export function importsOf(root: string, ...paths: string[]): ImportEdge[] {
   const edges: ImportEdge[] = []
-  for (const file of sourceFiles(join(root, folder))) {
+  for (const file of paths.flatMap((path) => sourceFiles(join(root, path)))) {
     const text = readFileSync(file, 'utf8')
     for (const match of text.matchAll(SPECIFIER)) {
       const specifier = (match[1] ?? match[2] ?? match[3])!
@@ -27,7 +30,9 @@ export function importsOf(root: string, folder: string): ImportEdge[] {
   return edges
 }
 
-function sourceFiles(folder: string): string[] {
+function sourceFiles(path: string): string[] {
+  if (statSync(path).isFile()) return [path]
+  const folder = path
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
     const path = join(folder, entry.name)
     if (entry.isDirectory()) return sourceFiles(path)
@@ -55,12 +60,13 @@ export function coreBoundaryBreaches(root: string, allowedPackages: readonly str
 }
 
 /**
- * Import cycles among the files of `folder` (relative imports, type-only ones too), as a depth-first walk
- * meets them: each as the files along it, the first repeated at the end. Empty when there is none.
+ * Import cycles among the files under `paths` (folders or files; relative imports, type-only ones too),
+ * as a depth-first walk meets them: each as the files along it, the first repeated at the end. Empty
+ * when there is none.
  */
-export function importCycles(root: string, folder: string): string[][] {
+export function importCycles(root: string, ...paths: string[]): string[][] {
   const graph = new Map<string, string[]>()
-  for (const { file, specifier } of importsOf(root, folder)) {
+  for (const { file, specifier } of importsOf(root, ...paths)) {
     if (!specifier.startsWith('.')) continue
     const target = relative(root, resolve(root, dirname(file), specifier))
       .split(sep)

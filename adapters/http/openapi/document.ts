@@ -1,10 +1,35 @@
-import { toJsonSchema } from '@valibot/to-json-schema'
+import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema'
 import { recipientSchema } from '../../../core/issuances/schema.ts'
 import { SCOPE_NAMES, toScopeString } from '../../../core/scopes.ts'
 import { atBase, surfaceBases, type Operation } from '../operation.ts'
+import { RESPONSE_COMPONENTS } from './components.ts'
 import type { IssuerConfig } from '../../../core/config.ts'
 
 type Schema = Parameters<typeof toJsonSchema>[0]
+
+/**
+ * Response shapes are plain objects, arrays and scalars: every one has a JSON Schema form, so a shape
+ * that had none would fail here (`throw`) rather than be left out. The shapes `RESPONSE_COMPONENTS`
+ * names are `$ref`s to `components.schemas` wherever they appear.
+ */
+const RESPONSE_CONVERSION: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'output',
+  errorMode: 'throw',
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+}
+
+function responseSchema(schema: Schema): Record<string, unknown> {
+  return withoutDraftMembers(toJsonSchema(schema, { ...RESPONSE_CONVERSION, definitions: RESPONSE_COMPONENTS }))
+}
+
+/** A schema inside the document: its dialect is the document's, and shared shapes are components, not `$defs`. */
+function withoutDraftMembers(schema: object): Record<string, unknown> {
+  const converted: Record<string, unknown> = { ...schema }
+  delete converted.$schema
+  delete converted.$defs
+  return converted
+}
 
 /**
  * Checks and transforms (trimming, Latin script, de-duplication) have no JSON Schema form: the document
@@ -12,7 +37,7 @@ type Schema = Parameters<typeof toJsonSchema>[0]
  * into a strict object) are shown as their object.
  */
 function jsonSchema(schema: Schema): Record<string, unknown> {
-  const { $schema: _, ...converted } = toJsonSchema(schema, {
+  const converted = toJsonSchema(schema, {
     target: 'draft-2020-12',
     typeMode: 'input',
     errorMode: 'ignore',
@@ -20,14 +45,16 @@ function jsonSchema(schema: Schema): Record<string, unknown> {
       const objectSchema = (valibotSchema as { objectSchema?: Schema }).objectSchema
       return objectSchema ? jsonSchema(objectSchema) : undefined
     },
-  }) as Record<string, unknown>
-  return converted
+  })
+  return withoutDraftMembers(converted)
 }
 
 /**
  * The OpenAPI 3.1 document, generated from the operation table: paths at the configured bases, request
- * bodies from the valibot schemas core validates with, and each club operation's scope as the `oauth2`
- * requirement the router enforces.
+ * bodies from the valibot schemas core validates with, response bodies from the valibot schemas core's
+ * answers are typed by (`v.InferOutput`), and each club operation's scope as the `oauth2` requirement the
+ * router enforces. Response objects are open (no `additionalProperties: false`): answers gain members
+ * without a new version (interface-spec §9), and a client ignores the members it does not know.
  */
 export function createOpenApiDocument(config: IssuerConfig, operations: readonly Operation[]) {
   const bases = surfaceBases(config.urls)
@@ -56,14 +83,7 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
             },
           }
         : {}),
-      responses: {
-        [String(operation.status ?? 200)]: { description: 'Success', headers: REQUEST_ID_HEADERS },
-        default: {
-          description: 'Error',
-          headers: REQUEST_ID_HEADERS,
-          content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
-        },
-      },
+      responses: responsesOf(operation),
     }
   }
   return {
@@ -90,19 +110,7 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
       },
       schemas: {
         Recipient: jsonSchema(recipientSchema),
-        Problem: {
-          type: 'object',
-          required: ['type', 'title', 'status', 'code', 'requestId'],
-          properties: {
-            type: { type: 'string' },
-            title: { type: 'string' },
-            status: { type: 'integer' },
-            detail: { type: 'string' },
-            code: { type: 'string' },
-            requestId: { type: 'string', description: 'The id of the request, as in its X-Request-Id answer header and the server log.' },
-            errors: { type: 'array', items: { type: 'object', properties: { message: { type: 'string' }, path: { type: 'string' } } } },
-          },
-        },
+        ...toJsonSchemaDefs(RESPONSE_COMPONENTS, RESPONSE_CONVERSION),
       },
     },
   }
@@ -110,6 +118,34 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
 
 /** Every answer names its request (adapters/http/request-id.ts). */
 const REQUEST_ID_HEADERS = { 'X-Request-Id': { $ref: '#/components/headers/RequestId' } }
+
+const ref = (name: keyof typeof RESPONSE_COMPONENTS) => ({ $ref: `#/components/schemas/${name}` })
+
+/** The error statuses answered in an operation's own error shape; anything else is a problem document. */
+const ERROR_SHAPES = {
+  oauth: { statuses: ['400', '401', '429'], mediaType: 'application/json', schema: ref('OAuthError'), description: 'RFC 6749 §5.2 error' },
+  credential: { statuses: ['400', '401'], mediaType: 'application/json', schema: ref('OAuthError'), description: 'OID4VCI 1.0 §8.3.1.2 error' },
+  legacy: { statuses: ['400', '401', '404', '500'], mediaType: 'application/json', schema: ref('LegacyError'), description: 'Error (NestJS shape)' },
+} as const
+
+/** An operation's answers: its success by media type, its own error shape where it has one, else a problem document. */
+function responsesOf(operation: Operation): Record<string, unknown> {
+  const content = Object.fromEntries(
+    Object.entries(operation.answer).map(([mediaType, schema]) => [mediaType, schema === null ? {} : { schema: responseSchema(schema) }]),
+  )
+  const success = { description: 'Success', headers: REQUEST_ID_HEADERS, content }
+  const responses: Record<string, unknown> = { [String(operation.status ?? 200)]: success }
+  if (operation.notFoundAnswers) responses['404'] = { ...success, description: 'No such credential: the verdict says so' }
+  if (operation.conditional) responses['304'] = { description: 'Not modified: the If-None-Match named this version', headers: REQUEST_ID_HEADERS }
+  if (operation.errorShape) {
+    const shape = ERROR_SHAPES[operation.errorShape]
+    for (const status of shape.statuses) {
+      responses[status] = { description: shape.description, headers: REQUEST_ID_HEADERS, content: { [shape.mediaType]: { schema: shape.schema } } }
+    }
+  }
+  responses.default = { description: 'Error', headers: REQUEST_ID_HEADERS, content: { 'application/problem+json': { schema: ref('Problem') } } }
+  return responses
+}
 
 /** How an operation authenticates: its scope as `svc:openapi:<scope>` (spec §5 item 4), or its own scheme. */
 function securityOf(operation: Operation): Record<string, string[]>[] {

@@ -1,6 +1,7 @@
 import { readInput } from '../body.ts'
 import type { LegacyFormBody } from '../../../core/inputs.ts'
-import { LEGACY_MESSAGES, LegacyUnauthorized, legacyErrorResponse } from '../legacy-error.ts'
+import { LEGACY_MESSAGES, LegacyUnauthorized, legacyErrorResponse, type legacyFormCreatedSchema } from '../legacy-error.ts'
+import type * as v from 'valibot'
 import type { Call } from '../operation.ts'
 
 /**
@@ -15,7 +16,8 @@ export async function createLegacyForm({ issuer, request, onError }: Call): Prom
     const club = apiKey ? await issuer.legacy.authenticate(apiKey) : null
     if (!club) throw new LegacyUnauthorized()
     const { achievementFormId } = await issuer.legacy.createForm(club, await readInput<LegacyFormBody>(request, issuer.config.maxBodyBytes))
-    return new Response(JSON.stringify({ statusCode: 201, message: LEGACY_MESSAGES.created, achievementFormId }), {
+    const body: v.InferOutput<typeof legacyFormCreatedSchema> = { statusCode: 201, message: LEGACY_MESSAGES.created, achievementFormId }
+    return new Response(JSON.stringify(body), {
       status: 201,
       headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
     })

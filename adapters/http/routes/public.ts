@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { skillUrl } from '../../../core/credentials/urls.ts'
 import { ifNoneMatch } from '../conditional.ts'
 import { ANY_ORIGIN } from '../cors.ts'
@@ -47,10 +48,14 @@ export async function image({ issuer, request }: Call): Promise<Response> {
   })
 }
 
+/** The skill a tag names: `id` its own address, the `targetUrl` of the template's alignment. */
+export const skillSchema = v.object({ id: v.string(), type: v.literal('ext:SkillTag'), name: v.string() })
+
 /** The alignment target of a tag (spec §2.3 `/skills/{tag}`): a resolvable description of the skill. */
 export async function skill({ issuer, request }: Call): Promise<Response> {
   const tag = param(request, 'tag')
-  const body = JSON.stringify({ id: skillUrl(issuer.config, tag), type: 'ext:SkillTag', name: tag })
+  const skill: v.InferOutput<typeof skillSchema> = { id: skillUrl(issuer.config, tag), type: 'ext:SkillTag', name: tag }
+  const body = JSON.stringify(skill)
   return conditional(request, await weakTag(body), body, {
     ...ANY_ORIGIN,
     'content-type': 'application/json; charset=utf-8',
