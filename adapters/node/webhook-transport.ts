@@ -7,8 +7,6 @@ import type { WebhookRequest, WebhookTransport } from '../../core/ports/webhook-
 const BODY_LIMIT = 4096
 /** How long the few bytes of an answer's body may take to arrive after its status. */
 const BODY_TIMEOUT_MS = 1000
-/** Connections kept open to one receiver: the per-endpoint limit of core's claim is the real bound. */
-const CONNECTIONS_PER_ORIGIN = 16
 
 export interface WebhookTransportOptions {
   /** Resolves host names (`dns.lookup` by default); tests pass one that maps a name to loopback. */
@@ -76,7 +74,9 @@ export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportO
     if (known) void known.agent.close()
     const agent = new Agent({
       connect: checkedConnector(buildConnector({ timeout: connectTimeoutMs, lookup: checkedLookup(lookup, acceptAddress) }), acceptAddress),
-      connections: CONNECTIONS_PER_ORIGIN,
+      // No cap per origin: the sender's slots bound the connections, and a cap would queue one club's
+      // attempt behind another club's hanging ones to the same receiving service.
+      connections: null,
       headersTimeout: timeoutMs,
       bodyTimeout: BODY_TIMEOUT_MS,
     })
