@@ -54,6 +54,13 @@ export interface WebhookLimits {
   allowPrivate: boolean
   /** Deliveries in flight to one endpoint at most, over every worker: a slow receiver holds only these. Default 4. */
   concurrencyPerEndpoint: number
+  /**
+   * Deliveries in flight for one club at most, over all its endpoints and every worker. Default 32, half
+   * of a sender's 64 slots: a club whose receivers never answer leaves the other half to every other
+   * club; when several such clubs hold every slot, free slots go to the club with the fewest in flight
+   * (docs/webhooks.md, Several workers, slow receivers).
+   */
+  concurrencyPerClub: number
   /** An attempt's connection must open within this (ms). Default 10 s. */
   connectTimeoutMs: number
   /** An attempt, connection to response headers, within this (ms); the issue caps it at 30 s. Default 30 s. */
@@ -105,7 +112,7 @@ export const DEFAULTS = {
   signingLeaseMs: 60_000,
   problemBaseUrl: 'https://clubcred.dev/problems',
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
-  webhooks: { allowPrivate: false, concurrencyPerEndpoint: 4, connectTimeoutMs: 10_000, timeoutMs: 30_000 },
+  webhooks: { allowPrivate: false, concurrencyPerEndpoint: 4, concurrencyPerClub: 32, connectTimeoutMs: 10_000, timeoutMs: 30_000 },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
@@ -141,9 +148,11 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     files: resolveFileLimits(input.files),
     webhooks: { ...DEFAULTS.webhooks, ...input.webhooks },
   }
-  const { concurrencyPerEndpoint, timeoutMs, connectTimeoutMs } = config.webhooks
+  const { concurrencyPerEndpoint, concurrencyPerClub, timeoutMs, connectTimeoutMs } = config.webhooks
   if (!Number.isInteger(concurrencyPerEndpoint) || concurrencyPerEndpoint < 1)
     throw new TypeError('createIssuer: webhooks.concurrencyPerEndpoint must be a positive integer')
+  if (!Number.isInteger(concurrencyPerClub) || concurrencyPerClub < 1)
+    throw new TypeError('createIssuer: webhooks.concurrencyPerClub must be a positive integer')
   if (!(timeoutMs > 0 && timeoutMs <= 30_000 && connectTimeoutMs > 0 && connectTimeoutMs <= timeoutMs)) {
     throw new TypeError('createIssuer: webhooks.timeoutMs must be at most 30 s, and connectTimeoutMs at most timeoutMs')
   }

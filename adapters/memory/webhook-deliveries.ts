@@ -1,4 +1,4 @@
-import { earliestDue } from '../../core/webhooks/schedule.ts'
+import { pickFairly, type EndpointLoad } from '../../core/webhooks/fair-share.ts'
 import type { NewWebhookDelivery, WebhookDelivery, WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
@@ -32,25 +32,25 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
     async enqueueMany(deliveries) {
       return deliveries.map(enqueue)
     },
-    async claimDue(now, leaseMs, limit, perEndpoint) {
-      const rows = [...state.webhookDeliveries.values()].filter(open).sort(earliestDue)
-      const leased = new Map<string, number>()
-      for (const row of rows) {
-        if (row.leaseUntil !== null && row.leaseUntil > now) leased.set(row.endpointId, (leased.get(row.endpointId) ?? 0) + 1)
+    async claimDue(now, leaseMs, limit, caps) {
+      const leased = (row: WebhookDelivery) => row.leaseUntil !== null && row.leaseUntil > now
+      const loads = new Map<string, EndpointLoad>()
+      const due: WebhookDelivery[] = []
+      for (const row of state.webhookDeliveries.values()) {
+        if (!open(row)) continue
+        const isDue = !leased(row) && row.nextAttemptAt <= now && state.webhookEndpoints.get(row.endpointId)?.enabled === true
+        if (!isDue && !leased(row)) continue
+        const load = loads.get(row.endpointId) ?? { endpointId: row.endpointId, club: row.club, leased: 0 }
+        loads.set(row.endpointId, load)
+        if (isDue) due.push(row)
+        else load.leased++
       }
-      const claimed: WebhookDelivery[] = []
-      for (const row of rows) {
-        if (claimed.length >= limit) break
-        if (row.nextAttemptAt > now || (row.leaseUntil !== null && row.leaseUntil > now)) continue
-        if (!state.webhookEndpoints.get(row.endpointId)?.enabled) continue
-        const taken = leased.get(row.endpointId) ?? 0
-        if (taken >= perEndpoint) continue
-        leased.set(row.endpointId, taken + 1)
+      return pickFairly([...loads.values()], due, caps, limit).map((id) => {
+        const row = state.webhookDeliveries.get(id)!
         const lease = { ...row, leaseUntil: now + leaseMs, attempts: row.attempts + 1 }
-        put(journal, state.webhookDeliveries, row.id, lease)
-        claimed.push(copy(lease))
-      }
-      return claimed
+        put(journal, state.webhookDeliveries, id, lease)
+        return copy(lease)
+      })
     },
     async markDelivered(id, at, status) {
       change(id, { deliveredAt: at, lastStatus: status, lastError: null, leaseUntil: null })

@@ -1,14 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupAllOptions } from 'node:dns'
 import { isIP, type LookupFunction } from 'node:net'
-import { Agent, request } from 'undici'
+import { Agent, buildConnector, request } from 'undici'
 import type { WebhookRequest, WebhookTransport } from '../../core/ports/webhook-transport.ts'
 
 /** Bytes of a response body read at most; the rest is discarded with the connection. */
 const BODY_LIMIT = 4096
 /** How long the few bytes of an answer's body may take to arrive after its status. */
 const BODY_TIMEOUT_MS = 1000
-/** Connections kept open to one receiver: the per-endpoint limit of core's claim is the real bound. */
-const CONNECTIONS_PER_ORIGIN = 16
 
 export interface WebhookTransportOptions {
   /** Resolves host names (`dns.lookup` by default); tests pass one that maps a name to loopback. */
@@ -28,8 +26,7 @@ function checkedLookup(lookup: Lookup, acceptAddress: (address: string) => boole
       if (error) return callback(error, '', 0)
       const refused = addresses.find((a) => !acceptAddress(a.address))
       if (refused || addresses.length === 0) {
-        const reason = new Error(`address refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}`)
-        return callback(Object.assign(reason, { code: 'EREFUSED' }), '', 0)
+        return callback(refusal(`address refused: ${hostname} resolves to ${refused?.address ?? 'nothing'}`), '', 0)
       }
       const chosen = addresses[0]!
       if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [chosen])
@@ -37,6 +34,28 @@ function checkedLookup(lookup: Lookup, acceptAddress: (address: string) => boole
     })
   }
 }
+
+/**
+ * Checks each connection at both ends of its opening. Before: a literal address in the URL is never
+ * looked up, so the rule is applied to it here. After: the socket's remote address is checked again, and
+ * the socket closed before a byte of the request is written, so that no path to a connection (a lookup
+ * that does not go through `checkedLookup`, a future undici) can reach a refused address unnoticed.
+ */
+export function checkedConnector(connect: buildConnector.connector, acceptAddress: (address: string) => boolean): buildConnector.connector {
+  return (options, callback) => {
+    const host = options.hostname.replace(/^\[|\]$/g, '')
+    if (isIP(host) && !acceptAddress(host)) return callback(refusal(`address refused: ${host}`), null)
+    connect(options, (error, socket) => {
+      if (error) return callback(error, null)
+      const remote = socket!.remoteAddress
+      if (remote !== undefined && acceptAddress(remote)) return callback(null, socket!)
+      socket!.destroy()
+      callback(refusal(`address refused: ${options.hostname} connected to ${remote ?? 'no address'}`), null)
+    })
+  }
+}
+
+const refusal = (message: string) => Object.assign(new Error(message), { code: 'EREFUSED' })
 
 /**
  * Webhook attempts through undici. One pooled dispatcher per address rule and connect timeout (a
@@ -54,8 +73,10 @@ export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportO
     if (known?.rule === acceptAddress) return known.agent
     if (known) void known.agent.close()
     const agent = new Agent({
-      connect: { timeout: connectTimeoutMs, lookup: checkedLookup(lookup, acceptAddress) },
-      connections: CONNECTIONS_PER_ORIGIN,
+      connect: checkedConnector(buildConnector({ timeout: connectTimeoutMs, lookup: checkedLookup(lookup, acceptAddress) }), acceptAddress),
+      // No cap per origin: the sender's slots bound the connections, and a cap would queue one club's
+      // attempt behind another club's hanging ones to the same receiving service.
+      connections: null,
       headersTimeout: timeoutMs,
       bodyTimeout: BODY_TIMEOUT_MS,
     })
@@ -66,9 +87,6 @@ export function createWebhookTransport({ lookup = dnsLookup }: WebhookTransportO
   return {
     async send(attempt) {
       const target = new URL(attempt.url)
-      const host = target.hostname.replace(/^\[|\]$/g, '')
-      // A literal address is never looked up, so the rule is applied to it here.
-      if (isIP(host) && !attempt.acceptAddress(host)) throw new Error(`address refused: ${host}`)
       try {
         const answer = await request(target, {
           method: 'POST',

@@ -5,6 +5,7 @@ import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
 import type { EventType } from '../events/types.ts'
+import type { ClaimCaps } from '../webhooks/fair-share.ts'
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -403,14 +404,16 @@ export interface WebhookDeliveryStore {
   enqueueMany(deliveries: NewWebhookDelivery[]): Promise<number[]>
   /**
    * Leases up to `limit` deliveries that are neither delivered nor given up, due (`nextAttemptAt <= now`),
-   * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, earliest due first (then lowest
-   * id; `earliestDue` in core/webhooks/schedule.ts), returned in that order, taking per
-   * endpoint at most `perEndpoint` minus the deliveries of that endpoint still leased at `now`: sets
-   * `leaseUntil = now + leaseMs` and increments `attempts`. A delivery MUST NOT be returned by two claims
-   * while its lease runs, also with claims from several processes on the storage; and, claims being made
-   * in units of work, an endpoint MUST NOT have more than `perEndpoint` deliveries leased at once.
+   * not leased (`leaseUntil` null or `<= now`) and whose endpoint is enabled, chosen and returned in the
+   * order of `pickFairly` (core/webhooks/fair-share.ts), which the adapter calls with every endpoint that
+   * has a delivery due or leased at `now` and its count of those leased: so that no endpoint holds more
+   * than `caps.perEndpoint` leased deliveries and no club more than `caps.perClub`, and free slots go to
+   * the club, then the endpoint, with the fewest in flight. Sets `leaseUntil = now + leaseMs` and
+   * increments `attempts`. A delivery MUST NOT be returned by two claims while its lease runs, also with
+   * claims from several processes on the storage; and, claims being made in units of work, the caps
+   * MUST hold over every process at once.
    */
-  claimDue(now: number, leaseMs: number, limit: number, perEndpoint: number): Promise<WebhookDelivery[]>
+  claimDue(now: number, leaseMs: number, limit: number, caps: ClaimCaps): Promise<WebhookDelivery[]>
   /** Ends the delivery as delivered and frees its lease. */
   markDelivered(id: number, at: number, status: number): Promise<void>
   /** Frees the lease after a failed attempt, recording it; the delivery is due again at `nextAttemptAt`. */

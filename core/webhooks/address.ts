@@ -1,69 +1,61 @@
+import ipaddr from 'ipaddr.js'
+
 /**
- * Which addresses a webhook may reach (issue 17): public unicast only, unless the operator allows
- * private ones. Refused: loopback, private (RFC 1918, unique local), link-local (cloud metadata lives
- * at 169.254.169.254 and fd00:ec2::254), shared (CGNAT), unspecified, multicast and reserved ranges.
+ * Which addresses a webhook may reach: public unicast only, unless the operator allows private ones
+ * (docs/webhooks.md, Address safety). ipaddr.js keeps the table of special ranges; only its `unicast`
+ * is public, for both families. On top of its table:
+ *
+ * - IPv4-mapped (`::ffff:0:0/96`) and NAT64 (`64:ff9b::/96`, what DNS64 answers for an IPv4-only host)
+ *   carry an IPv4 address that is the real destination: they are unwrapped, and that IPv4 must be public.
+ * - Every other IPv6 form that reaches an IPv4 host is refused whole: IPv4-compatible (`::/96`),
+ *   IPv4-translated (`::ffff:0:0:0/96`), 6to4 (`2002::/16`), Teredo (`2001::/32`), NAT64 local use
+ *   (`64:ff9b:1::/48`). They are deprecated or tunnels whose far end this process cannot see.
+ * - IPv6 must also lie in `2000::/3`, the only block IANA hands out as global unicast; ipaddr.js calls
+ *   `::7f00:1` or `4000::1` unicast because no special range names them.
  */
-const V4_REFUSED: [number, number][] = [
-  [0x00000000, 8], // "this" network
-  [0x0a000000, 8], // private
-  [0x64400000, 10], // shared address space
-  [0x7f000000, 8], // loopback
-  [0xa9fe0000, 16], // link-local, metadata
-  [0xac100000, 12], // private
-  [0xc0000000, 24], // IETF protocol assignments
-  [0xc0000200, 24], // documentation
-  [0xc0a80000, 16], // private
-  [0xc6120000, 15], // benchmarking
-  [0xc6336400, 24], // documentation
-  [0xcb007100, 24], // documentation
-  [0xe0000000, 4], // multicast
-  [0xf0000000, 4], // reserved, broadcast
-]
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3')
+const NAT64 = ipaddr.parseCIDR('64:ff9b::/96')
 
-function parseV4(address: string): number | null {
-  const parts = address.split('.')
-  if (parts.length !== 4 || !parts.every((p) => /^\d{1,3}$/.test(p) && Number(p) <= 255)) return null
-  return parts.reduce((n, p) => n * 256 + Number(p), 0)
+type Address = ipaddr.IPv4 | ipaddr.IPv6
+
+/**
+ * The address in `text` (v4 in any form `inet_aton` reads: `2130706433`, `0177.0.0.1`, `0x7f.1`; v6 with
+ * or without brackets), or `null` when it is not one (a name). The text goes through the WHATWG URL host
+ * parser first, the one a webhook URL went through, so the guard classifies exactly what a connection
+ * would use; ipaddr.js alone reads `::8.8.8.8` as IPv4-mapped where the standard reads IPv4-compatible.
+ */
+function parseAddress(text: string): Address | null {
+  // Only what an address is written with: a path, port, user or zone makes it something else.
+  if (!/^\[?[0-9a-fx.:]+\]?$/i.test(text)) return null
+  const bare = text.replace(/^\[|\]$/g, '')
+  const host = bare.includes(':') ? `[${bare}]` : bare
+  if (!URL.canParse(`http://${host}/`)) return null
+  const hostname = new URL(`http://${host}/`).hostname.replace(/^\[|\]$/g, '')
+  return ipaddr.isValid(hostname) ? ipaddr.parse(hostname) : null
 }
 
-function parseV6(address: string): number[] | null {
-  let text = address.replace(/^\[|\]$/g, '').toLowerCase()
-  if (text.includes('%')) text = text.slice(0, text.indexOf('%'))
-  const v4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
-  if (v4Tail) {
-    const v4 = parseV4(v4Tail[1]!)
-    if (v4 === null) return null
-    text = text.slice(0, -v4Tail[1]!.length) + `${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`
-  }
-  const halves = text.split('::')
-  if (halves.length > 2) return null
-  const head = halves[0] ? halves[0].split(':') : []
-  const tail = halves.length === 2 && halves[1] ? halves[1].split(':') : []
-  const missing = 8 - head.length - tail.length
-  if (halves.length === 1 ? missing !== 0 : missing < 1) return null
-  const groups = [...head, ...Array(halves.length === 2 ? missing : 0).fill('0'), ...tail]
-  if (!groups.every((g) => /^[0-9a-f]{1,4}$/.test(g))) return null
-  return groups.map((g) => parseInt(g, 16))
+/** The IPv4 address an IPv6 address stands for, when it is one whose destination is that IPv4 host. */
+function embeddedIPv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  if (address.range() === 'ipv4Mapped') return address.toIPv4Address()
+  if (address.match(NAT64)) return ipaddr.fromByteArray(address.toByteArray().slice(12)) as ipaddr.IPv4
+  return null
 }
 
-/** Whether an IP address (v4 or v6 text) is public unicast; `false` for anything that does not parse. */
-export function isPublicAddress(address: string): boolean {
-  const v4 = parseV4(address)
-  if (v4 !== null) return !V4_REFUSED.some(([net, bits]) => v4 >>> (32 - bits) === net >>> (32 - bits))
-  const g = parseV6(address)
-  if (!g) return false
-  if (g.slice(0, 6).every((x) => x === 0)) return false // unspecified, loopback, IPv4-compatible
-  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return isPublicAddress(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`)
-  if (g[0] === 0x64 && g[1] === 0xff9b) return isPublicAddress(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`) // NAT64
-  if ((g[0]! & 0xfe00) === 0xfc00) return false // unique local, AWS metadata fd00:ec2::254
-  if ((g[0]! & 0xffc0) === 0xfe80) return false // link-local
-  if ((g[0]! & 0xff00) === 0xff00) return false // multicast
-  if (g[0] === 0x2001 && g[1] === 0xdb8) return false // documentation
-  return true
+function isPublic(address: Address): boolean {
+  if (address instanceof ipaddr.IPv4) return address.range() === 'unicast'
+  const embedded = embeddedIPv4(address)
+  if (embedded) return embedded.range() === 'unicast'
+  return address.range() === 'unicast' && address.match(GLOBAL_UNICAST)
 }
 
-/** Whether the host is an IP literal (v4, or v6 in brackets as URLs write it). */
-export const isIpLiteral = (host: string): boolean => parseV4(host) !== null || parseV6(host) !== null
+/** Whether an IP address (v4 or v6 text) is public unicast; `false` for anything that is not an address. */
+export const isPublicAddress = (text: string): boolean => {
+  const address = parseAddress(text)
+  return address !== null && isPublic(address)
+}
+
+/** Whether the host is an IP literal (v4 in any form, or v6 in brackets as URLs write it). */
+export const isIpLiteral = (host: string): boolean => parseAddress(host) !== null
 
 /** Names that always mean this machine or a metadata service, whatever DNS says. */
 export const isLocalName = (host: string): boolean => /(^|\.)localhost\.?$/i.test(host) || /^metadata(\.google\.internal)?\.?$/i.test(host)

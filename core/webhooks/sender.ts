@@ -13,7 +13,10 @@ export interface WebhookSender {
  * signing must not wait for a receiver.
  *
  * Attempts run concurrently, up to `capacity`; the claim limits each endpoint to
- * `concurrencyPerEndpoint` of them, so one slow receiver holds only its own slots. The storage work is
+ * `concurrencyPerEndpoint` of them and each club to `concurrencyPerClub`, and gives free slots to the
+ * club with the fewest in flight (`pickFairly`): a club's slow receivers cannot hold every slot, and when
+ * several clubs' do, another club's delivery takes a slot as soon as one frees, within one attempt's
+ * timeout. The storage work is
  * one writer of rounds: each round is one unit of work that stores every outcome that ended since the
  * last round and claims deliveries for the slots they freed. On SQLite a unit is a synced commit, so a
  * burst of answers costs a few commits, not two each. When a unit fails, its outcomes are lost with it
@@ -62,9 +65,10 @@ export function createWebhookSender(
     const free = claim && ctx.webhookTransport ? capacity - sending : 0
     if (outcomes.length === 0 && free <= 0) return 0
     const now = ctx.clock.now()
+    const { concurrencyPerEndpoint: perEndpoint, concurrencyPerClub: perClub } = ctx.config.webhooks
     const { claimed, recorded } = await ctx.storage.transaction(async (tx) => ({
       recorded: outcomes.length > 0 ? await recordOutcomes(tx, outcomes) : [],
-      claimed: free > 0 ? await tx.webhookDeliveries.claimDue(now, leaseMs, free, ctx.config.webhooks.concurrencyPerEndpoint) : [],
+      claimed: free > 0 ? await tx.webhookDeliveries.claimDue(now, leaseMs, free, { perEndpoint, perClub }) : [],
     }))
     for (const outcome of recorded) ctx.metrics.webhookDelivery(outcome)
     for (const delivery of claimed) send(delivery)

@@ -1,8 +1,9 @@
 import { after, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
-import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
+import type { AddressInfo, Socket } from 'node:net'
+import { buildConnector } from 'undici'
+import { checkedConnector, createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
 import { addressRule } from '../../core/webhooks/url.ts'
 import type { WebhookRequest } from '../../core/ports/webhook-transport.ts'
 
@@ -114,6 +115,62 @@ describe('the Node webhook transport (undici)', () => {
       assert.deepEqual(await toLoopback.send(attempt(`http://receiver.test:${port}/hook`)), { status: 204 })
     } finally {
       await Promise.all([toLoopback.close(), r.close()])
+    }
+  })
+
+  it('refuses a loopback URL in every spelling at connection time, the way the URL parser reads it, and sends it with the opt-in', async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end())
+    const port = new URL(r.url).port
+    try {
+      for (const host of ['2130706433', '0177.0.0.1', '0x7f.0.0.1', '0x7f000001', '127.1', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) {
+        const url = `http://${host}:${port}/hook`
+        await assert.rejects(
+          transport.send(attempt(url, { acceptAddress: addressRule(false) })),
+          { message: /^address refused: (127\.0\.0\.1|::ffff:7f00:1)$/ },
+          url,
+        )
+      }
+      assert.equal(r.seen.connections, 0)
+      for (const host of ['2130706433', '0x7f.1', '127.1']) assert.deepEqual(await transport.send(attempt(`http://${host}:${port}/hook`)), { status: 204 })
+      assert.equal(r.seen.requests, 3)
+    } finally {
+      await r.close()
+    }
+  })
+
+  it('refuses localhost as the system resolver answers it: every address it resolves to is checked', async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end())
+    try {
+      await assert.rejects(transport.send(attempt(`http://localhost:${new URL(r.url).port}/hook`, { acceptAddress: addressRule(false) })), {
+        message: /^address refused: localhost resolves to (127\.0\.0\.1|::1)$/,
+      })
+      assert.equal(r.seen.connections, 0)
+    } finally {
+      await r.close()
+    }
+  })
+
+  it('checks the address a connection actually reached, also when its lookup was not checked, before any byte is sent', async () => {
+    const r = await receiver((_req, res) => res.writeHead(204).end())
+    const unchecked = buildConnector({ lookup: (_host, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]) })
+    const open = (rule: WebhookRequest['acceptAddress']) =>
+      new Promise<{ error: Error | null; socket: Socket | null }>((resolve) =>
+        checkedConnector(unchecked, rule)({ hostname: 'receiver.test', protocol: 'http:', port: new URL(r.url).port }, (error, socket) =>
+          resolve({ error, socket }),
+        ),
+      )
+    try {
+      const refused = await open(addressRule(false))
+      assert.equal(refused.error?.message, 'address refused: receiver.test connected to 127.0.0.1')
+      assert.equal(refused.socket, null)
+      const allowed = await open(addressRule(true))
+      assert.equal(allowed.socket?.remoteAddress, '127.0.0.1')
+      allowed.socket?.destroy()
+      // Each connection reached the receiver; the refused one closed before its request.
+      assert.equal(r.seen.connections, 2)
+      assert.equal(r.seen.requests, 0)
+    } finally {
+      await r.close()
     }
   })
 })

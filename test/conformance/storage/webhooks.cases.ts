@@ -34,13 +34,13 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
         for (const endpoint of endpoints) await tx.webhookEndpoints.insert(endpoint)
       })
     /** Enqueues `count` deliveries to the endpoint in one unit; returns them as stored. */
-    const enqueue = (endpointId: string, count: number, at = NOW) =>
+    const enqueue = (endpointId: string, count: number, at = NOW, club = 'chess') =>
       storage().transaction(async (tx) => {
         const stored: WebhookDelivery[] = []
         for (let i = 0; i < count; i++) {
           const fields = {
             endpointId,
-            club: 'chess',
+            club,
             eventId: 100 + i,
             payload: `{"type":"issuance.issued","n":${i},"é":"🏆"}`,
             nextAttemptAt: at,
@@ -51,7 +51,8 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
         }
         return stored
       })
-    const claim = (now: number, limit = 100, perEndpoint = 100) => storage().transaction((tx) => tx.webhookDeliveries.claimDue(now, LEASE, limit, perEndpoint))
+    const claim = (now: number, limit = 100, perEndpoint = 100, perClub = 100) =>
+      storage().transaction((tx) => tx.webhookDeliveries.claimDue(now, LEASE, limit, { perEndpoint, perClub }))
 
     it('an endpoint round-trips as a plain object; absent ones are null; a second insert of the id is StorageConflict', async () => {
       const endpoint = anEndpoint({ events: null })
@@ -128,7 +129,7 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
       assert.equal(await storage().webhookDeliveries.countPending(), 3)
     })
 
-    it('claimDue takes the earliest due first, then the lowest id, and returns them in that order', async () => {
+    it("claimDue takes each endpoint's earliest due first, then the lowest id, and returns them in the order taken", async () => {
       await insert(anEndpoint(), anEndpoint({ id: 'wh_other' }))
       const [late] = await enqueue('wh_AAAAAAAAAAAAAAAA', 1, NOW - 10)
       const [early] = await enqueue('wh_other', 1, NOW - 30)
@@ -147,9 +148,9 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
         for (const [x, delay] of retryAt) await tx.webhookDeliveries.markFailed(x.id, { status: 500, error: 'HTTP 500', nextAttemptAt: NOW + delay })
       })
       assert.deepEqual(
-        (await claim(NOW + 100, 2)).map((x) => x.id),
-        [late!.id, b!.id],
-        'the limit keeps the earliest due',
+        (await claim(NOW + 100, 3)).map((x) => x.id),
+        [late!.id, early!.id, b!.id],
+        "the limit keeps each endpoint's earliest due, the endpoints in turn",
       )
     })
 
@@ -183,6 +184,47 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
       assert.equal((await claim(NOW + LEASE + 2, 3, 2)).length, 3, 'limit')
     })
 
+    it('claimDue takes at most perClub per club over all its endpoints, counting the ones still leased, also of disabled endpoints', async () => {
+      await insert(anEndpoint({ id: 'wh_c1' }), anEndpoint({ id: 'wh_c2' }), anEndpoint({ id: 'wh_c3' }), anEndpoint({ id: 'wh_g1', club: 'go' }))
+      for (const id of ['wh_c1', 'wh_c2', 'wh_c3']) await enqueue(id, 5)
+      await enqueue('wh_g1', 5, NOW, 'go')
+      const first = await claim(NOW, 100, 4, 5)
+      assert.deepEqual(
+        first.map((x) => x.club),
+        ['chess', 'go', 'chess', 'go', 'chess', 'go', 'chess', 'go', 'chess'],
+        'the clubs in turn; go stops at its endpoint cap, chess at its club cap',
+      )
+      assert.deepEqual(await claim(NOW + 1, 100, 4, 5), [])
+      const c1 = first.find((x) => x.endpointId === 'wh_c1')!
+      await storage().transaction(async (tx) => {
+        await tx.webhookDeliveries.markDelivered(c1.id, NOW + 1, 200)
+        await tx.webhookEndpoints.update('wh_c2', { enabled: false })
+      })
+      const next = await claim(NOW + 2, 100, 4, 5)
+      assert.deepEqual(
+        next.map((x) => x.club),
+        ['chess'],
+        "a freed slot of chess; wh_c2's leased deliveries still count for chess",
+      )
+    })
+
+    it('claimDue gives free slots to the club with the fewest in flight, within it to the endpoint with the fewest, then earliest due', async () => {
+      await insert(anEndpoint({ id: 'wh_c1' }), anEndpoint({ id: 'wh_c2' }), anEndpoint({ id: 'wh_g1', club: 'go' }))
+      const c1 = await enqueue('wh_c1', 3, NOW - 100)
+      const c2 = await enqueue('wh_c2', 3, NOW - 90)
+      const g1 = await enqueue('wh_g1', 3, NOW - 10, 'go')
+      assert.deepEqual(
+        (await claim(NOW, 3)).map((x) => x.id),
+        [c1[0]!.id, g1[0]!.id, c2[0]!.id],
+        'chess due first, but go takes the second slot',
+      )
+      // chess holds 2, go 1: go's next is level with chess's next, and go's endpoint holds fewer than its rivals' next.
+      assert.deepEqual(
+        (await claim(NOW, 4)).map((x) => x.id),
+        [g1[1]!.id, c1[1]!.id, g1[2]!.id, c2[1]!.id],
+      )
+    })
+
     it('concurrent claims never return the same delivery, and never exceed perEndpoint in all', async () => {
       await insert(anEndpoint())
       await enqueue('wh_AAAAAAAAAAAAAAAA', 20)
@@ -190,13 +232,29 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
         Array.from({ length: 8 }, () =>
           storage().transaction(async (tx) => {
             await turns(1)
-            return tx.webhookDeliveries.claimDue(NOW, LEASE, 3, 6)
+            return tx.webhookDeliveries.claimDue(NOW, LEASE, 3, { perEndpoint: 6, perClub: 100 })
           }),
         ),
       )
       const ids = claims.flat().map((x) => x.id)
       assert.equal(new Set(ids).size, ids.length, 'no delivery twice')
       assert.equal(ids.length, 6)
+    })
+
+    it('concurrent claims never exceed perClub in all', async () => {
+      await insert(anEndpoint({ id: 'wh_c1' }), anEndpoint({ id: 'wh_c2' }), anEndpoint({ id: 'wh_c3' }))
+      for (const id of ['wh_c1', 'wh_c2', 'wh_c3']) await enqueue(id, 6)
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          storage().transaction(async (tx) => {
+            await turns(1)
+            return tx.webhookDeliveries.claimDue(NOW, LEASE, 2, { perEndpoint: 100, perClub: 7 })
+          }),
+        ),
+      )
+      const ids = claims.flat().map((x) => x.id)
+      assert.equal(new Set(ids).size, ids.length, 'no delivery twice')
+      assert.equal(ids.length, 7)
     })
 
     it('a rolled-back enqueue leaves nothing', async () => {

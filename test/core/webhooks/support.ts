@@ -14,7 +14,8 @@ export function webhookHarness({
   start = Date.now(),
   webhooks = {},
   transport = {},
-}: { start?: number; webhooks?: Partial<WebhookLimits>; transport?: WebhookTransportOptions } = {}) {
+  pollMs,
+}: { start?: number; webhooks?: Partial<WebhookLimits>; transport?: WebhookTransportOptions; pollMs?: number } = {}) {
   const storage = checkedStorage(createMemoryStorage())
   const clock = createTestClock(start)
   const options = {
@@ -24,7 +25,7 @@ export function webhookHarness({
     clock,
     webhooks: { allowPrivate: true, ...webhooks },
     webhookTransport: createWebhookTransport(transport),
-    worker: { onError: () => {} },
+    worker: { onError: () => {}, pollMs },
   }
   const context = createIssuerContext(options)
   const issuer = createCoreIssuerOn(context, options)
