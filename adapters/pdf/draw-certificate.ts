@@ -1,4 +1,3 @@
-import { encode } from 'uqr'
 import {
   PageSizes,
   PDFDocument,
@@ -10,12 +9,12 @@ import {
   rgb,
   setFillingColor,
   type PDFFont,
-  type PDFOperator,
   type PDFPage,
   type RGB,
 } from 'pdf-lib'
 import type { CertificateModel } from '../../core/files/certificate-model.ts'
 import type { LogoImages } from './logo-images.ts'
+import { qrRuns } from '../shared/qr-runs.ts'
 
 /** The two faces the page is set in, embedded (as subsets) in its document. */
 export interface PageFonts {
@@ -204,24 +203,14 @@ function drawRevokedStamp(page: PDFPage, fonts: PageFonts, model: CertificateMod
  * Raw operators rather than a `drawRectangle` per run, which would wrap each in its own graphics state.
  */
 function drawQrCode(page: PDFPage, url: string, at: { x: number; y: number; size: number; color: RGB }): void {
-  const { data, size } = encode(url, { ecc: 'M', border: 0 })
+  const { size, runs } = qrRuns(url)
   const quiet = 2
   const cell = at.size / (size + quiet * 2)
-  const runs: PDFOperator[] = []
-  for (let row = 0; row < size; row++) {
-    let col = 0
-    while (col < size) {
-      if (!data[row]![col]) {
-        col++
-        continue
-      }
-      const start = col
-      while (col < size && data[row]![col]) col++
-      runs.push(rectangle(at.x + (quiet + start) * cell, at.y + at.size - (quiet + row + 1) * cell, (col - start) * cell, cell))
-    }
-  }
+  const rectangles = runs.map(({ row, start, length }) =>
+    rectangle(at.x + (quiet + start) * cell, at.y + at.size - (quiet + row + 1) * cell, length * cell, cell),
+  )
   page.drawRectangle({ x: at.x, y: at.y, width: at.size, height: at.size, color: rgb(1, 1, 1) })
-  page.pushOperators(pushGraphicsState(), setFillingColor(at.color), ...runs, fill(), popGraphicsState())
+  page.pushOperators(pushGraphicsState(), setFillingColor(at.color), ...rectangles, fill(), popGraphicsState())
 }
 
 interface TextStyle {

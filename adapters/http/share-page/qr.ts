@@ -1,27 +1,19 @@
-import { encode } from 'uqr'
+import { qrRuns } from '../../shared/qr-runs.ts'
+
+/** Modules of white around the code, as the PDF's. */
+const QUIET = 2
 
 /**
  * A QR code of `text` as an SVG `data:` URI, for an `<img>` under the CSP `img-src data:`: one path, a
  * run of dark modules a segment, on a white square with a two-module quiet zone. The SVG is ASCII, so
- * `btoa` encodes it as it is. uqr (no dependencies of its own) encodes; error correction M, as on the PDF.
+ * `btoa` encodes it as it is.
  */
 export function qrDataUri(text: string): string {
-  const { data, size } = encode(text, { ecc: 'M', border: 2 })
-  const runs: string[] = []
-  for (let row = 0; row < size; row++) {
-    let col = 0
-    while (col < size) {
-      if (!data[row]![col]) {
-        col++
-        continue
-      }
-      const start = col
-      while (col < size && data[row]![col]) col++
-      runs.push(`M${start} ${row}h${col - start}v1h${start - col}z`)
-    }
-  }
+  const { size, runs } = qrRuns(text)
+  const side = size + QUIET * 2
+  const path = runs.map(({ row, start, length }) => `M${start + QUIET} ${row + QUIET}h${length}v1h${-length}z`).join('')
   const svg =
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${size} ${size}" shape-rendering="crispEdges">` +
-    `<rect width="${size}" height="${size}" fill="#ffffff"/><path fill="#000000" d="${runs.join('')}"/></svg>`
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${side} ${side}" shape-rendering="crispEdges">` +
+    `<rect width="${side}" height="${side}" fill="#ffffff"/><path fill="#000000" d="${path}"/></svg>`
   return `data:image/svg+xml;base64,${btoa(svg)}`
 }
