@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process'
 import { after, before, describe, it } from 'node:test'
 import { isStrayConnectionError } from '../../adapters/postgres/stray-connection-error.ts'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
+import { jsonLines } from '../support/json.ts'
 import { ROOT } from '../support/server.ts'
 
 describe("postgres.js's unhandled failure of its own type fetch", { timeout: 120_000 }, () => {
@@ -36,10 +37,7 @@ describe("postgres.js's unhandled failure of its own type fetch", { timeout: 120
   it("the server's guard logs one line, the process lives on and the pool answers again", () => {
     const result = child(true)
     assert.equal(result.status, 0, result.stdout + result.stderr)
-    const lines = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line))
+    const lines = jsonLines(result.stdout)
     assert.equal(lines.length, 1, result.stdout)
     assert.equal(lines[0].level, 'warn')
     assert.match(lines[0].msg, /^a PostgreSQL connection was lost while the driver ran a query of its own.*\(57P01; postgres\.js#1192\)/)

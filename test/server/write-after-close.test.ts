@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process'
 import { after, before, describe, it } from 'node:test'
 import { isWriteAfterClose } from '../../adapters/postgres/write-after-close.ts'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
+import { jsonLines } from '../support/json.ts'
 import { ROOT } from '../support/server.ts'
 
 describe("postgres.js's write after a connection closed", { timeout: 120_000 }, () => {
@@ -36,10 +37,7 @@ describe("postgres.js's write after a connection closed", { timeout: 120_000 }, 
   it("the server's guard logs one line and the process lives on", () => {
     const result = child(true)
     assert.equal(result.status, 0, result.stderr)
-    const lines = result.stdout
-      .split('\n')
-      .filter((line) => line.startsWith('{'))
-      .map((line) => JSON.parse(line))
+    const lines = jsonLines(result.stdout)
     assert.equal(lines.length, 1, result.stdout)
     assert.equal(lines[0].level, 'warn')
     assert.match(lines[0].msg, /^a PostgreSQL connection closed under a unit of work/)

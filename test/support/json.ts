@@ -6,3 +6,11 @@
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- one decision for every harness answer, see above
 export type Json = any
+
+/** The lines of a process's output that are JSON objects (its log lines), parsed; other lines left out. */
+export function jsonLines(output: string): Json[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line): Json => JSON.parse(line))
+}
