@@ -60,8 +60,8 @@ describe('citations', () => {
 })
 
 /**
- * Every mention of an issue by number, as `file:line: text`. "issues 100,000 recipients" is the verb: a
- * number followed by a digit group is not an issue's.
+ * Every mention of an issue by number, as `file:line: text`. A number followed by a digit group is a
+ * count after the verb (the CLI issuing to a hundred thousand recipients), not an issue's.
  */
 export function issueNumbers(files: string[]): string[] {
   const ISSUE = /\bissues? #?\d+(?!\d|[,.]\d)/i
