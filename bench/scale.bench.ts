@@ -50,6 +50,8 @@ interface Setup {
   credentials(): Promise<number>
   /** CPU seconds the database server has spent so far (null for SQLite: it runs inside the api process). */
   databaseCpu(): Promise<number | null>
+  /** Transactions committed in the database and WAL bytes written so far (null for SQLite). */
+  databaseWrites(): Promise<{ commits: number; walBytes: number } | null>
   close(): Promise<void>
 }
 
@@ -136,6 +138,7 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
   const cpu = () => ({ api: cpuOf(setup.api.child.pid!), workers: setup.workers.reduce((sum, w) => sum + cpuOf(w.child.pid!), 0) })
   const cpuBefore = cpu()
   const dbBefore = await setup.databaseCpu()
+  const writesBefore = await setup.databaseWrites()
   const started = performance.now()
   const seconds = () => (performance.now() - started) / 1000
   const samples: [number, number][] = [[0, 0]]
@@ -153,6 +156,7 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
   const elapsed = samples.at(-1)![0]
   const cpuAfter = cpu()
   const dbAfter = await setup.databaseCpu()
+  const writesAfter = await setup.databaseWrites()
   const fifth = total / 5
   const microsPerCredential = (after: number, before: number) => round(((after - before) * 1e6) / total)
   return {
@@ -162,6 +166,8 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
     apiCpuMicrosPerCredential: microsPerCredential(cpuAfter.api, cpuBefore.api),
     workerCpuMicrosPerCredential: setup.workers.length > 0 ? microsPerCredential(cpuAfter.workers, cpuBefore.workers) : null,
     postgresCpuMicrosPerCredential: dbAfter === null || dbBefore === null ? null : microsPerCredential(dbAfter, dbBefore),
+    postgresCommitsPerCredential: writesAfter && writesBefore ? round((writesAfter.commits - writesBefore.commits) / total, 3) : null,
+    postgresWalBytesPerCredential: writesAfter && writesBefore ? round((writesAfter.walBytes - writesBefore.walBytes) / total) : null,
   }
 }
 
@@ -178,6 +184,7 @@ async function sqliteSetup(): Promise<Setup> {
     clients: [{ club: 'demo', ...client }],
     credentials: async () => Number((count.get() as { n: number }).n),
     databaseCpu: async () => null,
+    databaseWrites: async () => null,
     async close() {
       db.close()
       await api.stop()
@@ -211,6 +218,13 @@ async function postgresSetup(url: string, { workers, clubs }: { workers: number;
     clients,
     credentials: async () => Number((await sql`SELECT count(*) AS n FROM credentials`)[0]!.n),
     databaseCpu: async () => serverCpu(postmaster, pid),
+    async databaseWrites() {
+      // The statistics are flushed by each backend at its commits, at most once a second: wait for them.
+      await sleep(1100)
+      const [row] = await sql`SELECT xact_commit::int8 AS commits, pg_current_wal_lsn() - '0/0'::pg_lsn AS wal
+        FROM pg_stat_database WHERE datname = current_database()`
+      return { commits: Number(row!.commits), walBytes: Number(row!.wal) }
+    },
     async close() {
       await sql.end()
       await Promise.all([api, ...started].map((node) => node.stop()))
