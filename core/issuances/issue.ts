@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { appendEvents } from '../events/append.ts'
+import { allWritten } from '../util/all-written.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -98,15 +99,16 @@ export async function issueBatch(
     // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
     // in the loop reads them, and the events keep the order of the recipients.
     const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
-    await appendEvents(
-      tx,
-      ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
-    )
-    if (ids.length > 0) await tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain })))
-
     const result: BatchResult = { results, summary: summarize(results) }
     const body = JSON.stringify(shape(result))
-    if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
+    await allWritten([
+      appendEvents(
+        tx,
+        ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
+      ),
+      ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
+      claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
+    ])
     return { result, body }
   })
   if (outcome.result.summary.ok > 0) ctx.signingQueue.notify()
