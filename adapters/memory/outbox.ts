@@ -1,14 +1,20 @@
-import type { OutboxStore } from '../../core/ports/storage.ts'
+import type { NewOutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
 export function createOutboxStore(state: State, journal: Journal): OutboxStore {
+  const enqueue = (message: NewOutboxMessage): number => {
+    const id = ++state.sequences.outbox
+    put(journal, state.outbox, id, { ...copy(message), id, attempts: 0, sentAt: null, lastError: null })
+    return id
+  }
   return {
     async enqueue(message) {
-      const id = ++state.sequences.outbox
-      put(journal, state.outbox, id, { ...copy(message), id, attempts: 0, sentAt: null, lastError: null })
-      return id
+      return enqueue(message)
+    },
+    async enqueueMany(messages) {
+      return messages.map(enqueue)
     },
     async claimDue(now, leaseMs, limit, maxAttempts) {
       const due = [...state.outbox.values()]

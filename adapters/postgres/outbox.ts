@@ -1,4 +1,4 @@
-import { nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
+import { chunksOf, idsInOrder, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
 import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
 
 const toMessage = (row: Row): OutboxMessage => ({
@@ -24,6 +24,25 @@ export function createOutboxStore({ sql }: Database): OutboxStore {
           ${message.nextAttemptAt}, ${message.createdAt})
         RETURNING id`
       return num(row!.id)
+    },
+    async enqueueMany(messages) {
+      const ids: number[] = []
+      for (const chunk of chunksOf(messages)) {
+        const rows = chunk.map((m) => ({
+          club: m.club,
+          issuance_id: m.issuanceId,
+          recipient: m.to,
+          subject: m.subject,
+          text_body: m.text,
+          html_body: m.html,
+          next_attempt_at: m.nextAttemptAt,
+          created_at: m.createdAt,
+        }))
+        const returned = await sql`INSERT INTO outbox
+          ${sql(rows, 'club', 'issuance_id', 'recipient', 'subject', 'text_body', 'html_body', 'next_attempt_at', 'created_at')} RETURNING id`
+        ids.push(...idsInOrder(returned))
+      }
+      return ids
     },
     async claimDue(now, leaseMs, limit, maxAttempts) {
       // SKIP LOCKED, as for signing jobs: senders on several nodes never lease one message twice.

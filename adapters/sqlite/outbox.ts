@@ -1,4 +1,4 @@
-import { nullableNum, nullableStr, num, str, type Database } from './database.ts'
+import { consecutiveIds, nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
 import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
 
@@ -18,6 +18,11 @@ const toMessage = (row: SqliteRow): OutboxMessage => ({
 })
 
 export function createOutboxStore(db: Database): OutboxStore {
+  const insertMany = rowsAtOnce(
+    db,
+    'INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at) VALUES',
+    '(?, ?, ?, ?, ?, ?, ?, ?)',
+  )
   return {
     async enqueue(message) {
       const row = db.get(
@@ -33,6 +38,9 @@ export function createOutboxStore(db: Database): OutboxStore {
         message.createdAt,
       )
       return num(row!.id)
+    },
+    async enqueueMany(messages) {
+      return consecutiveIds(insertMany.run(messages, (m) => [m.club, m.issuanceId, m.to, m.subject, m.text, m.html, m.nextAttemptAt, m.createdAt]))
     },
     async claimDue(now, leaseMs, limit, maxAttempts) {
       return db

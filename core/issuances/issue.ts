@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { appendEvents } from '../events/append.ts'
+import { allWritten } from '../util/all-written.ts'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { fieldErrorOf, parseInput } from '../validation/parse-input.ts'
 import { presentTemplate } from '../achievements/present.ts'
@@ -48,10 +49,18 @@ export async function issueBatch(
     const seen = new Set<string>()
     const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
     const results: BatchItem[] = []
+    const entries = request.recipients.map((entry) => v.safeParse(recipientSchema, entry))
+    const heldBefore = await heldBeforeBatch(
+      tx,
+      clubDomain,
+      template.id,
+      entries.flatMap((parsed) => (parsed.success ? [parsed.output] : [])),
+      now,
+    )
 
     for (const [index, entry] of request.recipients.entries()) {
       const ref = refOf(entry, index)
-      const parsed = v.safeParse(recipientSchema, entry)
+      const parsed = entries[index]!
       if (!parsed.success) {
         results.push(failed(ref, index, parsed.issues[0]!))
         continue
@@ -66,14 +75,15 @@ export async function issueBatch(
         })
         continue
       }
-      const identity = recipient.externalUserId ?? `email:${recipient.email.toLowerCase()}`
+      const identity = identityOf(recipient)
       if (seen.has(identity)) {
         results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
         continue
       }
       seen.add(identity)
-      if (pending.mayHold({ externalUserId: recipient.externalUserId ?? null, email: recipient.email })) await pending.flush()
-      const held = await heldIssuance(tx, clubDomain, template.id, recipient, now)
+      const match = { externalUserId: recipient.externalUserId ?? null, email: recipient.email }
+      if (pending.mayHold(match)) await pending.flush()
+      const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
       if (held !== null) {
         results.push({
           ref,
@@ -98,15 +108,16 @@ export async function issueBatch(
     // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
     // in the loop reads them, and the events keep the order of the recipients.
     const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
-    await appendEvents(
-      tx,
-      ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
-    )
-    if (ids.length > 0) await tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain })))
-
     const result: BatchResult = { results, summary: summarize(results) }
     const body = JSON.stringify(shape(result))
-    if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
+    await allWritten([
+      appendEvents(
+        tx,
+        ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
+      ),
+      ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
+      claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
+    ])
     return { result, body }
   })
   if (outcome.result.summary.ok > 0) ctx.signingQueue.notify()
@@ -150,6 +161,35 @@ async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number,
   const held = await tx.issuances.findHeld(club, achievementId, { externalUserId: recipient.externalUserId ?? null, email: recipient.email })
   const active = held.find((issuance) => issuance.revokedAt === null && (issuance.expiresAt === null || issuance.expiresAt > now))
   return active ? active.id : null
+}
+
+/** The recipient as the batch tells duplicates apart: its externalUserId, else its e-mail in lower case. */
+const identityOf = (recipient: RecipientInput): string => recipient.externalUserId ?? `email:${recipient.email.toLowerCase()}`
+
+/** What the already-issued check of a recipient asks the storage: its externalUserId, else its e-mail as given. */
+const checkOf = (recipient: RecipientInput): string =>
+  recipient.externalUserId !== undefined && recipient.externalUserId !== null ? `id:${recipient.externalUserId}` : `email:${recipient.email}`
+
+/**
+ * The already-issued check of each recipient (once per distinct check) before the batch writes
+ * anything, all issued together: a networked storage pipelines them, one round trip for the batch
+ * instead of one per recipient. Settles only once every check has.
+ */
+async function heldBeforeBatch(
+  tx: UnitOfWork,
+  club: string,
+  achievementId: number,
+  recipients: RecipientInput[],
+  now: number,
+): Promise<Map<string, number | null>> {
+  const checks = new Map<string, RecipientInput>()
+  for (const recipient of recipients) checks.set(checkOf(recipient), recipient)
+  const settled = await Promise.allSettled(
+    [...checks].map(async ([check, recipient]) => [check, await heldIssuance(tx, club, achievementId, recipient, now)] as const),
+  )
+  const failed = settled.find((result) => result.status === 'rejected')
+  if (failed) throw failed.reason
+  return new Map(settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])))
 }
 
 /** `ref` is the recipient's externalUserId, else its zero-based index as a string (docs/decisions.md, Issuing). */

@@ -17,20 +17,32 @@ export function pendingIssuances(tx: UnitOfWork, nextId: () => number) {
   const waiting: { issuance: NewIssuance; settle: (id: number) => void }[] = []
   const externalUserIds = new Set<string>()
   const emails = new Set<string>()
+  // What `mayHold` tests, over every issuance added in this batch, written or not.
+  const everExternalUserIds = new Set<string>()
+  const everEmails = new Set<string>()
+  let added = 0
+  const couldMatch = (ids: Set<string>, mails: Set<string>, { externalUserId, email }: { externalUserId: string | null; email: string }) =>
+    externalUserId !== null ? ids.has(externalUserId) : nonAscii.test(email) || mails.has(email.toLowerCase())
   const nonAscii = /[^\p{ASCII}]/u
 
   return {
     /** Adds an issuance (its id drawn from `nextId`); `settle` gets its final id when it is written. */
     add(issuance: Omit<NewIssuance, 'id'>, settle: (id: number) => void): void {
       waiting.push({ issuance: { ...issuance, id: nextId() }, settle })
-      if (issuance.recipient.externalUserId !== null) externalUserIds.add(issuance.recipient.externalUserId)
-      emails.add(issuance.recipient.email.toLowerCase())
+      added++
+      for (const ids of [externalUserIds, everExternalUserIds]) if (issuance.recipient.externalUserId !== null) ids.add(issuance.recipient.externalUserId)
+      for (const mails of [emails, everEmails]) mails.add(issuance.recipient.email.toLowerCase())
     },
     /** Whether the already-issued check of this recipient could match an issuance not written yet. */
     mayHold(recipient: { externalUserId: string | null; email: string }): boolean {
-      if (waiting.length === 0) return false
-      if (recipient.externalUserId !== null) return externalUserIds.has(recipient.externalUserId)
-      return nonAscii.test(recipient.email) || emails.has(recipient.email.toLowerCase())
+      return waiting.length > 0 && couldMatch(externalUserIds, emails, recipient)
+    },
+    /**
+     * Whether the already-issued check of this recipient could match an issuance of this batch, written
+     * or not: when not, the check's answer from before the batch wrote anything still holds.
+     */
+    mayHoldAny(recipient: { externalUserId: string | null; email: string }): boolean {
+      return added > 0 && couldMatch(everExternalUserIds, everEmails, recipient)
     },
     /** Writes what waits. An id found taken (a random id drawn twice) is drawn again, as `insert` alone would. */
     async flush(): Promise<void> {

@@ -322,8 +322,13 @@ export interface OutboxMessage {
   createdAt: number
 }
 
+/** A message as enqueued: the rest starts empty. */
+export type NewOutboxMessage = Omit<OutboxMessage, 'id' | 'attempts' | 'sentAt' | 'lastError'>
+
 export interface OutboxStore {
-  enqueue(message: Omit<OutboxMessage, 'id' | 'attempts' | 'sentAt' | 'lastError'>): Promise<number>
+  enqueue(message: NewOutboxMessage): Promise<number>
+  /** `enqueue` of each message in turn, in one go: fresh ids, increasing in the order given; returns them in that order. */
+  enqueueMany(messages: NewOutboxMessage[]): Promise<number[]>
   /**
    * Leases up to `limit` unsent messages due at `now` with fewer than `maxAttempts` attempts: sets
    * `nextAttemptAt = now + leaseMs` and increments `attempts`. Oldest first.

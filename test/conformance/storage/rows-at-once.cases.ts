@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { StorageConflict } from '../../../core/errors.ts'
 import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
-import type { ClubEvent, NewWebhookDelivery } from '../../../core/ports/storage.ts'
+import type { ClubEvent, NewOutboxMessage, NewWebhookDelivery } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
 import { anEndpoint } from './webhooks.cases.ts'
@@ -101,6 +101,29 @@ export function rowsAtOnceCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().webhookDeliveries.listByEndpoint('wh_one', MANY), stored.filter((d) => d.endpointId === 'wh_one').reverse())
       assert.deepStrictEqual(await storage().webhookDeliveries.listByEndpoint('wh_two', MANY), stored.filter((d) => d.endpointId === 'wh_two').reverse())
       assert.equal(await storage().webhookDeliveries.countPending(), MANY)
+    })
+
+    it('outbox.enqueueMany gives increasing ids in the order given, each message stored unsent and untried', async () => {
+      const messages: NewOutboxMessage[] = Array.from({ length: MANY }, (_, n) => ({
+        club: 'chess',
+        issuanceId: 500 + (n % 3),
+        to: `m${n}@example.org`,
+        subject: `Your badge « ${n} » 🏆`,
+        text: `Hello,\nbadge ${n}\n`,
+        html: `<p>badge ${n}</p>`,
+        nextAttemptAt: NOW + n,
+        createdAt: NOW,
+      }))
+      const ids = await storage().transaction((tx) => tx.outbox.enqueueMany(messages))
+      assert.equal(ids.length, MANY)
+      for (let i = 1; i < ids.length; i++) assert.ok(ids[i]! > ids[i - 1]!, `ids[${i}]`)
+      const stored = messages.map((message, i) => ({ ...message, id: ids[i]!, attempts: 0, sentAt: null, lastError: null }))
+      for (const issuanceId of [500, 501, 502]) {
+        assert.deepStrictEqual(
+          await storage().outbox.listByIssuance(issuanceId),
+          stored.filter((message) => message.issuanceId === issuanceId),
+        )
+      }
     })
 
     it('credentials.insertMany stores each credential, skips each that conflicts (also within the call) and names those stored', async () => {
