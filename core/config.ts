@@ -44,6 +44,12 @@ export interface IssuerConfig {
   files: FileLimits
   /** Webhook delivery (issue 17, docs/webhooks.md). */
   webhooks: WebhookLimits
+  /**
+   * Clubs whose keys (unsealed private keys, imported public keys) and signed status lists stay cached in
+   * the process, least recently used dropped first: memory follows the clubs in use, not every club seen.
+   * Default 1,000 (about 15 KB a club); a club dropped costs one unseal or signature when next used.
+   */
+  clubCacheSize: number
 }
 
 export interface WebhookLimits {
@@ -113,6 +119,7 @@ export const DEFAULTS = {
   problemBaseUrl: 'https://clubcred.dev/problems',
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
   webhooks: { allowPrivate: false, concurrencyPerEndpoint: 4, concurrencyPerClub: 32, connectTimeoutMs: 10_000, timeoutMs: 30_000 },
+  clubCacheSize: 1000,
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
@@ -147,6 +154,10 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     problemBaseUrl: (input.problemBaseUrl ?? DEFAULTS.problemBaseUrl).replace(/\/+$/, ''),
     files: resolveFileLimits(input.files),
     webhooks: { ...DEFAULTS.webhooks, ...input.webhooks },
+    clubCacheSize: input.clubCacheSize ?? DEFAULTS.clubCacheSize,
+  }
+  if (!Number.isInteger(config.clubCacheSize) || config.clubCacheSize < 1) {
+    throw new TypeError('createIssuer: clubCacheSize must be a positive integer')
   }
   const { concurrencyPerEndpoint, concurrencyPerClub, timeoutMs, connectTimeoutMs } = config.webhooks
   if (!Number.isInteger(concurrencyPerEndpoint) || concurrencyPerEndpoint < 1)

@@ -120,7 +120,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     if (!(options.masterKey instanceof Uint8Array)) {
       throw new TypeError('createIssuer: pass either `keys` (a KeyStore) or `masterKey` (32 bytes)')
     }
-    keys = createKeyStore({ storage, masterKey: options.masterKey, clock, random })
+    keys = createKeyStore({ storage, masterKey: options.masterKey, clock, random, cacheSize: config.clubCacheSize })
   }
   // The inputs are typed on CoreIssuer; here they stay `unknown`, as each operation validates what it
   // receives at run time (JavaScript callers, request bodies).
@@ -145,7 +145,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
   const verifyIssuance = createIssuanceVerifier(ctx)
-  const publishStatusList = createStatusListPublisher(ctx)
+  const publishStatusList = createStatusListPublisher(ctx, ctx.config.clubCacheSize)
   const issuanceFile = createIssuanceFiles(ctx, certificates)
 
   return {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto'
 import { Worker } from 'node:worker_threads'
 import type { JwtSigner } from '../../core/ports/signer.ts'
+import { Lru } from '../../core/util/lru.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
 
 export interface NodeSignerOptions {
@@ -25,7 +26,8 @@ export interface NodeSignerOptions {
 export function createNodeSigner({ threads = Math.max(0, availableParallelism() - 1), minPoolBatch = 64 }: NodeSignerOptions = {}): JwtSigner & {
   close(): Promise<void>
 } {
-  const keyObjects = new Map<string, KeyObject>()
+  // Bounded like the key store's cache: one KeyObject per club in use, not per club ever signed for.
+  const keyObjects = new Lru<string, KeyObject>(1000)
   // Started on first use: a process that never signs (the admin CLI) starts no threads.
   let pool: ReturnType<typeof createPool> | null = null
 

@@ -5,6 +5,7 @@ import { createSealer, type Sealer } from '../crypto/seal.ts'
 import { systemClock, type Clock } from '../ports/clock.ts'
 import type { KeyStore, PublicKeyRecord, SigningKey } from '../ports/key-store.ts'
 import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
+import { Lru } from '../util/lru.ts'
 import type { StoragePort, StoredKey } from '../ports/storage.ts'
 
 export interface KeyStoreOptions {
@@ -13,19 +14,21 @@ export interface KeyStoreOptions {
   masterKey: Uint8Array
   clock?: Clock
   random?: RandomSource
+  /** Keys kept unsealed, and public keys kept imported, least recently used dropped first. */
+  cacheSize?: number
 }
 
 /**
  * The default key store: P-256 keys in the storage port, private parts sealed with the master key.
- * Decrypted keys are cached by kid (key material never changes); the active kid is read from storage
+ * Decrypted keys are cached by kid (key material never changes), the most recently used `cacheSize`; the active kid is read from storage
  * on every call, so a `key rotate` from the CLI takes effect in a running server at once.
  */
-export function createKeyStore({ storage, masterKey, clock = systemClock, random = webCryptoRandom }: KeyStoreOptions): KeyStore {
+export function createKeyStore({ storage, masterKey, clock = systemClock, random = webCryptoRandom, cacheSize = 1000 }: KeyStoreOptions): KeyStore {
   if (masterKey.length !== 32) throw new TypeError('createKeyStore: masterKey must be 32 bytes')
   let sealer: Promise<Sealer> | undefined
   const getSealer = () => (sealer ??= createSealer(masterKey))
-  const unsealed = new Map<string, Promise<PrivateMaterial>>()
-  const verificationKeys = new Map<string, Promise<CryptoKey>>()
+  const unsealed = new Lru<string, Promise<PrivateMaterial>>(cacheSize)
+  const verificationKeys = new Lru<string, Promise<CryptoKey>>(cacheSize)
 
   async function unseal(stored: StoredKey): Promise<SigningKey> {
     let material = unsealed.get(stored.kid)

@@ -5,6 +5,7 @@ import { isoSeconds } from '../credentials/build-ob3.ts'
 import { statusListUrl } from '../credentials/urls.ts'
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { encodeStatusList } from './encode.ts'
+import { Lru } from '../util/lru.ts'
 import type { IssuerContext } from '../context.ts'
 
 export interface SignedStatusList {
@@ -22,11 +23,11 @@ export interface SignedStatusList {
  * `listId` `null` is the club's first list (the address of spec §4.11). Re-signed only when the set of
  * revoked entries changes or the club's key is rotated.
  */
-export function createStatusListPublisher(ctx: IssuerContext) {
+export function createStatusListPublisher(ctx: IssuerContext, cacheSize = 1000) {
   // Keyed by list; an entry serves while both the revoked set (its etag) and the club's active key are
   // those it was signed with. Both are read from storage on every call, so a revocation or a key rotation
   // made through another node is published by this one at once (docs/decisions.md, "Several nodes").
-  const cache = new Map<number, SignedStatusList & { kid: string }>()
+  const cache = new Lru<number, SignedStatusList & { kid: string }>(cacheSize)
 
   return async function publish(club: string, listId: number | null): Promise<SignedStatusList> {
     const lists = await ctx.storage.statusLists.listByClub(club)

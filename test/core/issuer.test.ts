@@ -15,6 +15,7 @@ describe('creating an issuer', () => {
     })
     assert.equal(issuer.config.accessTokenTtlSeconds, 900)
     assert.equal(issuer.config.maxBodyBytes, DEFAULTS.maxBodyBytes)
+    assert.equal(issuer.config.clubCacheSize, 1000)
     assert.deepStrictEqual(issuer.config.clientAuthFailures, { limit: 10, windowSeconds: 60 })
     assert.equal(issuer.config.urls.base, 'http://localhost:9000/api')
     assert.equal(issuer.config.urls.auth, 'http://localhost:9000/oauth')
@@ -42,6 +43,9 @@ describe('creating an issuer', () => {
     ['no urls', () => createCoreIssuer({ ...valid(), urls: undefined as never })],
     ['a relative base URL', () => createCoreIssuer({ ...valid(), urls: { ...defaultUrls(1), base: '/api' } })],
     ['a share host with a scheme', () => createCoreIssuer({ ...valid(), urls: { ...defaultUrls(1), shareHost: 'http://x' } })],
+    ['a club cache of 0', () => createCoreIssuer({ ...valid(), clubCacheSize: 0 })],
+    ['a club cache of 1.5', () => createCoreIssuer({ ...valid(), clubCacheSize: 1.5 })],
+    ['a club cache given as a string', () => createCoreIssuer({ ...valid(), clubCacheSize: '10' as never })],
     ['a body limit under 1024 bytes', () => createCoreIssuer({ ...valid(), maxBodyBytes: 100 })],
     ['a negative file cache', () => createCoreIssuer({ ...valid(), files: { cacheBytes: -1 } })],
     ['no PDF rendering at all', () => createCoreIssuer({ ...valid(), files: { renderConcurrency: 0 } })],
