@@ -8,7 +8,10 @@
  * worker(s) and the PostgreSQL server (the postmaster with every backend, less the bench's own counting
  * backend). Prints one JSON line.
  *
- *   npx tsx bench/scale.bench.ts [--recipients 20000] [--batch 1000]
+ *   npx tsx bench/scale.bench.ts [--recipients 20000] [--batch 1000] [--statements 0]
+ *
+ * With `--statements N`, the server loads pg_stat_statements and, after each PostgreSQL scenario, the N
+ * statements that took the most server time are written to stderr: where the database's share goes.
  *
  * The PostgreSQL server is the test harness's (test/support/postgres.ts): Debian's PostgreSQL, started in
  * a temporary directory with fsync on, on loopback.
@@ -28,7 +31,7 @@ import { spawnNode, type NodeProcess } from '../test/support/node-process.ts'
 import { basic, demoClientFrom } from '../test/support/server.ts'
 import { benchSettings } from './settings.ts'
 
-const { recipients: RECIPIENTS, batch: BATCH } = benchSettings({ recipients: 20_000, batch: 1000 })
+const { recipients: RECIPIENTS, batch: BATCH, statements: STATEMENTS } = benchSettings({ recipients: 20_000, batch: 1000, statements: 0 })
 /** A scenario that has not finished by then has stalled: the bench stops rather than wait for ever. */
 const SCENARIO_LIMIT_MS = 15 * 60_000
 const SAMPLE_MS = 100
@@ -211,6 +214,10 @@ async function postgresSetup(url: string, { workers, clubs }: { workers: number;
   const started = await Promise.all(Array.from({ length: workers }, () => spawnNode({ ...env, CLUBCRED_ROLE: 'worker' })))
   const sql = postgres(url, { max: 1, onnotice: () => {}, connection: { search_path: 'clubcred' } })
   const pid = (await sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`)[0]!.pid
+  if (STATEMENTS > 0) {
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`
+    await sql`SELECT pg_stat_statements_reset()`
+  }
   const postmaster = Number(statFields(pid)![1])
   return {
     api,
@@ -226,13 +233,27 @@ async function postgresSetup(url: string, { workers, clubs }: { workers: number;
       return { commits: Number(row!.commits), walBytes: Number(row!.wal) }
     },
     async close() {
+      if (STATEMENTS > 0) await printTopStatements(sql)
       await sql.end()
       await Promise.all([api, ...started].map((node) => node.stop()))
     },
   }
 }
 
-const server = await startPostgres({ durable: true })
+/** The statements with the most server time since the scenario began, one JSON line each, on stderr. */
+async function printTopStatements(sql: postgres.Sql): Promise<void> {
+  const rows = await sql`SELECT calls::int8 AS calls, round(total_exec_time)::int8 AS ms, rows::int8 AS rows,
+      left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 160) AS query
+    FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())
+    ORDER BY total_exec_time DESC LIMIT ${STATEMENTS}`
+  for (const row of rows)
+    process.stderr.write(JSON.stringify({ ms: Number(row.ms), calls: Number(row.calls), rows: Number(row.rows), query: row.query }) + '\n')
+}
+
+const server = await startPostgres({
+  durable: true,
+  settings: STATEMENTS > 0 ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {},
+})
 try {
   const result: Record<string, unknown> = { recipients: RECIPIENTS, batch: BATCH }
   const run = async (name: string, open: () => Promise<Setup>) => {

@@ -28,7 +28,14 @@ export interface TestPostgres {
  * dir is handed to the `postgres` user and the binaries run through `runuser`. The server is stopped at
  * process exit too, so that a crashed test file leaves no server behind.
  */
-export async function startPostgres({ durable = false }: { durable?: boolean } = {}): Promise<TestPostgres> {
+export async function startPostgres({
+  durable = false,
+  settings = {},
+}: {
+  durable?: boolean
+  /** More server settings (`-c name=value`), e.g. `shared_preload_libraries` for a bench. */
+  settings?: Record<string, string>
+} = {}): Promise<TestPostgres> {
   const bin = findBinDir()
   const root = mkdtempSync(join(tmpdir(), 'clubcred-pg-'))
   const data = join(root, 'data')
@@ -45,6 +52,7 @@ export async function startPostgres({ durable = false }: { durable?: boolean } =
     // with SQLite (which syncs every commit) asks for `durable`: PostgreSQL's defaults, fsync on.
     ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
     '-c max_connections=200',
+    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
   ].join(' ')
   const start = () => exec('pg_ctl', ['-D', data, '-l', join(root, 'server.log'), '-o', options, '-w', 'start'])
   const stopServer = (mode: 'fast' | 'immediate') => exec('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'])
