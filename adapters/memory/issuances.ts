@@ -37,17 +37,17 @@ export function createIssuanceStore(state: State, journal: Journal): IssuanceSto
         .filter((issuance) => issuance !== undefined && issuance.club === club)
         .map((issuance) => copy(issuance!))
     },
-    async findHeld(club, achievementId, recipient) {
-      return [...state.issuances.values()]
-        .filter(
-          (issuance) =>
-            issuance.club === club &&
-            issuance.achievementId === achievementId &&
-            (recipient.externalUserId !== null
+    async findHeld(club, achievementId, recipients) {
+      const ofTemplate = [...state.issuances.values()].filter((issuance) => issuance.club === club && issuance.achievementId === achievementId)
+      return recipients.map((recipient) =>
+        ofTemplate
+          .filter((issuance) =>
+            recipient.externalUserId !== null
               ? issuance.recipient.externalUserId === recipient.externalUserId
-              : sameEmail(issuance.recipient.email, recipient.email)),
-        )
-        .map(copy)
+              : sameEmail(issuance.recipient.email, recipient.email),
+          )
+          .map(copy),
+      )
     },
     async list(club, { limit, beforeSequence, achievementId }) {
       return [...state.issuances.values()]

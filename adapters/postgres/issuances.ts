@@ -80,12 +80,20 @@ export function createIssuanceStore({ sql, lock }: Database): IssuanceStore {
       if (ids.length === 0) return []
       return (await sql`SELECT * FROM issuances WHERE club = ${club} AND id = ANY(${ids}::int8[])`).map(toIssuance)
     },
-    async findHeld(club, achievementId, { externalUserId, email }) {
-      const rows =
-        externalUserId !== null
-          ? await sql`SELECT * FROM issuances WHERE club = ${club} AND achievement_id = ${achievementId} AND external_user_id = ${externalUserId}`
-          : await sql`SELECT * FROM issuances WHERE club = ${club} AND achievement_id = ${achievementId} AND lower(recipient_email) = lower(${email})`
-      return rows.map(toIssuance)
+    async findHeld(club, achievementId, recipients) {
+      if (recipients.length === 0) return []
+      // One statement for the batch: each recipient by its index (`at`), through the index of its kind.
+      // Two joins rather than one with OR, which no index serves.
+      const externalUserIds = recipients.map((r) => r.externalUserId)
+      const emails = recipients.map((r) => (r.externalUserId === null ? r.email : null))
+      const rows = await sql`SELECT r.at, i.* FROM unnest(${externalUserIds}::text[]) WITH ORDINALITY AS r(external_user_id, at)
+          JOIN issuances i ON i.club = ${club} AND i.achievement_id = ${achievementId} AND i.external_user_id = r.external_user_id
+        UNION ALL
+        SELECT r.at, i.* FROM unnest(${emails}::text[]) WITH ORDINALITY AS r(email, at)
+          JOIN issuances i ON i.club = ${club} AND i.achievement_id = ${achievementId} AND lower(i.recipient_email) = lower(r.email)`
+      const held: Issuance[][] = recipients.map(() => [])
+      for (const row of rows) held[num(row.at) - 1]!.push(toIssuance(row))
+      return held
     },
     async list(club, { limit, beforeSequence, achievementId = null }) {
       const rows = await sql`SELECT * FROM issuances WHERE club = ${club}

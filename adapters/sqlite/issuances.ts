@@ -112,12 +112,13 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       if (ids.length === 0) return []
       return db.all(ISSUANCES_BY_IDS, JSON.stringify(ids), club).map(toIssuance)
     },
-    async findHeld(club, achievementId, { externalUserId, email }) {
-      const rows =
-        externalUserId !== null
+    async findHeld(club, achievementId, recipients) {
+      return recipients.map(({ externalUserId, email }) =>
+        (externalUserId !== null
           ? db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND external_user_id = ?', club, achievementId, externalUserId)
           : db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND recipient_email = ? COLLATE NOCASE', club, achievementId, email)
-      return rows.map(toIssuance)
+        ).map(toIssuance),
+      )
     },
     async list(club, { limit, beforeSequence, achievementId = null }) {
       const conditions = ['club = ?']

@@ -10,8 +10,8 @@ import { requireClub } from '../clubs/require.ts'
 import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInput } from './schema.ts'
 import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
-import type { UnitOfWork } from '../ports/storage.ts'
-import type { IssueMode, NewIssuance } from './issuance.ts'
+import type { HeldCheck, UnitOfWork } from '../ports/storage.ts'
+import type { Issuance, IssueMode, NewIssuance } from './issuance.ts'
 import { issuanceIdDraws } from './issuance-id.ts'
 import { pendingIssuances } from './pending-issuances.ts'
 import type { BatchItem, BatchResult } from './batch-result.ts'
@@ -157,10 +157,14 @@ function newIssuance(i: {
  * template that is neither revoked nor expired (a pending one counts) is skipped. Returns that issuance's
  * id.
  */
+const activeHeld = (held: Issuance[], now: number): number | null =>
+  held.find((issuance) => issuance.revokedAt === null && (issuance.expiresAt === null || issuance.expiresAt > now))?.id ?? null
+
+const heldCheckOf = (recipient: RecipientInput): HeldCheck => ({ externalUserId: recipient.externalUserId ?? null, email: recipient.email })
+
 async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number, recipient: RecipientInput, now: number): Promise<number | null> {
-  const held = await tx.issuances.findHeld(club, achievementId, { externalUserId: recipient.externalUserId ?? null, email: recipient.email })
-  const active = held.find((issuance) => issuance.revokedAt === null && (issuance.expiresAt === null || issuance.expiresAt > now))
-  return active ? active.id : null
+  const [held] = await tx.issuances.findHeld(club, achievementId, [heldCheckOf(recipient)])
+  return activeHeld(held!, now)
 }
 
 /** The recipient as the batch tells duplicates apart: its externalUserId, else its e-mail in lower case. */
@@ -172,8 +176,7 @@ const checkOf = (recipient: RecipientInput): string =>
 
 /**
  * The already-issued check of each recipient (once per distinct check) before the batch writes
- * anything, all issued together: a networked storage pipelines them, one round trip for the batch
- * instead of one per recipient. Settles only once every check has.
+ * anything, in one storage call: one statement for the batch on a networked storage, not one each.
  */
 async function heldBeforeBatch(
   tx: UnitOfWork,
@@ -184,12 +187,8 @@ async function heldBeforeBatch(
 ): Promise<Map<string, number | null>> {
   const checks = new Map<string, RecipientInput>()
   for (const recipient of recipients) checks.set(checkOf(recipient), recipient)
-  const settled = await Promise.allSettled(
-    [...checks].map(async ([check, recipient]) => [check, await heldIssuance(tx, club, achievementId, recipient, now)] as const),
-  )
-  const failed = settled.find((result) => result.status === 'rejected')
-  if (failed) throw failed.reason
-  return new Map(settled.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : [])))
+  const held = await tx.issuances.findHeld(club, achievementId, [...checks.values()].map(heldCheckOf))
+  return new Map([...checks.keys()].map((check, i) => [check, activeHeld(held[i]!, now)]))
 }
 
 /** `ref` is the recipient's externalUserId, else its zero-based index as a string (docs/decisions.md, Issuing). */

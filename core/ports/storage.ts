@@ -159,10 +159,11 @@ export interface IssuanceStore {
   /** The club's issuances with these ids (those that exist), any order. */
   findByIds(club: string, ids: number[]): Promise<Issuance[]>
   /**
-   * The club's issuances of this template held by this recipient: matched by `externalUserId` when it
-   * is not null, else by e-mail compared case-insensitively. Any order; `[]` when none.
+   * For each recipient, the club's issuances of this template it holds: matched by `externalUserId` when
+   * that is not null, else by e-mail compared case-insensitively. One entry per recipient, in their
+   * order, each in any order and `[]` when none: a batch asks for all its recipients at once.
    */
-  findHeld(club: string, achievementId: number, recipient: { externalUserId: string | null; email: string }): Promise<Issuance[]>
+  findHeld(club: string, achievementId: number, recipients: readonly HeldCheck[]): Promise<Issuance[][]>
   /** The club's issuances, highest sequence (newest) first, keyset-paged, optionally of one template only. */
   list(club: string, page: IssuancePage): Promise<Issuance[]>
   /** Sets `revokedAt` and `revocationReason` when not yet revoked. Returns `true` when it changed the row. */
@@ -495,6 +496,12 @@ export interface Stores {
   apiKeys: ApiKeyStore
   webhookEndpoints: WebhookEndpointStore
   webhookDeliveries: WebhookDeliveryStore
+}
+
+/** Who an already-issued check asks about: the recipient's externalUserId, else its e-mail. */
+export interface HeldCheck {
+  externalUserId: string | null
+  email: string
 }
 
 /** The stores as seen inside a transaction. */

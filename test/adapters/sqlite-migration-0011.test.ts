@@ -72,7 +72,7 @@ describe('migration 0011 on a database from before', () => {
       revocationReason: 'cheated',
     })
     assert.deepStrictEqual(
-      (await storage.issuances.findHeld('chess', 1, { externalUserId: null, email: 'u3@example.ORG' })).map((issuance) => issuance.id),
+      (await storage.issuances.findHeld('chess', 1, [{ externalUserId: null, email: 'u3@example.ORG' }]))[0]!.map((issuance) => issuance.id),
       [IDS[3]],
       'the e-mail index is rebuilt, case-insensitive as before',
     )

@@ -280,9 +280,9 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'C', email: 'one@example.org' } }))).id,
         (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'U1', name: 'D', email: 'one@example.org' } }))).id,
       ])
-      const held = await storage().issuances.findHeld('chess', seed.achievementId, { externalUserId: 'u1', email: 'one@example.org' })
-      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
-      const first = held.find((issuance) => issuance.id === ids[0])
+      const [held] = await storage().issuances.findHeld('chess', seed.achievementId, [{ externalUserId: 'u1', email: 'one@example.org' }])
+      assert.deepStrictEqual(held!.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
+      const first = held!.find((issuance) => issuance.id === ids[0])
       assert.deepStrictEqual(first, {
         ...anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'one@example.org' } }),
         id: ids[0],
@@ -298,8 +298,8 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'B', email: 'bob@example.org' } }))).id,
         (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'A', email: 'ada@example.org.evil' } }))).id,
       ])
-      const held = await storage().issuances.findHeld('chess', seed.achievementId, { externalUserId: null, email: 'ada@example.ORG' })
-      assert.deepStrictEqual(held.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
+      const [held] = await storage().issuances.findHeld('chess', seed.achievementId, [{ externalUserId: null, email: 'ada@example.ORG' }])
+      assert.deepStrictEqual(held!.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
     })
 
     it("findHeld returns only the club's issuances of that template, and [] when none is held", async () => {
@@ -312,14 +312,37 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         (await tx.issuances.insert(anIssuance(otherTemplate, { recipient }))).id,
         (await tx.issuances.insert(anIssuance(go, { recipient }))).id,
       ])
-      const held = await storage().issuances.findHeld('chess', chess.achievementId, recipient)
+      const held = await storage().issuances.findHeld('chess', chess.achievementId, [
+        recipient,
+        { externalUserId: 'nobody', email: 'a@example.org' },
+        { externalUserId: null, email: 'nobody@example.org' },
+      ])
       assert.deepStrictEqual(
-        held.map((issuance) => issuance.id),
-        [mine],
+        held.map((issuances) => issuances.map((issuance) => issuance.id)),
+        [[mine], [], []],
       )
-      assert.deepStrictEqual(await storage().issuances.findHeld('chess', chess.achievementId, { externalUserId: 'nobody', email: 'a@example.org' }), [])
-      assert.deepStrictEqual(await storage().issuances.findHeld('chess', chess.achievementId, { externalUserId: null, email: 'nobody@example.org' }), [])
-      assert.deepStrictEqual(await storage().issuances.findHeld('go', chess.achievementId, recipient), [])
+      assert.deepStrictEqual(await storage().issuances.findHeld('go', chess.achievementId, [recipient]), [[]])
+      assert.deepStrictEqual(await storage().issuances.findHeld('chess', chess.achievementId, []), [])
+    })
+
+    it('findHeld answers many recipients in their order, each by its own kind of match, a recipient asked twice twice', async () => {
+      const seed = await seedTemplate(storage())
+      const ids = await storage().transaction(async (tx) => [
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u1', name: 'A', email: 'ada@example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'B', email: 'Bob@Example.org' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: 'u3', name: 'C', email: 'bob@example.org' } }))).id,
+      ])
+      const held = await storage().issuances.findHeld('chess', seed.achievementId, [
+        { externalUserId: null, email: 'BOB@example.org' },
+        { externalUserId: 'u1', email: 'bob@example.org' },
+        { externalUserId: 'u2', email: 'ada@example.org' },
+        { externalUserId: 'u1', email: 'x@example.org' },
+        { externalUserId: null, email: 'ada@example.org' },
+      ])
+      assert.deepStrictEqual(
+        held.map((issuances) => issuances.map((issuance) => issuance.id).sort(byNumber)),
+        [[ids[1]!, ids[2]!].sort(byNumber), [ids[0]!], [], [ids[0]!], [ids[0]!]],
+      )
     })
 
     it("list returns the club's issuances highest sequence (newest) first, at most limit, and [] for a club without any", async () => {
