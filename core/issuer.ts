@@ -184,7 +184,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       createForm: (club: string, input: unknown) => createV1Form(ctx, club, input),
       patchForm: (club: string, id: number, input: unknown) => patchV1Form(ctx, club, id, input),
       async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        return withIdempotency(ctx, { scope: `${idempotencyScope} POST v1 achievements ${club}`, key: idempotencyKey, body: input }, (claim) =>
+        return withIdempotency(ctx, { club, scope: `${idempotencyScope} POST v1 achievements ${club}`, key: idempotencyKey, body: input }, (claim) =>
           issueV1(ctx, club, input, claim),
         )
       },
@@ -207,7 +207,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
         const outcome = await withIdempotency(
           ctx,
-          { scope: `${idempotencyScope} POST issuances ${club}`, key: idempotencyKey, body: input },
+          { club, scope: `${idempotencyScope} POST issuances ${club}`, key: idempotencyKey, body: input },
           async (claim) => ({ status: 200, body: (await issueBatch(ctx, club, input, claim)).body }),
         )
         return { ...outcome, result: JSON.parse(outcome.body) as BatchResult }
@@ -215,7 +215,7 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
         const outcome = await withIdempotency(
           ctx,
-          { scope: `${idempotencyScope} POST revoke ${club} ${id}`, key: idempotencyKey, body: input ?? null },
+          { club, scope: `${idempotencyScope} POST revoke ${club} ${id}`, key: idempotencyKey, body: input ?? null },
           async (claim) => ({ status: 200, body: (await revokeIssuance(ctx, club, id, input, claim)).body }),
         )
         return { ...outcome, detail: (JSON.parse(outcome.body) as { data: IssuanceDetail }).data }

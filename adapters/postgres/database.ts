@@ -8,8 +8,8 @@ export type Row = Record<string, unknown>
 /** Something to run queries on: the pool (direct reads) or a unit's transaction. */
 export type Query = Sql | TransactionSql
 
-/** Advisory locks a unit of work can take (locks.ts). */
-export type UnitLock = Exclude<AdvisoryLock, 'migrations'>
+/** Advisory locks a store can take (locks.ts); the unit lock is the unit's own business (storage.ts). */
+export type UnitLock = Exclude<AdvisoryLock, 'migrations' | 'unit'>
 
 /** What a store sees: the connection to query on and the locks of its unit. */
 export interface Database {
@@ -19,6 +19,12 @@ export interface Database {
    * inside a unit: direct reads on the pool never lock.
    */
   lock(name: UnitLock): Promise<void>
+  /**
+   * Takes these clubs' locks for the rest of the unit's transaction (each once): what a unit must hold
+   * before it numbers a club's issuances or events, so that their numbers commit in increasing order
+   * within the club (storage.ts). Free in a unit that holds the whole database.
+   */
+  lockClubs(clubs: Iterable<string>): Promise<void>
 }
 
 // Row mappers. Ids and ms timestamps are int8, which postgres.js hands over as strings; every one

@@ -9,17 +9,17 @@ const toEvent = (row: Row): ClubEvent => ({
   occurredAt: num(row.occurred_at),
 })
 
-export function createEventStore({ sql, lock }: Database): EventStore {
+export function createEventStore({ sql, lockClubs }: Database): EventStore {
   return {
     async append(event) {
-      // The feed's cursor relies on ids committing in increasing order: taken under the unit lock only.
-      await lock('unit')
+      // The feed's cursor relies on a club's ids committing in increasing order: taken under its lock only.
+      await lockClubs([event.club])
       const [row] = await sql`INSERT INTO events (club, type, subject_type, subject_id, occurred_at)
         VALUES (${event.club}, ${event.type}, ${event.subject.type}, ${event.subject.id}, ${event.occurredAt}) RETURNING id`
       return num(row!.id)
     },
     async appendMany(events) {
-      await lock('unit')
+      await lockClubs(events.map((event) => event.club))
       const ids: number[] = []
       for (const chunk of chunksOf(events)) {
         const rows = chunk.map((event) => ({

@@ -10,7 +10,7 @@ import { createEventStore } from './events.ts'
 import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createKeyRecordStore } from './keys.ts'
-import { LOCK_IDS, lockSpace } from './locks.ts'
+import { LOCK_IDS, clubLockSpace, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
 import { createOutboxStore } from './outbox.ts'
@@ -18,7 +18,7 @@ import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { createStatusListStore } from './status-lists.ts'
 import type { Database, UnitLock } from './database.ts'
-import type { StoragePort, Stores } from '../../core/ports/storage.ts'
+import type { StoragePort, Stores, UnitOptions } from '../../core/ports/storage.ts'
 import type { Sql } from 'postgres'
 
 export interface PostgresStorageOptions {
@@ -69,19 +69,26 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
 /**
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
- * Units of work are READ COMMITTED transactions that first take one transaction-scoped advisory lock,
- * the unit lock: like SQLite's single writer, no unit interleaves with another, in this process or any
- * other on the database. That is what makes sequence numbers (issuance `sequence`, event ids, every
- * identity id) commit in the order they are assigned: a number is taken inside the lock and the lock is
- * released by the commit, so no unit can take a higher number and commit before a lower one. The event
- * feed's cursor (`id < cursor`, newest first) needs exactly that across nodes: a reader that has seen
- * id n will never later find a committed id below n that it missed.
+ * Units of work are READ COMMITTED transactions ordered by transaction-scoped advisory locks. A unit of
+ * one club (`{ club }`: a batch accepted, a revocation) first takes that club's lock: like SQLite's
+ * single writer, but per club, so no unit of the club interleaves with another while clubs proceed side
+ * by side. A unit that names no club takes the unit lock for the whole database, exclusively: the rare
+ * administrative unit (a club created, a template edited, a key made) runs alone, and its checks need
+ * no second thought. Units of clubs hold the unit lock shared, so they wait for it and it for them.
  *
- * Direct writes (a store called on the port) run as a unit of their own, under the same lock; direct
- * reads take no lock, and READ COMMITTED never shows them uncommitted rows. The one exception is
- * `transaction(work, { concurrent: true })`: no unit lock, so that workers claim jobs in parallel; its
- * writes are made safe by row locks (`FOR UPDATE SKIP LOCKED`) and constraints, and the two writes whose
- * order matters take the unit lock themselves (issuances.insert, events.append).
+ * What the club's lock buys is commit order within the club: a club's issuance sequences and event ids
+ * are numbered under it and it is released by the commit, so no unit can take a higher number and
+ * commit before a lower one. The event feed's cursor (`id < cursor`, newest first) and the issuance
+ * lists are per club, and that is exactly what they need across nodes: a reader that has seen id n will
+ * never later find a committed id below n in that club that it missed. Across clubs ids may commit out
+ * of order; nothing reads them across clubs in id order.
+ *
+ * Direct writes (a store called on the port) run as a unit of their own for the whole database; direct
+ * reads take no lock, and READ COMMITTED never shows them uncommitted rows. `transaction(work, {
+ * concurrent: true })` takes no lock at the start, so that workers claim jobs and store credentials in
+ * parallel; its writes are made safe by row locks (`FOR UPDATE SKIP LOCKED`) and constraints, and the
+ * writes whose order matters (issuances, events) take their clubs' locks themselves, in the order of
+ * the locks' keys, so two units never wait on each other in a circle.
  *
  * Errors: uniqueness violations are StorageConflict (inserts use ON CONFLICT DO NOTHING, so a refused
  * insert does not abort the unit); a database that is down or unreachable is StorageUnavailable, and
@@ -109,17 +116,25 @@ export async function createPostgresStorage({
   }
 
   const locks = lockSpace(schema)
+  const clubLocks = clubLockSpace(schema)
 
   const reads = createReadTracker()
 
-  /** One unit: its transaction, its stores on it, and the advisory locks it took (each taken once). */
-  async function runUnit<T>(work: (tx: Stores) => Promise<T>, concurrent: boolean): Promise<T> {
+  /**
+   * One unit: its transaction, its stores on it, and the advisory locks it took (each taken once). A
+   * unit of the whole database holds the unit lock exclusively; a unit of clubs holds it shared, with
+   * each club's own lock: clubs' units run side by side, and none runs beside a unit of the whole database.
+   */
+  async function runUnit<T>(work: (tx: Stores) => Promise<T>, options: UnitOptions): Promise<T> {
     const openedAt = reads.mark()
     try {
       return await translated(
         () =>
           sql.begin('isolation level read committed', async (tx) => {
             const held = new Set<UnitLock>()
+            const clubsHeld = new Set<string>()
+            let wholeDatabase = false
+            let shared = false
             const database: Database = {
               sql: tx,
               async lock(name) {
@@ -127,8 +142,26 @@ export async function createPostgresStorage({
                 await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS[name]})`
                 held.add(name)
               },
+              async lockClubs(clubs) {
+                if (wholeDatabase) return
+                const wanted = [...new Set(clubs)].filter((club) => !clubsHeld.has(club))
+                if (wanted.length === 0) return
+                if (!shared) {
+                  await tx`SELECT pg_advisory_xact_lock_shared(hashtext(${locks}), ${LOCK_IDS.unit})`
+                  shared = true
+                }
+                // In the order of their keys, whoever asks: two units that each want two clubs never
+                // each hold one and wait for the other.
+                await tx`SELECT pg_advisory_xact_lock(hashtext(${clubLocks}), key)
+                  FROM (SELECT DISTINCT hashtext(club) AS key FROM unnest(${wanted}::text[]) AS club ORDER BY key) AS keys`
+                for (const club of wanted) clubsHeld.add(club)
+              },
             }
-            if (!concurrent) await database.lock('unit')
+            if (options.club !== undefined) await database.lockClubs([options.club])
+            else if (options.concurrent !== true) {
+              await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS.unit})`
+              wholeDatabase = true
+            }
             return work(translatedStores(createStores(database)))
           }) as Promise<T>,
       )
@@ -141,13 +174,14 @@ export async function createPostgresStorage({
     createStores({
       sql,
       lock: () => Promise.reject(new Error('advisory locks are taken inside units only')),
+      lockClubs: () => Promise.reject(new Error('advisory locks are taken inside units only')),
     }),
   )
 
   return {
-    ...outsideUnits(pooled, (call) => runUnit(call, false), reads.track),
+    ...outsideUnits(pooled, (call) => runUnit(call, {}), reads.track),
     transaction(work, options) {
-      return runUnit(work, options?.concurrent === true)
+      return runUnit(work, options ?? {})
     },
     async ping() {
       // On the pool, beside any unit; `migrations` records each version applied (migrate.ts).

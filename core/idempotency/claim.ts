@@ -27,33 +27,37 @@ const KEY = /^[\x20-\x7e]{1,255}$/
  * response to replay. Same key, other body: 422 `idempotency-key-reused`. Same key, still running:
  * 409 `idempotency-in-flight`. Exactly one of concurrent first requests gets the claim.
  */
-export async function claimIdempotencyKey(ctx: IssuerContext, scope: string, key: string, body: unknown): Promise<ClaimOutcome> {
+export async function claimIdempotencyKey(ctx: IssuerContext, club: string, scope: string, key: string, body: unknown): Promise<ClaimOutcome> {
   if (!KEY.test(key)) {
     throw validationFailed([{ message: 'invalid-idempotency-key', path: 'Idempotency-Key' }], 'An Idempotency-Key is 1 to 255 printable ASCII characters.')
   }
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(body ?? null)))
   const requestHash = toBase64Url(new Uint8Array(digest))
   const now = ctx.clock.now()
-  return ctx.storage.transaction(async (tx) => {
-    const existing = await tx.idempotency.find(scope, key)
-    if (existing && existing.expiresAt > now) {
-      if (existing.requestHash !== requestHash) {
-        throw new ProblemError('idempotency-key-reused', { detail: 'This Idempotency-Key was used with another request body.' })
+  // A key's scope names its club: a unit of the club is enough to give the claim to one request only.
+  return ctx.storage.transaction(
+    async (tx) => {
+      const existing = await tx.idempotency.find(scope, key)
+      if (existing && existing.expiresAt > now) {
+        if (existing.requestHash !== requestHash) {
+          throw new ProblemError('idempotency-key-reused', { detail: 'This Idempotency-Key was used with another request body.' })
+        }
+        if (existing.response) return { replay: existing.response }
+        if (now - existing.createdAt < IDEMPOTENCY_IN_FLIGHT_MS) {
+          throw new ProblemError('idempotency-in-flight', { detail: 'A request with this Idempotency-Key is still being processed.' })
+        }
       }
-      if (existing.response) return { replay: existing.response }
-      if (now - existing.createdAt < IDEMPOTENCY_IN_FLIGHT_MS) {
-        throw new ProblemError('idempotency-in-flight', { detail: 'A request with this Idempotency-Key is still being processed.' })
-      }
-    }
-    if (existing) await tx.idempotency.delete(scope, key)
-    await tx.idempotency.insert({ scope, key, requestHash, response: null, createdAt: now, expiresAt: now + IDEMPOTENCY_RETENTION_MS })
-    return { claim: { scope, key } }
-  })
+      if (existing) await tx.idempotency.delete(scope, key)
+      await tx.idempotency.insert({ scope, key, requestHash, response: null, createdAt: now, expiresAt: now + IDEMPOTENCY_RETENTION_MS })
+      return { claim: { scope, key } }
+    },
+    { club },
+  )
 }
 
 /** Gives a claim up after its operation failed, so that the client may retry with the same key. */
-export async function releaseIdempotencyKey(ctx: IssuerContext, claim: IdempotencyClaim): Promise<void> {
-  await ctx.storage.transaction((tx) => tx.idempotency.delete(claim.scope, claim.key))
+export async function releaseIdempotencyKey(ctx: IssuerContext, club: string, claim: IdempotencyClaim): Promise<void> {
+  await ctx.storage.transaction((tx) => tx.idempotency.delete(claim.scope, claim.key), { club })
 }
 
 /**
@@ -63,16 +67,16 @@ export async function releaseIdempotencyKey(ctx: IssuerContext, claim: Idempoten
  */
 export async function withIdempotency(
   ctx: IssuerContext,
-  idempotency: { scope: string; key: string | null; body: unknown },
+  idempotency: { club: string; scope: string; key: string | null; body: unknown },
   run: (claim: IdempotencyClaim | null) => Promise<{ status: number; body: string }>,
 ): Promise<{ status: number; body: string; replayed: boolean }> {
   if (idempotency.key === null) return { ...(await run(null)), replayed: false }
-  const outcome = await claimIdempotencyKey(ctx, idempotency.scope, idempotency.key, idempotency.body)
+  const outcome = await claimIdempotencyKey(ctx, idempotency.club, idempotency.scope, idempotency.key, idempotency.body)
   if ('replay' in outcome) return { ...outcome.replay, replayed: true }
   try {
     return { ...(await run(outcome.claim)), replayed: false }
   } catch (error) {
-    await releaseIdempotencyKey(ctx, outcome.claim)
+    await releaseIdempotencyKey(ctx, idempotency.club, outcome.claim)
     throw error
   }
 }

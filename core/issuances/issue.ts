@@ -41,85 +41,88 @@ export async function issueBatch(
     throw validationFailed([{ message: 'expires-at-in-past', path: 'expiresAt' }])
   }
 
-  const outcome = await ctx.storage.transaction(async (tx) => {
-    const club = await requireClub(tx, clubDomain)
-    if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
-    const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
-    let snapshotId: number | null = null
-    const seen = new Set<string>()
-    const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
-    const results: BatchItem[] = []
-    const entries = request.recipients.map((entry) => v.safeParse(recipientSchema, entry))
-    const heldBefore = await heldBeforeBatch(
-      tx,
-      clubDomain,
-      template.id,
-      entries.flatMap((parsed) => (parsed.success ? [parsed.output] : [])),
-      now,
-    )
-
-    for (const [index, entry] of request.recipients.entries()) {
-      const ref = refOf(entry, index)
-      const parsed = entries[index]!
-      if (!parsed.success) {
-        results.push(failed(ref, index, parsed.issues[0]!))
-        continue
-      }
-      const recipient = parsed.output
-      const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
-      if (expiresAt !== null && expiresAt <= now) {
-        results.push({
-          ref,
-          status: 'failed',
-          error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` },
-        })
-        continue
-      }
-      const identity = identityOf(recipient)
-      if (seen.has(identity)) {
-        results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
-        continue
-      }
-      seen.add(identity)
-      const match = { externalUserId: recipient.externalUserId ?? null, email: recipient.email }
-      if (pending.mayHold(match)) await pending.flush()
-      const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
-      if (held !== null) {
-        results.push({
-          ref,
-          status: 'skipped',
-          error: { code: 'already-issued', message: 'The recipient already holds this achievement.', resourceId: held },
-        })
-        continue
-      }
-      snapshotId ??= await tx.snapshots.insert({
-        club: clubDomain,
-        achievementId: template.id,
-        view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
-        createdAt: now,
-      })
-      const item = { ref, status: 'issued' as const, resourceId: 0, error: null }
-      results.push(item)
-      pending.add(newIssuance({ club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now }), (id) => {
-        item.resourceId = id
-      })
-    }
-    await pending.flush()
-    // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
-    // in the loop reads them, and the events keep the order of the recipients.
-    const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
-    const result: BatchResult = { results, summary: summarize(results) }
-    const body = JSON.stringify(shape(result))
-    await allWritten([
-      appendEvents(
+  const outcome = await ctx.storage.transaction(
+    async (tx) => {
+      const club = await requireClub(tx, clubDomain)
+      if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
+      const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
+      let snapshotId: number | null = null
+      const seen = new Set<string>()
+      const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
+      const results: BatchItem[] = []
+      const entries = request.recipients.map((entry) => v.safeParse(recipientSchema, entry))
+      const heldBefore = await heldBeforeBatch(
         tx,
-        ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
-      ),
-      ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
-      claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
-    ])
-    return { result, body }
-  })
+        clubDomain,
+        template.id,
+        entries.flatMap((parsed) => (parsed.success ? [parsed.output] : [])),
+        now,
+      )
+
+      for (const [index, entry] of request.recipients.entries()) {
+        const ref = refOf(entry, index)
+        const parsed = entries[index]!
+        if (!parsed.success) {
+          results.push(failed(ref, index, parsed.issues[0]!))
+          continue
+        }
+        const recipient = parsed.output
+        const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
+        if (expiresAt !== null && expiresAt <= now) {
+          results.push({
+            ref,
+            status: 'failed',
+            error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` },
+          })
+          continue
+        }
+        const identity = identityOf(recipient)
+        if (seen.has(identity)) {
+          results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
+          continue
+        }
+        seen.add(identity)
+        const match = { externalUserId: recipient.externalUserId ?? null, email: recipient.email }
+        if (pending.mayHold(match)) await pending.flush()
+        const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
+        if (held !== null) {
+          results.push({
+            ref,
+            status: 'skipped',
+            error: { code: 'already-issued', message: 'The recipient already holds this achievement.', resourceId: held },
+          })
+          continue
+        }
+        snapshotId ??= await tx.snapshots.insert({
+          club: clubDomain,
+          achievementId: template.id,
+          view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
+          createdAt: now,
+        })
+        const item = { ref, status: 'issued' as const, resourceId: 0, error: null }
+        results.push(item)
+        pending.add(newIssuance({ club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now }), (id) => {
+          item.resourceId = id
+        })
+      }
+      await pending.flush()
+      // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
+      // in the loop reads them, and the events keep the order of the recipients.
+      const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
+      const result: BatchResult = { results, summary: summarize(results) }
+      const body = JSON.stringify(shape(result))
+      await allWritten([
+        appendEvents(
+          tx,
+          ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
+        ),
+        ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
+        claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
+      ])
+      return { result, body }
+    },
+    { club: clubDomain },
+  )
   if (outcome.result.summary.ok > 0) ctx.signingQueue.notify()
   return outcome
 }

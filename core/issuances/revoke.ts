@@ -25,14 +25,17 @@ export async function revokeIssuance(
 ): Promise<{ detail: IssuanceDetail; body: string }> {
   const { reason } = input === undefined ? { reason: null } : parseInput(revokeRequestSchema, input)
   const now = ctx.clock.now()
-  return ctx.storage.transaction(async (tx) => {
-    await requireIssuance(tx, club, id)
-    if (await tx.issuances.revoke(club, id, now, reason ?? null)) {
-      await appendEvent(tx, { club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
-    }
-    const detail = await readIssuance(ctx, club, id, tx)
-    const body = JSON.stringify({ data: detail })
-    if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
-    return { detail, body }
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      await requireIssuance(tx, club, id)
+      if (await tx.issuances.revoke(club, id, now, reason ?? null)) {
+        await appendEvent(tx, { club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
+      }
+      const detail = await readIssuance(ctx, club, id, tx)
+      const body = JSON.stringify({ data: detail })
+      if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
+      return { detail, body }
+    },
+    { club },
+  )
 }

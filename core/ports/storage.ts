@@ -515,9 +515,17 @@ export interface UnitOptions {
    * in parallel; memory and SQLite ignore it). It stays all-or-nothing, and reads outside it still never
    * see its uncommitted writes. A caller MUST only pass it for a unit whose every write is such a write:
    * claims of leased rows (`signingJobs.claim`, `outbox.claimDue`), writes to the rows those claims
-   * returned, and `statusLists.takeSlots`/`insert`.
+   * returned, and `statusLists.takeSlots`/`insert`, and appends no other unit checks before writing
+   * (credentials, which the storage refuses twice for one issuance, their events and messages).
    */
   concurrent?: boolean
+  /**
+   * Every write of the unit is of this club: an adapter MAY run it beside units of other clubs, but
+   * never beside another unit of the same club or one that names no club (PostgreSQL does; memory and
+   * SQLite, with one writer, ignore it). The caller's checks-then-writes keep their meaning within the
+   * club: two batches of one club still run one after the other.
+   */
+  club?: string
 }
 
 /**

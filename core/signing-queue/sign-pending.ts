@@ -173,43 +173,50 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
  * Stores signed credentials in one unit of work, each all-or-nothing with its `issuance.credential_issued`
  * event, issued count, notification and job removal. The storage refuses a second credential for an
  * issuance, so a job run twice (a lease that ran out) keeps the first credential and drops ours.
+ *
+ * The unit is `concurrent`: it checks nothing before it writes (the credential's uniqueness is the
+ * storage's), its counts are increments, and its other writes are appends or the removal of its own
+ * jobs; so it need not wait for a batch being accepted, nor another worker for it.
  */
 export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]): Promise<void> {
   if (signed.length === 0) return
   const now = ctx.clock.now()
-  const stored = await ctx.storage.transaction(async (tx) => {
-    const issuedPerTemplate = new Map<number, number>()
-    // One multi-row write per table instead of one statement per row (issue 19). A credential refused
-    // (a job run twice) is skipped with its event and message; every job is completed either way.
-    const storedIds = new Set(await tx.credentials.insertMany(signed.map(({ record }) => record)))
-    const events: Omit<ClubEvent, 'id'>[] = []
-    const messages: NewOutboxMessage[] = []
-    for (const { claimed, record } of signed) {
-      const { issuance } = claimed
-      if (!storedIds.has(issuance.id)) continue
-      events.push({
-        club: issuance.club,
-        type: 'issuance.credential_issued',
-        subject: { type: 'issuance', id: String(issuance.id) },
-        occurredAt: now,
-      })
-      issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
-      if (issuance.mode === 'email') {
-        const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
-        const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink)
-        messages.push({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
+  const stored = await ctx.storage.transaction(
+    async (tx) => {
+      const issuedPerTemplate = new Map<number, number>()
+      // One multi-row write per table instead of one statement per row (issue 19). A credential refused
+      // (a job run twice) is skipped with its event and message; every job is completed either way.
+      const storedIds = new Set(await tx.credentials.insertMany(signed.map(({ record }) => record)))
+      const events: Omit<ClubEvent, 'id'>[] = []
+      const messages: NewOutboxMessage[] = []
+      for (const { claimed, record } of signed) {
+        const { issuance } = claimed
+        if (!storedIds.has(issuance.id)) continue
+        events.push({
+          club: issuance.club,
+          type: 'issuance.credential_issued',
+          subject: { type: 'issuance', id: String(issuance.id) },
+          occurredAt: now,
+        })
+        issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
+        if (issuance.mode === 'email') {
+          const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
+          const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink)
+          messages.push({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
+        }
       }
-    }
-    // None of these writes reads what another writes: issued together, a networked storage pipelines
-    // them (one round trip for the lot instead of one each).
-    await allWritten([
-      messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
-      appendEvents(tx, events),
-      tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id)),
-      ...[...issuedPerTemplate].map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
-    ])
-    return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
-  })
+      // None of these writes reads what another writes: issued together, a networked storage pipelines
+      // them (one round trip for the lot instead of one each).
+      await allWritten([
+        messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
+        appendEvents(tx, events),
+        tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id)),
+        ...[...issuedPerTemplate].map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
+      ])
+      return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
+    },
+    { concurrent: true },
+  )
   // Counted once committed: a unit that rolls back signed nothing.
   ctx.metrics.credentialsSigned(stored)
 }

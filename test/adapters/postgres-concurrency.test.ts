@@ -1,7 +1,6 @@
 /**
  * Several PostgreSQL storage instances on one database, each with its own pool: separate "nodes" as far
  * as the database can tell. Real concurrency on a real server, no stand-in.
- * @see issue 15
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
@@ -13,7 +12,7 @@ import { createIssuer, defaultUrls } from '../../index.ts'
 import { aKey, deferred } from '../conformance/storage/harness.ts'
 import { anIssuance, seedIssuances, seedTemplate, type IssuingSeed } from '../conformance/storage/issuances.cases.ts'
 import { postgresPerFile } from '../support/postgres-storage.ts'
-import type { StoragePort } from '../../core/ports/storage.ts'
+import type { StoragePort, UnitOptions } from '../../core/ports/storage.ts'
 
 const server = postgresPerFile()
 const NOW = 1_900_000_000_000
@@ -144,67 +143,111 @@ describe('postgres storage › several nodes on one database', () => {
     }
   })
 
-  it('event ids and issuance sequences commit in increasing order across nodes: a polling reader sees every event exactly once', async () => {
-    const seed: IssuingSeed = await seedTemplate(nodes()[0]!)
-    const writers = 36
+  it("each club's event ids and issuance sequences commit in increasing order across nodes, whatever kind of unit wrote them: a polling reader of each club sees every event exactly once", async () => {
+    const seeds: IssuingSeed[] = [await seedTemplate(nodes()[0]!, 'chess'), await seedTemplate(nodes()[0]!, 'go')]
+    const writers = 48
     let writing = true
-    const seenEvents: number[] = []
-    const seenSequences: number[] = []
+    const seen = new Map(seeds.map((seed) => [seed.club, { events: [] as number[], sequences: [] as number[] }]))
     // A node of its own, as a feed client's requests would reach: its pool is not busy with the writes.
     const reader = await createPostgresStorage({ url: url(), poolSize: 2 })
 
     // The feed's way of reading: newest first, down to the newest id already seen.
-    async function pollEvents(): Promise<void> {
+    async function pollEvents(club: string): Promise<void> {
+      const seenEvents = seen.get(club)!.events
       const newest = seenEvents.length > 0 ? Math.max(...seenEvents) : 0
       let beforeId: number | null = null
       for (;;) {
-        const page = await reader.events.list('chess', { limit: 5, beforeId })
+        const page = await reader.events.list(club, { limit: 5, beforeId })
         const fresh = page.filter((event) => event.id > newest)
         seenEvents.push(...fresh.map((event) => event.id))
         if (fresh.length < page.length || page.length < 5) return
         beforeId = page.at(-1)!.id
       }
     }
-    async function pollIssuances(): Promise<void> {
+    async function pollIssuances(club: string): Promise<void> {
+      const seenSequences = seen.get(club)!.sequences
       const newest = seenSequences.length > 0 ? Math.max(...seenSequences) : 0
       let beforeSequence: number | null = null
       for (;;) {
-        const page = await reader.issuances.list('chess', { limit: 5, beforeSequence })
+        const page = await reader.issuances.list(club, { limit: 5, beforeSequence })
         const fresh = page.filter((issuance) => issuance.sequence > newest)
         seenSequences.push(...fresh.map((issuance) => issuance.sequence))
         if (fresh.length < page.length || page.length < 5) return
         beforeSequence = page.at(-1)!.sequence
       }
     }
-    const polling = (async () => {
-      while (writing) {
-        await pollEvents()
-        await pollIssuances()
+    const pollAll = async () => {
+      for (const seed of seeds) {
+        await pollEvents(seed.club)
+        await pollIssuances(seed.club)
       }
+    }
+    const polling = (async () => {
+      while (writing) await pollAll()
     })()
 
-    // Each unit takes its numbers, then dawdles before committing: without the unit lock a later
-    // number would often commit first, and the reader would step over the earlier one for good.
-    const units = Array.from({ length: writers }, (_, i) =>
-      nodes()[i % 3]!.transaction(async (tx) => {
-        const issuance = await tx.issuances.insert(anIssuance(seed))
-        await tx.events.append({ club: 'chess', type: 'issuance.issued', subject: { type: 'issuance', id: String(issuance.id) }, occurredAt: NOW })
-        await sleep((i * 7) % 13)
-      }),
-    )
+    // Each unit takes its numbers, then dawdles before committing: without the clubs' locks a later
+    // number would often commit first, and the reader would step over the earlier one for good. Units
+    // of a club, concurrent units (as a worker stores credentials) and units of the whole database mix.
+    const kinds: UnitOptions[] = [{ club: 'chess' }, { concurrent: true }, {}]
+    const units = Array.from({ length: writers }, (_, i) => {
+      const seed = seeds[i % 2]!
+      const options = kinds[Math.floor(i / 2) % 3]!
+      return nodes()[i % 3]!.transaction(
+        async (tx) => {
+          const issuance = await tx.issuances.insert(anIssuance(seed))
+          await tx.events.append({ club: seed.club, type: 'issuance.issued', subject: { type: 'issuance', id: String(issuance.id) }, occurredAt: NOW })
+          await sleep((i * 7) % 13)
+        },
+        options.club === undefined ? options : { club: seed.club },
+      )
+    })
     await Promise.all(units)
     writing = false
     await polling
-    await pollEvents()
-    await pollIssuances()
+    await pollAll()
 
-    const allEvents = (await reader.events.list('chess', { limit: 1000, beforeId: null })).map((event) => event.id)
-    const allSequences = (await reader.issuances.list('chess', { limit: 1000, beforeSequence: null })).map((issuance) => issuance.sequence)
+    for (const seed of seeds) {
+      const allEvents = (await reader.events.list(seed.club, { limit: 1000, beforeId: null })).map((event) => event.id)
+      const allSequences = (await reader.issuances.list(seed.club, { limit: 1000, beforeSequence: null })).map((issuance) => issuance.sequence)
+      const { events, sequences } = seen.get(seed.club)!
+      assert.equal(allEvents.length, writers / 2)
+      assert.equal(new Set(events).size, events.length, `an event of ${seed.club} was seen twice`)
+      assert.deepStrictEqual([...events].sort(byNumber), [...allEvents].sort(byNumber), `the reader missed events of ${seed.club}`)
+      assert.deepStrictEqual([...sequences].sort(byNumber), [...allSequences].sort(byNumber), `the reader missed issuances of ${seed.club}`)
+    }
     await reader.close()
-    assert.equal(allEvents.length, writers)
-    assert.equal(new Set(seenEvents).size, seenEvents.length, 'an event was seen twice')
-    assert.deepStrictEqual([...seenEvents].sort(byNumber), [...allEvents].sort(byNumber), 'the reader missed events')
-    assert.deepStrictEqual([...seenSequences].sort(byNumber), [...allSequences].sort(byNumber), 'the reader missed issuances')
+  })
+
+  it("a unit of one club does not wait for another club's; a second unit of the same club and a unit of the whole database do", async () => {
+    await seedTemplate(nodes()[0]!, 'chess')
+    await seedTemplate(nodes()[0]!, 'go')
+    const hold = deferred()
+    const opened = deferred()
+    const holding = nodes()[0]!.transaction(
+      async () => {
+        opened.resolve()
+        await hold.promise
+      },
+      { club: 'chess' },
+    )
+    await opened.promise
+    // Bounded: a unit that waited for the open one would hit the time limit instead.
+    const within = <T>(work: Promise<T>, ms: number) => Promise.race([work.then(() => 'ran' as const), sleep(ms).then(() => 'waited' as const)])
+    assert.equal(
+      await within(
+        nodes()[1]!.transaction(async (tx) => tx.clubs.count(), { club: 'go' }),
+        3000,
+      ),
+      'ran',
+      'another club waited',
+    )
+    const sameClub = nodes()[1]!.transaction(async (tx) => tx.clubs.count(), { club: 'chess' })
+    const wholeDatabase = nodes()[2]!.transaction(async (tx) => tx.clubs.count())
+    assert.equal(await within(sameClub, 300), 'waited', 'a second unit of the club ran beside the first')
+    assert.equal(await within(wholeDatabase, 300), 'waited', 'a unit of the whole database ran beside a unit of a club')
+    hold.resolve()
+    await Promise.all([holding, sameClub, wholeDatabase])
   })
 })
 

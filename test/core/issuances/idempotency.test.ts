@@ -38,7 +38,7 @@ describe('Idempotency-Key over time (docs/decisions.md, Issuing)', () => {
 
   it('a claim whose request died is in flight for a while, then taken over and the batch issued once', async () => {
     const body = { achievementFormId: templateId, recipients: recipients(2) }
-    const orphan = await claimIdempotencyKey(h.context, SCOPE, 'orphan', body)
+    const orphan = await claimIdempotencyKey(h.context, 'chess', SCOPE, 'orphan', body)
     assert.ok('claim' in orphan)
     await assert.rejects(issue(body, 'orphan'), problemCode('idempotency-in-flight'))
     h.clock.advance(IDEMPOTENCY_IN_FLIGHT_MS - 1)
