@@ -146,15 +146,17 @@ export async function createPostgresStorage({
                 if (wholeDatabase) return
                 const wanted = [...new Set(clubs)].filter((club) => !clubsHeld.has(club))
                 if (wanted.length === 0) return
-                if (!shared) {
-                  await tx`SELECT pg_advisory_xact_lock_shared(hashtext(${locks}), ${LOCK_IDS.unit})`
-                  shared = true
-                }
+                // Sent together, and marked held before they are granted: the unit's later statements
+                // queue behind them on its connection, so a write pipelined beside this call (a row it
+                // updates) still waits for the locks rather than holding its row while they are awaited.
+                const statements = shared ? [] : [tx`SELECT pg_advisory_xact_lock_shared(hashtext(${locks}), ${LOCK_IDS.unit})`]
                 // In the order of their keys, whoever asks: two units that each want two clubs never
                 // each hold one and wait for the other.
-                await tx`SELECT pg_advisory_xact_lock(hashtext(${clubLocks}), key)
-                  FROM (SELECT DISTINCT hashtext(club) AS key FROM unnest(${wanted}::text[]) AS club ORDER BY key) AS keys`
+                statements.push(tx`SELECT pg_advisory_xact_lock(hashtext(${clubLocks}), key)
+                  FROM (SELECT DISTINCT hashtext(club) AS key FROM unnest(${wanted}::text[]) AS club ORDER BY key) AS keys`)
+                shared = true
                 for (const club of wanted) clubsHeld.add(club)
+                await Promise.all(statements)
               },
             }
             if (options.club !== undefined) await database.lockClubs([options.club])

@@ -206,10 +206,11 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
         }
       }
       // None of these writes reads what another writes: issued together, a networked storage pipelines
-      // them (one round trip for the lot instead of one each).
+      // them (one round trip for the lot instead of one each). The events first: a storage that orders
+      // them by club waits for that before the other writes take their rows.
       await allWritten([
-        messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
         appendEvents(tx, events),
+        messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
         tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id)),
         ...[...issuedPerTemplate].map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
       ])

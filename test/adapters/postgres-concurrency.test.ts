@@ -12,9 +12,12 @@ import { createIssuer, defaultUrls } from '../../index.ts'
 import { aKey, deferred } from '../conformance/storage/harness.ts'
 import { anIssuance, seedIssuances, seedTemplate, type IssuingSeed } from '../conformance/storage/issuances.cases.ts'
 import { postgresPerFile } from '../support/postgres-storage.ts'
+import { tolerateDriverDefects } from '../support/driver-defects.ts'
 import type { StoragePort, UnitOptions } from '../../core/ports/storage.ts'
 
 const server = postgresPerFile()
+// These tests take the database away under running units, as an outage would.
+tolerateDriverDefects()
 const NOW = 1_900_000_000_000
 const LEASE = 60_000
 

@@ -14,9 +14,12 @@ import { StorageUnavailable } from '../../core/errors.ts'
 import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { recipients } from '../core/issuances/support.ts'
 import { postgresPerFile } from '../support/postgres-storage.ts'
+import { tolerateDriverDefects } from '../support/driver-defects.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
 
 const server = postgresPerFile()
+// These tests take the database away under running units, as an outage would.
+tolerateDriverDefects()
 const masterKey = new Uint8Array(32).fill(7)
 
 function nodeOn(storage: StoragePort, onError: (error: unknown) => void = () => {}): Issuer {
