@@ -82,21 +82,23 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
     },
     async findHeld(club, achievementId, recipients) {
       if (recipients.length === 0) return []
-      // One statement for the batch: each recipient by its index (`at`), one index lookup each through the
-      // index of its kind. The lateral subqueries are fenced (OFFSET 0) so that the plan stays a loop of
+      // One statement for the batch: each recipient by its place (`at`), one index lookup each through
+      // the index of its kind, and only in the branch of its kind (a lookup of a null e-mail finds
+      // nothing, but the planner, before the table has statistics, may walk the template's every
+      // issuance for it). The lateral subqueries are fenced (OFFSET 0) so that the plan stays a loop of
       // lookups: estimated from the arrays' lengths, the planner would rather hash the template's every
       // issuance, 50 ms at 20,000 and growing, where 1,000 lookups take 5.
-      const externalUserIds = recipients.map((r) => r.externalUserId)
-      const emails = recipients.map((r) => (r.externalUserId === null ? r.email : null))
-      const rows = await sql`SELECT r.at, i.* FROM unnest(${externalUserIds}::text[]) WITH ORDINALITY AS r(external_user_id, at)
+      const byId = recipients.flatMap((r, at) => (r.externalUserId !== null ? [{ value: r.externalUserId, at }] : []))
+      const byEmail = recipients.flatMap((r, at) => (r.externalUserId === null ? [{ value: r.email, at }] : []))
+      const rows = await sql`SELECT r.at, i.* FROM unnest(${byId.map((r) => r.value)}::text[], ${byId.map((r) => r.at)}::int4[]) AS r(external_user_id, at)
           CROSS JOIN LATERAL (SELECT * FROM issuances
             WHERE club = ${club} AND achievement_id = ${achievementId} AND external_user_id = r.external_user_id OFFSET 0) AS i
         UNION ALL
-        SELECT r.at, i.* FROM unnest(${emails}::text[]) WITH ORDINALITY AS r(email, at)
+        SELECT r.at, i.* FROM unnest(${byEmail.map((r) => r.value)}::text[], ${byEmail.map((r) => r.at)}::int4[]) AS r(email, at)
           CROSS JOIN LATERAL (SELECT * FROM issuances
             WHERE club = ${club} AND achievement_id = ${achievementId} AND lower(recipient_email) = lower(r.email) OFFSET 0) AS i`
       const held: Issuance[][] = recipients.map(() => [])
-      for (const row of rows) held[num(row.at) - 1]!.push(toIssuance(row))
+      for (const row of rows) held[num(row.at)]!.push(toIssuance(row))
       return held
     },
     async list(club, { limit, beforeSequence, achievementId = null }) {
