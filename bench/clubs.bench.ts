@@ -10,7 +10,8 @@
  *   bench/memory.bench.ts) at the start and after every `--every` (10,000) clubs, and the peak RSS
  *   (VmHWM of /proc/self/status, Linux only);
  * - the ms to create a club, its template and issue its credential (median and p99 per club): the issue
- *   is the accepted issuance, its signing comes after;
+ *   is the accepted issuance, its signing comes after; also the median of each `--every` clubs, and the
+ *   seconds elapsed at each checkpoint;
  * - the signing: the worker drains the queue after every `--round` (1,000) clubs, so a round signs 1,000
  *   credentials of 1,000 clubs, each its first credential (the club's key is made and sealed then, and its
  *   status list opened), as a server's worker would when clubs issue one at a time; ms per round and per club;
@@ -83,6 +84,8 @@ try {
   const start = memoryAfterGc()
   const rssAfterGcMiB = [start.rss]
   const heapUsedAfterGcMiB = [start.heapUsed]
+  const secondsAt = [0]
+  const createAndIssueMsP50At: number[] = []
   const createAndIssueMs: number[] = []
   const roundMs: number[] = []
   const started = performance.now()
@@ -110,6 +113,8 @@ try {
       at.push(done)
       rssAfterGcMiB.push(memory.rss)
       heapUsedAfterGcMiB.push(memory.heapUsed)
+      secondsAt.push(Number(((performance.now() - started) / 1000).toFixed(1)))
+      createAndIssueMsP50At.push(ms(median(createAndIssueMs.slice(at.at(-2)))))
     }
   }
   const seconds = (performance.now() - started) / 1000
@@ -157,6 +162,8 @@ try {
       peakRssMiB: mib(peakRss()),
       createAndIssueMsP50: ms(median(createAndIssueMs)),
       createAndIssueMsP99: ms(percentile(createAndIssueMs, 99)),
+      createAndIssueMsP50At,
+      secondsAt,
       signRound: ROUND,
       signRoundMsP50: ms(median(roundMs)),
       signMsPerClub: ms(roundMs.reduce((sum, value) => sum + value, 0) / CLUBS),
