@@ -170,7 +170,7 @@ export const VARIABLES = {
   clubCacheSize: positive(
     'CLUBCRED_CLUB_CACHE_SIZE',
     DEFAULTS.clubCacheSize,
-    'clubs whose keys and signed status lists this process keeps in memory, the least recently used dropped first (about 15 KB a club); a club dropped costs one key unseal or status-list signature when next used (docs/deployment.md)',
+    'clubs whose keys and signed status lists this process keeps in memory, the least recently used dropped first (about 6 KB a club); a club dropped costs one key unseal or status-list signature when next used (docs/deployment.md)',
   ),
   readyMaxSigningAgeMs: positive(
     'CLUBCRED_READY_MAX_SIGNING_AGE_MS',
