@@ -16,6 +16,8 @@ export interface ServerConfig {
   mailFrom: string | undefined
   /** `CLUBCRED_SIGNING_LEASE_MS`: the issuer's `signingLeaseMs` (`core/config.ts`). Default 60 s. */
   signingLeaseMs: number
+  /** `CLUBCRED_CLUB_CACHE_SIZE`: the issuer's `clubCacheSize` (`core/config.ts`), clubs whose keys and status lists stay cached. Default 1,000. */
+  clubCacheSize: number
   /** Limits of the Node HTTP server for direct exposure (`server/node.ts`; Deno's `Deno.serve` has its own). */
   http: HttpServerLimits
   /** `CLUBCRED_DATABASE_URL` (`postgres://…`): PostgreSQL instead of the data dir's SQLite file. */
@@ -137,6 +139,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
     smtpUrl: v.smtpUrl,
     mailFrom: v.mailFrom,
     signingLeaseMs: v.signingLeaseMs,
+    clubCacheSize: v.clubCacheSize,
     http: {
       headersTimeoutMs: v.headersTimeoutMs,
       requestTimeoutMs: v.requestTimeoutMs,

@@ -1,5 +1,5 @@
 import process from 'node:process'
-import { isSigningLease, SIGNING_LEASE_RANGE } from '../core/config.ts'
+import { DEFAULTS, isSigningLease, SIGNING_LEASE_RANGE } from '../core/config.ts'
 import { isMasterKeyText, MASTER_KEY_FORMAT } from './master-key.ts'
 import { LOG_LEVELS, type LogLevel } from './log.ts'
 
@@ -167,6 +167,11 @@ export const VARIABLES = {
       return isSigningLease(lease) ? lease : wrong(`must be an integer from ${SIGNING_LEASE_RANGE.min} to ${SIGNING_LEASE_RANGE.max} (ms)`)
     },
   }),
+  clubCacheSize: positive(
+    'CLUBCRED_CLUB_CACHE_SIZE',
+    DEFAULTS.clubCacheSize,
+    'clubs whose keys and signed status lists this process keeps in memory, the least recently used dropped first (about 6 KB a club); a club dropped costs one key unseal or status-list signature when next used (docs/deployment.md)',
+  ),
   readyMaxSigningAgeMs: positive(
     'CLUBCRED_READY_MAX_SIGNING_AGE_MS',
     300_000,

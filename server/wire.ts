@@ -66,6 +66,7 @@ export async function wireIssuer({
     masterKey,
     urls,
     signingLeaseMs: config.signingLeaseMs,
+    clubCacheSize: config.clubCacheSize,
     webhooks: { allowPrivate: config.webhooksAllowPrivate },
     webhookTransport: webhookTransport ? loggedWebhookTransport(webhookTransport, logger) : null,
     signer,

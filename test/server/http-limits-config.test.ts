@@ -67,3 +67,33 @@ describe('CLUBCRED_SIGNING_LEASE_MS', () => {
     }
   })
 })
+
+/** The clubs whose keys and status lists a server keeps in memory: its memory follows this, not the clubs it serves. */
+describe('CLUBCRED_CLUB_CACHE_SIZE', () => {
+  it('defaults to 1,000 when unset or empty, and takes any positive integer', () => {
+    assert.equal(readServerConfig({}).clubCacheSize, 1000)
+    assert.equal(readServerConfig({ CLUBCRED_CLUB_CACHE_SIZE: '' }).clubCacheSize, 1000)
+    assert.equal(readServerConfig({ CLUBCRED_CLUB_CACHE_SIZE: '1' }).clubCacheSize, 1)
+    assert.equal(readServerConfig({ CLUBCRED_CLUB_CACHE_SIZE: '250000' }).clubCacheSize, 250_000)
+  })
+
+  it("is the club cache size of the server's issuer", async (t) => {
+    const dir = tempDir()
+    const config = readServerConfig({ CLUBCRED_DATA_DIR: dir.path, CLUBCRED_CLUB_CACHE_SIZE: '42' })
+    const issuer = await wireIssuer({ config, urls: resolveUrls(config, 8787), openDriver: betterSqlite3Driver, signer: webCryptoSigner })
+    t.after(async () => {
+      await issuer.close()
+      dir.remove()
+    })
+    assert.equal(issuer.config.clubCacheSize, 42)
+  })
+
+  it('refuses anything else with a message naming the variable', () => {
+    for (const value of ['0', '-5', '1.5', '1e3', '1000 ', 'abc']) {
+      assert.throws(() => readServerConfig({ CLUBCRED_CLUB_CACHE_SIZE: value }), {
+        name: 'TypeError',
+        message: `CLUBCRED_CLUB_CACHE_SIZE must be a positive integer, got ${value}`,
+      })
+    }
+  })
+})
