@@ -43,8 +43,8 @@ try {
   const now = 1800000000000
   const statements: Record<string, string> = {
     claim: `UPDATE signing_jobs SET lease_until = ${now + 60_000}, attempts = attempts + 1
-      WHERE issuance_id IN (SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ${now}
-        ORDER BY issuance_seq LIMIT ${CLAIM} FOR UPDATE SKIP LOCKED) RETURNING *`,
+      WHERE issuance_id = ANY(ARRAY(SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ${now}
+        ORDER BY issuance_seq LIMIT ${CLAIM} FOR UPDATE SKIP LOCKED)) RETURNING *`,
     acceptIssuances: `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email, evidences, mode, created_at)
       SELECT g, g, 'demo', 1, 1, 'u' || g, 'Recipient ' || g, 'r' || g || '@bench.example', '[]', 'none', ${now}
       FROM generate_series(${N + 1}::int8, ${N + CLAIM}::int8) g ON CONFLICT (id) DO NOTHING RETURNING id`,

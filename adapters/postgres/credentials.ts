@@ -94,10 +94,12 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
     async claim(now, leaseMs, limit) {
       // SKIP LOCKED: workers claiming at once (concurrent units, see storage.ts) pass over the rows
       // another claim holds instead of waiting for it, and none returns a job another one leased.
+      // `= ANY(ARRAY(…))` makes the chosen ids one value the update finds by primary key: with `IN (…)`
+      // the planner may join them to a scan of the whole queue (it did before statistics).
       const rows = await sql`UPDATE signing_jobs SET lease_until = ${now + leaseMs}, attempts = attempts + 1
-        WHERE issuance_id IN (
+        WHERE issuance_id = ANY(ARRAY(
           SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ${now}
-          ORDER BY issuance_seq LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          ORDER BY issuance_seq LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING *`
       return [...rows].sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq)).map(toJob)
     },

@@ -45,11 +45,12 @@ export function createOutboxStore({ sql }: Database): OutboxStore {
       return ids
     },
     async claimDue(now, leaseMs, limit, maxAttempts) {
-      // SKIP LOCKED, as for signing jobs: senders on several nodes never lease one message twice.
+      // SKIP LOCKED, as for signing jobs: senders on several nodes never lease one message twice; and
+      // `= ANY(ARRAY(…))`, so that the update finds the chosen rows by primary key, not by a scan.
       const rows = await sql`UPDATE outbox SET next_attempt_at = ${now + leaseMs}, attempts = attempts + 1
-        WHERE id IN (
+        WHERE id = ANY(ARRAY(
           SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ${now} AND attempts < ${maxAttempts}
-          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING *`
       return rows.map(toMessage).sort((a, b) => a.id - b.id)
     },

@@ -12,6 +12,8 @@ const run = promisify(execFile)
 export interface TestPostgres {
   /** Connection URL of the server's `postgres` database (loopback, trust auth). */
   url: string
+  /** The server's log file (auto_explain writes its plans there). */
+  logFile: string
   /** Creates an empty database (or a copy of `template`) and returns its URL. */
   newDatabase(options?: { template?: string }): Promise<string>
   /** Stops the server and removes its directory. Idempotent. */
@@ -89,6 +91,7 @@ export async function startPostgres({
 
   return {
     url,
+    logFile: join(root, 'server.log'),
     async newDatabase({ template } = {}) {
       const name = `t${++databases}`
       if (template) await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`)
