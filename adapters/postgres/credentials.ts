@@ -77,12 +77,24 @@ const toJob = (row: Row): SigningJob => ({
   lastError: nullableStr(row.last_error),
 })
 
+/** The channel on which queued signing jobs are announced; the payload is the schema (storage.ts listens). */
+export const SIGNING_JOBS_CHANNEL = 'clubcred_signing_jobs'
+
+/**
+ * Announces jobs to the workers listening: delivered when the unit commits (never for one that rolls
+ * back), once per unit however often it is called.
+ */
+const announceSigningJobs = async (sql: Database['sql']) => {
+  await sql`SELECT pg_notify(${SIGNING_JOBS_CHANNEL}, current_schema())`
+}
+
 export function createSigningJobStore({ sql }: Database): SigningJobStore {
   return {
     async enqueue({ issuanceId, club }) {
       // The issuance's sequence is copied so that claims walk one index in issue order.
       await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
         VALUES (${issuanceId}, ${club}, (SELECT seq FROM issuances WHERE id = ${issuanceId}))`
+      await announceSigningJobs(sql)
     },
     async enqueueMany(jobs) {
       for (const chunk of chunksOf(jobs)) {
@@ -90,6 +102,7 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
           SELECT j.issuance_id, j.club, (SELECT seq FROM issuances WHERE id = j.issuance_id)
           FROM unnest(${chunk.map((job) => job.issuanceId)}::int8[], ${chunk.map((job) => job.club)}::text[]) AS j(issuance_id, club)`
       }
+      if (jobs.length > 0) await announceSigningJobs(sql)
     },
     async claim(now, leaseMs, limit) {
       // SKIP LOCKED: workers claiming at once (concurrent units, see storage.ts) pass over the rows

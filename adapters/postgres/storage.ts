@@ -3,7 +3,7 @@ import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createClubStore } from './clubs.ts'
-import { createCredentialStore, createSigningJobStore } from './credentials.ts'
+import { SIGNING_JOBS_CHANNEL, createCredentialStore, createSigningJobStore } from './credentials.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
 import { createEventStore } from './events.ts'
@@ -184,6 +184,26 @@ export async function createPostgresStorage({
     ...outsideUnits(pooled, (call) => runUnit(call, {}), reads.track),
     transaction(work, options) {
       return runUnit(work, options ?? {})
+    },
+    watchSigningJobs(listener) {
+      // One connection of its own (the driver's), which the driver listens on again after it reconnects.
+      let stopped = false
+      let listening: { unlisten(): Promise<void> } | null = null
+      const onNotify = (payload: string) => {
+        if (payload === schema) listener()
+      }
+      sql.listen(SIGNING_JOBS_CHANNEL, onNotify).then(
+        (request) => {
+          listening = request
+          if (stopped) request.unlisten().catch(() => {})
+        },
+        // The database is away at the start: the worker's poll finds the jobs meanwhile.
+        () => {},
+      )
+      return () => {
+        stopped = true
+        listening?.unlisten().catch(() => {})
+      }
     },
     async ping() {
       // On the pool, beside any unit; `migrations` records each version applied (migrate.ts).

@@ -549,6 +549,14 @@ export interface StoragePort extends Stores {
    */
   transaction<T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>
   /**
+   * Optional: calls `listener` soon after a unit of work that queued signing jobs commits, in any
+   * process on the storage, so that an idle worker starts at once rather than at its next poll (PostgreSQL:
+   * LISTEN/NOTIFY). Returns the function that stops it. A best effort: a wake-up lost (the database away)
+   * only leaves the jobs to the next poll. Storages of one process need not have it: the issuer's own
+   * signal already wakes its worker.
+   */
+  watchSigningJobs?(listener: () => void): () => void
+  /**
    * Answers one trivial query, for readiness checks: resolves `{ migrated }`, whether every migration
    * this adapter knows is applied to the storage it answers from (`false` when the schema is older, as
    * after an old backup was put in place). MUST reject (StorageUnavailable where the adapter can tell)

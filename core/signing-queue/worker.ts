@@ -123,7 +123,10 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     start() {
       if (running) return
       stopping = false
+      // Jobs queued by another process wake this worker too, where the storage can tell.
+      const unwatch = ctx.storage.watchSigningJobs?.(() => ctx.signingQueue.notify())
       running = loop().finally(() => {
+        unwatch?.()
         running = null
       })
       webhooks.start()

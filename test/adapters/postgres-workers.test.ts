@@ -8,6 +8,7 @@ import { describe, it } from 'node:test'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { Webhook } from 'standardwebhooks'
+import postgres from 'postgres'
 import { createPostgresStorage } from '../../adapters/postgres/index.ts'
 import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
 import { StorageUnavailable } from '../../core/errors.ts'
@@ -172,6 +173,31 @@ describe('postgres storage › issuers with running workers', { timeout: 60_000 
     } finally {
       await Promise.all(nodes.map((node) => node.close()))
       await receiver.close()
+    }
+  })
+
+  it('a worker that polls once a minute signs at once what another node queued: the database announces the jobs', async () => {
+    const { storage, url } = await server.open()
+    const api = nodeOn(storage)
+    const workerStorage = await createPostgresStorage({ url, poolSize: 2 })
+    const worker = createIssuer({ storage: workerStorage, masterKey, urls: defaultUrls(8787), worker: { pollMs: 60_000 } })
+    const admin = postgres(url, { max: 1, onnotice: () => {} })
+    try {
+      await api.clubs.create({ domain: 'chess', name: 'Chess Club' })
+      const templateId = (await api.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
+      worker.worker.start()
+      // Its first round found nothing: it now waits a minute, unless woken; and it listens.
+      await eventually(
+        async () => (await admin`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'listen%'`).length > 0,
+        10_000,
+        'the worker listening',
+      )
+      const ids = await issued(api, templateId, 3, 'woken')
+      await eventually(async () => (await storage.credentials.findByIssuances(ids)).length === 3, 10_000, 'signed well before the next poll')
+    } finally {
+      await admin.end()
+      await worker.close()
+      await api.close()
     }
   })
 
