@@ -64,6 +64,8 @@ export interface DatabaseSettings {
   poolSize: number
   /** `CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS`: a statement (waiting for a lock included) is cancelled after this. Default 30 s. */
   statementTimeoutMs: number
+  /** `CLUBCRED_DATABASE_PGBOUNCER=1`: the URL is a pooler in transaction mode (docs/deployment.md, Behind PgBouncer). Default false. */
+  pgbouncer: boolean
 }
 
 /**
@@ -120,6 +122,11 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
   if (env.CLUBCRED_DATABASE_URL && !env.CLUBCRED_MASTER_KEY) {
     problems.push('CLUBCRED_DATABASE_URL is set but CLUBCRED_MASTER_KEY is not: every node needs the same master key, and it is never stored in the database')
   }
+  if (v.databasePgbouncer && !env.CLUBCRED_DATABASE_URL) {
+    problems.push(
+      'CLUBCRED_DATABASE_PGBOUNCER is set but CLUBCRED_DATABASE_URL is not: it says how to reach PostgreSQL, and without a URL the server uses SQLite',
+    )
+  }
   if (problems.length > 0) throw new ConfigurationError(problems)
   const overrides: Partial<IssuerUrls> = {}
   const set = (name: keyof IssuerUrls, value: string | undefined) => {
@@ -147,7 +154,9 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
       maxConnections: v.maxConnections,
       maxHeadersCount: v.maxHeadersCount,
     },
-    database: v.databaseUrl ? { url: v.databaseUrl, poolSize: v.databasePoolSize, statementTimeoutMs: v.databaseStatementTimeoutMs } : undefined,
+    database: v.databaseUrl
+      ? { url: v.databaseUrl, poolSize: v.databasePoolSize, statementTimeoutMs: v.databaseStatementTimeoutMs, pgbouncer: v.databasePgbouncer }
+      : undefined,
     role: v.role,
     webhooksAllowPrivate: v.webhooksAllowPrivate,
     readiness: { maxSigningAgeMs: v.readyMaxSigningAgeMs },

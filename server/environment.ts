@@ -91,6 +91,14 @@ export const VARIABLES = {
     30_000,
     'a PostgreSQL statement (its lock wait included) is cancelled after this; the request answers 503 `storage-unavailable`',
   ),
+  databasePgbouncer: variable({
+    name: 'CLUBCRED_DATABASE_PGBOUNCER',
+    fallback: false,
+    shown: 'unset',
+    description:
+      "`1`: `CLUBCRED_DATABASE_URL` is PgBouncer (or another pooler) in transaction mode: no named prepared statements, no session settings; the role's `search_path` must find the schema `clubcred` (docs/deployment.md, Behind PgBouncer)",
+    parse: flag,
+  }),
   role: variable<ServerRole>({
     name: 'CLUBCRED_ROLE',
     fallback: 'all',

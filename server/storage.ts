@@ -22,8 +22,8 @@ export interface OpenedStorage {
 export async function openStorage(config: ServerConfig, openDriver: (filename: string) => SqliteDriver | Promise<SqliteDriver>): Promise<OpenedStorage> {
   if (config.database) {
     const { createPostgresStorage } = await loadDriver('postgres', () => import('../adapters/postgres/index.ts'))
-    const { url, poolSize, statementTimeoutMs } = config.database
-    const storage = await createPostgresStorage({ url, poolSize, statementTimeoutMs })
+    const { url, poolSize, statementTimeoutMs, pgbouncer } = config.database
+    const storage = await createPostgresStorage({ url, poolSize, statementTimeoutMs, pgbouncer })
     return { storage, masterKey: loadMasterKey(config.dataDir, config.masterKey) }
   }
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 })

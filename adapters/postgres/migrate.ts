@@ -10,39 +10,27 @@ export function assertSchemaName(schema: string): void {
 }
 
 /**
- * Brings the schema to the newest version. A session advisory lock (keyed by the schema's name) is held
- * around the check-and-apply, so that several processes starting together on one database migrate once:
- * the others wait, then find every version applied. Each migration runs in its own transaction with
- * the row that records it, so a failed one leaves no half-applied schema behind.
+ * Brings the schema to the newest version, in one transaction that first takes a transaction-scoped
+ * advisory lock (keyed by the schema's name): several processes starting together on one database
+ * migrate once, the others wait, then find every version applied. The lock is the transaction's, not
+ * the session's, so that it works behind a pooler in transaction mode too, where the statements of one
+ * session may run on several server connections (docs/deployment.md, Behind PgBouncer). A failed
+ * migration rolls back all of this run's: no half-applied schema is left behind.
  */
 export async function migrate(sql: Sql, schema: string): Promise<void> {
   assertSchemaName(schema)
-  const connection = await sql.reserve()
-  try {
-    await connection`SELECT pg_advisory_lock(hashtext(${lockSpace(schema)}), ${LOCK_IDS.migrations})`
-    try {
-      await connection.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
-      await connection.unsafe(
-        `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-      )
-      const applied = new Set((await connection.unsafe(`SELECT version FROM ${schema}.migrations`)).map((row) => Number(row.version)))
-      for (const migration of MIGRATIONS) {
-        if (applied.has(migration.version)) continue
-        await connection.unsafe('BEGIN')
-        try {
-          await connection.unsafe(`SET LOCAL search_path TO ${schema}`)
-          await connection.unsafe(migration.sql)
-          await connection.unsafe(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
-          await connection.unsafe('COMMIT')
-        } catch (error) {
-          await connection.unsafe('ROLLBACK').catch(() => {})
-          throw error
-        }
-      }
-    } finally {
-      await connection`SELECT pg_advisory_unlock(hashtext(${lockSpace(schema)}), ${LOCK_IDS.migrations})`.catch(() => {})
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${lockSpace(schema)}), ${LOCK_IDS.migrations})`
+    await tx.unsafe(`CREATE SCHEMA IF NOT EXISTS ${schema}`)
+    await tx.unsafe(
+      `CREATE TABLE IF NOT EXISTS ${schema}.migrations (version int4 PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
+    )
+    const applied = new Set((await tx.unsafe(`SELECT version FROM ${schema}.migrations`)).map((row) => Number(row.version)))
+    await tx.unsafe(`SET LOCAL search_path TO ${schema}`)
+    for (const migration of MIGRATIONS) {
+      if (applied.has(migration.version)) continue
+      await tx.unsafe(migration.sql)
+      await tx.unsafe(`INSERT INTO ${schema}.migrations (version, name) VALUES ($1, $2)`, [migration.version, migration.name])
     }
-  } finally {
-    connection.release()
-  }
+  })
 }

@@ -14,6 +14,7 @@ import { LOCK_IDS, clubLockSpace, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
 import { createOutboxStore } from './outbox.ts'
+import { assertSchemaOnSearchPath, withTransactionSettings } from './pgbouncer.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { createStatusListStore } from './status-lists.ts'
@@ -32,6 +33,14 @@ export interface PostgresStorageOptions {
   schema?: string
   /** How long to wait for a new connection before giving up (StorageUnavailable). */
   connectTimeoutMs?: number
+  /**
+   * `url` is a pooler in transaction mode (PgBouncer's `pool_mode = transaction`), which hands each
+   * transaction whichever server connection is free: no named prepared statements (one more round trip
+   * per statement with parameters), no session settings (each transaction sets its timeouts with
+   * `SET LOCAL`), and the role's default `search_path` must find `schema` first, which opening checks
+   * (docs/deployment.md, Behind PgBouncer). Default false: a direct connection, or a pooler in session mode.
+   */
+  pgbouncer?: boolean
 }
 
 /**
@@ -105,11 +114,13 @@ export async function createPostgresStorage({
   statementTimeoutMs = 30_000,
   schema = DEFAULT_POSTGRES_SCHEMA,
   connectTimeoutMs = 10_000,
+  pgbouncer = false,
 }: PostgresStorageOptions): Promise<StoragePort> {
   assertSchemaName(schema)
-  const sql = connect(url, { poolSize, statementTimeoutMs, schema, connectTimeoutMs })
+  const sql = connect(url, { poolSize, statementTimeoutMs, schema, connectTimeoutMs, pgbouncer })
   try {
     await translated(() => migrate(sql, schema))
+    if (pgbouncer) await translated(() => assertSchemaOnSearchPath(sql, schema))
   } catch (error) {
     await sql.end({ timeout: 1 })
     throw error
@@ -221,9 +232,10 @@ export async function migratePostgres({
   url,
   schema = DEFAULT_POSTGRES_SCHEMA,
   connectTimeoutMs = 10_000,
-}: Pick<PostgresStorageOptions, 'url' | 'schema' | 'connectTimeoutMs'>): Promise<void> {
+  pgbouncer = false,
+}: Pick<PostgresStorageOptions, 'url' | 'schema' | 'connectTimeoutMs' | 'pgbouncer'>): Promise<void> {
   assertSchemaName(schema)
-  const sql = connect(url, { poolSize: 1, statementTimeoutMs: 0, schema, connectTimeoutMs })
+  const sql = connect(url, { poolSize: 1, statementTimeoutMs: 0, schema, connectTimeoutMs, pgbouncer })
   try {
     await translated(() => migrate(sql, schema))
   } finally {
@@ -232,18 +244,24 @@ export async function migratePostgres({
 }
 
 function connect(url: string, o: Required<Omit<PostgresStorageOptions, 'url'>>): Sql {
-  return postgres(url, {
+  const settings = {
+    search_path: o.schema,
+    statement_timeout: o.statementTimeoutMs,
+    idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
+  }
+  const sql = postgres(url, {
     max: o.poolSize,
     connect_timeout: Math.max(1, Math.ceil(o.connectTimeoutMs / 1000)),
     // The server's notices (CREATE ... IF NOT EXISTS skipping) are not ours to print.
     onnotice: () => {},
-    connection: {
-      application_name: 'clubcred',
-      search_path: o.schema,
-      statement_timeout: o.statementTimeoutMs,
-      idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS,
-    },
+    // A named prepared statement lives on one server connection; behind a pooler the next transaction
+    // may be on another, where it does not exist (pgbouncer.ts).
+    prepare: !o.pgbouncer,
+    // PgBouncer keeps application_name per client; it refuses other startup parameters, or drops them
+    // when told to ignore them, so behind it each transaction sets them itself.
+    connection: o.pgbouncer ? { application_name: 'clubcred' } : { application_name: 'clubcred', ...settings },
   })
+  return o.pgbouncer ? withTransactionSettings(sql, settings) : sql
 }
 
 function createStores(db: Database): Stores {

@@ -24,6 +24,7 @@ describe('the storage and role a server is configured with', () => {
       url: URL_ONLY.CLUBCRED_DATABASE_URL,
       poolSize: 10,
       statementTimeoutMs: 30_000,
+      pgbouncer: false,
     })
     const tuned = readServerConfig({
       ...URL_ONLY,
@@ -32,6 +33,20 @@ describe('the storage and role a server is configured with', () => {
       CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS: '2500',
     })
     assert.deepEqual([tuned.database?.poolSize, tuned.database?.statementTimeoutMs], [3, 2500])
+  })
+
+  it('is behind PgBouncer with CLUBCRED_DATABASE_PGBOUNCER=1, and refuses another value or the variable without a database URL', () => {
+    const withKey = { ...URL_ONLY, CLUBCRED_MASTER_KEY: MASTER_KEY }
+    assert.equal(readServerConfig({ ...withKey, CLUBCRED_DATABASE_PGBOUNCER: '1' }).database?.pgbouncer, true)
+    assert.equal(readServerConfig({ ...withKey, CLUBCRED_DATABASE_PGBOUNCER: '0' }).database?.pgbouncer, false)
+    for (const value of ['true', 'yes', 'transaction']) {
+      assert.throws(() => readServerConfig({ ...withKey, CLUBCRED_DATABASE_PGBOUNCER: value }), {
+        message: `CLUBCRED_DATABASE_PGBOUNCER must be 1 or 0, got ${value}`,
+      })
+    }
+    assert.throws(() => readServerConfig({ CLUBCRED_DATABASE_PGBOUNCER: '1' }), {
+      message: /^CLUBCRED_DATABASE_PGBOUNCER is set but CLUBCRED_DATABASE_URL is not/,
+    })
   })
 
   it('refuses a database URL without CLUBCRED_MASTER_KEY, a URL of another scheme, a bad pool size and an unknown role', () => {

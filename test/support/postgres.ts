@@ -138,7 +138,8 @@ export function findBinDir(): string {
   throw new Error('PostgreSQL server binaries not found (install the postgresql package)')
 }
 
-function postgresUser(): [number, number] {
+/** The uid and gid of the `postgres` user the Debian package creates: servers run as it under uid 0. */
+export function postgresUser(): [number, number] {
   try {
     const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim())
     return [id('-u'), id('-g')]
@@ -147,7 +148,8 @@ function postgresUser(): [number, number] {
   }
 }
 
-function freePort(): Promise<number> {
+/** A port free on 127.0.0.1 now (the OS picks it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer()
     server.once('error', reject)
