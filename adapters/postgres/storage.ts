@@ -197,6 +197,9 @@ export async function createPostgresStorage({
       return runUnit(work, options ?? {})
     },
     watchSigningJobs(listener) {
+      // LISTEN lives on a session, which a pooler in transaction mode does not keep: there the worker
+      // polls (docs/deployment.md, Behind PgBouncer).
+      if (pgbouncer) return () => {}
       // One connection of its own (the driver's), which the driver listens on again after it reconnects.
       let stopped = false
       let listening: { unlisten(): Promise<void> } | null = null

@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose'
 import postgres from 'postgres'
 import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createPostgresStorage, migratePostgres } from '../../adapters/postgres/index.ts'
+import { MIGRATIONS } from '../../adapters/postgres/migrations/index.ts'
 import { storageSuite } from '../conformance/storage.suite.ts'
 import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
@@ -106,7 +107,7 @@ describe('clubcred through PgBouncer in transaction mode', { timeout: 120_000 },
       const versions = await asAdmin(direct, (sql) => sql`SELECT version FROM clubcred.migrations ORDER BY version`)
       assert.deepEqual(
         versions.map((row) => row.version),
-        [1, 2, 3],
+        MIGRATIONS.map((migration) => migration.version),
         'each migration applied once',
       )
       const locks = await asAdmin(direct, (sql) => sql`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory'`)
