@@ -1,5 +1,5 @@
 import { StorageConflict } from '../../core/errors.ts'
-import type { AdvisoryLock } from './locks.ts'
+import type { AdvisoryLock, ClubLock } from './locks.ts'
 import type { Sql, TransactionSql } from 'postgres'
 
 /** A row as postgres.js returns it: int8 columns come as strings, bytea as Buffer. */
@@ -20,11 +20,11 @@ export interface Database {
    */
   lock(name: UnitLock): Promise<void>
   /**
-   * Takes these clubs' locks for the rest of the unit's transaction (each once): what a unit must hold
-   * before it numbers a club's issuances or events, so that their numbers commit in increasing order
-   * within the club (storage.ts). Free in a unit that holds the whole database.
+   * Takes these clubs' locks of one kind for the rest of the unit's transaction (each once): what a unit
+   * must hold before it numbers a club's issuances (`issuing`) or events (`feed`), so that their numbers
+   * commit in increasing order within the club (storage.ts). Free in a unit that holds the whole database.
    */
-  lockClubs(clubs: Iterable<string>): Promise<void>
+  lockClubs(clubs: Iterable<string>, kind: ClubLock): Promise<void>
 }
 
 // Row mappers. Ids and ms timestamps are int8, which postgres.js hands over as strings; every one

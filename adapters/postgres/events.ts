@@ -13,13 +13,16 @@ export function createEventStore({ sql, lockClubs }: Database): EventStore {
   return {
     async append(event) {
       // The feed's cursor relies on a club's ids committing in increasing order: taken under its lock only.
-      await lockClubs([event.club])
+      await lockClubs([event.club], 'feed')
       const [row] = await sql`INSERT INTO events (club, type, subject_type, subject_id, occurred_at)
         VALUES (${event.club}, ${event.type}, ${event.subject.type}, ${event.subject.id}, ${event.occurredAt}) RETURNING id`
       return num(row!.id)
     },
     async appendMany(events) {
-      await lockClubs(events.map((event) => event.club))
+      await lockClubs(
+        events.map((event) => event.club),
+        'feed',
+      )
       const ids: number[] = []
       for (const chunk of chunksOf(events)) {
         const rows = chunk.map((event) => ({

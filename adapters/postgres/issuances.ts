@@ -20,9 +20,9 @@ const toIssuance = (row: Row): Issuance => ({
 export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore {
   return {
     async insert(issuance) {
-      // A club's sequences must increase in commit order: only true while the unit holds the club's lock
-      // (a unit of the club or of the whole database already does; any other takes it here).
-      await lockClubs([issuance.club])
+      // A club's sequences must increase in commit order: only true while the unit holds the club's
+      // issuing lock (a unit of the club or of the whole database already does; any other takes it here).
+      await lockClubs([issuance.club], 'issuing')
       // nextval is taken even when the id conflicts: a gap, never a number handed out twice.
       const row = insertedOrConflict(
         await sql`INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
@@ -37,8 +37,11 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
     },
     async insertMany(issuances) {
       if (issuances.length === 0) return []
-      await lockClubs(issuances.map((issuance) => issuance.club))
-      // The sequence values first, one each, in increasing order (under the clubs' locks, so no other unit
+      await lockClubs(
+        issuances.map((issuance) => issuance.club),
+        'issuing',
+      )
+      // The sequence values first, one each, in increasing order (under the clubs' issuing locks, so no other unit
       // of these clubs takes one between); a skipped row leaves a gap, never a number handed out twice.
       const sequences = (await sql`SELECT nextval('issuance_seq') AS seq FROM generate_series(1, ${issuances.length})`)
         .map((row) => num(row.seq))

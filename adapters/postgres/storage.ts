@@ -79,25 +79,30 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
  * Units of work are READ COMMITTED transactions ordered by transaction-scoped advisory locks. A unit of
- * one club (`{ club }`: a batch accepted, a revocation) first takes that club's lock: like SQLite's
- * single writer, but per club, so no unit of the club interleaves with another while clubs proceed side
- * by side. A unit that names no club takes the unit lock for the whole database, exclusively: the rare
- * administrative unit (a club created, a template edited, a key made) runs alone, and its checks need
- * no second thought. Units of clubs hold the unit lock shared, so they wait for it and it for them.
+ * one club (`{ club }`: a batch accepted, a revocation, an Idempotency-Key claimed) first takes that
+ * club's issuing lock: like SQLite's single writer, but per club, so no unit of the club interleaves
+ * with another while clubs proceed side by side. A unit that names no club takes the unit lock for the
+ * whole database, exclusively: the rare administrative unit (a club created, a template edited, a key
+ * made) runs alone, and its checks need no second thought. Units of clubs hold the unit lock shared, so
+ * they wait for it and it for them.
  *
- * What the club's lock buys is commit order within the club: a club's issuance sequences and event ids
- * are numbered under it and it is released by the commit, so no unit can take a higher number and
- * commit before a lower one. The event feed's cursor (`id < cursor`, newest first) and the issuance
- * lists are per club, and that is exactly what they need across nodes: a reader that has seen id n will
- * never later find a committed id below n in that club that it missed. Across clubs ids may commit out
- * of order; nothing reads them across clubs in id order.
+ * What the club's locks buy is commit order within the club: its issuance sequences are numbered under
+ * its issuing lock, its event ids under its feed lock, and each is released by the commit, so no unit
+ * can take a higher number and commit before a lower one. A unit takes the feed lock only when it
+ * appends its first event of the club, late in the unit: a worker storing credentials waits for a batch
+ * being accepted only while that batch writes its events and commits, not for the whole batch. The
+ * event feed's cursor (`id < cursor`, newest first) and the issuance lists are per club, and that is
+ * exactly what they need across nodes: a reader that has seen id n will never later find a committed
+ * id below n in that club that it missed. Across clubs ids may commit out of order; nothing reads them
+ * across clubs in id order.
  *
  * Direct writes (a store called on the port) run as a unit of their own for the whole database; direct
  * reads take no lock, and READ COMMITTED never shows them uncommitted rows. `transaction(work, {
  * concurrent: true })` takes no lock at the start, so that workers claim jobs and store credentials in
  * parallel; its writes are made safe by row locks (`FOR UPDATE SKIP LOCKED`) and constraints, and the
  * writes whose order matters (issuances, events) take their clubs' locks themselves, in the order of
- * the locks' keys, so two units never wait on each other in a circle.
+ * the locks' keys, a club's issuing lock before its feed lock, so two units never wait on each other in
+ * a circle.
  *
  * Errors: uniqueness violations are StorageConflict (inserts use ON CONFLICT DO NOTHING, so a refused
  * insert does not abort the unit); a database that is down or unreachable is StorageUnavailable, and
@@ -127,7 +132,7 @@ export async function createPostgresStorage({
   }
 
   const locks = lockSpace(schema)
-  const clubLocks = clubLockSpace(schema)
+  const clubLocks = { issuing: clubLockSpace(schema, 'issuing'), feed: clubLockSpace(schema, 'feed') }
 
   const reads = createReadTracker()
 
@@ -153,24 +158,25 @@ export async function createPostgresStorage({
                 await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS[name]})`
                 held.add(name)
               },
-              async lockClubs(clubs) {
+              async lockClubs(clubs, kind) {
                 if (wholeDatabase) return
-                const wanted = [...new Set(clubs)].filter((club) => !clubsHeld.has(club))
+                const wanted = [...new Set(clubs)].filter((club) => !clubsHeld.has(`${kind} ${club}`))
                 if (wanted.length === 0) return
                 // Sent together, and marked held before they are granted: the unit's later statements
                 // queue behind them on its connection, so a write pipelined beside this call (a row it
                 // updates) still waits for the locks rather than holding its row while they are awaited.
                 const statements = shared ? [] : [tx`SELECT pg_advisory_xact_lock_shared(hashtext(${locks}), ${LOCK_IDS.unit})`]
                 // In the order of their keys, whoever asks: two units that each want two clubs never
-                // each hold one and wait for the other.
-                statements.push(tx`SELECT pg_advisory_xact_lock(hashtext(${clubLocks}), key)
+                // each hold one and wait for the other. (A unit takes a club's feed lock only after its
+                // issuing lock, never the other way round.)
+                statements.push(tx`SELECT pg_advisory_xact_lock(hashtext(${clubLocks[kind]}), key)
                   FROM (SELECT DISTINCT hashtext(club) AS key FROM unnest(${wanted}::text[]) AS club ORDER BY key) AS keys`)
                 shared = true
-                for (const club of wanted) clubsHeld.add(club)
+                for (const club of wanted) clubsHeld.add(`${kind} ${club}`)
                 await Promise.all(statements)
               },
             }
-            if (options.club !== undefined) await database.lockClubs([options.club])
+            if (options.club !== undefined) await database.lockClubs([options.club], 'issuing')
             else if (options.concurrent !== true) {
               await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS.unit})`
               wholeDatabase = true

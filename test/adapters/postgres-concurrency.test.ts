@@ -222,7 +222,7 @@ describe('postgres storage › several nodes on one database', () => {
     await reader.close()
   })
 
-  it("a unit of one club does not wait for another club's; a second unit of the same club and a unit of the whole database do", async () => {
+  it("a unit of one club does not wait for another club's, nor a worker's events for it; a second unit of the same club and a unit of the whole database do", async () => {
     await seedTemplate(nodes()[0]!, 'chess')
     await seedTemplate(nodes()[0]!, 'go')
     const hold = deferred()
@@ -245,6 +245,12 @@ describe('postgres storage › several nodes on one database', () => {
       'ran',
       'another club waited',
     )
+    // As a worker stores credentials: its events of the club wait only for a unit that numbered events of its own.
+    const storing = nodes()[1]!.transaction(
+      (tx) => tx.events.append({ club: 'chess', type: 'issuance.credential_issued', subject: { type: 'issuance', id: '1' }, occurredAt: NOW }),
+      { concurrent: true },
+    )
+    assert.equal(await within(storing, 3000), 'ran', "a concurrent unit's event waited for a unit of the club that numbered none")
     const sameClub = nodes()[1]!.transaction(async (tx) => tx.clubs.count(), { club: 'chess' })
     const wholeDatabase = nodes()[2]!.transaction(async (tx) => tx.clubs.count())
     assert.equal(await within(sameClub, 300), 'waited', 'a second unit of the club ran beside the first')
