@@ -1,7 +1,8 @@
 /**
  * Credentials per second end to end, through real server processes (`server/node.ts`), in one run: SQLite
  * in one process (role `all`); PostgreSQL with one `api` node and one `worker`; one `api` node and two
- * `worker`s; and two clubs issuing at once (one `api`, one `worker`). The clock runs from the first issue
+ * `worker`s; and two clubs issuing at once (one `api`, one `worker`; two calls in flight in every
+ * scenario, one per club here). The clock runs from the first issue
  * request until the last credential is stored, read from the database itself. Each scenario also gives the
  * rate of the first and of the last fifth of its credentials (a queue that slows as it is used shows as a
  * last fifth slower than the first) and the CPU each process spent per credential: the `api` node, the
@@ -97,8 +98,12 @@ async function tokenOf(api: NodeProcess, client: Client): Promise<string> {
   return response.json.access_token as string
 }
 
-/** Issues `count` recipients to one club in calls of BATCH, two calls in flight. */
-async function issueAll(api: NodeProcess, client: Client, count: number, prefix: string): Promise<void> {
+/**
+ * Issues `count` recipients to one club in calls of BATCH, `inFlight` calls at once. Every scenario has
+ * two calls in flight in all (two clubs: one each), so that two clubs are compared with one club under
+ * the same load, and what differs is only whether their units wait for each other.
+ */
+async function issueAll(api: NodeProcess, client: Client, count: number, prefix: string, inFlight: number): Promise<void> {
   const headers = { authorization: `Bearer ${await tokenOf(api, client)}`, 'content-type': 'application/json' }
   const template = await api.http(`/v2/clubs/${client.club}/achievements`, {
     method: 'POST',
@@ -122,7 +127,7 @@ async function issueAll(api: NodeProcess, client: Client, count: number, prefix:
     if (response.status !== 200) throw new Error(`issue answered ${response.status}: ${response.text}`)
   }
   await Promise.all(
-    [0, 1].map(async () => {
+    Array.from({ length: inFlight }, async () => {
       for (let b = queue.shift(); b !== undefined; b = queue.shift()) await post(b)
     }),
   )
@@ -145,7 +150,8 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
   const started = performance.now()
   const seconds = () => (performance.now() - started) / 1000
   const samples: [number, number][] = [[0, 0]]
-  const issuing = Promise.all(setup.clients.map((client, c) => issueAll(setup.api, client, perClub, `c${c}b`)))
+  const inFlight = Math.max(1, Math.floor(2 / setup.clients.length))
+  const issuing = Promise.all(setup.clients.map((client, c) => issueAll(setup.api, client, perClub, `c${c}b`, inFlight)))
   let failed: unknown
   issuing.catch((error: unknown) => (failed = error))
   for (let count = 0; count < total;) {
