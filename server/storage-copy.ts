@@ -18,7 +18,7 @@ export async function copyStorage(config: ServerConfig, to: string, openDriver: 
   if (!existsSync(file)) throw new TypeError(`there is no SQLite database at ${file} (CLUBCRED_DATA_DIR)`)
 
   const [{ createPostgresStorage, DEFAULT_POSTGRES_SCHEMA }, { copySqliteToPostgres, CopyRefused }, { default: postgres }] = await loadDriver('postgres', () =>
-    Promise.all([import('../adapters/postgres/index.ts'), import('../adapters/postgres/copy-from-sqlite.ts'), import('postgres')]),
+    Promise.all([import('../adapters/postgres/index.ts'), import('./copy-sqlite-to-postgres.ts'), import('postgres')]),
   )
   // Opening each storage once runs its migrations; the copy then works on the tables themselves.
   await createSqliteStorage({ driver: openDriver(file) }).close()

@@ -1,5 +1,5 @@
 import type { Sql } from 'postgres'
-import type { SqliteDriver, SqliteValue } from '../sqlite/driver.ts'
+import type { SqliteDriver, SqliteValue } from '../adapters/sqlite/driver.ts'
 
 /** Tables of the SQLite adapter's own bookkeeping: PostgreSQL keeps the same facts in sequences. */
 const SQLITE_BOOKKEEPING = new Set(['sequences'])

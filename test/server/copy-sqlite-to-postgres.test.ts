@@ -1,5 +1,5 @@
 /**
- * The SQLite-to-PostgreSQL copy (`storage copy --to`, adapters/postgres/copy-from-sqlite.ts) copies each
+ * The SQLite-to-PostgreSQL copy (`storage copy --to`, server/copy-sqlite-to-postgres.ts) copies each
  * table after the tables it points at, whatever order SQLite created them in: migration 0011 rebuilds
  * the issuances after the signing jobs and credentials that point at them, so a copy in creation order
  * broke PostgreSQL's foreign keys as soon as a job was waiting.
@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import postgres from 'postgres'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { createPostgresStorage, DEFAULT_POSTGRES_SCHEMA } from '../../adapters/postgres/index.ts'
-import { copySqliteToPostgres } from '../../adapters/postgres/copy-from-sqlite.ts'
+import { copySqliteToPostgres } from '../../server/copy-sqlite-to-postgres.ts'
 import { seedIssuances, seedTemplate } from '../conformance/storage/issuances.cases.ts'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
