@@ -1,5 +1,5 @@
 /**
- * A batch's acceptance stays flat (issue 19): milliseconds to accept a batch of 1,000 new recipients
+ * A batch's acceptance stays flat: milliseconds to accept a batch of 1,000 new recipients
  * (`issuer.issuances.issue` on a real SQLite file: the already-issued checks, the issuance rows, their
  * events and signing jobs, and the synced commit) and the bytes that unit wrote to disk, on a club that
  * already holds 10,000 and then 1,000,000 issuances. Prints one JSON line.

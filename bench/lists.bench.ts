@@ -1,5 +1,5 @@
 /**
- * Lists stay flat (issue 19): milliseconds per page of 100 for the issuance list and the event feed, the
+ * Lists stay flat: milliseconds per page of 100 for the issuance list and the event feed, the
  * first (newest) page beside the deepest (oldest) one, at 10,000 and at 1,000,000 rows, read through the
  * issuer (`issuer.issuances.list`, `issuer.events.list`) on a real SQLite file. Keyset pagination should
  * make the deep page cost what the first costs: the target is deep ≤ 1.2 × first. Prints one JSON line.

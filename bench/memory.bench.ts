@@ -1,5 +1,5 @@
 /**
- * The server's memory while a large CSV is issued (issue 19): a real server process (`server/node.ts`,
+ * The server's memory while a large CSV is issued: a real server process (`server/node.ts`,
  * role `all`, on a fresh data dir) signs in the background while the admin CLI issues `--recipients`
  * (100,000) recipients from one CSV, in batches of 1,000 (`npm run -s cli -- issue --club demo
  * --achievement N --csv FILE`, server/cli.ts), into the same SQLite file. The server's RSS is read from

@@ -1,5 +1,5 @@
 /**
- * A signing round stays flat (issue 19): milliseconds to claim 1,000 signing jobs and to read their
+ * A signing round stays flat: milliseconds to claim 1,000 signing jobs and to read their
  * issuances, the two statements a round starts with, and to store the round's 1,000 credentials (the
  * unit that ends it), on a real SQLite file whose club holds 10,000 and then 1,000,000 issuances, 100,000
  * of them waiting to be signed (or all, when fewer) and the others signed. A round should cost the same

@@ -1,5 +1,5 @@
 /**
- * A row at a time against many at once (issue 19): each store's one-row method called per row, as core
+ * A row at a time against many at once: each store's one-row method called per row, as core
  * did, against its `…Many` method, 1,000 rows in a unit of work, on one SQLite file, in one process,
  * alternating (ABBA, so that neither side always writes to the bigger table). Prints the median CPU µs per
  * row of each and their ratio (`process.cpuUsage`: no other thread works here, and the machine's load

@@ -33,7 +33,7 @@ export interface IssuerConfig {
   clientAuthFailures: { limit: number; windowSeconds: number }
   /**
    * How long a signing worker holds the jobs it claimed (ms): a worker that dies (SIGKILL, power loss)
-   * leaves its jobs to another worker after this. 1 s to 2 min (issue 15), default 60 s: long enough for
+   * leaves its jobs to another worker after this. 1 s to 2 min, default 60 s: long enough for
    * a round of 1,000 signatures on a slow machine, since a lease that ends mid-round has a second worker
    * sign the same jobs again (harmless, the store keeps one credential, but wasted work).
    */
@@ -42,7 +42,7 @@ export interface IssuerConfig {
   problemBaseUrl: string
   /** What keeps certificate-file downloads from stalling the event loop every club shares (below). */
   files: FileLimits
-  /** Webhook delivery (issue 17, docs/webhooks.md). */
+  /** Webhook delivery (docs/webhooks.md). */
   webhooks: WebhookLimits
   /**
    * Clubs whose keys (unsealed private keys, imported public keys) and signed status lists stay cached in

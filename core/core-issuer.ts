@@ -203,9 +203,9 @@ export interface CoreIssuer {
     /** What the share page of a credential shows, or `null` (no such credential in this club). */
     shareView(club: string, credentialId: string): Promise<ShareView | null>
   }
-  /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets (issue 16). */
+  /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets. */
   wallets: Wallets
-  /** Signed webhooks (issue 17): endpoints, their delivery log, replay. */
+  /** Signed webhooks: endpoints, their delivery log, replay. */
   webhooks: Webhooks
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker

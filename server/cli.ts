@@ -240,7 +240,7 @@ export const COMMANDS: Record<string, Command> = {
   },
 }
 
-/** `webhook ...` (issue 17): the secret is printed by create and rotate-secret only, never stored in clear. */
+/** `webhook ...`: the secret is printed by create and rotate-secret only, never stored in clear. */
 function webhookCommands(): Record<string, Command> {
   const events = (o: Options) => (typeof o.events === 'string' ? o.events : undefined)
   return {

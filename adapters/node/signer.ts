@@ -124,7 +124,7 @@ function createPool(size: number) {
             pending.set(id, { resolve, reject })
             if (slot.inFlight++ === 0) slot.worker.ref()
             // One string, not an array of 1,000: cloning one string across threads is a copy, an array of
-            // strings costs per item (issue 19). A payload with a line break (never one of core's, which
+            // strings costs per item. A payload with a line break (never one of core's, which
             // are JSON.stringify output) goes as an array.
             const joinable = !slice.some((payload) => payload.includes('\n'))
             slot.worker.postMessage({ id, kid: key.kid, jwk: key.privateJwk, header, payloads: joinable ? slice.join('\n') : slice })

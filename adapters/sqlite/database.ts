@@ -67,13 +67,13 @@ export interface Chunk<T> {
 }
 
 /**
- * Writes many rows with few statements (issue 19: one statement per row stood out in the profile of
+ * Writes many rows with few statements (one statement per row stood out in the profile of
  * bench:issue). `head` is the statement up to `VALUES` (or up to `IN (`), `tuple` one row's placeholders,
  * `tail` what follows the list. The rows go in chunks of 256, then powers of two (1,000 rows: 256 × 3,
  * 128, 64, 32, 8), each chunk one statement, in the order given, so that each table has at most nine
  * statement texts, each built and prepared once, with at most 256 × the row's parameters bound (far
  * below SQLite's 32,766). No `RETURNING`: measured, it cost more than the multi-row statement saved
- * (docs/benchmarks.md, Issuing throughput (issue 19)); ids come from `lastInsertRowid` instead.
+ * (docs/benchmarks.md, Issuing throughput); ids come from `lastInsertRowid` instead.
  *
  * @example
  * const insert = rowsAtOnce(db, 'INSERT INTO events (club, type) VALUES', '(?, ?)')

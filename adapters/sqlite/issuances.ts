@@ -18,7 +18,7 @@ const toIssuance = (row: SqliteRow): Issuance => ({
   revocationReason: nullableStr(row.revocation_reason),
 })
 
-/** A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue (issue 19). */
+/** A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue. */
 const stored = (issuance: NewIssuance, sequence: number): Issuance => ({
   ...issuance,
   recipient: { ...issuance.recipient },
@@ -30,7 +30,7 @@ const stored = (issuance: NewIssuance, sequence: number): Issuance => ({
  * The issuances of a claimed round, each by its id (a unique index since migration 0011). Written as
  * `club = ? AND id IN (…)`, SQLite walked the club's whole index and filtered it (every signing round read
  * as many rows as the club had issued: 105 ms a round at 1,000,000, 9 ms now); CROSS JOIN makes the ids
- * the outer loop (issue 19, `npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts).
+ * the outer loop (`npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts).
  */
 export const ISSUANCES_BY_IDS = 'SELECT i.* FROM json_each(?) AS j CROSS JOIN issuances AS i ON i.id = j.value WHERE i.club = ?'
 

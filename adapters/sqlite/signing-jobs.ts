@@ -17,7 +17,7 @@ const toJob = (row: SqliteRow): SigningJob => ({
  * exactly the rows it returns (RETURNING has no order; the caller sorts). Never leased (`lease_until IS
  * NULL`) and lease ended (`< now`) are two ranges of `signing_jobs_by_lease`, each read in sequence
  * order up to `limit`, then merged: as one `IS NULL OR <` condition SQLite sorted every claimable job
- * at every claim (issue 19: `npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts). The
+ * at every claim (`npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts). The
  * fresh range orders by `lease_until, issuance_seq`, the index's own order, which SQLite then reads
  * without sorting; by `issuance_seq` alone it sorted the whole range. The ended range names its index:
  * left to itself SQLite walks the table in sequence order (its key since migration 0010) looking for

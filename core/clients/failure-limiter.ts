@@ -41,7 +41,7 @@ interface Window {
 
 export function createFailureLimiter({ clock, limit, windowSeconds, maxTracked = 10_000, maxLocked = 100_000 }: FailureLimiterOptions): FailureLimiter {
   const windowMs = windowSeconds * 1000
-  // Two tables: eviction of counting keys must never release a locked one (issue 13).
+  // Two tables: eviction of counting keys must never release a locked one.
   const counting = new Map<string, Window>()
   const locked = new Map<string, Window>()
 

@@ -1,5 +1,5 @@
 /**
- * Credential ids are RFC 9562 version 7 UUIDs (issue 19): 48 bits of Unix milliseconds, then 74 random
+ * Credential ids are RFC 9562 version 7 UUIDs: 48 bits of Unix milliseconds, then 74 random
  * bits. A credential's id is unique-indexed wherever it is stored, and random (version 4) ids put each of
  * a round's 1,000 entries on a page of its own all over that index: at 1,000,000 credentials that index
  * alone was about half of what storing a credential wrote to disk. Ids that start with the time append.

@@ -6,7 +6,7 @@ const SHORT = 512
 /**
  * base64url without padding (RFC 4648 §5), on Uint8Array so that core needs no Buffer. Short inputs (a
  * salt, a hash, a key id: several per credential) are encoded from the alphabet directly: btoa and three
- * regex replacements cost more than the rest of a salt's hashing (issue 19, the profile of bench:issue).
+ * regex replacements cost more than the rest of a salt's hashing (as the profile of bench:issue showed).
  */
 export function toBase64Url(bytes: Uint8Array): string {
   if (bytes.length <= SHORT) return shortBase64Url(bytes)

@@ -96,7 +96,7 @@ export function certificateDate(ms: number): CertificateDate {
  * printed upper case) and the issuance's sequence padded to six digits, `CHESS-000123`; without a prefix,
  * `CC-<CLUB DOMAIN>-<sequence>`, `CC-CHESS-000123`. The sequence makes it unique within the club and the
  * club domain (or the club's own prefix) across clubs; it is stable, since both parts are fixed at issue.
- * The sequence, not the id: ids are random 16-digit numbers now (issue 13), and issuances from before
+ * The sequence, not the id: ids are random 16-digit numbers now, and issuances from before
  * keep their numbers, since their sequence is their old id.
  */
 export function certificateNumber(prefix: string | null, club: string, issuanceSequence: number): string {

@@ -118,7 +118,7 @@ export async function prepareIssuanceFile(
     return file(chosen, facts, digest, number, async () => bakePng(badge ? badge.bytes : await defaultBadgePng(), credential.jwt))
   }
   return file(chosen, facts, digest, number, async () => {
-    // Issue 13: the design is sanitised again, as rows stored before the allow-list passed a deny-list.
+    // The design is sanitised again, as rows stored before the allow-list passed a deny-list.
     const svg = !badge
       ? defaultBadgeSvg(names)
       : badge.mediaType === 'image/svg+xml'

@@ -2,7 +2,7 @@ import { StorageConflict } from '../errors.ts'
 import type { RandomSource } from '../ports/random.ts'
 
 /**
- * Issuance ids are random below 2^53 (issue 13): the public verdict is keyed by the id, and its
+ * Issuance ids are random below 2^53: the public verdict is keyed by the id, and its
  * payload leads to the share page, which shows the recipient's name, so sequential ids would let anyone
  * who counts from 1 read every recipient. 2^53 keeps the id a JSON number that every client parses
  * exactly (spec §2.6 and §2.9 give it as a number).
@@ -19,7 +19,7 @@ export function randomIssuanceId(random: RandomSource): number {
 
 /**
  * Random issuance ids drawn `expected` at a time: one call to the random source per batch instead of
- * one per recipient (issue 19: a WebCrypto call each cost more than the id's insert). The bytes are
+ * one per recipient (a WebCrypto call each cost more than the id's insert). The bytes are
  * the same uniform secure bytes; a draw that is used up is refilled.
  */
 export function issuanceIdDraws(random: RandomSource, expected: number): () => number {

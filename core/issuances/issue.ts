@@ -106,7 +106,7 @@ export async function issueBatch(
         })
       }
       await pending.flush()
-      // Each issuance's `issuance.issued` event and signing job, written in one go each (issue 19): nothing
+      // Each issuance's `issuance.issued` event and signing job, written in one go each: nothing
       // in the loop reads them, and the events keep the order of the recipients.
       const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
       const result: BatchResult = { results, summary: summarize(results) }

@@ -3,7 +3,7 @@ import type { UnitOfWork } from '../ports/storage.ts'
 import { withFreshIssuanceId } from './issuance-id.ts'
 
 /**
- * A batch's new issuances, written with one multi-row insert instead of one statement each (issue 19),
+ * A batch's new issuances, written with one multi-row insert instead of one statement each,
  * and in the order of the recipients, so that sequences come out as writing them one by one made them.
  *
  * The batch reads issuances between its writes (the already-issued check), and that read must see the

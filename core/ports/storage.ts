@@ -148,7 +148,7 @@ export interface IssuanceStore {
    */
   insert(issuance: NewIssuance): Promise<Issuance>
   /**
-   * `insert` of each issuance in turn, in one go (issue 19): sequences increase in the order given. One
+   * `insert` of each issuance in turn, in one go: sequences increase in the order given. One
    * whose id exists (also earlier in this call) is skipped, storing nothing for it, and the others are
    * stored; the result holds, at each issuance's place, the stored issuance or `null` when skipped.
    */
@@ -341,7 +341,7 @@ export interface OutboxStore {
   listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
 }
 
-/** A club's webhook endpoint (issue 17): where its events are pushed, signed with its secret. */
+/** A club's webhook endpoint: where its events are pushed, signed with its secret. */
 export interface WebhookEndpoint {
   /** `wh_` and random base64url. */
   id: string

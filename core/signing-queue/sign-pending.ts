@@ -75,7 +75,7 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
     job.statusListId = slots[i]!.listId
     job.statusListIndex = slots[i]!.index
   }
-  // In one go (issue 19), not one write per job.
+  // In one go, not one write per job.
   if (unslotted.length > 0) {
     await tx.signingJobs.reserveStatusSlots(
       unslotted.map((job) => ({ issuanceId: job.issuanceId, statusListId: job.statusListId!, statusListIndex: job.statusListIndex! })),
@@ -184,7 +184,7 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
   const stored = await ctx.storage.transaction(
     async (tx) => {
       const issuedPerTemplate = new Map<number, number>()
-      // One multi-row write per table instead of one statement per row (issue 19). A credential refused
+      // One multi-row write per table instead of one statement per row. A credential refused
       // (a job run twice) is skipped with its event and message; every job is completed either way.
       const storedIds = new Set(await tx.credentials.insertMany(signed.map(({ record }) => record)))
       const events: Omit<ClubEvent, 'id'>[] = []

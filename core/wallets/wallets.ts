@@ -7,7 +7,7 @@ import { redeemPreAuthorizedCode, type PreAuthorizedTokenRequest, type WalletTok
 import { createWalletKeys } from './wallet-keys.ts'
 
 /**
- * Each club as an OID4VCI 1.0 credential issuer with the pre-authorized code flow (issue 16): metadata,
+ * Each club as an OID4VCI 1.0 credential issuer with the pre-authorized code flow: metadata,
  * offers, the token, nonce and credential endpoints. Stateless but for one row per redeemed code
  * (`redeem-once.ts`). `club` is always the club whose credential issuer was addressed.
  */

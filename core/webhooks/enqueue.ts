@@ -26,7 +26,7 @@ export async function enqueueDeliveries(
   now: number | null = null,
   endpointsByClub: EndpointsSeen = new Map(),
 ): Promise<number> {
-  // Gathered and written in one go (issue 19), in the order one write per delivery would have made.
+  // Gathered and written in one go, in the order one write per delivery would have made.
   const deliveries: NewWebhookDelivery[] = []
   for (const event of events) {
     let endpoints = only ? [only] : endpointsByClub.get(event.club)

@@ -1,4 +1,4 @@
-/** Standard Webhooks secrets and signatures (https://www.standardwebhooks.com/, issue 17). */
+/** Standard Webhooks secrets and signatures (https://www.standardwebhooks.com/). */
 
 const encoder = new TextEncoder()
 

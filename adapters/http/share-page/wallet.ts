@@ -2,7 +2,7 @@ import { html, type Markup } from './html.ts'
 import type { ShareView } from '../../../core/verification/share-view.ts'
 
 /**
- * "Add to wallet" (OID4VCI credential offer, issue 16): on a phone the link opens the wallet app, on a
+ * "Add to wallet" (OID4VCI credential offer): on a phone the link opens the wallet app, on a
  * desktop the wallet's camera reads the QR code; both carry the same `openid-credential-offer://` link.
  * The page stays script-free: the link is a plain anchor (CSP does not govern navigation) and the QR code
  * a `data:` image.

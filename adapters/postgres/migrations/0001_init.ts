@@ -86,7 +86,7 @@ CREATE TABLE snapshots (
   created_at int8 NOT NULL
 );
 
--- The issue order: lists, cursors and the signing queue sort by it (the ids are random, issue 13).
+-- The issue order: lists, cursors and the signing queue sort by it (the ids are random).
 CREATE SEQUENCE issuance_seq CACHE 1;
 
 CREATE TABLE issuances (

@@ -1,5 +1,5 @@
 /**
- * Failed client authentications, shared by every node on the database (issue 15; SQLite's 0008). The
+ * Failed client authentications, shared by every node on the database (SQLite's 0008). The
  * foreign key keeps rows to clients that exist and drops a client's window with the client; the index
  * serves the purge of ended windows.
  */

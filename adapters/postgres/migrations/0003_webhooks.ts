@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints and their deliveries (issue 17; SQLite's 0009). Deleting an endpoint deletes its
+ * Webhook endpoints and their deliveries (SQLite's 0009). Deleting an endpoint deletes its
  * deliveries; the partial index serves the claim of due deliveries, the other the delivery log.
  */
 export default /* sql */ `

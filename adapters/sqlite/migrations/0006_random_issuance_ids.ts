@@ -1,5 +1,5 @@
 /**
- * Issuance ids become random (issue 13: sequential ids let anyone who counts read every recipient
+ * Issuance ids become random (sequential ids let anyone who counts read every recipient
  * through the public verdict). Issue order moves to its own column, `seq`: lists, cursors and the
  * signing queue sort by it. Existing rows keep their ids, and their `seq` is their id, so cursors handed
  * out before, certificate numbers and the queue order are unchanged.

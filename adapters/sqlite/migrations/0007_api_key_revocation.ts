@@ -1,5 +1,5 @@
 /**
- * Legacy API keys can be revoked (issue 13): a revoked key stays in the table with the time of its
+ * Legacy API keys can be revoked: a revoked key stays in the table with the time of its
  * revocation, so that `apikey list` shows when a leaked key stopped working. The index serves the list.
  */
 export default /* sql */ `

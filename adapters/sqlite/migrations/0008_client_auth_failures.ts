@@ -1,5 +1,5 @@
 /**
- * Failed client authentications, shared by every process on the database (issue 15). The foreign key
+ * Failed client authentications, shared by every process on the database. The foreign key
  * keeps rows to clients that exist and drops a client's window with the client; the index serves the
  * purge of ended windows.
  */

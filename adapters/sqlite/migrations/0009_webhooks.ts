@@ -1,5 +1,5 @@
 /**
- * Webhook endpoints and their deliveries (issue 17). Deleting an endpoint deletes its deliveries. The
+ * Webhook endpoints and their deliveries. Deleting an endpoint deletes its deliveries. The
  * claim reads two partial indexes per enabled endpoint, its due deliveries (earliest first) and its
  * leased ones, so it costs what it takes, not the backlog; `by_endpoint` serves the delivery log.
  */

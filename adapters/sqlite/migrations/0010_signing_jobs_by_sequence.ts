@@ -1,5 +1,5 @@
 /**
- * Signing jobs keyed by their issuance's sequence (issue 19). Keyed by the random issuance id, the 1,000
+ * Signing jobs keyed by their issuance's sequence. Keyed by the random issuance id, the 1,000
  * jobs a round claims, and later deletes, lay on pages all over the table: with 100,000 waiting, each
  * claim rewrote most of the table into the WAL. By sequence, a round's jobs are neighbours, as they are
  * in the lease index the claim reads. The issuance id stays unique (one job per issuance) and is how

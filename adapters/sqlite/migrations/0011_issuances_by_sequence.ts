@@ -1,5 +1,5 @@
 /**
- * Issuances keyed by their sequence (issue 19). Keyed by the random id (migration 0006), the table's
+ * Issuances keyed by their sequence. Keyed by the random id (migration 0006), the table's
  * rows, about 250 bytes each, lay in id order, so the 1,000 rows of a batch landed on as many pages
  * all over the table and every batch's commit rewrote most of the table into the WAL: the more a file
  * held, the more each batch wrote. By sequence, a batch's rows are neighbours at the table's end; the

@@ -1,5 +1,5 @@
 /**
- * Credentials keyed by their issuance's sequence (issue 19). Since 0006 they were keyed by their own
+ * Credentials keyed by their issuance's sequence. Since 0006 they were keyed by their own
  * rowid, with a unique index on the random issuance id for "one credential per issuance": each signing
  * round's 1,000 entries fell on as many pages of that index, so at 1,000,000 credentials storing one wrote
  * about 47 KB to disk, twelve times its JWT (`npm run -s bench:round`). Keyed by the issuance's sequence
