@@ -1,5 +1,5 @@
 /**
- * The Node signer's worker threads (issue 19: payloads cross to the threads as one joined string): every
+ * The Node signer's worker threads (payloads cross to the threads as one joined string): every
  * JWS comes back in payload order and verifies with jose, with one and with two threads, also when a
  * payload holds a line break (sent as an array then).
  */

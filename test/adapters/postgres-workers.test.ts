@@ -1,7 +1,6 @@
 /**
  * Issuers on PostgreSQL with their background workers running, as the nodes of a deployment: several
  * workers signing one queue, and a worker that lives through a database outage.
- * @see issue 15
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

@@ -119,7 +119,7 @@ describe('sqlite/better-sqlite3 on a file', () => {
   })
 })
 
-describe('sqlite page size (issue 19)', () => {
+describe('sqlite page size', () => {
   it('a new file gets 8 KiB pages; a file made with 4 KiB pages keeps them and still works', async (t) => {
     const dir = tempDir()
     t.after(() => dir.remove())

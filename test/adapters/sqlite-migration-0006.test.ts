@@ -1,8 +1,7 @@
 /**
- * Migration 0006 (random issuance ids, issue 13) on a database written by the version before it:
+ * Migration 0006 (random issuance ids) on a database written by the version before it:
  * existing issuances keep their ids, their sequence is their id, so cursors handed out before, the
  * signing queue's order and certificate numbers stay as they were.
- * @see issue 13, item 1
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'

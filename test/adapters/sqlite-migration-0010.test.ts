@@ -1,5 +1,5 @@
 /**
- * Migration 0010 (signing jobs keyed by their issuance's sequence, issue 19) on a database written by
+ * Migration 0010 (signing jobs keyed by their issuance's sequence) on a database written by
  * the version before it: every waiting job keeps its lease, attempts, error and reserved slot, the queue
  * keeps its order, and one job per issuance still holds.
  */

@@ -1,5 +1,5 @@
 /**
- * Migration 0011 (issuances keyed by their sequence, issue 19) on a database written by the version
+ * Migration 0011 (issuances keyed by their sequence) on a database written by the version
  * before it, and the migrator's foreign-key handling that the rebuild needs: every issuance keeps every
  * field, its id, its sequence and its place in the lists; the credentials and signing jobs that point at
  * issuances still find them, and still may not point at one that does not exist.

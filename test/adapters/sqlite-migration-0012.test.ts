@@ -1,5 +1,5 @@
 /**
- * Migration 0012 (credentials keyed by their issuance's sequence, issue 19) on a database written by the
+ * Migration 0012 (credentials keyed by their issuance's sequence) on a database written by the
  * version before it: every credential keeps every field and is found by its id, by its issuance and in
  * its status list's revoked indexes; one credential per issuance still holds, and a credential still
  * cannot name an issuance that does not exist.

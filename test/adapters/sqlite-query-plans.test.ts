@@ -1,5 +1,5 @@
 /**
- * The query plans of the signing round's SQLite statements (issue 19): each must touch the rows it
+ * The query plans of the signing round's SQLite statements: each must touch the rows it
  * returns, not every row of a club or of the queue, so that a round costs the same at 10,000 and at
  * 1,000,000 issuances (`npm run -s bench:round`, docs/benchmarks.md).
  */

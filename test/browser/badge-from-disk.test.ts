@@ -1,11 +1,9 @@
 /**
  * A baked SVG badge opened from disk in a real browser (Debian's chromium driven by playwright-core), as
- * a recipient double-clicking the downloaded file would (issue 13, "No script in a badge"): there is
+ * a recipient double-clicking the downloaded file would ("No script in a badge"): there is
  * no CSP there, so only the sanitiser stands between a design and a script. Each check has its control:
  * the same harness opens the unsanitised file and catches the script (a global set, a dialog, a request
  * or a navigation), so the check can fail.
- *
- * @see issue 13
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'

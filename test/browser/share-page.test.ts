@@ -156,7 +156,7 @@ describe('the share page in chromium', { skip }, () => {
     }
   })
 
-  it('the "add to wallet" QR code, decoded by zbarimg from a screenshot, is the offer link the page links to @see issue 16', async () => {
+  it('the "add to wallet" QR code, decoded by zbarimg from a screenshot, is the offer link the page links to', async () => {
     const credential = await issueOne({ name: '지갑 테스트', nameEn: 'Wallet test' })
     const { page, errors } = await open(credential.shareUrl)
     try {

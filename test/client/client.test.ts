@@ -1,5 +1,5 @@
 /**
- * clubcred/client against the real server process (issue 8, "Show"): issue 50, wait for every credential
+ * clubcred/client against the real server process: issue 50, wait for every credential
  * on the event feed, iterate every page, revoke one, with a token that expires mid-run and is refreshed.
  * The server runs on the clocked entry, and the test moves its clock and the client's together.
  */

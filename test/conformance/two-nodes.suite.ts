@@ -1,5 +1,5 @@
 /**
- * Several nodes on one database (issue 15): two full issuers, each with its own caches as two processes
+ * Several nodes on one database: two full issuers, each with its own caches as two processes
  * have, must agree. Every storage that serves several nodes runs it, with a factory that opens two issuers
  * on one fresh database.
  *

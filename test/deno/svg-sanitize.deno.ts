@@ -1,5 +1,5 @@
 /**
- * The SVG sanitiser of badge designs on Deno (issue 13): core parses with @xmldom/xmldom, pure JS, so
+ * The SVG sanitiser of badge designs on Deno: core parses with @xmldom/xmldom, pure JS, so
  * the same allow-list holds on every runtime. The realistic badge comes out as on Node, byte for byte,
  * and a bypass is refused.
  */

@@ -16,7 +16,7 @@ import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pngChunks, 
 import type { Json } from '../support/json.ts'
 
 /**
- * Baked badges (Open Badges 3.0 "Baking"; issue 6): the PNG's `iTXt` chunk `openbadgecredential` and the
+ * Baked badges (Open Badges 3.0 "Baking"): the PNG's `iTXt` chunk `openbadgecredential` and the
  * SVG's `<openbadges:credential>` carry the signed credential, so that a badge file dropped into a
  * validator carries its own proof. Un-baked here as a validator would, and the JWT found verified.
  */

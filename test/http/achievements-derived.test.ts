@@ -167,7 +167,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
         criteria: {
           requirements: [
             { description: 'Win a game\n2. Forged line', url: 'https://chess.example/win' },
-            { description: '  Padded\n\n  text\u2028end  ' }, // CR is refused since issue 13 (docs/decisions.md)
+            { description: '  Padded\n\n  text\u2028end  ' }, // CR is refused (docs/decisions.md, Input robustness)
             { url: 'https://chess.example/ab' },
           ],
         },

@@ -13,7 +13,6 @@ import type { Json } from '../support/json.ts'
  * docs/decisions.md, Templates) seen everywhere they show: the template read on v2 (`coIssuers`) and v1 (`institutions`),
  * the credentials issued afterwards (`x-partnerOrganizations`), the certificate PDF and the share page.
  * Credentials issued before keep the snapshot they were engraved from.
- * @see issue 12 (co-issuers)
  */
 
 const PARTNER = { name: '대한체스연맹', url: 'https://kchess.example/', isVerified: true }

@@ -10,12 +10,11 @@ import { createDesign, legacyPost, newApiKey } from '../support/legacy-forms.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Strict JSON-LD (issue 12): the 1EdTech validator expands the whole credential before anything else,
+ * Strict JSON-LD: the 1EdTech validator expands the whole credential before anything else,
  * and every term must be defined by the credential's contexts. Here each credential variant clubcred
  * signs is expanded with `jsonld` in safe mode, which throws on any term that would be dropped or left
  * relative, over an offline document loader of the published contexts vendored in test/fixtures/ob3
  * (SOURCE.md names each). Every credential is a real signed one, read back as a JWT.
- * @see issue 12 (outside verifiers)
  */
 
 const CONTEXTS = fileURLToPath(new URL('../fixtures/ob3/contexts/', import.meta.url))

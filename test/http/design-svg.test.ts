@@ -1,10 +1,8 @@
 /**
- * SVG badge designs through the HTTP API (issue 13, "No script in a badge"): every bypass of the old
+ * SVG badge designs through the HTTP API ("No script in a badge"): every bypass of the old
  * deny-list is refused at upload with 422 and stores nothing; a realistic badge keeps what renders; the
  * sanitised text is what is stored, hashed and served; a design stored before the allow-list (written
  * straight into storage, as an old row is) is sanitised when baked into `file?format=svg`.
- *
- * @see issue 13
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'

@@ -1,9 +1,8 @@
 /**
- * Property-based fuzzing of every operation of the OpenAPI document the server serves (issue 13
- * item 1), against the real server process: path parameters, query parameters, headers and bodies
- * generated from the document's schemas, and junk. For every request: never a 5xx; a refused request
- * (4xx) changes no row of any table of the SQLite file; and in the end no stack trace in the log.
- * Fixed seed, bounded runs. @see issue 13
+ * Property-based fuzzing of every operation of the OpenAPI document the server serves, against the real
+ * server process: path parameters, query parameters, headers and bodies generated from the document's
+ * schemas, and junk. For every request: never a 5xx; a refused request (4xx) changes no row of any table
+ * of the SQLite file; and in the end no stack trace in the log. Fixed seed, bounded runs.
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'

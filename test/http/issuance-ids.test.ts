@@ -1,8 +1,7 @@
 /**
- * Issuance ids cannot be counted (issue 13): the public verdict is keyed by the issuance id and leads to
+ * Issuance ids cannot be counted: the public verdict is keyed by the issuance id and leads to
  * the recipient's share page, so ids are random below 2^53 while lists keep issue order.
  * Through the real server process on SQLite.
- * @see issue 13, item 1
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

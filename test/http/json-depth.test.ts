@@ -1,7 +1,7 @@
 /**
- * Deeply nested JSON bodies (issue 13 item 1): refused at parse time with 400 `invalid-json`, on every
+ * Deeply nested JSON bodies: refused at parse time with 400 `invalid-json`, on every
  * operation that reads a body, also under an Idempotency-Key, whose fingerprint walks the body.
- * Before the fix the fingerprint overflowed the stack: a 500. @see issue 13
+ * Before the fix the fingerprint overflowed the stack: a 500.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -1,7 +1,6 @@
 /**
  * The failed-authentication lock of the token endpoint survives a flood of made-up client ids
- * (issue 13: evicting the oldest tracked id released a locked client at once).
- * @see issue 13, item 2
+ * (evicting the oldest tracked id once released a locked client at once).
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

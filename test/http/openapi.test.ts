@@ -56,7 +56,7 @@ describe('GET /openapi.json', () => {
     assert.equal(document.components.schemas.Recipient.properties.email.format, 'email')
   })
 
-  // @see issue 13 item 4: POST /v1/achievements had none.
+  // POST /v1/achievements once had none.
   it('documents the request body of every POST and PATCH', () => {
     const withoutBody = Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, operations]) =>
       Object.entries(operations)

@@ -1,7 +1,7 @@
 /**
  * Every public address core writes into credentials and responses (core/credentials/urls.ts) is one the
  * HTTP face serves: both fill the templates of core/public-paths.ts, also under a public base with a
- * path. @see issue 14
+ * path.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -47,7 +47,7 @@ describe('the public addresses core builds are the routes the HTTP face serves',
     }
   })
 
-  it("a club's OID4VCI addresses reach their routes under a public base with a path; the well-known names go before that path @see issue 16", async () => {
+  it("a club's OID4VCI addresses reach their routes under a public base with a path; the well-known names go before that path", async () => {
     const identifier = credentialIssuerId(issuer.config, 'chess')
     assert.equal(identifier, `${ORIGIN}/verify-here/open-badges/v3/issuers/chess`)
     const wellKnown = (name: string) => `${ORIGIN}${name}/verify-here/open-badges/v3/issuers/chess`

@@ -3,7 +3,7 @@
  * OpenAPI document names it and the router enforces it. For every documented operation with a scope, a
  * token holding every other scope is refused with 403 insufficient-scope naming it, and a token holding
  * only that scope gets past the scope check. The documented scopes are pinned to docs/decisions.md, Scopes
- * per operation, here as well, since a wrong table entry is documented and enforced alike. @see issue 14
+ * per operation, here as well, since a wrong table entry is documented and enforced alike.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

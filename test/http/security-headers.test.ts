@@ -1,6 +1,6 @@
 /**
- * `X-Content-Type-Options: nosniff` on every answer of every surface (issue 13 item 4): API, public,
- * share pages, files, OAuth, legacy, errors, 404 and 405, HEAD and the CORS preflight. @see issue 13
+ * `X-Content-Type-Options: nosniff` on every answer of every surface: API, public,
+ * share pages, files, OAuth, legacy, errors, 404 and 405, HEAD and the CORS preflight.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

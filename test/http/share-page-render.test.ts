@@ -117,7 +117,7 @@ describe('renderSharePage', () => {
     assert.ok(page.includes(`value="http://localhost:8787/&quot;&gt;&lt;script&gt;"`))
   })
 
-  it('offers "add to wallet" (link and QR code of the offer) for valid and expired credentials, never revoked or forged ones @see issue 16', () => {
+  it('offers "add to wallet" (link and QR code of the offer) for valid and expired credentials, never revoked or forged ones', () => {
     const offer = aView().urls.walletOffer
     for (const status of ['valid', 'expired'] as const) {
       const page = render(aView({ verdict: { isValid: true, status } }))
@@ -145,7 +145,7 @@ describe('renderSharePage', () => {
 })
 
 describe('linkedInAddUrl', () => {
-  it('carries what LinkedIn reads: name, organisation, issue month, the credential id and the share URL; no expiry when there is none @see issue 16', () => {
+  it('carries what LinkedIn reads: name, organisation, issue month, the credential id and the share URL; no expiry when there is none', () => {
     const view = aView({ issuedAt: '2030-03-04T05:06:07Z', validUntil: null })
     const url = new URL(linkedInAddUrl(view))
     assert.equal(url.origin + url.pathname, 'https://www.linkedin.com/profile/add')

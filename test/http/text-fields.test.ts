@@ -1,8 +1,8 @@
 /**
- * Free text refuses control characters and lone surrogates on every surface (issue 13 item 3): 422
+ * Free text refuses control characters and lone surrogates on every surface: 422
  * `validation-failed` with `control-character` / `lone-surrogate` at the member, per-recipient `failed`
  * items in an issue batch (spec §7), the legacy 400; a line feed only where text may span lines.
- * Nothing is stored by a refused request. @see issue 13
+ * Nothing is stored by a refused request.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

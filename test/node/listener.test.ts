@@ -1,7 +1,7 @@
 /**
- * The node:http listener through the real server process, on raw sockets (issue 13 items 1 and 2):
+ * The node:http listener through the real server process, on raw sockets:
  * a malformed Host header is a 400 problem with one warning and its request line in the log, and a refused body leaves a keep-alive
- * connection usable or closes it cleanly, never resets it. @see issue 13
+ * connection usable or closes it cleanly, never resets it.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

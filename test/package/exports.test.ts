@@ -4,7 +4,6 @@
  * else: a condition pointing at a file outside `files` would resolve to nothing for a consumer who sets it.
  * Inside the repository, tests and examples import `clubcred/…` by name and get the sources through
  * tsconfig.json `paths` (tsc and tsx both read it), which must name the same subpaths at the same files.
- * @see issue 12 (outside verifiers: the package as published)
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'

@@ -4,7 +4,6 @@
  * without its native build and the server would fail at start. This reads the lockfile (what `npm ci`
  * installs, on any npm version) so that the next dependency with an install script fails here until
  * someone approves or denies it (`npm install-scripts approve|deny <pkg>`).
- * @see issue 12 (outside verifiers: installs on the next npm)
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * Backup and restore on PostgreSQL (issue 18, docs/backup.md): `backup` refuses and names pg_dump; the
+ * Backup and restore on PostgreSQL (docs/backup.md): `backup` refuses and names pg_dump; the
  * documented commands, run for real, carry a deployment into a fresh database: `pg_dump --schema=clubcred
  * --format=custom` of a real PostgreSQL while a node issues, `pg_restore` into a new database, and a
  * node there with the same CLUBCRED_MASTER_KEY publishes the same DID document, verifies every credential

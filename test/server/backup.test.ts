@@ -1,5 +1,5 @@
 /**
- * Backup and restore (issue 18, docs/backup.md) with the real server process and the real CLI: a server
+ * Backup and restore (docs/backup.md) with the real server process and the real CLI: a server
  * on a SQLite data dir issues over HTTP while `backup --out` copies its database; `verify-backup` checks
  * the copy; `restore --from` puts it into a fresh data dir with the same master key, and a server there
  * serves every credential of the copy byte for byte, each verifying with jose against the club's DID

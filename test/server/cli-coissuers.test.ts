@@ -2,7 +2,6 @@
  * The admin CLI's co-issuer commands (docs/decisions.md, Admin CLI and Templates: co-issuers are added by the admin CLI;
  * interface-spec §2.3 `coIssuers`), run as real CLI processes on a real data dir. Each prints
  * `{ coIssuers: [...] }`: the template's co-issuers as its read shows them, the club first.
- * @see issue 12 (co-issuers)
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

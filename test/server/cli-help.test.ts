@@ -1,5 +1,5 @@
 /**
- * `--help` for every command of `clubcred` (issue 18), through the real entry `server/bin.ts`: text on
+ * `--help` for every command of `clubcred`, through the real entry `server/bin.ts`: text on
  * stdout, exit 0, the usage line and every option the command accepts. The commands come from the same
  * table the CLI runs (`COMMANDS`), so a new command is covered without touching this file; the admin
  * commands keep their JSON contract for everything that is not help.

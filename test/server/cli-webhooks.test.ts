@@ -1,4 +1,4 @@
-/** The admin CLI's `webhook ...` commands (issue 17): names and flags as the issue gives them, one JSON object each. */
+/** The admin CLI's `webhook ...` commands: names and flags as docs/webhooks.md gives them, one JSON object each. */
 import assert from 'node:assert/strict'
 import { after, it } from 'node:test'
 import { cli, freshDataDir, removeDataDir, runCli } from '../support/server.ts'

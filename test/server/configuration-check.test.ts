@@ -1,8 +1,8 @@
 /**
- * The configuration check at start (issue 18, "a configuration check at start that names every wrong
- * variable at once"): one table of variables (server/environment.ts) is read whole, every wrong variable is
- * named in one error, a secret's value is never quoted, an unknown CLUBCRED_* variable is a warning, and
- * docs/install.md and the README hold the table as the code renders it.
+ * The configuration check at start, which names every wrong variable at once: one table of variables
+ * (server/environment.ts) is read whole, every wrong variable is named in one error, a secret's value is
+ * never quoted, an unknown CLUBCRED_* variable is a warning, and docs/install.md and the README hold the
+ * table as the code renders it.
  */
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'

@@ -10,7 +10,7 @@ const MASTER_KEY = 'a'.repeat(64)
 
 /**
  * PostgreSQL is chosen by CLUBCRED_DATABASE_URL, and then the master key must come from the environment:
- * every node needs the same one, and it must never be in the database it protects (issue 15).
+ * every node needs the same one, and it must never be in the database it protects.
  */
 describe('the storage and role a server is configured with', () => {
   it('is SQLite in the data dir and role all when nothing is set', () => {

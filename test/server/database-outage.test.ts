@@ -1,5 +1,5 @@
 /**
- * The database stops for a few seconds while a club issues (issue 15): the API answers 503
+ * The database stops for a few seconds while a club issues: the API answers 503
  * `storage-unavailable` problems meanwhile (not a 500, not a hang), every issuance it accepted (200) gets
  * its credential, and signing resumes by itself once the database is back, with no restart. Every line
  * the server writes after its listening line, through the outage and its shutdown, is JSON (docs/logs.md).

@@ -1,7 +1,6 @@
 /**
  * Files at rest: every file the server writes in the data dir is readable by its owner only, also when
- * the operator made the data dir (mode 0755) and the process umask is 022 (issue 13, item 4).
- * @see issue 13, item 4
+ * the operator made the data dir (mode 0755) and the process umask is 022.
  */
 import assert from 'node:assert/strict'
 import { mkdirSync, mkdtempSync, readdirSync, statSync } from 'node:fs'

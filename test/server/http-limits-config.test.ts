@@ -9,7 +9,7 @@ import { tempDir } from '../support/temp-sqlite.ts'
 /**
  * The HTTP server limits come from CLUBCRED_* variables; a value that is not a positive integer stops the
  * start with a message naming the variable, rather than running without the limit.
- * @see issue 13 "No request that stalls every club"
+ * @see docs/decisions.md, No request that stalls every club
  */
 describe('HTTP server limits from the environment', () => {
   it('defaults when unset or empty, and the given values when set', () => {
@@ -38,7 +38,7 @@ describe('HTTP server limits from the environment', () => {
   })
 })
 
-/** @see issue 15: the signing lease of the worker. */
+/** The signing lease of the worker. */
 describe('CLUBCRED_SIGNING_LEASE_MS', () => {
   it('defaults to 60 s when unset or empty, and takes 1 s to 2 min', () => {
     assert.equal(readServerConfig({}).signingLeaseMs, 60_000)

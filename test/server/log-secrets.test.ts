@@ -1,5 +1,5 @@
 /**
- * The log test of issue 18: the HTTP suite (test/conformance/http.suite.ts) against the Node server
+ * The log test: the HTTP suite (test/conformance/http.suite.ts) against the Node server
  * entry (`startNodeServer`, over real HTTP on an ephemeral port) at `CLUBCRED_LOG_LEVEL=debug`, its JSON
  * log captured in-process, then more requests that put secrets where a careless log would pick them
  * up (a query string, a wrong path, a User-Agent, Basic credentials, a legacy API key). Every secret the

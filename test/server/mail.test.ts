@@ -1,6 +1,6 @@
 /**
  * Recipient mail (`mode`, docs/decisions.md, Issuing): with `mode: "email"` the recipient gets the share
- * link and the wallet link (issue 16) once the credential exists, through SMTP when CLUBCRED_SMTP_URL is
+ * link and the wallet link once the credential exists, through SMTP when CLUBCRED_SMTP_URL is
  * set; `mode: "none"` sends nothing; a refused delivery is retried from the outbox after a back-off.
  */
 import assert from 'node:assert/strict'
@@ -85,7 +85,7 @@ describe('mail through the real server with CLUBCRED_SMTP_URL', () => {
       assert.ok(message.text.includes(pointer.shareUrl), `the text has the share link:\n${message.text}`)
       assert.ok(message.text.includes(recipient.name), 'the text greets the recipient')
       assert.ok(message.html.includes(`href="${pointer.shareUrl}"`), 'the html links the share page')
-      // The wallet link (OID4VCI credential offer by reference; each use mints a fresh code). @see issue 16
+      // The wallet link (OID4VCI credential offer by reference; each use mints a fresh code).
       const offerUri = `http://localhost:${new URL(server.url).port}/open-badges/v3/issuers/chess/credential-offers/${pointer.id}`
       const walletLink = `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(offerUri)}`
       assert.ok(message.text.includes(walletLink), `the text has the wallet link:\n${message.text}`)

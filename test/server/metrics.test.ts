@@ -1,5 +1,5 @@
 /**
- * `/metrics` of the real server process (issue 18), read with an independent parser of the Prometheus
+ * `/metrics` of the real server process, read with an independent parser of the Prometheus
  * text format: behind `CLUBCRED_METRICS_TOKEN` on the main port, without a token on
  * `CLUBCRED_METRICS_PORT` (127.0.0.1 only), absent when neither is set; the counters move with an issue
  * call, and HTTP series are labelled by route template, never by the raw path.

@@ -1,5 +1,5 @@
 /**
- * Several processes on one PostgreSQL database (issue 15), each a real `npm start`: two `api` nodes and
+ * Several processes on one PostgreSQL database, each a real `npm start`: two `api` nodes and
  * a `worker`, then a second worker. 5,000 recipients are issued through both API nodes at once, the
  * first worker is SIGKILLed while it signs and started again, and a reader pages the event feed with
  * its cursor the whole time. Afterwards, read straight from the database: exactly one credential and one

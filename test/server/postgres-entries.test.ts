@@ -1,5 +1,5 @@
 /**
- * `CLUBCRED_DATABASE_URL` makes every entry use PostgreSQL (issue 15): the admin CLI creates a club in the
+ * `CLUBCRED_DATABASE_URL` makes every entry use PostgreSQL: the admin CLI creates a club in the
  * database, and the Deno server (run without FFI, so no native module can load) serves that club, issues,
  * signs and verifies from the same database.
  */

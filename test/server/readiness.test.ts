@@ -1,5 +1,5 @@
 /**
- * `/readyz` of real server processes (issue 18): 503 `storage-unavailable` while PostgreSQL is down and
+ * `/readyz` of real server processes: 503 `storage-unavailable` while PostgreSQL is down and
  * 200 again once it is back, with no restart; 503 `signing-stuck` on a process that signs while the
  * oldest pending job waits past `CLUBCRED_READY_MAX_SIGNING_AGE_MS`, 200 again once it is signed; an
  * `api` process answers for its storage only.

@@ -1,5 +1,5 @@
 /**
- * Moving a one-node SQLite deployment to PostgreSQL (issue 15, docs/deployment.md): `storage copy --to`
+ * Moving a one-node SQLite deployment to PostgreSQL (docs/deployment.md): `storage copy --to`
  * copies every club, client, key, template, issuance, credential and event; a node started on the
  * database with the data dir's master key then serves the same credentials byte for byte, verifies them
  * (revocation included), takes the old client's secret, and issues on without reusing a number.

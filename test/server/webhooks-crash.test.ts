@@ -1,5 +1,5 @@
 /**
- * Webhooks survive a crash (issue 17): the real server SIGKILLed while deliveries are pending and in
+ * Webhooks survive a crash: the real server SIGKILLed while deliveries are pending and in
  * flight (the receiver holds them unanswered), restarted on the same data dir: every feed event then
  * reaches the receiver, verified by the `standardwebhooks` library, at least once.
  */

@@ -1,7 +1,7 @@
 /**
  * SVG badge designs shared by the design tests (test/http/design-svg.test.ts,
  * test/browser/badge-from-disk.test.ts, test/core/designs/sanitize-svg.test.ts): the bypasses of the old
- * deny-list named in issue 13, and a realistic badge with what the sanitiser makes of it.
+ * deny-list, and a realistic badge with what the sanitiser makes of it.
  */
 
 export const SVG_NS = 'http://www.w3.org/2000/svg'

@@ -2,7 +2,7 @@
  * A wallet takes a credential from the share page with OpenID for Verifiable Credential Issuance 1.0
  * (pre-authorized code flow). The wallet is the OpenWallet Foundation's client (@openid4vc/openid4vci,
  * used by Credo), not code of this project; it talks to the issuer's fetch handler as it would over the
- * network, on an https deployment. @see issue 16
+ * network, on an https deployment.
  */
 import assert from 'node:assert/strict'
 import { createHash, getRandomValues } from 'node:crypto'

@@ -2,7 +2,7 @@
  * Anonymous views write nothing: a crawler opening share pages, or fetching their wallet offers, must not
  * grow the database (codes are stateless: signed and short-lived). Only a redemption writes, one row,
  * which the worker's purge removes after the code's expiry. Counted on the SQLite file: every table's
- * rows and the size of the database and its WAL. @see issue 16
+ * rows and the size of the database and its WAL.
  */
 import assert from 'node:assert/strict'
 import { existsSync, statSync } from 'node:fs'

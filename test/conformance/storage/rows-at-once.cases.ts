@@ -26,7 +26,7 @@ function aCredential(issuanceId: number, n: number): CredentialRecord {
   }
 }
 
-/** The methods that write many rows at once (issue 19): each as the one-row method called in turn. */
+/** The methods that write many rows at once: each as the one-row method called in turn. */
 export function rowsAtOnceCases(open: OpenStorage, options: CaseOptions = {}): void {
   describe('rows at once', () => {
     const storage = freshStore(open)

@@ -1,5 +1,5 @@
 /**
- * The one template write path (issue 14): v2, v1 and legacy bodies are mapped onto one draft, and
+ * The one template write path: v2, v1 and legacy bodies are mapped onto one draft, and
  * create and patch apply the rules of interface-spec §4.10 to it in one place.
  */
 import assert from 'node:assert/strict'

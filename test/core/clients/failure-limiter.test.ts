@@ -55,7 +55,7 @@ describe('the failure limiter', () => {
     )
   })
 
-  it('never forgets a locked key to make room, whatever the number of other keys (issue 13)', () => {
+  it('never forgets a locked key to make room, whatever the number of other keys', () => {
     const limiter = createFailureLimiter({ clock: createTestClock(), limit: 2, windowSeconds: 10, maxTracked: 3 })
     limiter.recordFailure('victim')
     limiter.recordFailure('victim')
@@ -137,7 +137,7 @@ describe('failed client authentication at the token endpoint', () => {
   })
 })
 
-/** @see issue 15: the count of a client that exists is kept in storage, shared by every node. */
+/** The count of a client that exists is kept in storage, shared by every node. */
 describe('failed client authentication in storage', () => {
   let h: CoreHarness
   beforeEach(() => {

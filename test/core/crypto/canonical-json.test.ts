@@ -1,6 +1,6 @@
 /**
  * The canonical JSON of the idempotency fingerprint takes whatever a library caller passes (`unknown`):
- * it must answer a problem, never overflow the stack. @see issue 13 item 1
+ * it must answer a problem, never overflow the stack.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

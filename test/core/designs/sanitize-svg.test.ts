@@ -1,9 +1,7 @@
 /**
- * The SVG sanitiser of badge designs (issue 13, "No script in a badge"): the strict CSS reader, what is
+ * The SVG sanitiser of badge designs ("No script in a badge"): the strict CSS reader, what is
  * dropped silently, what a stored design loses when baked, and properties over generated documents that
  * mix kept, active and foreign markup.
- *
- * @see issue 13
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

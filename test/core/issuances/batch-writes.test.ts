@@ -1,5 +1,5 @@
 /**
- * A batch's rows written in one go (issue 19) come out as writing them one by one made them: the
+ * A batch's rows written in one go come out as writing them one by one made them: the
  * already-issued check sees the batch's earlier recipients, sequences and event ids follow the
  * recipients, and a signing round stores one credential per issuance with one event each. On the memory
  * storage and on a SQLite file.

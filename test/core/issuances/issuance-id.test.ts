@@ -1,7 +1,6 @@
 /**
- * Random issuance ids (issue 13): drawn from core's RandomSource, below 2^53, and a drawn id that is
+ * Random issuance ids: drawn from core's RandomSource, below 2^53, and a drawn id that is
  * taken is drawn again because the store refuses it, not because collisions are unlikely.
- * @see issue 13, item 1
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'

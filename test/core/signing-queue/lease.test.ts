@@ -158,7 +158,7 @@ describe('the signing queue under failure (docs/decisions.md, Bars every feature
   })
 })
 
-/** @see issue 15: the lease is configuration, at most two minutes. */
+/** The lease is configuration, at most two minutes. */
 describe('the signing lease is the configured signingLeaseMs', { timeout: 20_000 }, () => {
   it("with a 2 s lease, worker B takes worker A's jobs after 2 s and not before; A's late credentials are refused", async () => {
     await h.close()

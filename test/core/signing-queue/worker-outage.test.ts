@@ -8,8 +8,8 @@ import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.t
 import { recipients } from '../issuances/support.ts'
 
 /**
- * The storage goes away while the worker's pipeline holds two rounds (issue 15, found again by the
- * outage test of issue 18): round n fails to store, so the worker drops round n + 1, whose signing is
+ * The storage goes away while the worker's pipeline holds two rounds (found again by a later
+ * database outage test): round n fails to store, so the worker drops round n + 1, whose signing is
  * still in flight. That round failing later too (its release cannot be stored either) must be reported
  * as a worker error, never escape as an unhandled rejection, which ends a server process.
  */

@@ -1,4 +1,4 @@
-/** The character rule of free text, at its boundaries (core/validation/plain-text.ts). @see issue 13 item 3 */
+/** The character rule of free text, at its boundaries (core/validation/plain-text.ts). */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import * as v from 'valibot'

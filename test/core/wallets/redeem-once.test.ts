@@ -2,7 +2,6 @@
  * Single use of a pre-authorized code, on the existing idempotency store (core/wallets/redeem-once.ts):
  * exactly one of concurrent redemptions of one code wins, on the memory reference storage (checked: every
  * write inside a unit of work), on SQLite and on PostgreSQL (a pool of connections); the row expires with the code and the purge removes it.
- * @see issue 16
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

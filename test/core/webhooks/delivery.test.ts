@@ -5,7 +5,7 @@ import { startReceiver } from '../../support/webhook-receiver.ts'
 import { webhookHarness } from './support.ts'
 
 /**
- * Webhook delivery end to end (issue 17, "Show"): a real loopback receiver checks every request with the
+ * Webhook delivery end to end: a real loopback receiver checks every request with the
  * `standardwebhooks` npm library.
  */
 

@@ -1,8 +1,8 @@
 /**
- * Webhook endpoints are read once per club and unit of work while events are appended (issue 19,
- * docs/decisions.md, "Webhook endpoints while events are appended"), never kept beyond the unit: an
- * endpoint created between two batches gets the second batch's deliveries and none of the first's. On a
- * real SQLite file; the endpoint reads are counted through the unit of work.
+ * Webhook endpoints are read once per club and unit of work while events are appended (docs/decisions.md,
+ * "Webhook endpoints while events are appended"), never kept beyond the unit: an endpoint created between
+ * two batches gets the second batch's deliveries and none of the first's. On a real SQLite file; the
+ * endpoint reads are counted through the unit of work.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
