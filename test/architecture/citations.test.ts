@@ -3,7 +3,7 @@
  * section, docs/decisions.md and docs/architecture.md by section title. The design and style notes the
  * project started from are not in the repository, so a comment citing them (by section sign or file
  * name), or a relative path that leaves the repository for a `shared/` folder beside it, sends the
- * reader nowhere. @see issue 14
+ * reader nowhere.
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
@@ -57,14 +57,23 @@ describe('citations', () => {
     assert.ok(documents.some((file) => file.startsWith('docs/')))
     assert.deepEqual(issueNumbers(documents), [], 'name the subject (a section title of docs/decisions.md, say) instead')
   })
+
+  it('the sources name a subject, never an issue number, which a reader of the code does not have', () => {
+    const code = sources().filter((file) => file.endsWith('.ts'))
+    assert.ok(code.some((file) => file.startsWith('core/')) && code.includes('index.ts'))
+    assert.deepEqual(issueNumbers(code), [], 'name the subject (a section title of docs/decisions.md, say) instead')
+  })
 })
 
 /**
- * Every mention of an issue by number, as `file:line: text`. A number followed by a digit group is a
- * count after the verb (the CLI issuing to a hundred thousand recipients), not an issue's.
+ * Every mention of an issue by number, as `file:line: text`. The verb takes a count too
+ * ("issue 500 recipients", "issues 50, waits", "issue 1,000"), so a number counts as an issue's only
+ * where a citation stands: after `(`, `@see`, `of`, `in`, `since` or a comma, or before `)`, `:`, `;`,
+ * an item, a quoted title or the end of the line.
  */
 export function issueNumbers(files: string[]): string[] {
-  const ISSUE = /\bissues? #?\d+(?!\d|[,.]\d)/i
+  const NUMBER = String.raw`issues? #?\d+(?!\d|[,.]\d)`
+  const ISSUE = new RegExp(String.raw`(?:\(|@see |\b(?:see|of|in|since) |[,;] )${NUMBER}|\b${NUMBER}(?=\)|[:;]|,? items?\b| and \d|,? "|\.?\s*(?:\*/)?$)`, 'i')
   return files.flatMap((file) =>
     readFileSync(`${ROOT}${file}`, 'utf8')
       .split('\n')
