@@ -1,15 +1,6 @@
-import { chunksOf, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
-
-const toJob = (row: Row): SigningJob => ({
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  statusListId: nullableNum(row.status_list_id),
-  statusListIndex: nullableNum(row.status_list_index),
-  attempts: num(row.attempts),
-  leaseUntil: nullableNum(row.lease_until),
-  lastError: nullableStr(row.last_error),
-})
+import { chunksOf, nullableNum, num, type Database } from './database.ts'
+import type { SigningJobStore } from '../../core/ports/storage.ts'
+import { toSigningJob } from '../shared/rows.ts'
 
 /** The channel on which queued signing jobs are announced; the payload is the schema (storage.ts listens). */
 export const SIGNING_JOBS_CHANNEL = 'clubcred_signing_jobs'
@@ -48,7 +39,7 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
           SELECT issuance_id FROM signing_jobs WHERE lease_until IS NULL OR lease_until < ${now}
           ORDER BY issuance_seq LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING *`
-      return [...rows].sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq)).map(toJob)
+      return [...rows].sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq)).map(toSigningJob)
     },
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       await sql`UPDATE signing_jobs SET status_list_id = ${statusListId}, status_list_index = ${statusListIndex} WHERE issuance_id = ${issuanceId}`

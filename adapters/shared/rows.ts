@@ -1,4 +1,4 @@
-import type { WebhookDelivery, WebhookEndpoint } from '../../core/ports/storage.ts'
+import type { SigningJob, WebhookDelivery, WebhookEndpoint } from '../../core/ports/storage.ts'
 
 /**
  * Row mappers the SQL adapters share: both name columns alike, and these readers take either driver's
@@ -12,6 +12,16 @@ const str = (value: unknown): string => String(value)
 const bool = (value: unknown): boolean => value === true || value === 1 || value === 1n
 const nullableStr = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
 const nullableNum = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
+
+export const toSigningJob = (row: SqlRow): SigningJob => ({
+  issuanceId: num(row.issuance_id),
+  club: str(row.club),
+  statusListId: nullableNum(row.status_list_id),
+  statusListIndex: nullableNum(row.status_list_index),
+  attempts: num(row.attempts),
+  leaseUntil: nullableNum(row.lease_until),
+  lastError: nullableStr(row.last_error),
+})
 
 export const toWebhookEndpoint = (row: SqlRow): WebhookEndpoint => ({
   id: str(row.id),

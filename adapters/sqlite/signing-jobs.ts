@@ -1,16 +1,6 @@
-import { nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
-import type { SigningJob, SigningJobStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toJob = (row: SqliteRow): SigningJob => ({
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  statusListId: nullableNum(row.status_list_id),
-  statusListIndex: nullableNum(row.status_list_index),
-  attempts: num(row.attempts),
-  leaseUntil: nullableNum(row.lease_until),
-  lastError: nullableStr(row.last_error),
-})
+import { nullableNum, num, rowsAtOnce, type Database } from './database.ts'
+import type { SigningJobStore } from '../../core/ports/storage.ts'
+import { toSigningJob } from '../shared/rows.ts'
 
 /**
  * Leases the `limit` claimable jobs of lowest issuance sequence, in one statement: the rows it leases are
@@ -64,7 +54,7 @@ export function createSigningJobStore(db: Database): SigningJobStore {
       return db
         .all(CLAIM_JOBS, now + leaseMs, limit, now, limit, limit)
         .sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq))
-        .map(toJob)
+        .map(toSigningJob)
     },
     async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
       db.run('UPDATE signing_jobs SET status_list_id = ?, status_list_index = ? WHERE issuance_id = ?', statusListId, statusListIndex, issuanceId)

@@ -82,7 +82,7 @@ export async function issueBatch(
           continue
         }
         seen.add(identity)
-        const match = { externalUserId: recipient.externalUserId ?? null, email: recipient.email }
+        const match = heldCheckOf(recipient)
         if (pending.mayHold(match)) await pending.flush()
         const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
         if (held !== null) {

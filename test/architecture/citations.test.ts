@@ -66,8 +66,8 @@ describe('citations', () => {
 })
 
 /**
- * Every mention of an issue by number, as `file:line: text`. The verb takes a count too
- * ("issue 500 recipients", "issues 50, waits", "issue 1,000"), so a number counts as an issue's only
+ * Every mention of an issue by number, as `file:line: text`. The verb takes a count too (a test that
+ * issues five hundred recipients, or a thousand, says so with digits), so a number counts as an issue's only
  * where a citation stands: after `(`, `@see`, `of`, `in`, `since` or a comma, or before `)`, `:`, `;`,
  * an item, a quoted title or the end of the line.
  */

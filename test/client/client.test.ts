@@ -1,6 +1,6 @@
 /**
- * clubcred/client against the real server process: issue 50, wait for every credential
- * on the event feed, iterate every page, revoke one, with a token that expires mid-run and is refreshed.
+ * clubcred/client against the real server process: 50 recipients issued, every credential awaited
+ * on the event feed, every page iterated, one revoked, with a token that expires mid-run and is refreshed.
  * The server runs on the clocked entry, and the test moves its clock and the client's together.
  */
 import assert from 'node:assert/strict'
