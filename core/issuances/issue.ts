@@ -111,13 +111,15 @@ export async function issueBatch(
       const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
       const result: BatchResult = { results, summary: summarize(results) }
       const body = JSON.stringify(shape(result))
+      // The events last: a storage that orders them by club holds the club's feed from them until the
+      // commit, which the workers storing the club's credentials wait on.
       await allWritten([
+        ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
+        claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
         appendEvents(
           tx,
           ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
         ),
-        ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
-        claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
       ])
       return { result, body }
     },

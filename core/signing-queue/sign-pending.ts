@@ -206,13 +206,15 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
         }
       }
       // None of these writes reads what another writes: issued together, a networked storage pipelines
-      // them (one round trip for the lot instead of one each). The events first: a storage that orders
-      // them by club waits for that before the other writes take their rows.
+      // them (one round trip for the lot instead of one each). The events last: a storage that orders
+      // them by club holds the club's feed for them until the commit, which a batch being accepted for
+      // the club waits on; the other writes are done by then. The counts in template order, so that two
+      // workers take the templates' rows in one order.
       await allWritten([
-        appendEvents(tx, events),
         messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
         tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id)),
-        ...[...issuedPerTemplate].map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
+        ...[...issuedPerTemplate].sort(([a], [b]) => a - b).map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
+        appendEvents(tx, events),
       ])
       return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
     },

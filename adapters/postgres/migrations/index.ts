@@ -2,6 +2,7 @@ import init from './0001_init.ts'
 import clientAuthFailures from './0002_client_auth_failures.ts'
 import webhooks from './0003_webhooks.ts'
 import queueAndLookups from './0004_queue_and_lookups.ts'
+import hotRowsUnchecked from './0005_hot_rows_unchecked.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -13,4 +14,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 2, name: 'client_auth_failures', sql: clientAuthFailures },
   { version: 3, name: 'webhooks', sql: webhooks },
   { version: 4, name: 'queue_and_lookups', sql: queueAndLookups },
+  { version: 5, name: 'hot_rows_unchecked', sql: hotRowsUnchecked },
 ]
