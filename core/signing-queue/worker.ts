@@ -66,6 +66,8 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
   /**
    * A pipeline over rounds: while the signer works on round n (off the main thread with the Node signer),
    * `step` claims round n + 1 and stores round n - 1, so the database work and the signing overlap.
+   * The claim and the store are units that touch different rows (both `concurrent`), so they run side
+   * by side too: a networked storage does both at once, on two connections.
    * Returns whether it claimed or stored anything.
    */
   interface Round {
@@ -76,13 +78,20 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
   /** Rounds claimed and not stored yet: what `releaseHeld` puts back. */
   const held = new Set<Round>()
   async function step(): Promise<boolean> {
-    const claimed = await claimPending(ctx, batchSize)
-    const next = claimed.length > 0 ? { claimed, signed: signClaimed(ctx, claimed) } : null
-    if (next) held.add(next)
     const previous = signing
-    signing = next
-    if (previous) await store(previous)
-    return next !== null || previous !== null
+    signing = null
+    // The round claimed goes to the signer at once, not after the store beside it: that store may be
+    // waiting for the previous round's signatures. Held even when the store fails (`dropRounds` lets it go).
+    const claiming = claimPending(ctx, batchSize).then((claimed) => {
+      if (claimed.length === 0) return false
+      signing = { claimed, signed: signClaimed(ctx, claimed) }
+      held.add(signing)
+      return true
+    })
+    const [claim, stored] = await Promise.allSettled([claiming, previous ? store(previous) : null])
+    if (claim.status === 'rejected') throw claim.reason
+    if (stored.status === 'rejected') throw stored.reason
+    return claim.value || previous !== null
   }
 
   async function store(round: Round): Promise<void> {
