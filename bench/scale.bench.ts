@@ -9,7 +9,13 @@
  * worker(s) and the PostgreSQL server (the postmaster with every backend, less the bench's own counting
  * backend). Prints one JSON line.
  *
- *   npx tsx bench/scale.bench.ts [--recipients 20000] [--batch 1000] [--statements 0]
+ *   npx tsx bench/scale.bench.ts [--recipients 20000] [--batch 1000] [--rounds 3] [--statements 0]
+ *
+ * The scenarios run `--rounds` times, in turn (all four, then all four again), and each figure is the
+ * median of its rounds: on two cores shared by three processes and the database, one run of a scenario
+ * varies by a fifth from the next, which a single run would report as a difference between scenarios.
+ * Every round's rate is kept beside the medians (`rounds`), and the ratio of PostgreSQL to SQLite is
+ * given per round too.
  *
  * With `--statements N`, the server loads pg_stat_statements and, after each PostgreSQL scenario, the N
  * statements that took the most server time are written to stderr: where the database's share goes.
@@ -32,7 +38,12 @@ import { spawnNode, type NodeProcess } from '../test/support/node-process.ts'
 import { basic, demoClientFrom } from '../test/support/server.ts'
 import { benchSettings } from './settings.ts'
 
-const { recipients: RECIPIENTS, batch: BATCH, statements: STATEMENTS } = benchSettings({ recipients: 20_000, batch: 1000, statements: 0 })
+const {
+  recipients: RECIPIENTS,
+  batch: BATCH,
+  statements: STATEMENTS,
+  rounds: ROUNDS,
+} = benchSettings({ recipients: 20_000, batch: 1000, statements: 0, rounds: 3 })
 /** A scenario that has not finished by then has stalled: the bench stops rather than wait for ever. */
 const SCENARIO_LIMIT_MS = 15 * 60_000
 const SAMPLE_MS = 100
@@ -246,6 +257,20 @@ async function postgresSetup(url: string, { workers, clubs }: { workers: number;
   }
 }
 
+/** Each figure's median over the rounds (the mean of the middle two for an even count); null stays null. */
+function medianOf(runs: Record<string, number | null>[]): Record<string, number | null> {
+  const median: Record<string, number | null> = {}
+  for (const field of Object.keys(runs[0]!)) {
+    const values = runs
+      .map((run) => run[field])
+      .filter((value): value is number => value !== null)
+      .sort((a, b) => a - b)
+    const middle = values.length / 2
+    median[field] = values.length === 0 ? null : values.length % 2 === 1 ? values[Math.floor(middle)]! : round((values[middle - 1]! + values[middle]!) / 2, 3)
+  }
+  return median
+}
+
 /** The statements with the most server time since the scenario began, one JSON line each, on stderr. */
 async function printTopStatements(sql: postgres.Sql): Promise<void> {
   const rows = await sql`SELECT calls::int8 AS calls, round(total_exec_time)::int8 AS ms, rows::int8 AS rows,
@@ -261,22 +286,32 @@ const server = await startPostgres({
   settings: STATEMENTS > 0 ? { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } : {},
 })
 try {
-  const result: Record<string, unknown> = { recipients: RECIPIENTS, batch: BATCH }
-  const run = async (name: string, open: () => Promise<Setup>) => {
-    const setup = await open()
-    try {
-      result[name] = await measure(setup)
-    } finally {
-      await setup.close()
+  const scenarios: [string, () => Promise<Setup>][] = [
+    ['sqliteOneProcess', sqliteSetup],
+    ['postgresOneWorker', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 1 })],
+    ['postgresTwoWorkers', async () => postgresSetup(await server.newDatabase(), { workers: 2, clubs: 1 })],
+    ['postgresTwoClubs', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 2 })],
+  ]
+  const measured = new Map<string, Record<string, number | null>[]>(scenarios.map(([name]) => [name, []]))
+  for (let r = 0; r < Math.max(1, ROUNDS); r++) {
+    for (const [name, open] of scenarios) {
+      const setup = await open()
+      try {
+        measured.get(name)!.push(await measure(setup))
+      } finally {
+        await setup.close()
+      }
     }
   }
-  await run('sqliteOneProcess', sqliteSetup)
-  await run('postgresOneWorker', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 1 }))
-  await run('postgresTwoWorkers', async () => postgresSetup(await server.newDatabase(), { workers: 2, clubs: 1 }))
-  await run('postgresTwoClubs', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 2 }))
+  const result: Record<string, unknown> = { recipients: RECIPIENTS, batch: BATCH, rounds: Math.max(1, ROUNDS) }
+  for (const [name, runs] of measured) result[name] = { ...medianOf(runs), rounds: runs.map((run) => run.credentialsPerSecond) }
   const rate = (name: string) => (result[name] as { credentialsPerSecond: number }).credentialsPerSecond
   result.postgresOverSqlite = round(rate('postgresOneWorker') / rate('sqliteOneProcess'), 2)
-  result.unit = 'credentials per second; CPU in microseconds per credential'
+  const sqliteRounds = measured.get('sqliteOneProcess')!
+  result.postgresOverSqliteByRound = measured
+    .get('postgresOneWorker')!
+    .map((run, r) => round(run.credentialsPerSecond! / sqliteRounds[r]!.credentialsPerSecond!, 2))
+  result.unit = 'credentials per second; CPU in microseconds per credential; medians of the rounds'
   process.stdout.write(JSON.stringify(result) + '\n')
 } finally {
   await server.stop()
