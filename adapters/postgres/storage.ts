@@ -80,12 +80,13 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
  * Units of work are READ COMMITTED transactions ordered by transaction-scoped advisory locks. A unit of
- * one club (`{ club }`: a batch accepted, a revocation, an Idempotency-Key claimed) first takes that
- * club's issuing lock: like SQLite's single writer, but per club, so no unit of the club interleaves
- * with another while clubs proceed side by side. A unit that names no club takes the unit lock for the
- * whole database, exclusively: the rare administrative unit (a club created, a template edited, a key
- * made) runs alone, and its checks need no second thought. Units of clubs hold the unit lock shared, so
- * they wait for it and it for them.
+ * one club (`{ club }`: a batch accepted, a revocation, an Idempotency-Key claimed, a template, design,
+ * client, webhook or key of the club made or changed) first takes that club's issuing lock: like
+ * SQLite's single writer, but per club, so no unit of the club interleaves with another while clubs
+ * proceed side by side. A unit that names no club and is not `concurrent` takes the unit lock for the
+ * whole database, exclusively: only the instance's own key made and the port's direct writes do, and
+ * such a unit runs alone, its checks needing no second thought. Units of clubs hold the unit lock
+ * shared, so they wait for it and it for them.
  *
  * What the club's locks buy is commit order within the club: its issuance sequences are numbered under
  * its issuing lock, its event ids under its feed lock, and each is released by the commit, so no unit

@@ -61,32 +61,38 @@ export async function listCoIssuers(ctx: IssuerContext, club: string, templateId
  */
 export async function addCoIssuer(ctx: IssuerContext, club: string, templateId: number, input: unknown): Promise<CoIssuerView[]> {
   const partner = parseInput(coIssuerSchema, input)
-  return ctx.storage.transaction(async (tx) => {
-    await requireClub(tx, club)
-    const template = await requireTemplate(tx, club, templateId)
-    const at = template.coIssuers.findIndex((existing) => sameUrl(existing.url, partner.url))
-    const coIssuers: CoIssuer[] = at >= 0 ? template.coIssuers.map((existing, i) => (i === at ? partner : existing)) : [...template.coIssuers, partner]
-    if (coIssuers.length > CO_ISSUERS_MAX) {
-      throw validationFailed([{ message: 'too-many-co-issuers', path: 'url' }], `A template has at most ${CO_ISSUERS_MAX} co-issuers besides the club.`)
-    }
-    await tx.achievements.update({ ...template, coIssuers, updatedAt: ctx.clock.now() })
-    return viewOf(ctx, tx, club, templateId)
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      await requireClub(tx, club)
+      const template = await requireTemplate(tx, club, templateId)
+      const at = template.coIssuers.findIndex((existing) => sameUrl(existing.url, partner.url))
+      const coIssuers: CoIssuer[] = at >= 0 ? template.coIssuers.map((existing, i) => (i === at ? partner : existing)) : [...template.coIssuers, partner]
+      if (coIssuers.length > CO_ISSUERS_MAX) {
+        throw validationFailed([{ message: 'too-many-co-issuers', path: 'url' }], `A template has at most ${CO_ISSUERS_MAX} co-issuers besides the club.`)
+      }
+      await tx.achievements.update({ ...template, coIssuers, updatedAt: ctx.clock.now() })
+      return viewOf(ctx, tx, club, templateId)
+    },
+    { club },
+  )
 }
 
 /** Removes the partner with this URL; a URL the template does not list is 422 `co-issuer-not-found` at `url`. */
 export async function removeCoIssuer(ctx: IssuerContext, club: string, templateId: number, input: unknown): Promise<CoIssuerView[]> {
   const { url } = parseInput(coIssuerRemoveSchema, input)
-  return ctx.storage.transaction(async (tx) => {
-    await requireClub(tx, club)
-    const template = await requireTemplate(tx, club, templateId)
-    const coIssuers = template.coIssuers.filter((existing) => !sameUrl(existing.url, url))
-    if (coIssuers.length === template.coIssuers.length) {
-      throw validationFailed([{ message: 'co-issuer-not-found', path: 'url' }], `Template ${templateId} has no co-issuer ${url}.`)
-    }
-    await tx.achievements.update({ ...template, coIssuers, updatedAt: ctx.clock.now() })
-    return viewOf(ctx, tx, club, templateId)
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      await requireClub(tx, club)
+      const template = await requireTemplate(tx, club, templateId)
+      const coIssuers = template.coIssuers.filter((existing) => !sameUrl(existing.url, url))
+      if (coIssuers.length === template.coIssuers.length) {
+        throw validationFailed([{ message: 'co-issuer-not-found', path: 'url' }], `Template ${templateId} has no co-issuer ${url}.`)
+      }
+      await tx.achievements.update({ ...template, coIssuers, updatedAt: ctx.clock.now() })
+      return viewOf(ctx, tx, club, templateId)
+    },
+    { club },
+  )
 }
 
 /** Stored URLs from before this rule may be unnormalised: compare them normalised. */

@@ -22,12 +22,15 @@ export async function insertTemplate(
   draft: TemplateDraft,
 ): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
   const now = ctx.clock.now()
-  return ctx.storage.transaction(async (tx) => {
-    const club = await requireClub(tx, clubDomain)
-    await checkDesignRefs(tx, clubDomain, { badge: draft.badgeDesignId, certificate: draft.certificateDesignId })
-    const template = await tx.achievements.insert(newTemplate(clubDomain, draft, now))
-    return { club, template, badgeImage: await badgeImageOf(tx, template) }
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      const club = await requireClub(tx, clubDomain)
+      await checkDesignRefs(tx, clubDomain, { badge: draft.badgeDesignId, certificate: draft.certificateDesignId })
+      const template = await tx.achievements.insert(newTemplate(clubDomain, draft, now))
+      return { club, template, badgeImage: await badgeImageOf(tx, template) }
+    },
+    { club: clubDomain },
+  )
 }
 
 /**

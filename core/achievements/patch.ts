@@ -23,15 +23,18 @@ export async function updateTemplate(
   id: number,
   changes: TemplateChanges,
 ): Promise<{ club: Club; template: AchievementTemplate; badgeImage: string | null }> {
-  return ctx.storage.transaction(async (tx) => {
-    const club = await requireClub(tx, clubDomain)
-    const next = applyTemplateChanges(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
-    await checkDesignRefs(tx, clubDomain, { badge: changes.badgeDesignId, certificate: changes.certificateDesignId })
-    await tx.achievements.update(next)
-    // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
-    if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, newRequirements(changes.requirements))
-    return { club, template: next, badgeImage: await badgeImageOf(tx, next) }
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      const club = await requireClub(tx, clubDomain)
+      const next = applyTemplateChanges(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
+      await checkDesignRefs(tx, clubDomain, { badge: changes.badgeDesignId, certificate: changes.certificateDesignId })
+      await tx.achievements.update(next)
+      // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
+      if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, newRequirements(changes.requirements))
+      return { club, template: next, badgeImage: await badgeImageOf(tx, next) }
+    },
+    { club: clubDomain },
+  )
 }
 
 /**

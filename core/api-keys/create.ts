@@ -11,10 +11,13 @@ export async function createApiKey(ctx: IssuerContext, club: string): Promise<{ 
   const id = Array.from(ctx.random.bytes(8), (byte) => byte.toString(16).padStart(2, '0')).join('')
   const secret = newSecret(ctx, '')
   const secretHash = await hashSecret(secret)
-  await ctx.storage.transaction(async (tx) => {
-    if (!(await tx.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
-    await tx.apiKeys.insert({ id, club, secretHash, createdAt: ctx.clock.now(), revokedAt: null })
-  })
+  await ctx.storage.transaction(
+    async (tx) => {
+      if (!(await tx.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
+      await tx.apiKeys.insert({ id, club, secretHash, createdAt: ctx.clock.now(), revokedAt: null })
+    },
+    { club },
+  )
   return { api_key: `cck_${id}.${secret}`, club }
 }
 

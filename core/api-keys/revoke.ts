@@ -8,10 +8,13 @@ import type { IssuerContext } from '../context.ts'
  * revoked key changes nothing and answers the first revocation. 404 `api-key-not-found` otherwise.
  */
 export async function revokeApiKey(ctx: IssuerContext, id: string): Promise<ApiKeyView & { club: string }> {
-  const key = await ctx.storage.transaction(async (tx) => {
-    await tx.apiKeys.revoke(id, ctx.clock.now())
-    return tx.apiKeys.findById(id)
-  })
+  const key = await ctx.storage.transaction(
+    async (tx) => {
+      await tx.apiKeys.revoke(id, ctx.clock.now())
+      return tx.apiKeys.findById(id)
+    },
+    { concurrent: true },
+  )
   if (!key) throw new ProblemError('api-key-not-found', { detail: `There is no API key ${id}.` })
   return { ...presentApiKey(key), club: key.club }
 }

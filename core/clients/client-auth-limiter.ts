@@ -37,14 +37,14 @@ export function createClientAuthLimiter({ storage, clock, limit, windowSeconds }
       return Math.max(stored, unknownIds.retryAfter(clientId))
     },
     async recordFailure(clientId) {
-      const window = await storage.transaction((tx) => tx.clientAuthFailures.recordFailure(clientId, clock.now(), windowMs))
+      const window = await storage.transaction((tx) => tx.clientAuthFailures.recordFailure(clientId, clock.now(), windowMs), { concurrent: true })
       if (window === null) unknownIds.recordFailure(clientId)
     },
     async recordSuccess(clientId) {
       unknownIds.recordSuccess(clientId)
       // A read first: most successes follow no failure, and a write per token request would cost a commit.
       if (await storage.clientAuthFailures.find(clientId, clock.now())) {
-        await storage.transaction((tx) => tx.clientAuthFailures.clear(clientId))
+        await storage.transaction((tx) => tx.clientAuthFailures.clear(clientId), { concurrent: true })
       }
     },
   }

@@ -28,12 +28,15 @@ export async function createClient(ctx: IssuerContext, input: CreateClientInput)
   const secret = newSecret(ctx, 'ccs_')
   const now = ctx.clock.now()
   const secretHash = await hashSecret(secret)
-  await ctx.storage.transaction(async (tx) => {
-    if (!(await tx.clubs.findByDomain(input.club))) {
-      throw new ProblemError('club-not-found', { detail: `There is no club ${input.club}.` })
-    }
-    await tx.clients.insert({ id, club: input.club, secretHash, scopes, secretSetAt: now, createdAt: now })
-  })
+  await ctx.storage.transaction(
+    async (tx) => {
+      if (!(await tx.clubs.findByDomain(input.club))) {
+        throw new ProblemError('club-not-found', { detail: `There is no club ${input.club}.` })
+      }
+      await tx.clients.insert({ id, club: input.club, secretHash, scopes, secretSetAt: now, createdAt: now })
+    },
+    { club: input.club },
+  )
   return { client_id: id, client_secret: secret, scopes }
 }
 

@@ -10,7 +10,7 @@ import type { IssuerContext } from '../context.ts'
 export async function rotateClientSecret(ctx: IssuerContext, clientId: string): Promise<{ client_id: string; client_secret: string }> {
   const secret = newSecret(ctx, 'ccs_')
   const secretHash = await hashSecret(secret)
-  const found = await ctx.storage.transaction((tx) => tx.clients.updateSecret(clientId, secretHash, ctx.clock.now()))
+  const found = await ctx.storage.transaction((tx) => tx.clients.updateSecret(clientId, secretHash, ctx.clock.now()), { concurrent: true })
   if (!found) throw new ProblemError('client-not-found', { detail: `There is no client ${clientId}.` })
   return { client_id: clientId, client_secret: secret }
 }

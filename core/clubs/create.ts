@@ -32,7 +32,7 @@ export async function createClub(ctx: IssuerContext, input: CreateClubInput): Pr
     createdAt: ctx.clock.now(),
   }
   try {
-    await ctx.storage.transaction((tx) => tx.clubs.insert(club))
+    await ctx.storage.transaction((tx) => tx.clubs.insert(club), { club: club.domain })
   } catch (error) {
     if (error instanceof StorageConflict) {
       throw new ProblemError('conflict', { detail: `The club ${club.domain} exists already.`, cause: error })

@@ -31,20 +31,23 @@ export async function createDesign(ctx: IssuerContext, club: string, input: unkn
   const image = body.image ? await acceptImage(body.image, 'image') : null
   const logo = body.layout?.logo ? await acceptImage(body.layout.logo, 'layout.logo') : null
   const now = ctx.clock.now()
-  return ctx.storage.transaction(async (tx) => {
-    await requireClub(tx, club)
-    for (const stored of [image, logo]) if (stored) await tx.images.put(stored)
-    const design = await tx.designs.insert({
-      club,
-      kind: body.kind,
-      name: body.name,
-      image: image?.hash ?? null,
-      layout: body.kind === 'certificate' ? mergeLayout(DEFAULT_LAYOUT, body.layout, logo) : null,
-      createdAt: now,
-      updatedAt: now,
-    })
-    return presentDesign(ctx.config, design)
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      await requireClub(tx, club)
+      for (const stored of [image, logo]) if (stored) await tx.images.put(stored)
+      const design = await tx.designs.insert({
+        club,
+        kind: body.kind,
+        name: body.name,
+        image: image?.hash ?? null,
+        layout: body.kind === 'certificate' ? mergeLayout(DEFAULT_LAYOUT, body.layout, logo) : null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      return presentDesign(ctx.config, design)
+    },
+    { club },
+  )
 }
 
 /** Patches a design: only the members sent change; the layout is merged key by key. */
@@ -52,23 +55,26 @@ export async function patchDesign(ctx: IssuerContext, club: string, id: number, 
   const body = parseInput(designPatchSchema, input)
   const image = body.image ? await acceptImage(body.image, 'image') : null
   const logo = body.layout?.logo ? await acceptImage(body.layout.logo, 'layout.logo') : null
-  return ctx.storage.transaction(async (tx) => {
-    const current = await requireDesign(tx, club, id)
-    if (body.kind !== undefined && body.kind !== current.kind) throw validationFailed([{ message: 'kind-immutable', path: 'kind' }])
-    if (current.kind === 'badge' && body.layout) throw validationFailed([{ message: 'layout-not-for-badge', path: 'layout' }])
-    if (current.kind === 'certificate' && body.image) throw validationFailed([{ message: 'image-not-for-certificate', path: 'image' }])
-    if (current.kind === 'badge' && body.image === null) throw validationFailed([{ message: 'required', path: 'image' }])
-    for (const stored of [image, logo]) if (stored) await tx.images.put(stored)
-    const next: Design = {
-      ...current,
-      name: body.name ?? current.name,
-      image: image?.hash ?? current.image,
-      layout: current.kind === 'certificate' && body.layout ? mergeLayout(current.layout ?? DEFAULT_LAYOUT, body.layout, logo) : current.layout,
-      updatedAt: ctx.clock.now(),
-    }
-    await tx.designs.update(next)
-    return presentDesign(ctx.config, next)
-  })
+  return ctx.storage.transaction(
+    async (tx) => {
+      const current = await requireDesign(tx, club, id)
+      if (body.kind !== undefined && body.kind !== current.kind) throw validationFailed([{ message: 'kind-immutable', path: 'kind' }])
+      if (current.kind === 'badge' && body.layout) throw validationFailed([{ message: 'layout-not-for-badge', path: 'layout' }])
+      if (current.kind === 'certificate' && body.image) throw validationFailed([{ message: 'image-not-for-certificate', path: 'image' }])
+      if (current.kind === 'badge' && body.image === null) throw validationFailed([{ message: 'required', path: 'image' }])
+      for (const stored of [image, logo]) if (stored) await tx.images.put(stored)
+      const next: Design = {
+        ...current,
+        name: body.name ?? current.name,
+        image: image?.hash ?? current.image,
+        layout: current.kind === 'certificate' && body.layout ? mergeLayout(current.layout ?? DEFAULT_LAYOUT, body.layout, logo) : current.layout,
+        updatedAt: ctx.clock.now(),
+      }
+      await tx.designs.update(next)
+      return presentDesign(ctx.config, next)
+    },
+    { club },
+  )
 }
 
 function mergeLayout(

@@ -15,3 +15,8 @@ export function clubDid(config: IssuerConfig, club: string): string {
 export function clubKeyOwner(club: string): string {
   return `club:${club}`
 }
+
+/** The club whose keys an owner name holds; null for the instance's own keys. */
+export function clubOfKeyOwner(owner: string): string | null {
+  return owner.startsWith('club:') ? owner.slice('club:'.length) : null
+}

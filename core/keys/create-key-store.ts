@@ -6,7 +6,14 @@ import { systemClock, type Clock } from '../ports/clock.ts'
 import type { KeyStore, PublicKeyRecord, SigningKey } from '../ports/key-store.ts'
 import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
 import { Lru } from '../util/lru.ts'
-import type { StoragePort, StoredKey } from '../ports/storage.ts'
+import type { StoragePort, StoredKey, UnitOptions } from '../ports/storage.ts'
+import { clubOfKeyOwner } from '../did-documents/did.ts'
+
+/** A club's key is made in a unit of the club; the instance's own keys in a unit of the whole database. */
+const unitOf = (owner: string): UnitOptions => {
+  const club = clubOfKeyOwner(owner)
+  return club === null ? {} : { club }
+}
 
 export interface KeyStoreOptions {
   storage: StoragePort
@@ -67,7 +74,7 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
       }
       await tx.keys.insert(stored)
       return stored
-    })
+    }, unitOf(owner))
     return unseal(winner)
   }
 

@@ -18,13 +18,15 @@ export async function dispatchOutbox(ctx: IssuerContext, limit = 50): Promise<nu
   for (const message of messages) {
     try {
       await notifier.send({ to: message.to, subject: message.subject, text: message.text, html: message.html })
-      await ctx.storage.transaction((tx) => tx.outbox.markSent(message.id, ctx.clock.now()))
+      await ctx.storage.transaction((tx) => tx.outbox.markSent(message.id, ctx.clock.now()), { concurrent: true })
       ctx.metrics.mailDelivery('sent')
       sent++
     } catch (error) {
       ctx.metrics.mailDelivery('failed')
       const retryAt = ctx.clock.now() + 30_000 * 2 ** (message.attempts - 1)
-      await ctx.storage.transaction((tx) => tx.outbox.markFailed(message.id, error instanceof Error ? error.message : String(error), retryAt))
+      await ctx.storage.transaction((tx) => tx.outbox.markFailed(message.id, error instanceof Error ? error.message : String(error), retryAt), {
+        concurrent: true,
+      })
     }
   }
   return sent

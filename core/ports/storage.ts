@@ -516,7 +516,9 @@ export interface UnitOptions {
    * see its uncommitted writes. A caller MUST only pass it for a unit whose every write is such a write:
    * claims of leased rows (`signingJobs.claim`, `outbox.claimDue`), writes to the rows those claims
    * returned, and `statusLists.takeSlots`/`insert`, and appends no other unit checks before writing
-   * (credentials, which the storage refuses twice for one issuance, their events and messages).
+   * (credentials, which the storage refuses twice for one issuance, their events and messages); and a
+   * unit of one write that reads nothing first (a secret replaced, a row deleted, a failure counted by
+   * an upsert, a redeemed code inserted once), which a single statement makes atomic by itself.
    */
   concurrent?: boolean
   /**

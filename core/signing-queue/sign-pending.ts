@@ -228,11 +228,14 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
 async function releaseJobs(ctx: IssuerContext, group: ClaimedJob[], error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error)
   const now = ctx.clock.now()
-  await ctx.storage.transaction(async (tx) => {
-    for (const { job } of group) {
-      await tx.signingJobs.release(job.issuanceId, message, now + Math.min(300_000, 1000 * 2 ** Math.min(job.attempts - 1, 9)))
-    }
-  })
+  await ctx.storage.transaction(
+    async (tx) => {
+      for (const { job } of group) {
+        await tx.signingJobs.release(job.issuanceId, message, now + Math.min(300_000, 1000 * 2 ** Math.min(job.attempts - 1, 9)))
+      }
+    },
+    { concurrent: true },
+  )
 }
 
 function groupBy<T>(items: T[], keyOf: (item: T) => string): T[][] {

@@ -55,10 +55,13 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     const now = ctx.clock.now()
     if (now - lastPurge > 60_000) {
       lastPurge = now
-      await ctx.storage.transaction(async (tx) => {
-        await tx.idempotency.purgeExpired(now)
-        await tx.clientAuthFailures.purgeEnded(now)
-      })
+      await ctx.storage.transaction(
+        async (tx) => {
+          await tx.idempotency.purgeExpired(now)
+          await tx.clientAuthFailures.purgeEnded(now)
+        },
+        { concurrent: true },
+      )
     }
     return mailed
   }
@@ -150,9 +153,12 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       held.clear()
       if (jobs.length === 0) return 0
       const now = ctx.clock.now()
-      await ctx.storage.transaction(async (tx) => {
-        for (const issuanceId of jobs) await tx.signingJobs.release(issuanceId, 'released at shutdown', now)
-      })
+      await ctx.storage.transaction(
+        async (tx) => {
+          for (const issuanceId of jobs) await tx.signingJobs.release(issuanceId, 'released at shutdown', now)
+        },
+        { concurrent: true },
+      )
       return jobs.length
     },
     async drain() {

@@ -19,8 +19,9 @@ export const REDEEMED_CODE_SCOPE = 'oid4vci-code'
 export async function redeemOnce(ctx: IssuerContext, code: { jti: string; expiresAt: number }): Promise<boolean> {
   const now = ctx.clock.now()
   try {
-    await ctx.storage.transaction((tx) =>
-      tx.idempotency.insert({ scope: REDEEMED_CODE_SCOPE, key: code.jti, requestHash: '', response: null, createdAt: now, expiresAt: code.expiresAt }),
+    await ctx.storage.transaction(
+      (tx) => tx.idempotency.insert({ scope: REDEEMED_CODE_SCOPE, key: code.jti, requestHash: '', response: null, createdAt: now, expiresAt: code.expiresAt }),
+      { concurrent: true },
     )
     return true
   } catch (error) {

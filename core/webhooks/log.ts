@@ -59,6 +59,6 @@ export async function replayWebhook(ctx: IssuerContext, id: string, afterEventId
   }
   events.reverse()
   const now = ctx.clock.now()
-  const replayed = await ctx.storage.transaction((tx) => enqueueDeliveries(tx, events, { ...endpoint, enabled: true }, now))
+  const replayed = await ctx.storage.transaction((tx) => enqueueDeliveries(tx, events, { ...endpoint, enabled: true }, now), { club: endpoint.club })
   return { id, replayed }
 }

@@ -35,10 +35,13 @@ export async function createWebhook(ctx: IssuerContext, input: CreateWebhookInpu
     consecutiveGiveUps: 0,
     createdAt: now,
   }
-  await ctx.storage.transaction(async (tx) => {
-    if (!(await tx.clubs.findByDomain(input.club))) throw new ProblemError('club-not-found', { detail: `There is no club ${input.club}.` })
-    await tx.webhookEndpoints.insert(endpoint)
-  })
+  await ctx.storage.transaction(
+    async (tx) => {
+      if (!(await tx.clubs.findByDomain(input.club))) throw new ProblemError('club-not-found', { detail: `There is no club ${input.club}.` })
+      await tx.webhookEndpoints.insert(endpoint)
+    },
+    { club: input.club },
+  )
   return { ...presentWebhook(endpoint), secret }
 }
 
@@ -55,7 +58,7 @@ export async function updateWebhook(ctx: IssuerContext, id: string, input: Updat
     ...(input.events !== undefined && { events: parseEventFilter(input.events) }),
     ...(input.enabled !== undefined && { enabled: input.enabled === true, ...(input.enabled === true && { consecutiveGiveUps: 0 }) }),
   }
-  const updated = await ctx.storage.transaction((tx) => tx.webhookEndpoints.update(id, changes))
+  const updated = await ctx.storage.transaction((tx) => tx.webhookEndpoints.update(id, changes), { concurrent: true })
   if (!updated) throw new ProblemError('webhook-not-found', { detail: `There is no webhook ${id}.` })
   return presentWebhook(updated)
 }
@@ -65,19 +68,21 @@ export async function rotateWebhookSecret(ctx: IssuerContext, id: string): Promi
   const endpoint = await requireEndpoint(ctx, id)
   const secret = newWebhookSecret(ctx.random.bytes(24))
   const sealedSecret = await (await requireSealer(ctx)).seal(secret, id)
-  const updated = await ctx.storage.transaction((tx) =>
-    tx.webhookEndpoints.update(id, {
-      sealedSecret,
-      previousSealedSecret: endpoint.sealedSecret,
-      previousSecretUntil: ctx.clock.now() + ROTATION_OVERLAP_MS,
-    }),
+  const updated = await ctx.storage.transaction(
+    (tx) =>
+      tx.webhookEndpoints.update(id, {
+        sealedSecret,
+        previousSealedSecret: endpoint.sealedSecret,
+        previousSecretUntil: ctx.clock.now() + ROTATION_OVERLAP_MS,
+      }),
+    { concurrent: true },
   )
   if (!updated) throw new ProblemError('webhook-not-found', { detail: `There is no webhook ${id}.` })
   return { ...presentWebhook(updated), secret }
 }
 
 export async function deleteWebhook(ctx: IssuerContext, id: string): Promise<{ id: string; deleted: true }> {
-  if (!(await ctx.storage.transaction((tx) => tx.webhookEndpoints.delete(id)))) {
+  if (!(await ctx.storage.transaction((tx) => tx.webhookEndpoints.delete(id), { concurrent: true }))) {
     throw new ProblemError('webhook-not-found', { detail: `There is no webhook ${id}.` })
   }
   return { id, deleted: true }

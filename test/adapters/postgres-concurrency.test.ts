@@ -262,6 +262,48 @@ describe('postgres storage › several nodes on one database', () => {
 
 const byNumber = (a: number, b: number) => a - b
 
+describe('postgres storage › the administrative units of a club', () => {
+  it("a club's templates, designs, clients, keys and club record change beside another club's unit, and wait for a unit of their own club", async () => {
+    const { storage } = await server.open()
+    const issuer = createIssuer({ storage, masterKey: new Uint8Array(32).fill(5), urls: defaultUrls(8787) })
+    try {
+      await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+      await issuer.clubs.create({ domain: 'go', name: 'Go Club' })
+      const template = await issuer.achievements.create('go', { name: 'Opening theory', description: 'Studied the main openings.' })
+      const hold = deferred()
+      const opened = deferred()
+      const holding = storage.transaction(
+        async () => {
+          opened.resolve()
+          await hold.promise
+        },
+        { club: 'chess' },
+      )
+      await opened.promise
+      const within = (work: Promise<unknown>, ms: number) => Promise.race([work.then(() => 'ran' as const), sleep(ms).then(() => 'waited' as const)])
+      const otherClub: Record<string, () => Promise<unknown>> = {
+        'a template made': () => issuer.achievements.create('go', { name: 'Endgames', description: 'Studied the endgames.' }),
+        'a template edited': () => issuer.achievements.patch('go', template.id, { name: 'Openings' }),
+        'a design made': () => issuer.designs.create('go', { kind: 'certificate', name: 'Plain' }),
+        'a client made': () => issuer.clients.create({ club: 'go', scopes: ['achievements:read'] }),
+        'a key rotated': () => issuer.keys.rotate('go'),
+        'the club changed': () => issuer.clubs.setCanIssue('go', true),
+        'a club created': () => issuer.clubs.create({ domain: 'shogi', name: 'Shogi Club' }),
+      }
+      for (const [what, work] of Object.entries(otherClub)) assert.equal(await within(work(), 3000), 'ran', `${what} waited for another club's unit`)
+      // The same operations of the held club are ordered after its unit.
+      const sameClub = issuer.achievements.create('chess', { name: 'Tactics', description: 'Solved the puzzles.' })
+      const sameClubKey = issuer.keys.rotate('chess')
+      assert.equal(await within(sameClub, 300), 'waited', "a template of the club was made beside the club's unit")
+      assert.equal(await within(sameClubKey, 300), 'waited', "a key of the club was made beside the club's unit")
+      hold.resolve()
+      await Promise.all([holding, sameClub, sameClubKey])
+    } finally {
+      await storage.close()
+    }
+  })
+})
+
 describe('postgres storage › the database goes away and comes back', () => {
   it('a call fails with StorageUnavailable (HTTP: 503 storage-unavailable) while the server is down, and the same storage works again after', async () => {
     const { storage } = await server.open()
