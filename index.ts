@@ -15,7 +15,7 @@ export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from 
 
 /** An issuer with its HTTP face: the core operations (`CoreIssuer`) plus `fetch`. */
 export interface Issuer extends CoreIssuer {
-  /** Answers a request on every surface of the interface spec (club API, OAuth, public, v1, legacy). */
+  /** Answers a request on every surface of docs/api.md (club API, OAuth, public, v1, legacy). */
   fetch: FetchHandler
 }
 

@@ -32,7 +32,7 @@ export interface ClubcredClientOptions {
   authUrl?: string
   /** `{public_url}` of the verification surface. Default: `baseUrl`. */
   publicUrl?: string
-  /** The API client's id and secret (spec §2.2). */
+  /** The API client's id and secret (docs/api.md §2.2). */
   clientId: string
   clientSecret: string
   /** The club domain the client is bound to: `{clubDomain}` in every path. */
@@ -81,9 +81,9 @@ export interface RevokeOptions extends IdempotencyOptions {
 
 /** A typed client of one club of a clubcred server. Every method rejects with a `ClubcredError` on a problem. */
 export interface ClubcredClient {
-  /** The club root (spec §4.2). */
+  /** The club root (docs/api.md §4.2). */
   club(): Promise<Club>
-  /** Achievement templates (spec §4.10). */
+  /** Achievement templates (docs/api.md §4.10). */
   achievements: {
     list(options?: ListOptions): Promise<Page<Achievement>>
     /** Every template, newest first, following the cursor. */
@@ -103,7 +103,7 @@ export interface ClubcredClient {
   }
   issuances: {
     /**
-     * Issues a template to up to 1,000 recipients (spec §4.3). Always sends an `Idempotency-Key`: yours
+     * Issues a template to up to 1,000 recipients (docs/api.md §4.3). Always sends an `Idempotency-Key`: yours
      * or a fresh UUID, the same on the client's own retry of a lost response, so a retry never issues twice.
      */
     issue(body: IssueBody, options?: IdempotencyOptions): Promise<IssueResult>
@@ -111,22 +111,22 @@ export interface ClubcredClient {
     /** Every issuance (optionally of one template), newest first, following the cursor. */
     all(options?: IterateOptions & { achievementId?: number }): AsyncGenerator<Issuance, void, undefined>
     get(id: number | string): Promise<IssuanceDetail>
-    /** The signed credential (spec §4.8); 409 `credential-pending` before it exists: see `waitForCredential`. */
+    /** The signed credential (docs/api.md §4.8); 409 `credential-pending` before it exists: see `waitForCredential`. */
     credential(id: number | string): Promise<CredentialRead>
     /**
-     * The certificate file (spec §4.6): `pdf` (when the server has a renderer), or the badge image baked
+     * The certificate file (docs/api.md §4.6): `pdf` (when the server has a renderer), or the badge image baked
      * with the credential (`png`, `svg`). 409 `credential-pending` before the credential exists.
      */
     file(id: number | string, options: { format: FileFormat }): Promise<CertificateFile>
-    /** Revokes (spec §4.7); idempotent, with an automatic `Idempotency-Key` like `issue`. Answers the detail. */
+    /** Revokes (docs/api.md §4.7); idempotent, with an automatic `Idempotency-Key` like `issue`. Answers the detail. */
     revoke(id: number | string, options?: RevokeOptions): Promise<IssuanceDetail>
   }
-  /** The event feed (spec §4.9, §6), newest first. */
+  /** The event feed (docs/api.md §4.9, §6), newest first. */
   events: {
     list(options?: ListOptions): Promise<Page<ClubEvent>>
     all(options?: IterateOptions): AsyncGenerator<ClubEvent, void, undefined>
   }
-  /** The public verdict of an issuance's credential (spec §4.11), without a token; `statusCode` 404 when there is none. */
+  /** The public verdict of an issuance's credential (docs/api.md §4.11), without a token; `statusCode` 404 when there is none. */
   verify(issuanceId: number | string): Promise<Verdict>
   /**
    * Waits for the `issuance.credential_issued` event of an issuance by following the event feed (never

@@ -43,7 +43,7 @@ export class ClubcredError<C extends ClubcredErrorCode = ClubcredErrorCode> exte
   readonly code: C
   readonly title: string
   readonly detail: string
-  /** The field failures of a `validation-failed` problem (the spec's own codes are here). */
+  /** The field failures of a `validation-failed` problem (the codes of docs/api.md §7.3 are here). */
   readonly errors: FieldError[] | undefined
   /** The request's id (`X-Request-Id`), to quote when asking the server's operator; `undefined` from a server without one. */
   readonly requestId: string | undefined

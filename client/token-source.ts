@@ -28,7 +28,7 @@ export interface TokenSource {
 }
 
 /**
- * The client credentials grant (spec §4.1, RFC 6749 §4.4) with HTTP Basic client authentication. Expiry
+ * The client credentials grant (docs/api.md §4.1, RFC 6749 §4.4) with HTTP Basic client authentication. Expiry
  * is judged by the injected clock from `expires_in`, counted from when the request was sent, so that a
  * slow answer errs towards refreshing early.
  */

@@ -27,40 +27,40 @@ export type { Alignment, CoIssuerView } from '../core/achievements/present.ts'
 export type { FieldError } from '../core/errors.ts'
 export type { RequirementType, TemplateType, IssueMode, DesignKind, ImageType }
 
-/** A scope name of spec §2.2 (`issuance:write`...); the client requests it as `svc:openapi:<name>`. */
+/** A scope name of docs/api.md §2.2 (`issuance:write`...); the client requests it as `svc:openapi:<name>`. */
 export type ScopeName = CoreScopeName
 
 /** A page of a cursor list: `meta.nextCursor` is `null` on the last page (docs/decisions.md, Lists). */
 export type Page<T> = CorePage<T>
 
-/** The club root (spec §4.2). */
+/** The club root (docs/api.md §4.2). */
 export type Club = ClubRoot
 
-/** An achievement template as read, derived fields included (spec §2.3). */
+/** An achievement template as read, derived fields included (docs/api.md §2.3). */
 export type Achievement = TemplateView
 
-/** An item of the issuance list (spec §2.6): `credentialId` is `null` until the credential exists. */
+/** An item of the issuance list (docs/api.md §2.6): `credentialId` is `null` until the credential exists. */
 export type Issuance = IssuanceItem
 
-/** The issuance detail (spec §2.6): recipient, `form` as issued, evidences, `credential` pointer or `null`. */
+/** The issuance detail (docs/api.md §2.6): recipient, `form` as issued, evidences, `credential` pointer or `null`. */
 export type IssuanceDetail = CoreIssuanceDetail
 
-/** The batch result of an issue call (spec §2.9). */
+/** The batch result of an issue call (docs/api.md §2.9). */
 export type BatchResult = CoreBatchResult
 
-/** The credential read (spec §2.8): `{ id, format, jwt, payload }`, `payload` the decoded JWT claims. */
+/** The credential read (docs/api.md §2.8): `{ id, format, jwt, payload }`, `payload` the decoded JWT claims. */
 export type CredentialRead = CredentialView
 
-/** An event of the club's feed (spec §2.10). */
+/** An event of the club's feed (docs/api.md §2.10). */
 export type ClubEvent = EventView
 
 /** A design (badge image or certificate layout). */
 export type Design = DesignView
 
-/** The public verification verdict (spec §2.11); `statusCode` 404 when there is no credential. */
+/** The public verification verdict (docs/api.md §2.11); `statusCode` 404 when there is no credential. */
 export type Verdict = CoreVerdict
 
-/** One requirement as written (spec §2.4): a description or a url, or both; the array position is the order. */
+/** One requirement as written (docs/api.md §2.4): a description or a url, or both; the array position is the order. */
 export type RequirementWrite = {
   type?: RequirementType | null
   description?: string | null
@@ -68,7 +68,7 @@ export type RequirementWrite = {
 }
 
 /**
- * The writable members of a template (spec §2.3). A template as read may be sent back as it is:
+ * The writable members of a template (docs/api.md §2.3). A template as read may be sent back as it is:
  * the server ignores its read-only members.
  */
 export type AchievementWrite = {
@@ -79,12 +79,12 @@ export type AchievementWrite = {
   /** Cannot be emptied. */
   description?: string
   descriptionEn?: string | null
-  /** The engraved description; follows `description` while it mirrors it (spec §4.10 rule 7). */
+  /** The engraved description; follows `description` while it mirrors it (docs/api.md §4.10 rule 7). */
   imprintDescription?: string | null
   imprintDescriptionEn?: string | null
   /** Trimmed and de-duplicated; an empty item or one with a comma is 422 `tag-contains-comma`. */
   tag?: string[]
-  /** Sending `requirements` replaces them all (spec §4.10 rule 5). */
+  /** Sending `requirements` replaces them all (docs/api.md §4.10 rule 5). */
   criteria?: { requirements?: RequirementWrite[] }
   /** Merged by patch: only the keys sent change. */
   program?: { name?: string | null; url?: string | null; isPublic?: boolean } | null
@@ -106,7 +106,7 @@ export type EvidenceWrite = {
   isPublic?: boolean
 }
 
-/** One recipient of an issue call (spec §4.3, docs/decisions.md, Issuing). */
+/** One recipient of an issue call (docs/api.md §4.3, docs/decisions.md, Issuing). */
 export type RecipientWrite = {
   /** Your own id of the person; the batch item's `ref`, and the key of "already holds it". */
   externalUserId?: string
@@ -117,7 +117,7 @@ export type RecipientWrite = {
   expiresAt?: string
 }
 
-/** The body of an issue call (spec §4.3): at most 1,000 recipients. */
+/** The body of an issue call (docs/api.md §4.3): at most 1,000 recipients. */
 export type IssueBody = {
   achievementFormId: number
   /** `email` notifies each recipient; `none` (the default) issues silently. */
@@ -160,7 +160,7 @@ export type DesignPatch = {
   layout?: CertificateLayoutWrite
 }
 
-/** A format of the certificate file (spec §4.6): `pdf`, or the badge baked with the credential. */
+/** A format of the certificate file (docs/api.md §4.6): `pdf`, or the badge baked with the credential. */
 export type FileFormat = 'pdf' | 'png' | 'svg'
 
 /** The certificate file of an issuance, as downloaded. */

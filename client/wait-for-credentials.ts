@@ -27,8 +27,8 @@ const ISSUED = 'issuance.issued'
 const READ_CONCURRENCY = 8
 
 /**
- * Waits for the credentials of `issuanceIds` by following the event feed (spec §6: "wait for
- * `issuance.credential_issued` instead of polling the credential operation"), then reads each credential
+ * Waits for the credentials of `issuanceIds` by following the event feed (docs/api.md §6: a client waits
+ * for `issuance.credential_issued` rather than polling the credential operation), then reads each credential
  * once. One poll reads the feed once for all ids, newest first, and only as far back as it must:
  *
  * - the first poll pages back until it has passed the `issuance.issued` event of every id, since a

@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of interface-spec's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
+/** The addresses of docs/api.md §1's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -22,7 +22,7 @@ export interface IssuerUrls {
 
 export interface IssuerConfig {
   urls: IssuerUrls
-  /** Access token lifetime in seconds. interface-spec §4.1 fixes it at 900. */
+  /** Access token lifetime in seconds. docs/api.md §4.1 fixes it at 900. */
   accessTokenTtlSeconds: number
   /** Largest request body accepted, in bytes; larger bodies get 413 `payload-too-large`. */
   maxBodyBytes: number
@@ -74,7 +74,7 @@ export interface WebhookLimits {
 }
 
 /**
- * Certificate files (`GET .../issuances/{id}/file`, spec §4.6): rendered PDFs and baked badges. Every club
+ * Certificate files (`GET .../issuances/{id}/file`, docs/api.md §4.6): rendered PDFs and baked badges. Every club
  * shares one event loop, so no club's downloads may hold it: files are kept once rendered, PDFs render a
  * few at a time, and each club has a download rate (docs/decisions.md, "No request that stalls every club").
  */

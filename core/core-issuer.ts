@@ -82,7 +82,7 @@ export interface CoreIssuer {
     setVerified(domain: string, issuerVerified: boolean): Promise<Club>
     /** Sets whether the club may issue; issuing in a club that may not is `issuing-disabled`. */
     setCanIssue(domain: string, canIssue: boolean): Promise<Club>
-    /** The club API root (spec §4.2) for the token's club. */
+    /** The club API root (docs/api.md §4.2) for the token's club. */
     root(principal: Principal): Promise<ClubRoot>
   }
   clients: {
@@ -94,14 +94,14 @@ export interface CoreIssuer {
     delete(clientId: string): Promise<{ deleted: true }>
   }
   tokens: {
-    /** The client-credentials grant (spec §4.1); throws `OAuthError` (RFC 6749 codes), not `ProblemError`. */
+    /** The client-credentials grant (docs/api.md §4.1); throws `OAuthError` (RFC 6749 codes), not `ProblemError`. */
     issue(request: TokenRequest): Promise<TokenResponse>
     /** The principal of an access token; `invalid-token` when it is not one of ours or has expired. */
     verify(token: string): Promise<Principal>
     /** Checks a principal may act on a club with a scope: `club-forbidden`, or `insufficient-scope`. */
     authorize(principal: Principal, club: string, scope: ScopeName): void
   }
-  /** Achievement templates (spec §2.3 to §2.5, §4.10); `achievement-not-found` for an unknown id. */
+  /** Achievement templates (docs/api.md §2.3 to §2.5, §4.10); `achievement-not-found` for an unknown id. */
   achievements: {
     /** Creates a template; a design it names that the club does not have is `validation-failed` (`design-not-found`). */
     create(club: string, input: TemplateCreateBody): Promise<TemplateView>
@@ -112,7 +112,7 @@ export interface CoreIssuer {
     /** The club's templates, one keyset page at a time. */
     list(club: string, query?: ListQuery): Promise<Page<TemplateView>>
     /**
-     * A template's co-issuers (spec §2.3; the admin CLI adds them, v2 reads them only). Each returns the
+     * A template's co-issuers (docs/api.md §2.3; the admin CLI adds them, v2 reads them only). Each returns the
      * list as the template read shows it, the club first as `representative`.
      * @example
      * await issuer.achievements.coIssuers.add('chess', 1, { name: 'Seoul Chess Federation', url: 'https://chess.or.kr', isVerified: true })
@@ -126,7 +126,7 @@ export interface CoreIssuer {
       remove(club: string, id: number, input: CoIssuerRemoveBody): Promise<CoIssuerView[]>
     }
   }
-  /** The v1 surface (spec §4.12): the same templates and issuances in the older shapes. */
+  /** The v1 surface (docs/api.md §4.12): the same templates and issuances in the older shapes. */
   v1: {
     /** A template as a v1 form; `achievement-not-found`. */
     readForm(club: string, id: number): Promise<V1Form>
@@ -139,7 +139,7 @@ export interface CoreIssuer {
     /** An issuance in the v1 shape; `issuance-not-found`. */
     readIssuance(club: string, id: number): Promise<V1IssuanceView>
   }
-  /** Legacy form creation (spec §4.13) and its API keys. */
+  /** Legacy form creation (docs/api.md §4.13) and its API keys. */
   legacy: {
     /** Creates a template from a legacy form. */
     createForm(club: string, input: LegacyFormBody): Promise<{ achievementFormId: number }>
@@ -165,21 +165,21 @@ export interface CoreIssuer {
   }
   issuances: {
     /**
-     * Issues a template to recipients (spec §4.3): `issuing-disabled`, `too-many-recipients`,
+     * Issues a template to recipients (docs/api.md §4.3): `issuing-disabled`, `too-many-recipients`,
      * `idempotency-key-reused`, `idempotency-in-flight`; a recipient that fails validation is an item of
      * the batch result, not a throw. Returns the batch result with the idempotent outcome.
      */
     issue(club: string, input: IssueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BatchResult }>
-    /** Revokes an issuance (spec §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
+    /** Revokes an issuance (docs/api.md §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
     revoke(club: string, id: number, input?: RevokeBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
-    /** An issuance (spec §4.4); `issuance-not-found`. */
+    /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */
     list(club: string, query?: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>>
-    /** The signed credential of an issuance (spec §2.8); `credential-pending` before it is signed. */
+    /** The signed credential of an issuance (docs/api.md §2.8); `credential-pending` before it is signed. */
     credential(club: string, id: number): Promise<CredentialView>
     /**
-     * The certificate file (spec §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`),
+     * The certificate file (docs/api.md §4.6): `pdf`, or the badge baked with the credential (`png`, `svg`),
      * within `config.files` (per-club rate `rate-limited`, rendering queue `server-busy`).
      */
     file(club: string, id: number, format: string | null): Promise<IssuanceFile>
@@ -188,9 +188,9 @@ export interface CoreIssuer {
     /** The club's events (issued, revoked, ...), one keyset page at a time. */
     list(club: string, query?: ListQuery): Promise<Page<EventView>>
   }
-  /** The public, unauthenticated surface (spec §4.11). */
+  /** The public, unauthenticated surface (docs/api.md §4.11). */
   verification: {
-    /** The verdict of spec §2.11 for an issuance id; `statusCode` 404 when there is no credential. */
+    /** The verdict of docs/api.md §2.11 for an issuance id; `statusCode` 404 when there is no credential. */
     verify(issuanceId: number): Promise<Verdict>
     /** The signed JWT of a credential, or `credential-not-found`. */
     credentialJwt(credentialId: string): Promise<string>

@@ -65,7 +65,7 @@ export class ProblemError extends Error {
   }
 }
 
-/** A validation failure: 422 `validation-failed` carrying the spec's own codes in `errors[]`. */
+/** A validation failure: 422 `validation-failed` carrying the codes of docs/api.md §7.3 in `errors[]`. */
 export function validationFailed(errors: FieldError[], detail = 'The request did not pass validation.'): ProblemError {
   return new ProblemError('validation-failed', { detail, errors })
 }

@@ -1,5 +1,5 @@
 /**
- * Path templates of the public surface, relative to `{public_url}` (interface-spec §2.7, §2.11, §4.11;
+ * Path templates of the public surface, relative to `{public_url}` (docs/api.md §2.7, §2.11, §4.11;
  * docs/decisions.md, Addresses), with `{name}` placeholders. Core's URL builders fill them
  * (`core/credentials/urls.ts`) and the HTTP face serves the same templates, so the address a credential
  * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
@@ -17,12 +17,12 @@ export const PUBLIC_PATHS = {
   issuer: `${OPEN_BADGES}/issuers/{domain}`,
   didDocument: `${OPEN_BADGES}/issuers/{domain}/did.json`,
   achievement: `${OPEN_BADGES}/issuers/{domain}/achievements/{templateId}`,
-  /** The club's first revocation list, at the spec's address. */
+  /** The club's first revocation list, at the address of docs/api.md §4.11. */
   firstStatusList: `${OPEN_BADGES}/issuers/{domain}/status-lists/revocation`,
   /** A later revocation list of the club, after the first filled, by list id. */
   statusList: `${OPEN_BADGES}/issuers/{domain}/status-lists/revocation/{listId}`,
   image: `${OPEN_BADGES}/images/{hash}`,
-  /** The alignment target of a tag (spec §2.3). */
+  /** The alignment target of a tag (docs/api.md §2.3). */
   skill: '/skills/{tag}',
   /** OID4VCI: the credential offer of one credential, with a fresh pre-authorized code each fetch. */
   credentialOffer: `${OPEN_BADGES}/issuers/{domain}/credential-offers/{credentialId}`,

@@ -1,4 +1,4 @@
-/** The scopes of interface-spec §2.2, in the order the spec lists them. */
+/** The scopes of docs/api.md §2.2, in the order it lists them. */
 export const SCOPE_NAMES = [
   'clubs:read',
   'billing:read',
@@ -14,7 +14,7 @@ export const SCOPE_NAMES = [
 
 export type ScopeName = (typeof SCOPE_NAMES)[number]
 
-/** Requested scope strings have the shape `<prefix>:openapi:<scope>` with the prefix `svc` (spec §5 item 4). */
+/** Requested scope strings have the shape `<prefix>:openapi:<scope>` with the prefix `svc` (docs/api.md §5 item 4). */
 export const SCOPE_PREFIX = 'svc:openapi:'
 
 export function isScopeName(value: string): value is ScopeName {

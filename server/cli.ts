@@ -310,7 +310,7 @@ function templateId(o: Options): number {
 }
 
 /**
- * Bulk issue from a CSV in batches of MAX_RECIPIENTS (the API's limit, spec §4.3). Each batch carries an Idempotency-Key
+ * Bulk issue from a CSV in batches of MAX_RECIPIENTS (the API's limit, docs/api.md §4.3). Each batch carries an Idempotency-Key
  * derived from the file and the batch, so running the same file again after a failure issues nothing twice.
  */
 async function issueFromCsv(issuer: Issuer, o: Options) {

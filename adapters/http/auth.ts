@@ -2,7 +2,7 @@ import { invalidToken } from '../../core/errors.ts'
 import type { CoreIssuer } from '../../core/issuer.ts'
 import type { Principal } from '../../core/tokens/principal.ts'
 
-/** The bearer token of `Authorization: Bearer <token>` (spec §5 item 3), verified. */
+/** The bearer token of `Authorization: Bearer <token>` (docs/api.md §5 item 3), verified. */
 export async function authenticate(issuer: CoreIssuer, request: Request): Promise<Principal> {
   const header = request.headers.get('authorization') ?? ''
   const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header)

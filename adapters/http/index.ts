@@ -34,7 +34,7 @@ export interface FetchHandlerOptions {
 export type { AnsweredRequest } from './answered.ts'
 
 /**
- * The HTTP face of an issuer: every surface of interface-spec at the paths of `issuer.config.urls`.
+ * The HTTP face of an issuer: every surface of docs/api.md at the paths of `issuer.config.urls`.
  *
  * @example
  * const handle = createFetchHandler(issuer)

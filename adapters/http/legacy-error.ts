@@ -1,15 +1,15 @@
 import * as v from 'valibot'
 import { ProblemError } from '../../core/errors.ts'
 
-/** NestJS's error shape (spec §7, legacy table): `error` the status's reason phrase, `message` Korean text. */
+/** NestJS's error shape (docs/api.md §7.5): `error` the status's reason phrase, `message` Korean text. */
 export const legacyErrorSchema = v.object({ statusCode: v.pipe(v.number(), v.integer()), message: v.string(), error: v.string() })
 
-/** The legacy creation answer (spec §4.13): HTTP 201, `message` Korean text. */
+/** The legacy creation answer (docs/api.md §4.13): HTTP 201, `message` Korean text. */
 export const legacyFormCreatedSchema = v.object({ statusCode: v.literal(201), message: v.string(), achievementFormId: v.number() })
 
 /**
- * The legacy operation answers in NestJS's shape, `{ statusCode, message, error }` (spec §7, legacy
- * table), with Korean messages like its success answer. The one serializer of that shape.
+ * The legacy operation answers in NestJS's shape, `{ statusCode, message, error }` (docs/api.md
+ * §7.5), with Korean messages like its success answer. The one serializer of that shape.
  */
 export function legacyErrorResponse(error: unknown, onError: (error: unknown) => void): Response {
   const [status, message] = legacyError(error)

@@ -57,7 +57,7 @@ interface OperationDoc {
   answer: Readonly<Record<string, GenericSchema | null>>
   /** Errors in a shape of their own instead of a problem document (RFC 6749 §5.2, OID4VCI 1.0 §8.3.1.2, NestJS). */
   errorShape?: 'oauth' | 'credential' | 'legacy'
-  /** A 404 answers the success shape too: the verdict that there is no credential (spec §2.11). */
+  /** A 404 answers the success shape too: the verdict that there is no credential (docs/api.md §2.11). */
   notFoundAnswers?: true
   /** Honours `If-None-Match` with a 304 (an ETag on every answer). */
   conditional?: true
@@ -76,7 +76,7 @@ export interface UnscopedOperation extends OperationDoc {
   /**
    * `public`: nobody (the verification surface and this document); `client`: the token endpoint
    * authenticates the client itself (HTTP Basic, RFC 6749 §2.3.1); `api-key`: the legacy surface checks
-   * its API key itself, to answer in its own error shape (spec §4.13).
+   * its API key itself, to answer in its own error shape (docs/api.md §4.13).
    */
   auth: 'public' | 'client' | 'api-key'
   handle: (call: Call) => Promise<Response> | Response

@@ -1,9 +1,9 @@
 import * as v from 'valibot'
 
-/** A single read or write answer of the club API, `{ data }` (spec §4). */
+/** A single read or write answer of the club API, `{ data }` (docs/api.md §4). */
 export const dataOf = <Schema extends v.GenericSchema>(schema: Schema) => v.object({ data: schema })
 
-/** A JSON response; `data` wrapping is the caller's (spec §4: `{ data }` and `{ data, meta }`). */
+/** A JSON response; `data` wrapping is the caller's (docs/api.md §4: `{ data }` and `{ data, meta }`). */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,

@@ -42,7 +42,7 @@ export function mountOperations(
 function handlerOf(operation: Operation, served: Served, problemBaseUrl: string): (request: IRequest) => Promise<Response> {
   if (operation.scope !== undefined) {
     const { scope, handle } = operation
-    // The club of a v2 operation is its path's; v1 has none in its paths and acts for the token's club (spec §4.12).
+    // The club of a v2 operation is its path's; v1 has none in its paths and acts for the token's club (docs/api.md §4.12).
     const clubInPath = operation.path.includes('{clubDomain}')
     return async (request) => {
       const principal = await authenticate(served.issuer, request)

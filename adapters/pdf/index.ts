@@ -1,5 +1,5 @@
 /**
- * @module clubcred/pdf: certificate PDFs (spec §4.6 `format=pdf`) with pdf-lib and an embedded subset of
+ * @module clubcred/pdf: certificate PDFs (docs/api.md §4.6 `format=pdf`) with pdf-lib and an embedded subset of
  * Pretendard, a Korean-capable font. Pass the renderer to `createIssuer` as `certificates`; without it
  * an issuer serves only the baked badge formats (`png`, `svg`).
  *

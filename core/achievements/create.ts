@@ -9,7 +9,7 @@ import type { IssuerContext } from '../context.ts'
 import type { TemplateDraft } from './draft.ts'
 import type { AchievementTemplate, NewAchievementTemplate } from './template.ts'
 
-/** Creates a template from the v2 write shape (spec §4.10). */
+/** Creates a template from the v2 write shape (docs/api.md §4.10). */
 export async function createTemplate(ctx: IssuerContext, clubDomain: string, input: unknown): Promise<TemplateView> {
   const { club, template, badgeImage } = await insertTemplate(ctx, clubDomain, draftFromV2(parseInput(templateCreateSchema, input)))
   return presentTemplate(ctx.config, club, template, badgeImage)

@@ -2,7 +2,7 @@ import type { Program, RequirementType, TemplateType } from './template.ts'
 
 /**
  * What a surface (v2, v1, legacy) asks to write, in the template's own words: each surface maps its
- * validated body onto these, and the write rules of spec §4.10 apply to these alone (create.ts,
+ * validated body onto these, and the write rules of docs/api.md §4.10 apply to these alone (create.ts,
  * patch.ts). A member left `undefined` is not written: a patch keeps it, a create takes its default.
  */
 export interface RequirementDraft {
@@ -19,7 +19,7 @@ export interface TemplateChanges {
   type?: TemplateType | undefined
   description?: string | undefined
   descriptionEn?: string | null | undefined
-  /** `null`: mirror the description (spec §4.10 rule 7). */
+  /** `null`: mirror the description (docs/api.md §4.10 rule 7). */
   imprintDescription?: string | null | undefined
   imprintDescriptionEn?: string | null | undefined
   tag?: string[] | undefined

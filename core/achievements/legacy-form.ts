@@ -12,7 +12,7 @@ import type { TemplateDraft } from './draft.ts'
 const integer = v.pipe(v.number('must-be-integer'), v.integer('must-be-integer'), v.minValue(1, 'must-be-integer'))
 
 /**
- * The body of legacy form creation (spec §2.12), with the field rules every surface shares: the
+ * The body of legacy form creation (docs/api.md §2.12), with the field rules every surface shares: the
  * created form is an ordinary template. Members the legacy API never knew are ignored, as it did.
  * (`parseInput` refuses a body that is not an object.)
  */
@@ -36,8 +36,8 @@ export const legacyFormSchema = v.object({
 export type LegacyFormInput = v.InferOutput<typeof legacyFormSchema>
 
 /**
- * A legacy form body (spec §2.12) as a draft. Two rules are the legacy operation's own: a form sent
- * without a description takes its name as the description, since every template has one (spec §4.10
+ * A legacy form body (docs/api.md §2.12) as a draft. Two rules are the legacy operation's own: a form sent
+ * without a description takes its name as the description, since every template has one (docs/api.md §4.10
  * rule 1), and a program given here is public, since the legacy operation had no such switch and
  * showed every program.
  */
@@ -58,7 +58,7 @@ export function draftFromLegacy(body: LegacyFormInput): TemplateDraft {
   }
 }
 
-/** Creates a form from the legacy operation (spec §4.13). */
+/** Creates a form from the legacy operation (docs/api.md §4.13). */
 export async function createLegacyForm(ctx: IssuerContext, club: string, input: unknown): Promise<{ achievementFormId: number }> {
   const { template } = await insertTemplate(ctx, club, draftFromLegacy(parseInput(legacyFormSchema, input)))
   return { achievementFormId: template.id }

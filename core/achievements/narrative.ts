@@ -11,7 +11,7 @@ const LINE_BREAK_RUN = /\s*[\n\v\f\r\u0085\u2028\u2029][\s\u0085]*/g
 const oneLine = (text: string): string => text.replace(LINE_BREAK_RUN, ' ').trim()
 
 /**
- * `criteria.narrative` (spec §2.3): one numbered line per requirement in requirement order, the url
+ * `criteria.narrative` (docs/api.md §2.3): one numbered line per requirement in requirement order, the url
  * appended in parentheses when present. Engraved verbatim into the next credential. Line breaks inside
  * a requirement become a space, and each line is trimmed, so that the numbering stays unambiguous.
  */

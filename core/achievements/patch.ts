@@ -10,7 +10,7 @@ import type { IssuerContext } from '../context.ts'
 import type { RequirementDraft, TemplateChanges } from './draft.ts'
 import type { AchievementTemplate, NewRequirement, Program } from './template.ts'
 
-/** Patches a template from the v2 write shape (spec §4.10). */
+/** Patches a template from the v2 write shape (docs/api.md §4.10). */
 export async function patchTemplate(ctx: IssuerContext, clubDomain: string, id: number, input: unknown): Promise<TemplateView> {
   const { club, template, badgeImage } = await updateTemplate(ctx, clubDomain, id, changesFromV2(parseInput(templatePatchSchema, input)))
   return presentTemplate(ctx.config, club, template, badgeImage)
@@ -63,7 +63,7 @@ export function applyTemplateChanges(current: AchievementTemplate, changes: Temp
   }
 }
 
-/** Requirements to store: a requirement sent without `order` sorts by its array position (spec §2.4). */
+/** Requirements to store: a requirement sent without `order` sorts by its array position (docs/api.md §2.4). */
 export function newRequirements(requirements: readonly RequirementDraft[]): NewRequirement[] {
   return requirements.map((requirement, index) => ({
     type: requirement.type ?? null,

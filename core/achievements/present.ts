@@ -17,7 +17,7 @@ export const alignmentSchema = v.object({
 })
 export type Alignment = v.InferOutput<typeof alignmentSchema>
 
-/** A co-issuer as read (spec §2.3): the club first as `representative`, then its partners. */
+/** A co-issuer as read (docs/api.md §2.3): the club first as `representative`, then its partners. */
 export const coIssuerViewSchema = v.object({
   /** The club's DID, or the partner's url. */
   id: v.nullable(v.string()),
@@ -28,7 +28,7 @@ export const coIssuerViewSchema = v.object({
 })
 export type CoIssuerView = v.InferOutput<typeof coIssuerViewSchema>
 
-/** A requirement as read (spec §2.4), in requirement order (rule 8). */
+/** A requirement as read (docs/api.md §2.4), in requirement order (rule 8). */
 export const requirementViewSchema = v.object({
   id: v.number(),
   type: v.nullable(v.picklist(REQUIREMENT_TYPES)),
@@ -53,11 +53,11 @@ export const templateViewEntries = {
   tag: v.array(v.string()),
   alignment: v.array(alignmentSchema),
   coIssuers: v.array(coIssuerViewSchema),
-  /** Only when public (spec §2.5). */
+  /** Only when public (docs/api.md §2.5). */
   program: v.optional(v.object({ name: v.nullable(v.string()), url: v.nullable(v.string()), isPublic: v.literal(true) })),
   achievementBadgeDesignId: v.nullable(v.number()),
   achievementCertificateDesignId: v.nullable(v.number()),
-  /** The certificate-number prefix (letters, at most 5; spec §2.12), printed on certificates. */
+  /** The certificate-number prefix (letters, at most 5; docs/api.md §2.12), printed on certificates. */
   prefix: v.nullable(v.string()),
   /** The badge image (of the badge design), engraved as `achievement.image`; `null` without one. */
   image: v.nullable(v.string()),
@@ -66,7 +66,7 @@ export const templateViewEntries = {
   updatedAt: v.string(),
 }
 
-/** The template as read on v2 (spec §2.3), derived fields included: the one source of its type and its document schema. */
+/** The template as read on v2 (docs/api.md §2.3), derived fields included: the one source of its type and its document schema. */
 export const templateViewSchema = v.object({
   ...templateViewEntries,
   criteria: v.object({ narrative: v.string(), requirements: v.array(requirementViewSchema) }),
@@ -75,7 +75,7 @@ export type TemplateView = v.InferOutput<typeof templateViewSchema>
 
 /**
  * The template as read, with every derived field computed here and only here: template reads return
- * what the issuer would sign into the next credential (spec §1), so the credential builder calls this too.
+ * what the issuer would sign into the next credential (docs/api.md §1), so the credential builder calls this too.
  * `badgeImage` is the hash of the badge design's image (`badgeImageOf`).
  */
 export function presentTemplate(config: IssuerConfig, club: Club, template: AchievementTemplate, badgeImage: string | null = null): TemplateView {

@@ -8,7 +8,7 @@ import { requiredText } from '../validation/text.ts'
 import type { TemplateChanges, TemplateDraft } from './draft.ts'
 
 /**
- * The v2 write shape of a template (spec §2.3): the single source of what create and patch accept.
+ * The v2 write shape of a template (docs/api.md §2.3): the single source of what create and patch accept.
  * Reads and writes share one shape, so the read-only fields a client round-trips (`id`, `alignment`,
  * `achievementType`, `coIssuers`, `issuedCount`, `criteria.narrative`, requirement `id`...) are accepted
  * and ignored; any other unknown member is 422 `unknown-field`, which catches typos.
@@ -51,7 +51,7 @@ export const templateCreateSchema = v.strictObject(
 export type TemplatePatchInput = v.InferOutput<typeof templatePatchSchema>
 export type TemplateCreateInput = v.InferOutput<typeof templateCreateSchema>
 
-/** A v2 body (spec §2.3) as changes: `tag`, `criteria.requirements` in array order, design ids. */
+/** A v2 body (docs/api.md §2.3) as changes: `tag`, `criteria.requirements` in array order, design ids. */
 export function changesFromV2(body: TemplatePatchInput): TemplateChanges {
   return {
     ...textChanges(body),

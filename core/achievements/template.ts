@@ -1,15 +1,15 @@
 /**
- * The achievement template (spec §2.3, "achievement", in places "form"): live, editable data that every
+ * The achievement template (docs/api.md §2.3, "achievement", in places "form"): live, editable data that every
  * credential is engraved from.
  */
 
-/** Internal template types: the legacy enum of spec §2.12, shared by every surface. */
+/** Internal template types: the legacy enum of docs/api.md §2.12, shared by every surface. */
 export const TEMPLATE_TYPES = ['completion', 'activity', 'license', 'career', 'award', 'recommendation', 'membership', 'degree'] as const
 export type TemplateType = (typeof TEMPLATE_TYPES)[number]
 
 /**
- * The 16 requirement type codes (spec §2.4): the three the spec shows, then the thirteen clubcred
- * defines. Documented in docs/templates.md.
+ * The 16 requirement type codes (docs/api.md §2.4): the three the interface began with, then the thirteen
+ * clubcred defines. Their meanings are in docs/decisions.md.
  */
 export const REQUIREMENT_TYPES = [
   'course_complete',
@@ -37,7 +37,7 @@ export interface Requirement {
   type: RequirementType | null
   description: string | null
   url: string | null
-  /** Sort key: v2 stores the array position, v1 and legacy store what the client sent (spec §4.10 rule 8). */
+  /** Sort key: v2 stores the array position, v1 and legacy store what the client sent (docs/api.md §4.10 rule 8). */
   order: number
 }
 
@@ -48,11 +48,11 @@ export interface Program {
   url: string | null
   /** Legacy `program_type`. */
   type: string | null
-  /** `program` is read back only when public, and never engraved (spec §2.5). */
+  /** `program` is read back only when public, and never engraved (docs/api.md §2.5). */
   isPublic: boolean
 }
 
-/** A co-issuer beside the club itself (spec §2.3 `coIssuers`, v1 `institutions[]`). */
+/** A co-issuer beside the club itself (docs/api.md §2.3 `coIssuers`, v1 `institutions[]`). */
 export interface CoIssuer {
   name: string
   url: string | null
@@ -67,7 +67,7 @@ export interface AchievementTemplate {
   type: TemplateType
   description: string
   descriptionEn: string | null
-  /** The engraved description; equal to `description` while it mirrors it (spec §4.10 rule 7). */
+  /** The engraved description; equal to `description` while it mirrors it (docs/api.md §4.10 rule 7). */
   imprintDescription: string
   imprintDescriptionEn: string | null
   /** Trimmed, unique, at most 30 of at most 50 characters each. */

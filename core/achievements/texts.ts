@@ -4,7 +4,7 @@ import { optionalText } from '../validation/text.ts'
 import type { TemplateChanges } from './draft.ts'
 
 /**
- * The texts of a template, the same members on v2 and v1 (spec §4.10 rules 1 and 3). Names are one
+ * The texts of a template, the same members on v2 and v1 (docs/api.md §4.10 rules 1 and 3). Names are one
  * line; descriptions (and the engraved ones) may span lines.
  */
 export const textEntries = {

@@ -18,7 +18,7 @@ import { REQUIREMENT_TYPES, TEMPLATE_TYPES, type AchievementTemplate } from './t
 import type { TemplateChanges, TemplateDraft } from './draft.ts'
 
 /**
- * The v1 form (spec §4.12, §9): the same template as v2 in the older shape: `tags`, a `requirements[]`
+ * The v1 form (docs/api.md §4.12, §9): the same template as v2 in the older shape: `tags`, a `requirements[]`
  * array whose `order` the client sends, `institutions[]`. Built from the same field rules as v2.
  */
 const entries = {
@@ -44,7 +44,7 @@ export const v1FormPatchSchema = jsonObject(entries)
 export type V1FormCreateInput = v.InferOutput<typeof v1FormCreateSchema>
 export type V1FormPatchInput = v.InferOutput<typeof v1FormPatchSchema>
 
-/** A v1 body (spec §4.12) as changes: `tags`, `requirements[]` with their `order`, course dates. */
+/** A v1 body (docs/api.md §4.12) as changes: `tags`, `requirements[]` with their `order`, course dates. */
 export function changesFromV1(body: V1FormPatchInput): TemplateChanges {
   return {
     ...textChanges(body),
@@ -78,7 +78,7 @@ export async function readV1Form(ctx: IssuerContext, club: string, id: number) {
   return presentV1Form(clubRecord, await requireTemplate(ctx.storage, club, id))
 }
 
-/** The v1 read shape. v1 answers only ever gain keys (spec §9): a contract test pins it. */
+/** The v1 read shape. v1 answers only ever gain keys (docs/api.md §9): a contract test pins it. */
 export const v1FormSchema = v.object({
   id: v.number(),
   name: v.string(),

@@ -4,7 +4,7 @@ import { newSecret } from '../clients/create.ts'
 import type { IssuerContext } from '../context.ts'
 
 /**
- * Legacy API keys (spec §5 items 7 and 10): `cck_<id>.<secret>`, 256 random bits of secret, stored only
+ * Legacy API keys (docs/api.md §5 items 7 and 10): `cck_<id>.<secret>`, 256 random bits of secret, stored only
  * as a hash. The id part finds the key; the secret is compared in constant time.
  */
 export async function createApiKey(ctx: IssuerContext, club: string): Promise<{ api_key: string; club: string }> {

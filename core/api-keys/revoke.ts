@@ -4,7 +4,7 @@ import type { IssuerContext } from '../context.ts'
 
 /**
  * Revokes a legacy API key by its id (the 16 hex digits after `cck_`): from then on it is refused like
- * any bad key (spec §7: 401 `Invalid token`), since every legacy request looks the key up. Revoking a
+ * any bad key (docs/api.md §7.5: 401 `Invalid token`), since every legacy request looks the key up. Revoking a
  * revoked key changes nothing and answers the first revocation. 404 `api-key-not-found` otherwise.
  */
 export async function revokeApiKey(ctx: IssuerContext, id: string): Promise<ApiKeyView & { club: string }> {

@@ -1,6 +1,6 @@
 import type { ScopeName } from '../scopes.ts'
 
-/** An API client: the credential unit bound to one club. interface-spec §2.2. */
+/** An API client: the credential unit bound to one club. docs/api.md §2.2. */
 export interface ApiClient {
   id: string
   club: string

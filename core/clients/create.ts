@@ -4,7 +4,7 @@ import { toBase64Url } from '../crypto/base64url.ts'
 import { SCOPE_NAMES, isScopeName, type ScopeName } from '../scopes.ts'
 import type { IssuerContext } from '../context.ts'
 
-/** What the administrator sees once, at creation (interface-spec §2.2). */
+/** What the administrator sees once, at creation (docs/api.md §2.2). */
 export interface ClientCredentials {
   client_id: string
   client_secret: string

@@ -3,7 +3,7 @@ import { ProblemError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import type { Principal } from '../tokens/principal.ts'
 
-/** The club root of interface-spec §4.2. `grantedOperations` lists the scope names of the caller's token. */
+/** The club root of docs/api.md §4.2. `grantedOperations` lists the scope names of the caller's token. */
 export const clubRootSchema = v.object({
   domain: v.string(),
   name: v.string(),

@@ -46,7 +46,7 @@ export interface CredentialSubjectInput {
  */
 export function createOb3Builder(config: IssuerConfig, club: Club, did: string, snapshot: TemplateView) {
   const issuer = { id: did, type: ['Profile'], name: club.name, url: issuerUrl(config, club.domain) }
-  // interface-spec §2.11: the achievement carries achievementType, criteria.narrative, tag, alignment and
+  // docs/api.md §2.11: the achievement carries achievementType, criteria.narrative, tag, alignment and
   // the engraved description "exactly as at issuance"; coIssuers land in x-partnerOrganizations.
   const achievement = {
     id: achievementUrl(config, club.domain, snapshot.id),

@@ -1,7 +1,7 @@
 /**
  * clubcred's own JSON-LD terms, embedded as the last `@context` entry of every credential (OB 3.0 allows
  * entries after the first two). The 1EdTech validator expands the whole credential in JSON-LD before
- * anything else and refuses a term no context defines; `x-partnerOrganizations` (interface-spec §2.3:
+ * anything else and refuses a term no context defines; `x-partnerOrganizations` (docs/api.md §2.3:
  * the co-issuers, representative first) and its members `role` and `isVerified` are clubcred's. `id`,
  * `name` and `url` of a co-issuer keep the meanings the OB 3.0 context gives them.
  *

@@ -1,5 +1,5 @@
 /*
- * Every public address of a credential, in one place (spec §2.7, docs/decisions.md, Addresses): `{public_url}` plus a
+ * Every public address of a credential, in one place (docs/api.md §2.7, docs/decisions.md, Addresses): `{public_url}` plus a
  * filled `PUBLIC_PATHS` template, the same template the HTTP face serves.
  */
 import { PUBLIC_PATHS, fillPath } from '../public-paths.ts'
@@ -23,7 +23,7 @@ export const achievementUrl = (config: IssuerConfig, club: string, templateId: n
   config.urls.public + fillPath(PUBLIC_PATHS.achievement, { domain: club, templateId })
 
 /**
- * The club's revocation list: its first list at the spec's address, later lists (after one fills)
+ * The club's revocation list: its first list at the address of docs/api.md §4.11, later lists (after one fills)
  * under it by list id.
  */
 export const statusListUrl = (config: IssuerConfig, club: string, list: { id: number; first: boolean }): string =>
@@ -33,5 +33,5 @@ export const statusListUrl = (config: IssuerConfig, club: string, list: { id: nu
 /** An image by its content hash: immutable, so credentials may point at it. */
 export const imageUrl = (config: IssuerConfig, hash: string): string => config.urls.public + fillPath(PUBLIC_PATHS.image, { hash })
 
-/** `{public_url}/skills/{tag}`: the alignment target of a tag (spec §2.3). */
+/** `{public_url}/skills/{tag}`: the alignment target of a tag (docs/api.md §2.3). */
 export const skillUrl = (config: IssuerConfig, tag: string): string => config.urls.public + fillPath(PUBLIC_PATHS.skill, { tag })

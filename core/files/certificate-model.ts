@@ -67,7 +67,7 @@ export interface CertificateDate {
  */
 export const CERTIFICATE_UTC_OFFSET_MINUTES = 9 * 60
 
-/** Heading of the document by internal template type (spec §2.12's enum; docs/decisions.md, Templates). */
+/** Heading of the document by internal template type (docs/api.md §2.12's enum; docs/decisions.md, Templates). */
 export const CERTIFICATE_HEADINGS: Record<TemplateType, { ko: string; en: string }> = {
   completion: { ko: '수료증', en: 'Certificate of Completion' },
   activity: { ko: '활동 증명서', en: 'Certificate of Activity' },
@@ -92,7 +92,7 @@ export function certificateDate(ms: number): CertificateDate {
 }
 
 /**
- * The certificate number: the template's legacy certificate-number prefix (spec §2.12 `prefix`, letters,
+ * The certificate number: the template's legacy certificate-number prefix (docs/api.md §2.12 `prefix`, letters,
  * printed upper case) and the issuance's sequence padded to six digits, `CHESS-000123`; without a prefix,
  * `CC-<CLUB DOMAIN>-<sequence>`, `CC-CHESS-000123`. The sequence makes it unique within the club and the
  * club domain (or the club's own prefix) across clubs; it is stable, since both parts are fixed at issue.

@@ -7,7 +7,7 @@ import type { IssuerContext } from '../context.ts'
 import type { CertificateRenderer } from '../ports/certificate-renderer.ts'
 
 /**
- * `issuer.issuances.file`: the certificate file of spec §4.6 (`prepare-file.ts`) behind the limits of
+ * `issuer.issuances.file`: the certificate file of docs/api.md §4.6 (`prepare-file.ts`) behind the limits of
  * `config.files`, one set per issuer. A club past its download rate gets 429 `rate-limited` with
  * `Retry-After` before anything is read; rendered files are kept by strong ETag; PDFs render a few at a
  * time (503 `server-busy` when the queue is full).

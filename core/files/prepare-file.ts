@@ -18,7 +18,7 @@ import type { TemplateView } from '../achievements/present.ts'
 import type { RenderCache } from './render-cache.ts'
 import type { RenderGate } from './render-gate.ts'
 
-/** The file formats of `GET .../issuances/{id}/file` (spec §4.6 shows `pdf`; clubcred adds baked badges). */
+/** The file formats of `GET .../issuances/{id}/file` (docs/api.md §4.6 shows `pdf`; clubcred adds baked badges). */
 export const FILE_FORMATS = ['pdf', 'png', 'svg'] as const
 export type FileFormat = (typeof FILE_FORMATS)[number]
 
@@ -59,7 +59,7 @@ export function supportedFormats(renderer: CertificateRenderer | null): FileForm
 }
 
 /**
- * The certificate file of an issuance (spec §4.6): `pdf` the certificate document, `png` and `svg` the
+ * The certificate file of an issuance (docs/api.md §4.6): `pdf` the certificate document, `png` and `svg` the
  * badge image baked with the signed credential (Open Badges 3.0 "Baking"). Checks, in order: the format
  * (422 `validation-failed` with `unsupported-format` at `format`, the detail listing the supported ones),
  * the issuance (404 `issuance-not-found`), the credential (409 `credential-pending` for every format).

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 
-/** One item of the batch result (spec §2.9, docs/decisions.md, Issuing), told apart by `status`. */
+/** One item of the batch result (docs/api.md §2.9, docs/decisions.md, Issuing), told apart by `status`. */
 export const batchItemSchema = v.variant('status', [
   v.object({ ref: v.string(), status: v.literal('issued'), resourceId: v.number(), error: v.null() }),
   v.object({
@@ -13,7 +13,7 @@ export const batchItemSchema = v.variant('status', [
 ])
 export type BatchItem = v.InferOutput<typeof batchItemSchema>
 
-/** The answer of an issue call (spec §2.9): one item per recipient, in request order, and the counts. */
+/** The answer of an issue call (docs/api.md §2.9): one item per recipient, in request order, and the counts. */
 export const batchResultSchema = v.object({
   results: v.array(batchItemSchema),
   summary: v.object({ total: v.number(), ok: v.number(), skipped: v.number(), failed: v.number() }),

@@ -5,7 +5,7 @@ import type { RandomSource } from '../ports/random.ts'
  * Issuance ids are random below 2^53: the public verdict is keyed by the id, and its
  * payload leads to the share page, which shows the recipient's name, so sequential ids would let anyone
  * who counts from 1 read every recipient. 2^53 keeps the id a JSON number that every client parses
- * exactly (spec §2.6 and §2.9 give it as a number).
+ * exactly (docs/api.md §2.6 and §2.9 give it as a number).
  */
 export const MAX_ISSUANCE_ID = Number.MAX_SAFE_INTEGER
 

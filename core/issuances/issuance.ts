@@ -1,6 +1,6 @@
 import type { TemplateView } from '../achievements/present.ts'
 
-/** Delivery of an issuance (spec §4.3 `mode`, docs/decisions.md, Issuing): `email` notifies the recipient, `none` is silent. */
+/** Delivery of an issuance (docs/api.md §4.3 `mode`, docs/decisions.md, Issuing): `email` notifies the recipient, `none` is silent. */
 export const ISSUE_MODES = ['email', 'none'] as const
 export type IssueMode = (typeof ISSUE_MODES)[number]
 
@@ -20,10 +20,10 @@ export interface Evidence {
   isPublic: boolean
 }
 
-/** An issuance: one recipient given one template (spec §2.6). */
+/** An issuance: one recipient given one template (docs/api.md §2.6). */
 export interface Issuance {
   /**
-   * The public id (spec §2.6, the verdict's path): random below 2^53 for new issuances, so that counting
+   * The public id (docs/api.md §2.6, the verdict's path): random below 2^53 for new issuances, so that counting
    * ids lists nobody (`issuance-id.ts`); issuances stored before migration 0006 keep their sequential ids.
    */
   id: number

@@ -19,7 +19,7 @@ import type { BatchItem, BatchResult } from './batch-result.ts'
 export type { BatchItem, BatchResult } from './batch-result.ts'
 
 /**
- * Issues a template to a batch of recipients (spec §4.3). The whole batch is one unit of work: every
+ * Issues a template to a batch of recipients (docs/api.md §4.3). The whole batch is one unit of work: every
  * accepted recipient gets its issuance, its `issuance.issued` event and its signing job, or none does.
  * When `claim` is given, the response is stored under it in the same unit, so that a crash can never
  * leave a batch issued but its Idempotency-Key unanswered.

@@ -6,7 +6,7 @@ import { ISSUE_MODES } from './issuance.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
 
-/** The credential pointer of the issuance detail (spec §2.7). */
+/** The credential pointer of the issuance detail (docs/api.md §2.7). */
 export const credentialPointerSchema = v.object({
   id: v.string(),
   format: v.literal('OB3_VC_JWT'),
@@ -23,7 +23,7 @@ export const ISSUANCE_STATUSES = [...CREDENTIAL_STATUSES, 'pending'] as const
 export const issuanceStatusSchema = v.picklist(ISSUANCE_STATUSES)
 export type IssuanceStatus = v.InferOutput<typeof issuanceStatusSchema>
 
-/** An item of the issuance list (spec §2.6): `achievementId` and `credentialId` among its fields. */
+/** An item of the issuance list (docs/api.md §2.6): `achievementId` and `credentialId` among its fields. */
 export const issuanceItemSchema = v.object({
   id: v.number(),
   achievementId: v.number(),
@@ -38,7 +38,7 @@ export const issuanceItemSchema = v.object({
 })
 export type IssuanceItem = v.InferOutput<typeof issuanceItemSchema>
 
-/** The issuance detail (spec §2.6): the item's members and what only the detail carries. */
+/** The issuance detail (docs/api.md §2.6): the item's members and what only the detail carries. */
 export const issuanceDetailSchema = v.object({
   ...issuanceItemSchema.entries,
   revocationReason: v.nullable(v.string()),
@@ -82,7 +82,7 @@ export function presentIssuanceItem(issuance: Issuance, credential: CredentialRe
 }
 
 /**
- * The issuance detail (spec §2.6): recipient data, the `form` as issued (the snapshot engraved into the
+ * The issuance detail (docs/api.md §2.6): recipient data, the `form` as issued (the snapshot engraved into the
  * credential, never the live template), evidences and the credential pointer (`null` until it exists).
  */
 export function presentIssuanceDetail(

@@ -47,11 +47,11 @@ export async function listIssuances(ctx: IssuerContext, club: string, query: Lis
 /** Decoded JWT claims: the members the credential's JWT holds (docs/decisions.md, The signed credential), and any others. */
 export const jwtClaimsSchema = v.record(v.string(), v.unknown())
 
-/** A signed credential as the credential read returns it (spec §2.8): `payload` is the decoded `jwt`. */
+/** A signed credential as the credential read returns it (docs/api.md §2.8): `payload` is the decoded `jwt`. */
 export const credentialViewSchema = v.object({ id: v.string(), format: v.literal('OB3_VC_JWT'), jwt: v.string(), payload: jwtClaimsSchema })
 export type CredentialView = v.InferOutput<typeof credentialViewSchema>
 
-/** The credential read (spec §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */
+/** The credential read (docs/api.md §2.8): `{ id, format, jwt, payload }`; 409 `credential-pending` before it exists. */
 export async function readCredential(ctx: IssuerContext, club: string, issuanceId: number): Promise<CredentialView> {
   const issuance = await requireIssuance(ctx.storage, club, issuanceId)
   const credential = await ctx.storage.credentials.findByIssuance(issuance.id)

@@ -11,7 +11,7 @@ import type { IssuanceDetail } from './present.ts'
 export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500, 'multi-line')) }, 'unknown-field')
 
 /**
- * Revokes an issuance (spec §4.7, docs/decisions.md, Lifecycle): sets the credential's bit in the club's
+ * Revokes an issuance (docs/api.md §4.7, docs/decisions.md, Lifecycle): sets the credential's bit in the club's
  * revocation list (the list is computed from revoked issuances), emits `issuance.revoked` once, and
  * answers the detail. Revoking again changes nothing and emits nothing. Before the credential exists it is
  * allowed: the credential is then born revoked.

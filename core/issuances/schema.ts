@@ -16,7 +16,7 @@ const isoDateTime = v.pipe(
   v.transform((value) => Date.parse(value)),
 )
 
-/** The request of `POST .../issuances` (spec §4.3); recipients are checked one by one, see `recipientSchema`. */
+/** The request of `POST .../issuances` (docs/api.md §4.3); recipients are checked one by one, see `recipientSchema`. */
 export const issueRequestSchema = v.strictObject(
   {
     achievementFormId: v.pipe(v.number('must-be-number'), v.integer('must-be-integer'), v.minValue(1, 'must-be-positive')),
@@ -28,7 +28,7 @@ export const issueRequestSchema = v.strictObject(
 )
 
 /**
- * The v1 bulk-issue request (spec §4.12): v2's request with `formId` for `achievementFormId`. v1.ts renames
+ * The v1 bulk-issue request (docs/api.md §4.12): v2's request with `formId` for `achievementFormId`. v1.ts renames
  * the member and validates with `issueRequestSchema`; this shape is what the OpenAPI document shows.
  */
 export const v1IssueRequestSchema = v.strictObject(
@@ -43,7 +43,7 @@ export const evidenceSchema = jsonObject({
   isPublic: v.optional(v.boolean('must-be-boolean'), false),
 })
 
-/** One recipient entry (spec §4.3 plus the optional `evidences[]` and `expiresAt` of docs/decisions.md, Issuing). */
+/** One recipient entry (docs/api.md §4.3 plus the optional `evidences[]` and `expiresAt` of docs/decisions.md, Issuing). */
 export const recipientSchema = jsonObject({
   externalUserId: v.optional(
     v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),

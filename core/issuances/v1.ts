@@ -9,7 +9,7 @@ import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import { REQUIREMENT_TYPES } from '../achievements/template.ts'
 
 /**
- * v1 bulk issue (spec §4.12): `{ formId, recipients[], mode?, expiresAt? }` → `{ issued[], failed[] }`.
+ * v1 bulk issue (docs/api.md §4.12): `{ formId, recipients[], mode?, expiresAt? }` → `{ issued[], failed[] }`.
  * The same batch as v2 underneath; a recipient v2 would skip is in `failed[]` with the skip's code, since
  * v1 has no third list. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
  */
@@ -35,7 +35,7 @@ export async function issueV1(
   return { status: 200, body: outcome.body }
 }
 
-/** The v1 bulk-issue answer (spec §4.12): a recipient v2 would skip is in `failed[]` with the skip's error. */
+/** The v1 bulk-issue answer (docs/api.md §4.12): a recipient v2 would skip is in `failed[]` with the skip's error. */
 export const v1BatchResultSchema = v.object({
   issued: v.array(v.object({ id: v.number(), ref: v.string() })),
   failed: v.array(
@@ -63,7 +63,7 @@ function renamePath(error: unknown): unknown {
   return error
 }
 
-/** An issuance as v1 reads it (spec §4.12, §9: keys are only ever added). */
+/** An issuance as v1 reads it (docs/api.md §4.12, §9: keys are only ever added). */
 export const v1IssuanceViewSchema = v.object({
   id: v.number(),
   formId: v.number(),

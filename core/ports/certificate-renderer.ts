@@ -1,7 +1,7 @@
 import type { CertificateModel } from '../files/certificate-model.ts'
 
 /**
- * Renders certificate documents (the PDF of `GET .../issuances/{id}/file?format=pdf`, spec §4.6). Core
+ * Renders certificate documents (the PDF of `GET .../issuances/{id}/file?format=pdf`, docs/api.md §4.6). Core
  * assembles the model from the signed credential and its snapshot; the renderer only lays it out
  * (`createPdfRenderer()` from `clubcred/pdf`, pdf-lib with an embedded Korean font).
  *

@@ -17,7 +17,7 @@ export interface MetricsPort {
   mailDelivery(outcome: MailOutcome): void
   /** One attempt of a webhook delivery ended. */
   webhookDelivery(outcome: WebhookOutcome): void
-  /** A public verification (spec §4.11) answered this verdict. */
+  /** A public verification (docs/api.md §4.11) answered this verdict. */
   verification(verdict: VerificationVerdict): void
   /** A token request ended: `issued`, or the OAuth error code it was refused with. */
   tokenRequest(outcome: TokenOutcome): void

@@ -266,7 +266,7 @@ export interface StatusListStore {
   takeSlots(listId: number, count: number): Promise<{ first: number; count: number } | null>
 }
 
-/** An event of the club feed (spec §2.10, §6). */
+/** An event of the club feed (docs/api.md §2.10, §6). */
 export interface ClubEvent {
   id: number
   club: string
@@ -446,7 +446,7 @@ export interface DesignStore {
   list(club: string, page: KeysetPage): Promise<Design[]>
 }
 
-/** A legacy API key (spec §5 item 7): the secret is stored only as a hash. */
+/** A legacy API key (docs/api.md §5 item 7): the secret is stored only as a hash. */
 export interface ApiKeyRecord {
   id: string
   club: string

@@ -20,7 +20,7 @@ export interface SignedStatusList {
 
 /**
  * The club's revocation list as a Bitstring Status List credential, a VC-JWT signed by the club's key.
- * `listId` `null` is the club's first list (the address of spec §4.11). Re-signed only when the set of
+ * `listId` `null` is the club's first list (the address of docs/api.md §4.11). Re-signed only when the set of
  * revoked entries changes or the club's key is rotated.
  */
 export function createStatusListPublisher(ctx: IssuerContext, cacheSize = 1000) {

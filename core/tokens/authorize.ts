@@ -4,7 +4,7 @@ import type { Principal } from './principal.ts'
 
 /**
  * Checks that the caller may run an operation needing `scope` on `club`. A token is usable for its own
- * club only (spec §5 item 5): another club is 403 `club-forbidden` whether or not that club exists.
+ * club only (docs/api.md §5 item 5): another club is 403 `club-forbidden` whether or not that club exists.
  */
 export function authorize(principal: Principal, club: string, scope: ScopeName): void {
   if (principal.club !== club) {

@@ -9,7 +9,7 @@ import { SECRET_BINDING_CLAIM, secretBinding } from './secret-binding.ts'
 /** The owner name of the key that signs access tokens. */
 export const PLATFORM_KEY_OWNER = 'platform'
 
-/** A client credentials token request (interface-spec §4.1), already taken apart by the HTTP face. */
+/** A client credentials token request (docs/api.md §4.1), already taken apart by the HTTP face. */
 export interface TokenRequest {
   clientId: string | null
   clientSecret: string | null
@@ -17,7 +17,7 @@ export interface TokenRequest {
   scope: string | null
 }
 
-/** The token response (spec §4.1, RFC 6749 §5.1): `scope` the space-separated `svc:openapi:<scope>` strings granted. */
+/** The token response (docs/api.md §4.1, RFC 6749 §5.1): `scope` the space-separated `svc:openapi:<scope>` strings granted. */
 export const tokenResponseSchema = v.object({ access_token: v.string(), token_type: v.literal('Bearer'), expires_in: v.number(), scope: v.string() })
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>
 

@@ -4,7 +4,7 @@ import type { IssuerContext } from '../context.ts'
 import type { CredentialStatus } from '../credentials/status.ts'
 import type { Verdict } from './verify-issuance.ts'
 
-/** Everything the share page shows (spec §4.11), taken from the signed credential, not the live template. */
+/** Everything the share page shows (docs/api.md §4.11), taken from the signed credential, not the live template. */
 export interface ShareView {
   credentialId: string
   club: { domain: string; name: string; issuerVerified: boolean }

@@ -9,7 +9,7 @@ import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import type { VerificationVerdict } from '../ports/metrics.ts'
 
-/** The public verdict of spec §2.11; `statusCode` 404 (with `status` and `payload` null) when there is no credential. */
+/** The public verdict of docs/api.md §2.11; `statusCode` 404 (with `status` and `payload` null) when there is no credential. */
 export const verdictSchema = v.object({
   statusCode: v.number(),
   isValid: v.boolean(),
@@ -22,7 +22,7 @@ export type Verdict = v.InferOutput<typeof verdictSchema>
 const NOT_FOUND: Verdict = { statusCode: 404, isValid: false, status: null, issuerVerified: false, payload: null }
 
 /**
- * Verifies an issuance's credential for anyone (spec §4.11). `isValid` is a real verification of the
+ * Verifies an issuance's credential for anyone (docs/api.md §4.11). `isValid` is a real verification of the
  * stored JWT: ES256 signature by a key of the club's DID document named by the header's `kid`, and
  * claims consistent with the credential (iss, jti, nbf, exp against vc). `status` is computed now
  * (revoked, else expired, else valid). `issuerVerified` is the club's attestation, independent of both.

@@ -4,7 +4,7 @@ import fc from 'fast-check'
 import { SCOPE_NAMES, isScopeName, parseScopeString, toScopeString } from '../../core/scopes.ts'
 
 describe('scope strings', () => {
-  it('are the ten scopes of spec 2.2, in its order', () => {
+  it('are the ten scopes of docs/api.md §2.2, in its order', () => {
     assert.deepStrictEqual(
       [...SCOPE_NAMES],
       [

@@ -10,7 +10,7 @@ import { defaultBadgePng } from '../../core/designs/default-badge.ts'
 import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, poppler, skipWithoutPoppler, type FilesApi } from './support.ts'
 
 /**
- * The certificate PDF (interface-spec §4.6) read back by poppler, as a person's viewer would: the
+ * The certificate PDF (docs/api.md §4.6) read back by poppler, as a person's viewer would: the
  * Hangul text is there as text (not boxes), in an embedded subset font, laid out by the certificate
  * design, from the credential as issued. Page images land in test/artifacts/ (git-ignored, kept by CI).
  */

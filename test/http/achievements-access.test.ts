@@ -5,7 +5,7 @@ import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidati
 import type { TemplateView } from '../../core/achievements/present.ts'
 
 /**
- * Template routes as a client meets them (interface-spec §4.10, docs/decisions.md, HTTP face, Scopes per
+ * Template routes as a client meets them (docs/api.md §4.10, docs/decisions.md, HTTP face, Scopes per
  * operation and Lifecycle): status codes, Location, 404s, scopes and body parsing.
  */
 

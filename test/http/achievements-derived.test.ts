@@ -5,7 +5,7 @@ import { aTemplate, create, patch, read } from '../core/achievements/support.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 
 /**
- * What the template read derives and what a patch keeps (interface-spec §2.3 to §2.5, §4.10 rules 5
+ * What the template read derives and what a patch keeps (docs/api.md §2.3 to §2.5, §4.10 rules 5
  * to 8), through HTTP.
  */
 
@@ -19,7 +19,7 @@ afterEach(async () => {
 
 const idsOf = (template: TemplateView): number[] => template.criteria.requirements.map((requirement) => requirement.id)
 
-describe('program (spec §2.5, §4.10 rule 6)', () => {
+describe('program (docs/api.md §2.5, §4.10 rule 6)', () => {
   it('a patch of only program.url changes the url and keeps name and isPublic', async () => {
     const saved = await create(api, aTemplate({ program: { name: 'Spring league', url: 'https://chess.example/a', isPublic: true } }))
     assert.deepEqual(saved.program, { name: 'Spring league', url: 'https://chess.example/a', isPublic: true })
@@ -62,7 +62,7 @@ describe('program (spec §2.5, §4.10 rule 6)', () => {
   })
 })
 
-describe('engraved description (spec §4.10 rule 7)', () => {
+describe('engraved description (docs/api.md §4.10 rule 7)', () => {
   it('an engraved description not written separately mirrors the description and follows its patch', async () => {
     const saved = await create(api, aTemplate({ description: 'Old text' }))
     assert.equal(saved.imprintDescription, 'Old text')
@@ -96,7 +96,7 @@ describe('engraved description (spec §4.10 rule 7)', () => {
   })
 })
 
-describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
+describe('requirement ids and order (docs/api.md §2.4, §4.10 rules 5 and 8)', () => {
   it('replacing the requirements gives every requirement a new id, higher than any before', async () => {
     const saved = await create(api, aTemplate({ criteria: { requirements: [{ description: 'A' }, { description: 'B' }] } }))
     const before = idsOf(saved)
@@ -200,7 +200,7 @@ describe('requirement ids and order (spec §2.4, §4.10 rules 5 and 8)', () => {
   })
 })
 
-describe('derived read-only fields (spec §2.3)', () => {
+describe('derived read-only fields (docs/api.md §2.3)', () => {
   it('derived fields sent in a create are ignored and computed', async () => {
     const saved = await create(
       api,
@@ -317,7 +317,7 @@ describe('achievementType (docs/decisions.md, Templates)', () => {
   })
 })
 
-describe('alignment (spec §2.3)', () => {
+describe('alignment (docs/api.md §2.3)', () => {
   it('there is one alignment per tag, in tag order, targeting /skills/<encoded tag>', async () => {
     const tags = ['Endgame theory', '체스', 'C#/C++ & Go?', '100%']
     const saved = await create(api, aTemplate({ tag: tags }))
@@ -343,7 +343,7 @@ describe('alignment (spec §2.3)', () => {
   })
 })
 
-describe('coIssuers (spec §2.3)', () => {
+describe('coIssuers (docs/api.md §2.3)', () => {
   it('the first co-issuer is the club itself as representative', async () => {
     const saved = await create(api)
     assert.equal(saved.coIssuers.length, 1)
@@ -360,7 +360,7 @@ describe('coIssuers (spec §2.3)', () => {
   })
 })
 
-describe('issuedCount (spec §2.3)', () => {
+describe('issuedCount (docs/api.md §2.3)', () => {
   it('a new template has issuedCount 0', async () => {
     assert.equal((await create(api)).issuedCount, 0)
   })

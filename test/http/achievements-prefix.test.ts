@@ -1,4 +1,4 @@
-/** The certificate-number prefix (spec §2.12): one rule on every surface, engraved with the snapshot. */
+/** The certificate-number prefix (docs/api.md §2.12): one rule on every surface, engraved with the snapshot. */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openApi, type Api } from '../support/api-harness.ts'

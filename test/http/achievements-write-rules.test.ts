@@ -4,7 +4,7 @@ import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertUnchanged, assertValidation, create, listAll, patch, read, templatePath } from '../core/achievements/support.ts'
 
-/** The write rules of interface-spec §4.10 and docs/decisions.md, Templates, through POST and PATCH. */
+/** The write rules of docs/api.md §4.10 and docs/decisions.md, Templates, through POST and PATCH. */
 
 let api: Api
 beforeEach(async () => {
@@ -30,7 +30,7 @@ async function assertPatchRefused(id: number, body: unknown, errors: { message: 
 
 const range = (count: number) => Array.from({ length: count }, (_, i) => i)
 
-describe('template tags (spec §4.10 rule 2)', () => {
+describe('template tags (docs/api.md §4.10 rule 2)', () => {
   it('31 tags that de-duplicate to 30 are accepted and stored as the 30 trimmed, unique tags', async () => {
     const tags = [...range(30).map((i) => `  skill ${i}\t`), 'skill 0']
     const saved = await create(api, aTemplate({ tag: tags }))
@@ -106,7 +106,7 @@ describe('template tags (spec §4.10 rule 2)', () => {
   })
 })
 
-describe('English text slots (spec §4.10 rule 3)', () => {
+describe('English text slots (docs/api.md §4.10 rule 3)', () => {
   const SLOTS = ['nameEn', 'descriptionEn', 'imprintDescriptionEn'] as const
 
   for (const slot of SLOTS) {
@@ -143,7 +143,7 @@ describe('English text slots (spec §4.10 rule 3)', () => {
   }
 })
 
-describe('description (spec §4.10 rule 1)', () => {
+describe('description (docs/api.md §4.10 rule 1)', () => {
   it('a create without description is refused with required and nothing is created', async () => {
     await assertCreateRefused({ name: 'No description' }, [{ message: 'required', path: 'description' }])
   })
@@ -178,7 +178,7 @@ describe('description (spec §4.10 rule 1)', () => {
   })
 })
 
-describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
+describe('requirements (docs/api.md §2.4, §4.10 rules 4 and 5)', () => {
   it('a requirement with neither description nor url is refused with requirement-empty at its index', async () => {
     const requirements = [{ description: 'Fine' }, { type: 'score' }]
     await assertCreateRefused(aTemplate({ criteria: { requirements } }), [{ message: 'requirement-empty', path: 'criteria.requirements.1' }])
@@ -214,7 +214,7 @@ describe('requirements (spec §2.4, §4.10 rules 4 and 5)', () => {
     ])
   })
 
-  it('there are 16 requirement type codes, the three of the spec among them', () => {
+  it('there are 16 requirement type codes, course_complete, presentation_publication and score among them', () => {
     assert.equal(REQUIREMENT_TYPES.length, 16)
     assert.equal(new Set(REQUIREMENT_TYPES).size, 16)
     for (const code of ['course_complete', 'presentation_publication', 'score']) assert.ok(REQUIREMENT_TYPES.includes(code as never), code)

@@ -1,5 +1,5 @@
 /**
- * GET /v2/clubs/{club}/ (interface-spec §4.2) and every bearer check in front of it (docs/decisions.md,
+ * GET /v2/clubs/{club}/ (docs/api.md §4.2) and every bearer check in front of it (docs/decisions.md,
  * Authentication), through the real server process.
  */
 import assert from 'node:assert/strict'

@@ -18,7 +18,7 @@ import {
 } from '../core/issuances/support.ts'
 
 /**
- * The batch rules of POST issuances (interface-spec §2.9, §4.3, §7; docs/decisions.md, Issuing), through
+ * The batch rules of POST issuances (docs/api.md §2.9, §4.3, §7; docs/decisions.md, Issuing), through
  * HTTP: result shape, refs, skipped and failed items, the recipient limit, and what is stored.
  */
 
@@ -41,7 +41,7 @@ async function assertNothingStored(): Promise<void> {
   assert.equal(await api.storage.signingJobs.count(), 0)
 }
 
-describe('the batch result (spec §2.9)', () => {
+describe('the batch result (docs/api.md §2.9)', () => {
   it('has one item per recipient and a summary; ref is externalUserId, else the index', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,
@@ -175,7 +175,7 @@ describe('skipped items (docs/decisions.md, Issuing)', () => {
   })
 })
 
-describe('failed items (docs/decisions.md, Issuing; spec §7)', () => {
+describe('failed items (docs/decisions.md, Issuing; docs/api.md §7.6)', () => {
   it('a bad e-mail or an empty name fails with { code, message, path }, and the others are issued', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,
@@ -314,7 +314,7 @@ describe('request errors (docs/decisions.md, HTTP face)', () => {
   })
 })
 
-describe('events of a batch (spec §6)', () => {
+describe('events of a batch (docs/api.md §6)', () => {
   it('each accepted recipient gets issuance.issued, then issuance.credential_issued once signed', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,

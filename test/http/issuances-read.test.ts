@@ -20,7 +20,7 @@ import {
 import type { Json } from '../support/json.ts'
 
 /**
- * Reading what was issued (interface-spec §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions.md,
+ * Reading what was issued (docs/api.md §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions.md,
  * Lists and Lifecycle): the issuance list, the detail with its credential pointer, the credential
  * and the event feed, before and after signing.
  */
@@ -48,7 +48,7 @@ afterEach(async () => {
   await api.close()
 })
 
-describe('the issuance list (spec §4.4, docs/decisions.md, Lists)', () => {
+describe('the issuance list (docs/api.md §4.4, docs/decisions.md, Lists)', () => {
   it('items carry achievementId and a credentialId that is null until the credential exists', async () => {
     const result = await issue(api, { achievementFormId: templateId, recipients: recipients(3) })
     const ids = result.results.map((item) => item.resourceId)
@@ -114,7 +114,7 @@ describe('the issuance list (spec §4.4, docs/decisions.md, Lists)', () => {
   })
 })
 
-describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
+describe('the issuance detail (docs/api.md §2.6, §2.7, §4.5)', () => {
   it('holds the recipient, the form as issued, the evidences and a credential pointer that is null before signing', async () => {
     const [item] = (
       await issue(api, {
@@ -188,7 +188,7 @@ describe('the issuance detail (spec §2.6, §2.7, §4.5)', () => {
   })
 })
 
-describe('the credential read (spec §2.8, §4.8)', () => {
+describe('the credential read (docs/api.md §2.8, §4.8)', () => {
   it('is 409 credential-pending before the credential exists, then { id, format, jwt, payload }', async () => {
     const [item] = (await issue(api, { achievementFormId: templateId, recipients: recipients(1) })).results
     const pending = await api.call('GET', `${issuancePath(item.resourceId)}/credential`)
@@ -217,7 +217,7 @@ describe('the credential read (spec §2.8, §4.8)', () => {
   })
 })
 
-describe('the event feed (spec §2.10, §4.9, §6)', () => {
+describe('the event feed (docs/api.md §2.10, §4.9, §6)', () => {
   it('lists events newest first, pages with a cursor and ends with nextCursor null', async () => {
     const ids = (await issue(api, { achievementFormId: templateId, recipients: recipients(3) })).results.map((item) => String(item.resourceId))
     clock.advance(2000)

@@ -9,7 +9,7 @@ import type { Json } from '../support/json.ts'
 
 /**
  * Template reads return what the next credential engraves, and template edits never change credentials
- * already issued (interface-spec §1, §2.3, §2.11, §3; docs/decisions.md, Lifecycle, §6).
+ * already issued (docs/api.md §1, §2.3, §2.11, §3; docs/decisions.md, Lifecycle, §6).
  */
 
 let api: Api
@@ -49,7 +49,7 @@ async function issueAndSign(externalUserId: string) {
   return { id: item.resourceId as number, jwt, vc }
 }
 
-/** interface-spec §2.11: what the credential's achievement holds of the template read, exactly. */
+/** docs/api.md §2.11: what the credential's achievement holds of the template read, exactly. */
 function assertEngraves(template: TemplateView, vc: Json): void {
   const achievement = vc.credentialSubject.achievement
   assert.equal(achievement.name, template.name)
@@ -61,7 +61,7 @@ function assertEngraves(template: TemplateView, vc: Json): void {
   assert.deepStrictEqual(achievement['x-partnerOrganizations'], template.coIssuers)
 }
 
-describe('template reads and the next credential (spec §1, §2.11)', () => {
+describe('template reads and the next credential (docs/api.md §1, §2.11)', () => {
   it('the template read before issuing equals what the credential engraves', async () => {
     const template = await read(api, templateId)
     assert.equal(template.achievementType, 'CertificateOfCompletion')
@@ -82,7 +82,7 @@ describe('template reads and the next credential (spec §1, §2.11)', () => {
   })
 })
 
-describe('template edits after issuing (spec §3, docs/decisions.md, Lifecycle)', () => {
+describe('template edits after issuing (docs/api.md §3, docs/decisions.md, Lifecycle)', () => {
   const edit = {
     name: '체스 입문 (개정)',
     nameEn: 'Chess basics, revised',

@@ -18,7 +18,7 @@ import type { TemplateView } from '../../core/achievements/present.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Legacy form creation (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table, §8; docs/decisions.md,
+ * Legacy form creation (docs/api.md §2.12, §4.13, §5 item 7, §7.5, §8; docs/decisions.md,
  * Legacy form creation): every row of the legacy error table, every field rule of §2.12, and the created
  * form as an ordinary template that v2 and v1 read.
  */
@@ -51,7 +51,7 @@ function form(overrides: Record<string, unknown> = {}): Record<string, unknown> 
   return body
 }
 
-/** Posts with the key and asserts the 201 answer of spec §4.13; returns the form id. */
+/** Posts with the key and asserts the 201 answer of docs/api.md §4.13; returns the form id. */
 async function created(body: Record<string, unknown>, authorization = bearer()): Promise<number> {
   const response = await legacyPost(api, { authorization, body })
   assertCreated(response)
@@ -95,7 +95,7 @@ const withKey =
   (): LegacyRequest => ({ authorization: bearer(), body, ...extra })
 const withForm = (overrides: Record<string, unknown>) => (): LegacyRequest => ({ authorization: bearer(), body: form(overrides) })
 
-/** Every row of the legacy error table of spec §7, with the ways each condition is reached. */
+/** Every row of the legacy error table of docs/api.md §7.5, with the ways each condition is reached. */
 const TABLE: Row[] = [
   // 400, generic invalid request: a required field missing...
   { why: 'name is missing', status: 400, message: generic, request: withForm({ name: undefined }) },
@@ -242,7 +242,7 @@ const TABLE: Row[] = [
   },
 ]
 
-describe('legacy form creation refuses with the legacy error table, { statusCode, message, error }, and creates nothing (spec §7)', () => {
+describe('legacy form creation refuses with the legacy error table, { statusCode, message, error }, and creates nothing (docs/api.md §7.5)', () => {
   for (const row of TABLE) {
     it(`answers ${row.status} ${REASON_PHRASES[row.status]} when ${row.why}`, async () => {
       const before = await templateIds(api)
@@ -308,7 +308,7 @@ describe('legacy form creation refuses with the legacy error table, { statusCode
   })
 })
 
-describe('legacy form creation answers 201 { statusCode, message, achievementFormId } (spec §4.13, §5 item 7)', () => {
+describe('legacy form creation answers 201 { statusCode, message, achievementFormId } (docs/api.md §4.13, §5 item 7)', () => {
   it('accepts Authorization: Bearer <api key>', async () => {
     const before = await templateIds(api)
     const id = await created(form({ name: 'Bearer form' }), `Bearer ${key}`)
@@ -406,7 +406,7 @@ describe('legacy form creation answers 201 { statusCode, message, achievementFor
   })
 })
 
-describe('the legacy field rules of spec §2.12 accept every valid value', () => {
+describe('the legacy field rules of docs/api.md §2.12 accept every valid value', () => {
   for (const type of ['completion', 'activity', 'license', 'career', 'award', 'recommendation', 'membership', 'degree']) {
     it(`accepts type ${type} and stores it as the template type`, async () => {
       const id = await created(form({ type }))
@@ -497,7 +497,7 @@ describe('the legacy field rules of spec §2.12 accept every valid value', () =>
     )
   })
 
-  it('reads requirements of equal order by id, that is in the order sent (spec §4.10 rule 8)', async () => {
+  it('reads requirements of equal order by id, that is in the order sent (docs/api.md §4.10 rule 8)', async () => {
     const id = await created(
       form({
         requirements: [

@@ -1,5 +1,5 @@
 /**
- * The token endpoint (interface-spec §4.1, RFC 6749 §4.4) through the real server process.
+ * The token endpoint (docs/api.md §4.1, RFC 6749 §4.4) through the real server process.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -11,7 +11,7 @@ import { SCOPE_NAMES, toScopeString, type ScopeName } from '../../core/scopes.ts
 import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
 import type { Json } from '../support/json.ts'
 
-/** docs/decisions.md, Scopes per operation, and the v1 operations with the scopes of their v2 twins (spec §4.12). */
+/** docs/decisions.md, Scopes per operation, and the v1 operations with the scopes of their v2 twins (docs/api.md §4.12). */
 const DESIGN_SCOPES: Record<string, ScopeName> = {
   'GET /v2/clubs/{clubDomain}/': 'clubs:read',
   'GET /v2/clubs/{clubDomain}/achievements': 'achievements:read',
@@ -67,7 +67,7 @@ describe('the scope each operation documents is the scope enforced', () => {
         assert.ok(scopes.length <= 1, `${method} ${path} names one scope at most`)
         if (scopes.length === 0) return []
         const scope = SCOPE_NAMES.find((name) => toScopeString(name) === scopes[0])
-        assert.ok(scope, `${method} ${path} names a scope of interface-spec §2.2: ${scopes[0]}`)
+        assert.ok(scope, `${method} ${path} names a scope of docs/api.md §2.2: ${scopes[0]}`)
         return [{ method: method.toUpperCase(), path, scope }]
       }),
     )

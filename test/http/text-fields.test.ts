@@ -1,7 +1,7 @@
 /**
  * Free text refuses control characters and lone surrogates on every surface: 422
  * `validation-failed` with `control-character` / `lone-surrogate` at the member, per-recipient `failed`
- * items in an issue batch (spec §7), the legacy 400; a line feed only where text may span lines.
+ * items in an issue batch (docs/api.md §7.6), the legacy 400; a line feed only where text may span lines.
  * Nothing is stored by a refused request.
  */
 import assert from 'node:assert/strict'
@@ -158,7 +158,7 @@ describe('text fields', () => {
     })
   })
 
-  describe('recipients: per-recipient failed items, not a request error (spec §7)', () => {
+  describe('recipients: per-recipient failed items, not a request error (docs/api.md §7.6)', () => {
     it('name, externalUserId, email, evidence name and description each fail their own item at their own path', async () => {
       const before = await counts()
       const entries = [

@@ -10,7 +10,7 @@ import type { TemplateView } from '../../core/achievements/present.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * The v1 contract (interface-spec §4.12, §9; docs/decisions.md, v1): v1 answers only ever gain keys, so every
+ * The v1 contract (docs/api.md §4.12, §9; docs/decisions.md, v1): v1 answers only ever gain keys, so every
  * v1 response shape is pinned here, key by key, with the type of each value. Removing or renaming a key
  * fails; adding one fails too, on purpose, until the pinned shape below is extended with it.
  * Also: v1 writes follow the v2 rules, `order` drives requirement order, scopes, and one club per token.
@@ -141,12 +141,16 @@ function diffShape(shape: Shape, value: unknown, path = '$', diff: ShapeDiff = {
 /** Asserts that `value` has exactly the pinned shape `name`. */
 function assertShape(value: unknown, shape: Shape, name: string): void {
   const diff = diffShape(shape, value)
-  assert.deepStrictEqual(diff.removed, [], `${name}: v1 lost keys ${diff.removed.join(', ')}. v1 answers never lose or rename a key (spec §9); put them back.`)
-  assert.deepStrictEqual(diff.changed, [], `${name}: v1 values changed type: ${diff.changed.join('; ')}. Existing v1 responses do not change (spec §9).`)
+  assert.deepStrictEqual(
+    diff.removed,
+    [],
+    `${name}: v1 lost keys ${diff.removed.join(', ')}. v1 answers never lose or rename a key (docs/api.md §9); put them back.`,
+  )
+  assert.deepStrictEqual(diff.changed, [], `${name}: v1 values changed type: ${diff.changed.join('; ')}. Existing v1 responses do not change (docs/api.md §9).`)
   assert.deepStrictEqual(
     diff.added,
     [],
-    `${name}: v1 gained keys ${diff.added.join(', ')}. v1 only gains keys deliberately (spec §9): if the new key is meant to be there, extend the pinned shape ${name} in test/http/v1-contract.test.ts.`,
+    `${name}: v1 gained keys ${diff.added.join(', ')}. v1 only gains keys deliberately (docs/api.md §9): if the new key is meant to be there, extend the pinned shape ${name} in test/http/v1-contract.test.ts.`,
   )
 }
 
@@ -219,7 +223,7 @@ const recipient = (name: string, extra: Record<string, unknown> = {}) => ({
 
 // ---------------------------------------------------------------------------------------------------
 
-describe('every v1 response has exactly its pinned shape (spec §4.12, §9)', () => {
+describe('every v1 response has exactly its pinned shape (docs/api.md §4.12, §9)', () => {
   let badge: number
   let certificate: number
   before(async () => {
@@ -392,7 +396,7 @@ describe('every v1 response has exactly its pinned shape (spec §4.12, §9)', ()
   })
 })
 
-describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
+describe('v1 writes follow the v2 rules (docs/api.md §4.10, §7)', () => {
   let formId: number
   beforeEach(async () => {
     api = await openApi()
@@ -508,7 +512,7 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
     )
   })
 
-  it('refuses a requirement order below 0 or not an integer (spec §8)', async () => {
+  it('refuses a requirement order below 0 or not an integer (docs/api.md §8)', async () => {
     assertValidation(
       await v1('POST', '/v1/forms', {
         name: 'New',
@@ -546,7 +550,7 @@ describe('v1 writes follow the v2 rules (spec §4.10, §7)', () => {
   })
 })
 
-describe('on v1 `order` drives requirement order: order ascending, then id (spec §4.10 rule 8, §9)', () => {
+describe('on v1 `order` drives requirement order: order ascending, then id (docs/api.md §4.10 rule 8, §9)', () => {
   beforeEach(async () => {
     api = await openApi()
   })
@@ -611,7 +615,7 @@ describe('on v1 `order` drives requirement order: order ascending, then id (spec
       ],
     )
     const oldIds = new Set(form.requirements.map((requirement: { id: number }) => requirement.id))
-    for (const requirement of response.body.requirements) assert.ok(!oldIds.has(requirement.id), 'a replaced list has new ids (spec §4.10 rule 5)')
+    for (const requirement of response.body.requirements) assert.ok(!oldIds.has(requirement.id), 'a replaced list has new ids (docs/api.md §4.10 rule 5)')
     assert.equal((await readV2(form.id)).criteria.narrative, '1. second\n2. first')
   })
 })
@@ -678,7 +682,7 @@ describe('v1 needs the scope of each operation (docs/decisions.md, Scopes per op
   }
 })
 
-describe('v1 reaches the forms and issuances of the token’s club only (spec §5 item 5)', () => {
+describe('v1 reaches the forms and issuances of the token’s club only (docs/api.md §5 item 5)', () => {
   let chessForm: number
   let chessIssuance: number
   let goToken: string

@@ -8,7 +8,7 @@ import { verifyWithDidDocument } from '../support/verification-status-list.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Credential status and the public verdict (interface-spec §2.7, §2.11, §3, §4.11; docs/decisions.md,
+ * Credential status and the public verdict (docs/api.md §2.7, §2.11, §3, §4.11; docs/decisions.md,
  * Lifecycle and The signed credential): status is computed on every read (revoked, else expired, else
  * valid) and agrees on every surface; `isValid` is a real verification of the stored JWT; `issuerVerified`
  * is independent of both; the verdict names no recipient.
@@ -226,7 +226,7 @@ describe('isValid is a real verification of the stored JWT', () => {
   })
 })
 
-describe('the verdict payload (spec §2.11)', () => {
+describe('the verdict payload (docs/api.md §2.11)', () => {
   it('is the decoded credential exactly as issued, also after the template changes', async () => {
     const id = await signedExpiringInAnHour()
     const { jwt, payload } = await credentialOf(api, id)

@@ -1,7 +1,7 @@
 /**
  * Legacy API keys can be listed and revoked from the admin CLI: `apikey list --club D`
  * shows ids and creation times, never a secret; `apikey revoke --key ID` makes the key answer 401
- * `Invalid token` (spec §7) at once on the running server. Through the real CLI and server processes.
+ * `Invalid token` (docs/api.md §7.5) at once on the running server. Through the real CLI and server processes.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

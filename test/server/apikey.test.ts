@@ -8,7 +8,7 @@ import { svgBase64 } from '../support/legacy-forms.ts'
 
 /**
  * Legacy API keys from the admin CLI (docs/decisions.md, Admin CLI `apikey create --club D`;
- * interface-spec §4.13, §5 items 7 and 10): printed once, usable at once against the real server, never
+ * docs/api.md §4.13, §5 items 7 and 10): printed once, usable at once against the real server, never
  * stored in plain text.
  */
 

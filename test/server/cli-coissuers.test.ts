@@ -1,6 +1,6 @@
 /**
  * The admin CLI's co-issuer commands (docs/decisions.md, Admin CLI and Templates: co-issuers are added by the admin CLI;
- * interface-spec §2.3 `coIssuers`), run as real CLI processes on a real data dir. Each prints
+ * docs/api.md §2.3 `coIssuers`), run as real CLI processes on a real data dir. Each prints
  * `{ coIssuers: [...] }`: the template's co-issuers as its read shows them, the club first.
  */
 import assert from 'node:assert/strict'

@@ -265,7 +265,7 @@ export interface VerificationApiOptions {
   listen?: boolean
 }
 
-/** The issuer behind the public verification surface (interface-spec §4.7, §4.11), answering raw text. */
+/** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
 export async function openVerificationApi({ club, clock, listen }: VerificationApiOptions = {}): Promise<VerificationApi> {
   const harness = await openHarness({ club, clock, listen }, 'verification')
   const { issuer, origin } = harness

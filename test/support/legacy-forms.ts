@@ -3,7 +3,7 @@ import { ORIGIN, type Api } from './api-harness.ts'
 import type { Json } from './json.ts'
 
 /**
- * Helpers for the legacy form-creation tests (interface-spec §2.12, §4.13, §5 item 7, §7 legacy table)
+ * Helpers for the legacy form-creation tests (docs/api.md §2.12, §4.13, §5 item 7, §7.5)
  * and the v1 tests that start from a legacy form: raw requests (the harness always adds the club
  * token, the legacy operation must also be called without any Authorization), designs to point at,
  * API keys, and the NestJS-shaped error answer.

@@ -54,7 +54,7 @@ function jsonSchema(schema: Schema): Record<string, unknown> {
  * bodies from the valibot schemas core validates with, response bodies from the valibot schemas core's
  * answers are typed by (`v.InferOutput`), and each club operation's scope as the `oauth2` requirement the
  * router enforces. Response objects are open (no `additionalProperties: false`): answers gain members
- * without a new version (interface-spec §9), and a client ignores the members it does not know.
+ * without a new version (docs/api.md §9), and a client ignores the members it does not know.
  */
 export function createOpenApiDocument(config: IssuerConfig, operations: readonly Operation[]) {
   const bases = surfaceBases(config.urls)
@@ -95,7 +95,7 @@ export function createOpenApiDocument(config: IssuerConfig, operations: readonly
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'Access tokens of the client credentials grant (interface-spec §4.1); each club operation names the one scope it needs.',
+          description: 'Access tokens of the client credentials grant (docs/api.md §4.1); each club operation names the one scope it needs.',
           flows: { clientCredentials: { tokenUrl: `${config.urls.auth}/token`, scopes: scopeDescriptions(operations) } },
         },
         clientBasic: { type: 'http', scheme: 'basic' },
@@ -147,7 +147,7 @@ function responsesOf(operation: Operation): Record<string, unknown> {
   return responses
 }
 
-/** How an operation authenticates: its scope as `svc:openapi:<scope>` (spec §5 item 4), or its own scheme. */
+/** How an operation authenticates: its scope as `svc:openapi:<scope>` (docs/api.md §5 item 4), or its own scheme. */
 function securityOf(operation: Operation): Record<string, string[]>[] {
   if (operation.scope !== undefined) return [{ oauth2: [toScopeString(operation.scope)] }]
   if (operation.auth === 'client') return [{ clientBasic: [] }]
@@ -155,13 +155,12 @@ function securityOf(operation: Operation): Record<string, string[]>[] {
   return []
 }
 
-/** All ten scopes of interface-spec §2.2, each described by the operations that need it. */
+/** All ten scopes of docs/api.md §2.2, each described by the operations that need it. */
 function scopeDescriptions(operations: readonly Operation[]): Record<string, string> {
   return Object.fromEntries(
     SCOPE_NAMES.map((scope) => {
       const summaries = operations.filter((operation) => operation.scope === scope).map((operation) => operation.summary)
-      const description =
-        summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by interface-spec §2.2; no operation of this service needs it yet.'
+      const description = summaries.length > 0 ? `Allows: ${summaries.join('; ')}.` : 'Listed by docs/api.md §2.2; no operation of this service needs it yet.'
       return [toScopeString(scope), description]
     }),
   )

@@ -4,7 +4,7 @@ import { json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
-/** Templates on v2, `{base_url}/v2/clubs/{clubDomain}/achievements` (interface-spec §4.10). */
+/** Templates on v2, `{base_url}/v2/clubs/{clubDomain}/achievements` (docs/api.md §4.10). */
 export async function listTemplates({ issuer, request, club }: ScopedCall): Promise<Response> {
   return json(await issuer.achievements.list(club, listQuery(request)))
 }

@@ -4,7 +4,7 @@ import { idempotencyOf, idempotentResponse, json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
-/** Issuing, issuance reads, credentials and the event feed (interface-spec §4.3 to §4.9). */
+/** Issuing, issuance reads, credentials and the event feed (docs/api.md §4.3 to §4.9). */
 export async function issue({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
   const body = await readInput<IssueBody>(request, issuer.config.maxBodyBytes)
   return idempotentResponse(await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId)))

@@ -5,8 +5,8 @@ import type * as v from 'valibot'
 import type { Call } from '../operation.ts'
 
 /**
- * Legacy form creation: `POST {legacy_base_url}/open-api/achievements/forms` (spec §4.13). API-key
- * authentication with `Authorization: Bearer <key>` or the bare key (spec §5 item 7); the key is checked
+ * Legacy form creation: `POST {legacy_base_url}/open-api/achievements/forms` (docs/api.md §4.13). API-key
+ * authentication with `Authorization: Bearer <key>` or the bare key (docs/api.md §5 item 7); the key is checked
  * before the body, as the legacy service's guard did.
  */
 export async function createLegacyForm({ issuer, request, onError }: Call): Promise<Response> {

@@ -7,7 +7,7 @@ import type { Call } from '../operation.ts'
 /** The token request's form (RFC 6749 §4.4.2), for the document: `issueToken` reads these two parameters. */
 export const tokenFormSchema = v.object({ grant_type: v.literal('client_credentials'), scope: v.optional(v.string()) })
 
-/** `POST {auth_url}/token`: the client credentials grant (interface-spec §4.1, RFC 6749 §4.4). */
+/** `POST {auth_url}/token`: the client credentials grant (docs/api.md §4.1, RFC 6749 §4.4). */
 export async function issueToken({ issuer, request }: Call): Promise<Response> {
   const { clientId, clientSecret } = basicCredentials(request.headers.get('authorization'))
   if (mediaType(request) !== 'application/x-www-form-urlencoded') {

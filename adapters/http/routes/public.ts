@@ -8,7 +8,7 @@ import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
 import type { Call } from '../operation.ts'
 
 /*
- * The public verification surface at `PUBLIC_PATHS` under `{public_url}` (spec §4.11): no authentication,
+ * The public verification surface at `PUBLIC_PATHS` under `{public_url}` (docs/api.md §4.11): no authentication,
  * readable from any origin (problems too: the router marks them). Caching fits each resource: a JWT never
  * changes (immutable); verdicts and revocation lists change on revocation (short, revalidated with ETags).
  */
@@ -51,7 +51,7 @@ export async function image({ issuer, request }: Call): Promise<Response> {
 /** The skill a tag names: `id` its own address, the `targetUrl` of the template's alignment. */
 export const skillSchema = v.object({ id: v.string(), type: v.literal('ext:SkillTag'), name: v.string() })
 
-/** The alignment target of a tag (spec §2.3 `/skills/{tag}`): a resolvable description of the skill. */
+/** The alignment target of a tag (docs/api.md §2.3 `/skills/{tag}`): a resolvable description of the skill. */
 export async function skill({ issuer, request }: Call): Promise<Response> {
   const tag = param(request, 'tag')
   const skill: v.InferOutput<typeof skillSchema> = { id: skillUrl(issuer.config, tag), type: 'ext:SkillTag', name: tag }

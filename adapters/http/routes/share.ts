@@ -19,7 +19,7 @@ import type { IssuerUrls } from '../../../core/config.ts'
 
 /** A DNS label: the club part of a share host. */
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
-/** Credential ids are UUIDs (spec §2.7); anything else is not looked up. */
+/** Credential ids are UUIDs (docs/api.md §2.7); anything else is not looked up. */
 const CREDENTIAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' }
@@ -52,7 +52,7 @@ export interface ShareSurface {
 }
 
 /**
- * The share pages on `{club}.{share_url_host}` (spec §2.7 `shareUrl`, §4.11): the page of a credential
+ * The share pages on `{club}.{share_url_host}` (docs/api.md §2.7 `shareUrl`, §4.11): the page of a credential
  * and its two downloads. Everything on this host is HTML for people (errors too), never problem+json.
  */
 export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (error: unknown, request: Request) => void }): ShareSurface {

@@ -17,7 +17,7 @@ export interface SharePageOptions {
 }
 
 /**
- * The share page of a credential (spec §4.11): the live verdict, what the signed credential says, and
+ * The share page of a credential (docs/api.md §4.11): the live verdict, what the signed credential says, and
  * ways to take it away (downloads, verify link, LinkedIn, QR code). Server-rendered, no script; every
  * value goes through `html`, which escapes it.
  */
@@ -80,7 +80,7 @@ function verifiedMark(): Markup {
   return html`<span class="verified" title="인증된 발급 기관 / Verified issuer">✓ 인증됨 <span lang="en">Verified</span></span>`
 }
 
-/** The engraved narrative (spec §2.3): one numbered line per requirement, shown as an ordered list. */
+/** The engraved narrative (docs/api.md §2.3): one numbered line per requirement, shown as an ordered list. */
 function criteria(narrative: string): Markup | null {
   const lines = narrative
     .split('\n')

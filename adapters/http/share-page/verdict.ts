@@ -13,7 +13,7 @@ export interface VerdictBanner {
 }
 
 /**
- * The verdict to show (spec §2.7, §2.11). A failed signature comes first: then nothing on the page can
+ * The verdict to show (docs/api.md §2.7, §2.11). A failed signature comes first: then nothing on the page can
  * be trusted, whatever the status says. Otherwise the status, in which revoked already wins over expired.
  */
 export function verdictBanner(view: ShareView, formatDate: (iso: string) => string): VerdictBanner {

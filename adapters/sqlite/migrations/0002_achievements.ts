@@ -1,4 +1,4 @@
-/** Achievement templates and their requirements. AUTOINCREMENT: ids are never reused (spec §2.4). */
+/** Achievement templates and their requirements. AUTOINCREMENT: ids are never reused (docs/api.md §2.4). */
 export default /* sql */ `
 CREATE TABLE achievements (
   id INTEGER PRIMARY KEY AUTOINCREMENT,

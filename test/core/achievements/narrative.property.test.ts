@@ -6,7 +6,7 @@ import { orderRequirements } from '../../../core/achievements/order-requirements
 import type { Requirement } from '../../../core/achievements/template.ts'
 
 /**
- * Properties of `criteria.narrative` (interface-spec §2.3) and of the requirement order it numbers
+ * Properties of `criteria.narrative` (docs/api.md §2.3) and of the requirement order it numbers
  * (§4.10 rule 8: `order` ascending, then `id` ascending).
  */
 

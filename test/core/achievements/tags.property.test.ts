@@ -6,7 +6,7 @@ import { openApi, type Api } from '../../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertValidation, read } from './support.ts'
 
 /**
- * Property: the tag rule of interface-spec §4.10 rule 2 (trim, de-duplicate in first-seen order, at
+ * Property: the tag rule of docs/api.md §4.10 rule 2 (trim, de-duplicate in first-seen order, at
  * most 30 of at most 50 characters), checked through HTTP create on random tag lists.
  */
 

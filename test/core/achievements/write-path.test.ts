@@ -1,6 +1,6 @@
 /**
  * The one template write path: v2, v1 and legacy bodies are mapped onto one draft, and
- * create and patch apply the rules of interface-spec §4.10 to it in one place.
+ * create and patch apply the rules of docs/api.md §4.10 to it in one place.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { credentialStatus } from '../../../core/credentials/status.ts'
 
-/** Credential status on read (spec §2.7, §3): revoked, else expired, else valid. */
+/** Credential status on read (docs/api.md §2.7, §3): revoked, else expired, else valid. */
 describe('credentialStatus', () => {
   const now = Date.UTC(2030, 0, 1)
 

@@ -56,7 +56,7 @@ describe('issuing an access token (client credentials)', () => {
     assert.equal(new Set(tokens.map((t) => decodeJwt(t.access_token).jti)).size, 5)
   })
 
-  it("grants only the scopes asked for by their svc:openapi names, in the spec's order", async () => {
+  it('grants only the scopes asked for by their svc:openapi names, in the order of docs/api.md §2.2', async () => {
     const client = await clubWithClient(h.issuer)
     const token = await tokenFor(h.issuer, client, 'svc:openapi:events:read  svc:openapi:clubs:read svc:openapi:events:read')
     assert.equal(token.scope, 'svc:openapi:clubs:read svc:openapi:events:read')
