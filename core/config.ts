@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of interface-spec's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
+/** The addresses of interface-spec's placeholders. docs/decisions/0001-addresses.md gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -76,7 +76,7 @@ export interface WebhookLimits {
 /**
  * Certificate files (`GET .../issuances/{id}/file`, spec §4.6): rendered PDFs and baked badges. Every club
  * shares one event loop, so no club's downloads may hold it: files are kept once rendered, PDFs render a
- * few at a time, and each club has a download rate (docs/decisions.md, "No request that stalls every club").
+ * few at a time, and each club has a download rate (docs/decisions/0029-no-request-stalls-every-club.md).
  */
 export interface FileLimits {
   /**
@@ -125,7 +125,7 @@ export const DEFAULTS = {
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
 export const SIGNING_LEASE_RANGE = { min: 1000, max: 120_000 } as const
 
-/** Self-host URL defaults for a server on `port` (docs/decisions.md, Addresses). */
+/** Self-host URL defaults for a server on `port` (docs/decisions/0001-addresses.md). */
 export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
   const origin = `http://${host}:${port}`
   return { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: `${host}:${port}`, legacyBase: origin }

@@ -1,5 +1,5 @@
 /*
- * CORS of the public verification surface (spec §4.11, docs/decisions.md "Verification and revocation"):
+ * CORS of the public verification surface (spec §4.11, docs/decisions/0019-verification-and-revocation.md):
  * every answer, problems included, is readable from any origin, so that a verifier's page on another
  * site sees a 404 rather than a CORS failure.
  */

@@ -42,7 +42,7 @@ export const nullableStr = (value: SqliteValue | undefined): string | null => (v
 export const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
 
 /**
- * One keyset page of a club's rows of `table`, highest id first (docs/decisions.md, Lists): two fixed
+ * One keyset page of a club's rows of `table`, highest id first (docs/decisions/0009-lists.md): two fixed
  * statements, so that each is prepared once and uses the `(club, id)` index.
  */
 export function clubPage(

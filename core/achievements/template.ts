@@ -9,7 +9,7 @@ export type TemplateType = (typeof TEMPLATE_TYPES)[number]
 
 /**
  * The 16 requirement type codes (spec §2.4): the three the spec shows, then the thirteen clubcred
- * defines. Documented in docs/templates.md.
+ * defines. Documented in docs/decisions/0011-templates.md § The 16 requirement type codes.
  */
 export const REQUIREMENT_TYPES = [
   'course_complete',

@@ -35,7 +35,7 @@ export interface ClientStore {
   delete(id: string): Promise<boolean>
 }
 
-/** A fixed window of failed authentications of one client (docs/decisions.md, "Rate limit of failed client authentication"). */
+/** A fixed window of failed authentications of one client (docs/decisions/0005-client-authentication-rate-limit.md). */
 export interface ClientAuthFailureWindow {
   clientId: string
   /** Failures counted in this window, at least 1. */
