@@ -47,7 +47,7 @@ export interface IssuerConfig {
   /**
    * Clubs whose keys (unsealed private keys, imported public keys) and signed status lists stay cached in
    * the process, least recently used dropped first: memory follows the clubs in use, not every club seen.
-   * Default 1,000 (about 6 KB a club, docs/benchmarks.md "Many clubs on one deployment"); a club dropped costs one unseal or signature when next used.
+   * Default 1,000 (about 6 KB a club, docs/benchmarks/history.md § 2026-11-26: Many clubs on one deployment); a club dropped costs one unseal or signature when next used.
    */
   clubCacheSize: number
 }
