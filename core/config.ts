@@ -64,7 +64,7 @@ export interface WebhookLimits {
    * Deliveries in flight for one club at most, over all its endpoints and every worker. Default 32, half
    * of a sender's 64 slots: a club whose receivers never answer leaves the other half to every other
    * club; when several such clubs hold every slot, free slots go to the club with the fewest in flight
-   * (docs/webhooks.md, Several workers, slow receivers).
+   * (docs/webhooks.md § Several workers, slow receivers).
    */
   concurrencyPerClub: number
   /** An attempt's connection must open within this (ms). Default 10 s. */

@@ -64,7 +64,7 @@ export interface DatabaseSettings {
   poolSize: number
   /** `CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS`: a statement (waiting for a lock included) is cancelled after this. Default 30 s. */
   statementTimeoutMs: number
-  /** `CLUBCRED_DATABASE_PGBOUNCER=1`: the URL is a pooler in transaction mode (docs/deployment.md, Behind PgBouncer). Default false. */
+  /** `CLUBCRED_DATABASE_PGBOUNCER=1`: the URL is a pooler in transaction mode (docs/deployment.md § Behind PgBouncer). Default false. */
   pgbouncer: boolean
 }
 

@@ -4,7 +4,7 @@
  * site sees a 404 rather than a CORS failure.
  */
 
-/** Any origin reads the answer, and its request id (docs/logs.md, Request ids) to quote in a report. */
+/** Any origin reads the answer, and its request id (docs/logs.md § Request ids) to quote in a report. */
 export const ANY_ORIGIN: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'X-Request-Id' }
 
 /** `response`, readable from any origin. */

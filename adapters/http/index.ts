@@ -27,7 +27,7 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
 export interface FetchHandlerOptions {
   /** Called with every error that becomes a 500; the response itself never shows it. */
   onError?: (error: unknown, request: Request) => void
-  /** Called once per answered request, after its response is made (docs/logs.md, Request lines). */
+  /** Called once per answered request, after its response is made (docs/logs.md § Request lines). */
   onResponse?: (answered: AnsweredRequest) => void
 }
 

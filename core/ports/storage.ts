@@ -90,7 +90,7 @@ export interface KeyRecordStore {
   listByOwner(owner: string): Promise<StoredKey[]>
   /**
    * The active key of every owner that has one, ordered by owner; `[]` when none. The start-up check
-   * opens each with the master key (docs/backup.md, A wrong master key).
+   * opens each with the master key (docs/backup.md § A wrong master key).
    */
   listActive(): Promise<StoredKey[]>
   /** Marks every key of the owner inactive. */
