@@ -1,6 +1,6 @@
 // The linter `npm test` runs (npm run lint): typescript-eslint's recommended rules, plus the type-aware
 // rules for promises, because this code is mostly asynchronous and a promise nobody awaits loses its
-// error (docs/decisions.md, "Type checks and lint in npm test").
+// error (docs/decisions/0027-type-checks-and-lint.md).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 

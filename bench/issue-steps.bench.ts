@@ -3,7 +3,7 @@
  * a SQLite file: `issuer.issuances.issue` of 1,000 recipients (one unit) and `issuer.worker.drain()` after
  * it (claim and store; signing runs on the signer's thread and is not counted). The thread's CPU comes
  * from /proc (Linux), so another process's load moves it less than wall time. To compare two commits, run
- * this in a checkout of each, alternating (docs/benchmarks.md, Multi-row writes). Prints one JSON line.
+ * this in a checkout of each, alternating (docs/benchmarks/history.md § Multi-row writes). Prints one JSON line.
  *
  *   npx tsx bench/issue-steps.bench.ts [--batches 15]
  */

@@ -28,7 +28,7 @@ import type {
 export interface ClubcredClientOptions {
   /** `{base_url}` of the club API, for example `http://localhost:8787`. */
   baseUrl: string
-  /** `{auth_url}`; tokens come from `{authUrl}/token`. Default: `{baseUrl}/oauth` (docs/decisions.md, Addresses). */
+  /** `{auth_url}`; tokens come from `{authUrl}/token`. Default: `{baseUrl}/oauth` (docs/decisions/0001-addresses.md). */
   authUrl?: string
   /** `{public_url}` of the verification surface. Default: `baseUrl`. */
   publicUrl?: string

@@ -1,8 +1,8 @@
 import type { FieldError, OAuthErrorCode, ProblemCode } from '../core/errors.ts'
 
 /**
- * Every `code` a {@link ClubcredError} can carry: the server's problem codes (docs/decisions.md, HTTP
- * face; stable and never renamed), plus `unexpected-response` for an error answer that is no problem
+ * Every `code` a {@link ClubcredError} can carry: the server's problem codes (docs/decisions/0007-http-face.md § Problem documents;
+ * stable and never renamed), plus `unexpected-response` for an error answer that is no problem
  * document (a proxy's HTML 502, for example).
  */
 export type ClubcredErrorCode = ProblemCode | 'unexpected-response'

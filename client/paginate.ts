@@ -2,7 +2,7 @@ import type { Page } from './types.ts'
 
 /**
  * Every item of a cursor list, page after page: follows `meta.nextCursor` until it is `null`
- * (docs/decisions.md, Lists). Pages are fetched lazily, one at a time, as the loop asks for more; breaking
+ * (docs/decisions/0009-lists.md). Pages are fetched lazily, one at a time, as the loop asks for more; breaking
  * out of the loop fetches nothing further.
  */
 export async function* paginate<T>(load: (cursor: string | null) => Promise<Page<T>>): AsyncGenerator<T, void, undefined> {

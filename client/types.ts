@@ -30,7 +30,7 @@ export type { RequirementType, TemplateType, IssueMode, DesignKind, ImageType }
 /** A scope name of docs/api.md §2.2 (`issuance:write`...); the client requests it as `svc:openapi:<name>`. */
 export type ScopeName = CoreScopeName
 
-/** A page of a cursor list: `meta.nextCursor` is `null` on the last page (docs/decisions.md, Lists). */
+/** A page of a cursor list: `meta.nextCursor` is `null` on the last page (docs/decisions/0009-lists.md). */
 export type Page<T> = CorePage<T>
 
 /** The club root (docs/api.md §4.2). */
@@ -106,7 +106,7 @@ export type EvidenceWrite = {
   isPublic?: boolean
 }
 
-/** One recipient of an issue call (docs/api.md §4.3, docs/decisions.md, Issuing). */
+/** One recipient of an issue call (docs/api.md §4.3, docs/decisions/0013-issuing.md). */
 export type RecipientWrite = {
   /** Your own id of the person; the batch item's `ref`, and the key of "already holds it". */
   externalUserId?: string

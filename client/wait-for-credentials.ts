@@ -36,7 +36,7 @@ const READ_CONCURRENCY = 8
  *   the wait began is found too;
  * - every later poll stops at the newest event the previous poll saw.
  *
- * This relies on the feed's order: newest first by increasing event id (docs/decisions.md, Lists).
+ * This relies on the feed's order: newest first by increasing event id (docs/decisions/0009-lists.md).
  * Resolves with the credential reads in the order of `issuanceIds`.
  */
 export async function waitForCredentials(deps: WaitDeps, issuanceIds: readonly (number | string)[], options: WaitOptions = {}): Promise<CredentialRead[]> {

@@ -3,7 +3,7 @@
  * caller leaves out and rejects what cannot work with a `TypeError` at start-up.
  */
 
-/** The addresses of docs/api.md §1's placeholders. docs/decisions.md, Addresses, gives the self-host defaults. */
+/** The addresses of docs/api.md §1's placeholders. docs/decisions/0001-addresses.md gives the self-host defaults. */
 export interface IssuerUrls {
   /** `{base_url}`: origin (and optional path) of the club API, e.g. `http://localhost:8787`. */
   base: string
@@ -47,7 +47,7 @@ export interface IssuerConfig {
   /**
    * Clubs whose keys (unsealed private keys, imported public keys) and signed status lists stay cached in
    * the process, least recently used dropped first: memory follows the clubs in use, not every club seen.
-   * Default 1,000 (about 6 KB a club, docs/benchmarks.md "Many clubs on one deployment"); a club dropped costs one unseal or signature when next used.
+   * Default 1,000 (about 6 KB a club, docs/benchmarks/history.md § 2026-11-26: Many clubs on one deployment); a club dropped costs one unseal or signature when next used.
    */
   clubCacheSize: number
 }
@@ -64,7 +64,7 @@ export interface WebhookLimits {
    * Deliveries in flight for one club at most, over all its endpoints and every worker. Default 32, half
    * of a sender's 64 slots: a club whose receivers never answer leaves the other half to every other
    * club; when several such clubs hold every slot, free slots go to the club with the fewest in flight
-   * (docs/webhooks.md, Several workers, slow receivers).
+   * (docs/webhooks.md § Several workers, slow receivers).
    */
   concurrencyPerClub: number
   /** An attempt's connection must open within this (ms). Default 10 s. */
@@ -76,7 +76,7 @@ export interface WebhookLimits {
 /**
  * Certificate files (`GET .../issuances/{id}/file`, docs/api.md §4.6): rendered PDFs and baked badges. Every club
  * shares one event loop, so no club's downloads may hold it: files are kept once rendered, PDFs render a
- * few at a time, and each club has a download rate (docs/decisions.md, "No request that stalls every club").
+ * few at a time, and each club has a download rate (docs/decisions/0029-no-request-stalls-every-club.md).
  */
 export interface FileLimits {
   /**
@@ -125,7 +125,7 @@ export const DEFAULTS = {
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
 export const SIGNING_LEASE_RANGE = { min: 1000, max: 120_000 } as const
 
-/** Self-host URL defaults for a server on `port` (docs/decisions.md, Addresses). */
+/** Self-host URL defaults for a server on `port` (docs/decisions/0001-addresses.md). */
 export function defaultUrls(port: number, host = 'localhost'): IssuerUrls {
   const origin = `http://${host}:${port}`
   return { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: `${host}:${port}`, legacyBase: origin }

@@ -1,11 +1,11 @@
 /**
  * Path templates of the public surface, relative to `{public_url}` (docs/api.md §2.7, §2.11, §4.11;
- * docs/decisions.md, Addresses), with `{name}` placeholders. Core's URL builders fill them
+ * docs/decisions/0001-addresses.md), with `{name}` placeholders. Core's URL builders fill them
  * (`core/credentials/urls.ts`) and the HTTP face serves the same templates, so the address a credential
  * names and the route that answers it cannot drift apart. `issuer` and `achievement` are identifiers
  * inside credentials only (the issuer profile's `url`, the achievement `id`): no route serves them.
  * `issuer` is also the club's OID4VCI credential issuer identifier, whose metadata is at its well-known address (`WELL_KNOWN`,
- * docs/decisions.md "Wallets (OID4VCI)"); the wallet endpoints live below it.
+ * docs/decisions/0035-wallets-oid4vci.md); the wallet endpoints live below it.
  */
 const OPEN_BADGES = '/open-badges/v3'
 

@@ -1,5 +1,5 @@
 /**
- * `npm run build`, which `npm pack` runs through `prepack` (docs/install.md, What the package ships):
+ * `npm run build`, which `npm pack` runs through `prepack` (docs/install.md § What the package ships):
  * dist/ is built from nothing, so a file of an earlier build (a module since renamed or removed) never
  * ships; then tsc emits JavaScript and declarations, without source maps; then the files the code reads
  * at run time beside itself (`new URL('./…', import.meta.url)`) are copied to the same place under dist/.

@@ -35,7 +35,7 @@ export class BackupUnverified extends Error {
   }
 }
 
-/** Why a backup file is rejected before anything in it is used (docs/backup.md, The seal and The schema). */
+/** Why a backup file is rejected before anything in it is used (docs/backup.md § The seal; docs/backup.md § The schema). */
 export type BackupRejection = 'backup-unsealed' | 'backup-tampered' | 'backup-foreign-schema'
 
 /**

@@ -25,7 +25,7 @@ const PLANNER_STATISTICS = new Set(['sqlite_stat1', 'sqlite_stat4'])
 
 /**
  * Checks that `db` holds exactly the tables, indexes, views and triggers that clubcred's migrations make
- * up to `version` (docs/backup.md, The schema): a trigger added to a copy would run inside the restored
+ * up to `version` (docs/backup.md § The schema): a trigger added to a copy would run inside the restored
  * server on every write it watches. The expected schema is made by running the migrations on an empty
  * in-memory database opened by `openDriver` (the CLI's driver, on the SQLite that reads the copy). Throws `BackupRejected` naming every object
  * that is added, changed or missing.

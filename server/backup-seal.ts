@@ -3,7 +3,7 @@ import { appendFileSync, closeSync, fstatSync, openSync, readSync, writeSync } f
 import { BackupRefused, BackupRejected, RestoreKeyMismatch } from './backup-errors.ts'
 
 /**
- * The seal of a backup file (docs/backup.md, The seal): HMAC-SHA-256 over the exact bytes of the SQLite
+ * The seal of a backup file (docs/backup.md § The seal): HMAC-SHA-256 over the exact bytes of the SQLite
  * database, appended to it as one line, so that a backup stays one file that SQLite still opens (SQLite
  * reads the database's size from its header and ignores bytes after the last page). The MAC key comes
  * from the master key through HKDF with a label of its own, never the master key itself (that one seals

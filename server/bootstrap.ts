@@ -4,7 +4,7 @@ import type { ClientCredentials } from '../core/clients/create.ts'
 
 /**
  * First start on an empty data dir: club `demo` and one all-scope client, so that a newcomer can call the
- * API at once (docs/decisions.md, Admin CLI). Returns the client, or `null` when the data dir had clubs
+ * API at once (docs/decisions/0002-admin-cli.md). Returns the client, or `null` when the data dir had clubs
  * already.
  */
 export async function bootstrapDemo(issuer: Issuer): Promise<ClientCredentials | null> {

@@ -1,5 +1,5 @@
 /**
- * The admin CLI, the dashboard stand-in (docs/decisions.md, Admin CLI): `npm run -s cli -- <command>`.
+ * The admin CLI, the dashboard stand-in (docs/decisions/0002-admin-cli.md): `npm run -s cli -- <command>`.
  * Prints exactly one JSON object on stdout; on failure `{ "error": { code, message } }` and a non-zero
  * exit.
  */

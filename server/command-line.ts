@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 
 /**
  * What a command of the `clubcred` command declares, once: its summary and options. The usage lines,
- * `--help` and the option parser all come from it (docs/install.md, Commands), so help cannot drift
+ * `--help` and the option parser all come from it (docs/install.md § Commands), so help cannot drift
  * from what a command accepts.
  */
 export interface OptionSpec {

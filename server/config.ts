@@ -2,7 +2,7 @@ import { defaultUrls, type IssuerUrls } from '../core/config.ts'
 import { readVariables, SERVER_ROLES, VARIABLES, type ServerRole } from './environment.ts'
 import type { LogLevel } from './log.ts'
 
-/** The standalone server's settings, read from the environment (docs/decisions.md, Addresses). */
+/** The standalone server's settings, read from the environment (docs/decisions/0001-addresses.md). */
 export interface ServerConfig {
   port: number
   host: string
@@ -64,7 +64,7 @@ export interface DatabaseSettings {
   poolSize: number
   /** `CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS`: a statement (waiting for a lock included) is cancelled after this. Default 30 s. */
   statementTimeoutMs: number
-  /** `CLUBCRED_DATABASE_PGBOUNCER=1`: the URL is a pooler in transaction mode (docs/deployment.md, Behind PgBouncer). Default false. */
+  /** `CLUBCRED_DATABASE_PGBOUNCER=1`: the URL is a pooler in transaction mode (docs/deployment.md § Behind PgBouncer). Default false. */
   pgbouncer: boolean
 }
 
@@ -166,7 +166,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
   }
 }
 
-/** The issuer URLs for a server listening on `port`: the defaults (docs/decisions.md, Addresses) under the overrides. */
+/** The issuer URLs for a server listening on `port`: the defaults (docs/decisions/0001-addresses.md) under the overrides. */
 export function resolveUrls(config: ServerConfig, port: number): IssuerUrls {
   return { ...defaultUrls(port), ...config.urlOverrides }
 }

@@ -36,7 +36,7 @@ export function parseCsv(text: string): string[][] {
   return rows.filter((cells) => cells.length > 1 || cells[0] !== '')
 }
 
-/** Recipients from a CSV with the header `externalUserId,name,email` (docs/decisions.md, Admin CLI); columns in any order. */
+/** Recipients from a CSV with the header `externalUserId,name,email` (docs/decisions/0002-admin-cli.md); columns in any order. */
 export function recipientsFromCsv(text: string): { externalUserId?: string; name: string; email: string }[] {
   const [header, ...records] = parseCsv(text)
   if (!header) throw new SyntaxError('CSV: the file is empty')

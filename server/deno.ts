@@ -1,6 +1,6 @@
 /**
  * The standalone server on Deno: `deno task start` (or `deno run -A server/deno.ts`). The same server as
- * `server/node.ts` (docs/architecture.md, Layers; docs/decisions.md, Addresses): environment, `./data`,
+ * `server/node.ts` (docs/architecture.md § Layers; docs/decisions/0001-addresses.md): environment, `./data`,
  * the demo club on first start, every surface on one port; `Deno.serve` runs the fetch handler and storage
  * is SQLite on `node:sqlite` (or PostgreSQL with `CLUBCRED_DATABASE_URL`, through the same plain-JavaScript
  * driver as on Node), so Deno never loads better-sqlite3 or any other native module.

@@ -10,8 +10,8 @@ type Handler = (request: Request) => Promise<Response>
  * A fetch handler that can drain: once `begin()` is called, requests in flight finish and new ones are
  * answered 503 `shutting-down`; `begin()` resolves when none is left in flight. The Deno entry drains
  * with it before `Deno.serve`'s own `shutdown()`, which on Deno 2.9 makes the bodies of requests in
- * flight unreadable (denoland/deno#36809; docs/shutdown.md, On Deno). Each refusal is reported to
- * `onResponse` like any answer (docs/logs.md, Request lines): no route answered it, so its path is `*`.
+ * flight unreadable (denoland/deno#36809; docs/shutdown.md § On Deno). Each refusal is reported to
+ * `onResponse` like any answer (docs/logs.md § Request lines): no route answered it, so its path is `*`.
  */
 export function drainable(
   handler: Handler,

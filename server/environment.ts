@@ -4,8 +4,8 @@ import { isMasterKeyText, MASTER_KEY_FORMAT } from './master-key.ts'
 import { LOG_LEVELS, type LogLevel } from './log.ts'
 
 /**
- * Every environment variable the server and the admin CLI read, in one table (docs/install.md,
- * Configuration): its name, its default as an operator reads it, what it does, and the parser that turns
+ * Every environment variable the server and the admin CLI read, in one table (docs/install.md § Configuration):
+ * its name, its default as an operator reads it, what it does, and the parser that turns
  * its text into a value or says what is wrong. `readServerConfig` (server/config.ts) reads through it,
  * `clubcred serve --help` prints it, and docs/install.md holds it as `variablesMarkdown()` renders it
  * (test/server/environment.test.ts). A new variable is one more row here.
@@ -96,7 +96,7 @@ export const VARIABLES = {
     fallback: false,
     shown: 'unset',
     description:
-      "`1`: `CLUBCRED_DATABASE_URL` is PgBouncer (or another pooler) in transaction mode: no named prepared statements, no session settings; the role's `search_path` must find the schema `clubcred` (docs/deployment.md, Behind PgBouncer)",
+      "`1`: `CLUBCRED_DATABASE_URL` is PgBouncer (or another pooler) in transaction mode: no named prepared statements, no session settings; the role's `search_path` must find the schema `clubcred` (docs/deployment.md § Behind PgBouncer)",
     parse: flag,
   }),
   role: variable<ServerRole>({
@@ -253,7 +253,7 @@ export function readVariables(env: Record<string, string | undefined>): { values
 /**
  * A `CLUBCRED_*` variable the table does not know is most likely a typo of one it does, which would
  * otherwise be silently ignored: one warning each, with the closest known name. Not an error: a
- * variable of a newer or older clubcred must not stop a start (docs/install.md, The configuration check).
+ * variable of a newer or older clubcred must not stop a start (docs/install.md § The configuration check).
  */
 export function unknownVariableWarnings(env: Record<string, string | undefined>): string[] {
   const known = ROWS.map((row) => row.name)

@@ -1,6 +1,6 @@
 /**
- * The database drivers are optional dependencies of the package (docs/install.md, Install from the
- * package): `npm install clubcred` installs both, `--omit=optional` leaves them out, and an embedder on the
+ * The database drivers are optional dependencies of the package (docs/install.md § Install from the package):
+ * `npm install clubcred` installs both, `--omit=optional` leaves them out, and an embedder on the
  * memory storage needs neither. The server and the admin commands load a driver only when the configuration
  * needs it, through here, so that a driver left out is one line naming the package to install instead of
  * a module-resolution stack.

@@ -1,5 +1,5 @@
 /**
- * The standalone server on Node: `npm start`, `clubcred serve`. Reads the environment (docs/decisions.md, Addresses), opens
+ * The standalone server on Node: `npm start`, `clubcred serve`. Reads the environment (docs/decisions/0001-addresses.md), opens
  * `./data`, creates the demo club on first start and serves every surface on one port.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http'

@@ -93,7 +93,7 @@ export async function restoreDataDir(
 
 /**
  * Marks every revocation list of the copy full, so that the restored server opens new lists for new
- * credentials (docs/backup.md, What a restore brings back). Credentials signed after the backup are lost
+ * credentials (docs/backup.md § What a restore brings back, and what it cannot). Credentials signed after the backup are lost
  * to the server but not to their holders, and hold the slots after the copy's `allocated`: handed out
  * again, revoking a new credential would also revoke a lost one. Returns how many lists it retired.
  */

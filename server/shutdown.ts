@@ -9,7 +9,7 @@ import type { Logger } from './log.ts'
 
 /**
  * Where the shutdown reports its steps: the server's logger, so that every line after the listening line
- * is one JSON object (docs/logs.md, Where it goes).
+ * is one JSON object (docs/logs.md § Where it goes).
  */
 export type ShutdownLog = Pick<Logger, 'info' | 'warn' | 'error'>
 

@@ -43,7 +43,7 @@ export function reportingTo(...reporters: (((answered: AnsweredRequest) => void)
 }
 
 /**
- * A line for the person who started the server, on stderr (docs/logs.md, Where it goes): only until the
+ * A line for the person who started the server, on stderr (docs/logs.md § Where it goes): only until the
  * listening line; after it, every line is the logger's JSON.
  */
 function operatorLine(line: string): void {

@@ -37,7 +37,7 @@ export interface WireOptions {
 
 /**
  * Opens the configured storage (the data dir's SQLite file, or PostgreSQL), checks that the master key
- * opens its keys (docs/backup.md, A wrong master key) and builds the issuer on it.
+ * opens its keys (docs/backup.md § A wrong master key) and builds the issuer on it.
  */
 export async function wireIssuer({
   config,

@@ -1,5 +1,5 @@
 /**
- * What the fetch handler reports of each request it answered (docs/logs.md, Request lines): enough to
+ * What the fetch handler reports of each request it answered (docs/logs.md § Request lines): enough to
  * follow traffic and errors, nothing a client could have put a secret or a person's data into. The path
  * is never reported raw: a matched request reports its route template, any other its path shape.
  */

@@ -77,7 +77,7 @@ export async function readJson(request: Request, maxBytes: number, { optional = 
  * A JSON body (as `readJson` reads it) handed to a library operation as the operation's input type,
  * unchecked: the types are for in-process callers, a request body is whatever the client sent, and the
  * operation validates what it receives at run time (422 `validation-failed`) as it does for JavaScript
- * callers (docs/decisions.md, "The public API and the runtime boundary").
+ * callers (docs/decisions/0028-public-api-and-runtime-boundary.md).
  */
 export async function readInput<Input>(request: Request, maxBytes: number, options: { optional?: boolean } = {}): Promise<Input> {
   return (await readJson(request, maxBytes, options)) as Input

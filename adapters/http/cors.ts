@@ -1,10 +1,10 @@
 /*
- * CORS of the public verification surface (docs/api.md §4.11, docs/decisions.md "Verification and revocation"):
+ * CORS of the public verification surface (docs/api.md §4.11, docs/decisions/0019-verification-and-revocation.md):
  * every answer, problems included, is readable from any origin, so that a verifier's page on another
  * site sees a 404 rather than a CORS failure.
  */
 
-/** Any origin reads the answer, and its request id (docs/logs.md, Request ids) to quote in a report. */
+/** Any origin reads the answer, and its request id (docs/logs.md § Request ids) to quote in a report. */
 export const ANY_ORIGIN: Readonly<Record<string, string>> = { 'access-control-allow-origin': '*', 'access-control-expose-headers': 'X-Request-Id' }
 
 /** `response`, readable from any origin. */

@@ -27,7 +27,7 @@ export type FetchHandler = ((request: Request) => Promise<Response>) & {
 export interface FetchHandlerOptions {
   /** Called with every error that becomes a 500; the response itself never shows it. */
   onError?: (error: unknown, request: Request) => void
-  /** Called once per answered request, after its response is made (docs/logs.md, Request lines). */
+  /** Called once per answered request, after its response is made (docs/logs.md § Request lines). */
   onResponse?: (answered: AnsweredRequest) => void
 }
 
@@ -64,7 +64,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const internalError = (requestId: string) =>
     problemResponse(new ProblemError('internal-error', { detail: 'Something went wrong on our side.' }), problemBaseUrl, requestId)
 
-  // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions.md, Addresses); every other host gets the API.
+  // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions/0001-addresses.md); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])

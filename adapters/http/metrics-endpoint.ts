@@ -32,7 +32,7 @@ export async function metricsResponse(request: Request, scrape: MetricsExpositio
 /**
  * The whole HTTP face of the metrics port (`CLUBCRED_METRICS_PORT`): `GET /metrics` with no token,
  * since only the host itself reaches it (it listens on 127.0.0.1); anything else is a 404 problem. Its
- * answers carry a request id and are reported like the main port's (docs/logs.md, Request lines).
+ * answers carry a request id and are reported like the main port's (docs/logs.md § Request lines).
  */
 export function createMetricsFetchHandler(
   scrape: MetricsExposition,

@@ -23,7 +23,7 @@ export interface ScopedCall extends Call {
 
 /**
  * The base a path starts with: `{auth}`, `{base}`, `{public}` or `{legacy}`, the path of the configured
- * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (docs/decisions.md, Addresses).
+ * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (docs/decisions/0001-addresses.md).
  */
 export type Surface = 'auth' | 'base' | 'public' | 'legacy'
 
@@ -46,7 +46,7 @@ interface OperationDoc {
   /** What the schema cannot say (each recipient checked on its own...). */
   bodyNote?: string
   query?: string[]
-  /** Honours `Idempotency-Key` (docs/decisions.md, Issuing). */
+  /** Honours `Idempotency-Key` (docs/decisions/0013-issuing.md). */
   idempotent?: true
   /** The success status when it is not 200. */
   status?: 201
@@ -65,7 +65,7 @@ interface OperationDoc {
 
 /** An operation of a club: bearer token, club binding and scope are checked by the router from `scope`. */
 export interface ScopedOperation extends OperationDoc {
-  /** The scope the access token must hold (docs/decisions.md, Scopes per operation). */
+  /** The scope the access token must hold (docs/decisions/0003-scopes-per-operation.md). */
   scope: ScopeName
   handle: (call: ScopedCall) => Promise<Response>
 }

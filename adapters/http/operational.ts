@@ -12,7 +12,7 @@ export interface OperationalOptions {
   role?: string
   /** `/metrics` here, behind this bearer token; absent, `/metrics` is not served by this handler (the next one answers 404). */
   metrics?: { token: string; scrape: MetricsExposition }
-  /** Reports the probes' own answers like the fetch handler's (docs/logs.md, Request lines). */
+  /** Reports the probes' own answers like the fetch handler's (docs/logs.md § Request lines). */
   onResponse?: (answered: AnsweredRequest) => void
   /** The base of problem `type` URLs (the 401 of `/metrics`). */
   problemBaseUrl: string

@@ -48,7 +48,7 @@ const RECIPIENTS_NOTE = 'Each recipients[] entry is checked on its own against t
 /**
  * Every operation of the HTTP face, once: the router serves this table and enforces each `scope` from
  * it (`router.ts`), and the OpenAPI document is generated from it (`openapi/document.ts`). Scopes are
- * docs/decisions.md, Scopes per operation. The order is the document's.
+ * docs/decisions/0003-scopes-per-operation.md. The order is the document's.
  */
 export const OPERATIONS: readonly Operation[] = [
   {

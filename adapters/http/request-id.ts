@@ -1,5 +1,5 @@
 /**
- * The request id (docs/logs.md, Request ids): one per request, in the `X-Request-Id` answer header, in
+ * The request id (docs/logs.md § Request ids): one per request, in the `X-Request-Id` answer header, in
  * every problem document as `requestId`, and in the request's log line, so that a user's report and the
  * operator's log meet on one value. The fetch handler settles it once and notes it on the Request it
  * routes, as itty notes `params` and `route` there; every part of the HTTP face reads it from the request

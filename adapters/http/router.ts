@@ -16,8 +16,8 @@ export type Served = Omit<Call, 'request'>
  * Registers every operation on `router`, then a 405 with `Allow` for each known path with another
  * method, and returns the routes served (method and itty path). Access is enforced here, from the table
  * and nowhere else: a scoped operation runs only after the bearer token is verified, bound to the club
- * and found to hold the operation's scope (`core/tokens/authorize.ts`, in the order of docs/decisions.md
- * "Bearer checks"); the body is read after that, by the handler.
+ * and found to hold the operation's scope (`core/tokens/authorize.ts`, in the order of docs/decisions/0004-authentication.md § Bearer checks);
+ * the body is read after that, by the handler.
  */
 export function mountOperations(
   router: RouterType,
@@ -99,7 +99,7 @@ export function numericId(request: IRequest, name = 'id'): number {
   return Number.isSafeInteger(id) ? id : 0
 }
 
-/** `limit` and `cursor` of a cursor list (docs/decisions.md, Lists); a repeated parameter counts by its first value. */
+/** `limit` and `cursor` of a cursor list (docs/decisions/0009-lists.md); a repeated parameter counts by its first value. */
 export function listQuery(request: Request): ListQuery {
   const search = new URL(request.url).searchParams
   return { limit: search.get('limit'), cursor: search.get('cursor') }

@@ -14,7 +14,7 @@ export function assertSchemaName(schema: string): void {
  * advisory lock (keyed by the schema's name): several processes starting together on one database
  * migrate once, the others wait, then find every version applied. The lock is the transaction's, not
  * the session's, so that it works behind a pooler in transaction mode too, where the statements of one
- * session may run on several server connections (docs/deployment.md, Behind PgBouncer). A failed
+ * session may run on several server connections (docs/deployment.md § Behind PgBouncer). A failed
  * migration rolls back all of this run's: no half-applied schema is left behind.
  */
 export async function migrate(sql: Sql, schema: string): Promise<void> {

@@ -4,7 +4,7 @@ import type { Sql, TransactionSql } from 'postgres'
  * Behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`) a client has a server
  * connection for one transaction at a time, and the next may be another: whatever lives on the session
  * (a named prepared statement, a `SET`, a startup parameter) belongs to whichever client opened that
- * server connection (docs/deployment.md, Behind PgBouncer). So the pool sends no session settings:
+ * server connection (docs/deployment.md § Behind PgBouncer). So the pool sends no session settings:
  * each transaction sets its own with `SET LOCAL` (set_config(…, true)), and the statements of direct
  * reads, which are transactions of one statement, find the tables through the role's `search_path`.
  */
@@ -54,7 +54,7 @@ export async function assertSchemaOnSearchPath(sql: Sql, schema: string): Promis
   if (row!.hidden === 0) return
   throw new Error(
     `behind PgBouncer the search_path of the server connections must find the schema ${schema} first, and it is ${row!.search_path}: ` +
-      `run ALTER ROLE ${ident(String(row!.role))} IN DATABASE ${ident(String(row!.database))} SET search_path = ${schema} (docs/deployment.md, Behind PgBouncer)`,
+      `run ALTER ROLE ${ident(String(row!.role))} IN DATABASE ${ident(String(row!.database))} SET search_path = ${schema} (docs/deployment.md § Behind PgBouncer)`,
   )
 }
 

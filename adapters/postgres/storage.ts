@@ -39,7 +39,7 @@ export interface PostgresStorageOptions {
    * transaction whichever server connection is free: no named prepared statements (one more round trip
    * per statement with parameters), no session settings (each transaction sets its timeouts with
    * `SET LOCAL`), and the role's default `search_path` must find `schema` first, which opening checks
-   * (docs/deployment.md, Behind PgBouncer). Default false: a direct connection, or a pooler in session mode.
+   * (docs/deployment.md § Behind PgBouncer). Default false: a direct connection, or a pooler in session mode.
    */
   pgbouncer?: boolean
 }
@@ -206,7 +206,7 @@ export async function createPostgresStorage({
     },
     watchSigningJobs(listener) {
       // LISTEN lives on a session, which a pooler in transaction mode does not keep: there the worker
-      // polls (docs/deployment.md, Behind PgBouncer).
+      // polls (docs/deployment.md § Behind PgBouncer).
       if (pgbouncer) return () => {}
       // One connection of its own (the driver's), which the driver listens on again after it reconnects.
       let stopped = false

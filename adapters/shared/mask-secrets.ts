@@ -1,5 +1,5 @@
 /**
- * What looks like a secret in free text, masked (docs/logs.md, What never enters a line): the net under
+ * What looks like a secret in free text, masked (docs/logs.md § What never enters a line): the net under
  * the rule that nothing is logged raw. Runtime-agnostic, so that the HTTP face can refuse a request id
  * shaped like a secret by the same rule the server's log masks with.
  *

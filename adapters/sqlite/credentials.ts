@@ -36,7 +36,7 @@ export function createCredentialStore(db: Database): CredentialStore {
     },
     async insertMany(credentials) {
       // A row at a time, not one multi-row statement: with rows this large (the JWT, about 4 KB) that
-      // measured no cheaper (docs/benchmarks.md, Issuing throughput). DO NOTHING: a credential
+      // measured no cheaper (docs/benchmarks/history.md § Multi-row writes). DO NOTHING: a credential
       // that would conflict (a job signed twice) is skipped, the others go in.
       const stored: number[] = []
       for (const c of credentials) {

@@ -42,7 +42,7 @@ export const nullableStr = (value: SqliteValue | undefined): string | null => (v
 export const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
 
 /**
- * One keyset page of a club's rows of `table`, highest id first (docs/decisions.md, Lists): two fixed
+ * One keyset page of a club's rows of `table`, highest id first (docs/decisions/0009-lists.md): two fixed
  * statements, so that each is prepared once and uses the `(club, id)` index.
  */
 export function clubPage(
@@ -73,7 +73,7 @@ export interface Chunk<T> {
  * 128, 64, 32, 8), each chunk one statement, in the order given, so that each table has at most nine
  * statement texts, each built and prepared once, with at most 256 × the row's parameters bound (far
  * below SQLite's 32,766). No `RETURNING`: measured, it cost more than the multi-row statement saved
- * (docs/benchmarks.md, Issuing throughput); ids come from `lastInsertRowid` instead.
+ * (docs/benchmarks/history.md § Multi-row writes); ids come from `lastInsertRowid` instead.
  *
  * @example
  * const insert = rowsAtOnce(db, 'INSERT INTO events (club, type) VALUES', '(?, ?)')

@@ -40,8 +40,8 @@ export const PAGE_SIZE = 8192
  */
 export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePort {
   // A new file gets 8 KiB pages: two 3.9 KB credentials share a leaf page where 4 KiB pages split one
-  // per credential (3.6 % more credentials a second end to end, docs/benchmarks.md). SQLite
-  // ignores this on a file that already has tables; its pages keep their size.
+  // per credential (docs/decisions/0017-sqlite-tables-keyed-to-append.md). SQLite ignores this on a
+  // file that already has tables; its pages keep their size.
   driver.exec(`PRAGMA page_size = ${PAGE_SIZE}`)
   driver.exec('PRAGMA journal_mode = WAL')
   // FULL: a committed issuance survives power loss too, not only a crashed process.

@@ -1,8 +1,8 @@
 import type { TemplateType } from './template.ts'
 
 /**
- * The internal type mapped to an Open Badges 3.0 `achievementType` (docs/api.md §2.3, docs/decisions.md,
- * Templates). Where OB 3.0 has no term of its own, an `ext:` term, as the OB 3.0 vocabulary allows.
+ * The internal type mapped to an Open Badges 3.0 `achievementType` (docs/api.md §2.3, docs/decisions/0011-templates.md § `achievementType` mapping).
+ * Where OB 3.0 has no term of its own, an `ext:` term, as the OB 3.0 vocabulary allows.
  */
 export const ACHIEVEMENT_TYPES = {
   completion: 'CertificateOfCompletion',

@@ -13,7 +13,7 @@ import type { Stores } from '../ports/storage.ts'
 import type { CoIssuer } from './template.ts'
 
 /**
- * The co-issuers of a template (docs/api.md §2.3 `coIssuers`, docs/decisions.md, Templates: added by the admin
+ * The co-issuers of a template (docs/api.md §2.3 `coIssuers`, docs/decisions/0012-co-issuers.md: added by the admin
  * CLI; v2 reads them only). A template lists the club itself as `representative`, then its partners, which
  * land in `achievement["x-partnerOrganizations"]` of the credentials issued afterwards; credentials issued
  * before keep the snapshot they were engraved from. A partner is identified by its URL.

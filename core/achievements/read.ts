@@ -11,7 +11,7 @@ export async function readTemplate(ctx: IssuerContext, clubDomain: string, id: n
   return presentTemplate(ctx.config, club, template, await badgeImageOf(ctx.storage, template))
 }
 
-/** The club's templates, newest first, as a cursor list (docs/api.md §4.10, docs/decisions.md, Lists). */
+/** The club's templates, newest first, as a cursor list (docs/api.md §4.10, docs/decisions/0009-lists.md). */
 export async function listTemplates(ctx: IssuerContext, clubDomain: string, query: ListQuery): Promise<Page<TemplateView>> {
   const { limit, beforeId } = parseListQuery('achievements', query)
   const club = await requireClub(ctx.storage, clubDomain)

@@ -8,8 +8,8 @@ export const TEMPLATE_TYPES = ['completion', 'activity', 'license', 'career', 'a
 export type TemplateType = (typeof TEMPLATE_TYPES)[number]
 
 /**
- * The 16 requirement type codes (docs/api.md §2.4): the three the interface began with, then the thirteen
- * clubcred defines. Their meanings are in docs/decisions.md.
+ * The 16 requirement type codes (docs/api.md §2.4): the three the spec shows, then the thirteen clubcred
+ * defines. Documented in docs/decisions/0011-templates.md § The 16 requirement type codes.
  */
 export const REQUIREMENT_TYPES = [
   'course_complete',

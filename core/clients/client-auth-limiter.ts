@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.ts'
 import type { StoragePort } from '../ports/storage.ts'
 import { createFailureLimiter } from './failure-limiter.ts'
 
-/** The limit of failed client authentications at the token endpoint (docs/decisions.md). */
+/** The limit of failed client authentications at the token endpoint (docs/decisions/0005-client-authentication-rate-limit.md). */
 export interface ClientAuthLimiter {
   /** Seconds until `clientId` may try again, or 0 when it may try now. */
   retryAfter(clientId: string): Promise<number>

@@ -37,8 +37,8 @@ export interface CredentialSubjectInput {
 }
 
 /**
- * Builds the JWT claims of the credentials of one template snapshot (docs/decisions.md, The signed
- * credential): `{ iss, jti, nbf, exp?, vc }` with `vc` a complete OB 3.0 `OpenBadgeCredential`. Signing is
+ * Builds the JWT claims of the credentials of one template snapshot (docs/decisions/0014-signed-credential.md):
+ * `{ iss, jti, nbf, exp?, vc }` with `vc` a complete OB 3.0 `OpenBadgeCredential`. Signing is
  * the hot path of issuing, so the parts every credential of a batch shares (context, issuer, achievement,
  * schema) are serialized once, and `build` returns the claims as JSON text, ready to sign, splicing in
  * what is the recipient's own. Every value goes through `JSON.stringify`; only the fixed member names are
@@ -92,7 +92,7 @@ export function createOb3Builder(config: IssuerConfig, club: Club, did: string, 
   }
 }
 
-/** Only public evidence is engraved (docs/decisions.md, Issuing). */
+/** Only public evidence is engraved (docs/decisions/0013-issuing.md). */
 function toEvidence(evidence: Evidence): Record<string, unknown> {
   return {
     ...(evidence.url ? { id: evidence.url } : {}),

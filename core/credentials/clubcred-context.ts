@@ -5,7 +5,7 @@
  * the co-issuers, representative first) and its members `role` and `isVerified` are clubcred's. `id`,
  * `name` and `url` of a co-issuer keep the meanings the OB 3.0 context gives them.
  *
- * Embedded rather than served at a URL (docs/decisions.md, "Strict JSON-LD"): the signature covers it,
+ * Embedded rather than served at a URL (docs/decisions/0015-strict-json-ld.md): the signature covers it,
  * so its meaning cannot change after signing; a verifier needs no network and no allow-list entry for
  * it; and no deployment has to keep a context URL alive for as long as its credentials live.
  *

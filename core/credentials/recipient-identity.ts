@@ -4,7 +4,7 @@ import { toBase64Url } from '../crypto/base64url.ts'
 
 const encoder = new TextEncoder()
 
-/** An OB 3.0 IdentityObject for an e-mail address, never the plain address (docs/decisions.md, The signed credential). */
+/** An OB 3.0 IdentityObject for an e-mail address, never the plain address (docs/decisions/0014-signed-credential.md). */
 export interface IdentityObject {
   type: 'IdentityObject'
   identityHash: string

@@ -1,5 +1,5 @@
 /*
- * Every public address of a credential, in one place (docs/api.md §2.7, docs/decisions.md, Addresses): `{public_url}` plus a
+ * Every public address of a credential, in one place (docs/api.md §2.7, docs/decisions/0001-addresses.md): `{public_url}` plus a
  * filled `PUBLIC_PATHS` template, the same template the HTTP face serves.
  */
 import { PUBLIC_PATHS, fillPath } from '../public-paths.ts'

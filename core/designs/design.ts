@@ -1,4 +1,4 @@
-/** Designs (docs/api.md §4.10 mentions them; docs/decisions.md, Designs, gives their scopes): how a credential looks. */
+/** Designs (docs/api.md §4.10 mentions them; docs/decisions/0020-designs.md gives their scopes): how a credential looks. */
 export const DESIGN_KINDS = ['badge', 'certificate'] as const
 export type DesignKind = (typeof DESIGN_KINDS)[number]
 

@@ -142,7 +142,10 @@ function createWalk(mode: SvgSanitizeMode) {
     if (namespace !== SVG_NS) return null // editor data (Inkscape, Illustrator, RDF…) or no namespace: renders nothing
     if (DROPPED_SVG_ELEMENTS.has(name)) return null
     if (!KEPT_ELEMENTS.has(name)) {
-      refuse('image-svg-unsupported', `The SVG holds ${shown}, which clubcred does not keep in badge designs (see the allow-list in docs/decisions.md).`)
+      refuse(
+        'image-svg-unsupported',
+        `The SVG holds ${shown}, which clubcred does not keep in badge designs (see the allow-list in docs/decisions/0021-svg-badge-designs.md).`,
+      )
       return null
     }
     if (depth >= MAX_DEPTH) {

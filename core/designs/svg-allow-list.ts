@@ -1,6 +1,6 @@
 /**
- * What an SVG badge design may hold ("No script in a badge"; docs/decisions.md "SVG badge
- * designs"). Names are namespace-resolved: `<s:script xmlns:s="http://www.w3.org/2000/svg">` is the SVG
+ * What an SVG badge design may hold ("No script in a badge"; docs/decisions/0021-svg-badge-designs.md).
+ * Names are namespace-resolved: `<s:script xmlns:s="http://www.w3.org/2000/svg">` is the SVG
  * `script` element whatever its prefix, so every table here is keyed by namespace and local name.
  */
 

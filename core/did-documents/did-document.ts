@@ -16,7 +16,7 @@ export const didDocumentSchema = v.object({
 export type DidDocument = v.InferOutput<typeof didDocumentSchema>
 
 /**
- * The club's did:web DID document (docs/decisions.md, The signed credential): every key, current and
+ * The club's did:web DID document (docs/decisions/0019-verification-and-revocation.md): every key, current and
  * rotated, as a `JsonWebKey2020` verification method, so that credentials signed before a rotation keep
  * verifying. A club that has not signed anything yet gets its key now (keys are created on first need).
  */

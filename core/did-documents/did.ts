@@ -1,7 +1,7 @@
 import type { IssuerConfig } from '../config.ts'
 
 /**
- * The did:web of a club (docs/decisions.md, Addresses): its DID document is
+ * The did:web of a club (docs/decisions/0001-addresses.md): its DID document is
  * `{public_url}/open-badges/v3/issuers/{club}/did.json`, so the DID is the host (port as `%3A`) followed
  * by the path segments, colon-separated.
  */

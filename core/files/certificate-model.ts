@@ -19,8 +19,7 @@ export interface CertificateModel {
   heading: { ko: string; en: string }
   /**
    * The recipient's display name. It is printed because a certificate is the recipient's own document to
-   * show; the credential itself carries only a salted hash of the e-mail address (docs/decisions.md, The
-   * signed credential).
+   * show; the credential itself carries only a salted hash of the e-mail address (docs/decisions/0014-signed-credential.md § Recipient).
    */
   recipientName: string
   achievement: {
@@ -67,7 +66,7 @@ export interface CertificateDate {
  */
 export const CERTIFICATE_UTC_OFFSET_MINUTES = 9 * 60
 
-/** Heading of the document by internal template type (docs/api.md §2.12's enum; docs/decisions.md, Templates). */
+/** Heading of the document by internal template type (docs/api.md §2.12's enum; docs/decisions/0011-templates.md). */
 export const CERTIFICATE_HEADINGS: Record<TemplateType, { ko: string; en: string }> = {
   completion: { ko: '수료증', en: 'Certificate of Completion' },
   activity: { ko: '활동 증명서', en: 'Certificate of Activity' },

@@ -2,7 +2,7 @@ import type { IssuerContext } from '../context.ts'
 import type { IssuerWorker } from '../signing-queue/worker.ts'
 
 /**
- * Why a process is not ready (docs/operations-metrics.md, Readiness): `storage-unavailable` (the storage
+ * Why a process is not ready (docs/operations-metrics.md § Readiness: `GET /readyz`): `storage-unavailable` (the storage
  * did not answer a trivial query), `migrations-pending` (it answers, with a schema older than this code),
  * `worker-stopped` (this process should sign and its loop is not running) and `signing-stuck` (the oldest
  * pending signing job waits longer than the bound).

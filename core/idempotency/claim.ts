@@ -3,7 +3,7 @@ import { canonicalJson } from '../crypto/canonical-json.ts'
 import { toBase64Url } from '../crypto/base64url.ts'
 import type { IssuerContext } from '../context.ts'
 
-/** Keys are kept 24 hours (docs/decisions.md, Issuing). */
+/** Keys are kept 24 hours (docs/decisions/0013-issuing.md). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
 /**
  * A claim whose request never finished (the process died) is taken over after this long. Safe: the
@@ -19,7 +19,7 @@ export interface IdempotencyClaim {
 
 export type ClaimOutcome = { claim: IdempotencyClaim } | { replay: { status: number; body: string } }
 
-/** 1..255 printable ASCII characters (docs/decisions.md, Issuing; after the IETF httpapi Idempotency-Key draft). */
+/** 1..255 printable ASCII characters (docs/decisions/0013-issuing.md; after the IETF httpapi Idempotency-Key draft). */
 const KEY = /^[\x20-\x7e]{1,255}$/
 
 /**

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 
-/** One item of the batch result (docs/api.md §2.9, docs/decisions.md, Issuing), told apart by `status`. */
+/** One item of the batch result (docs/api.md §2.9, docs/decisions/0013-issuing.md), told apart by `status`. */
 export const batchItemSchema = v.variant('status', [
   v.object({ ref: v.string(), status: v.literal('issued'), resourceId: v.number(), error: v.null() }),
   v.object({

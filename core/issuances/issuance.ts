@@ -1,6 +1,6 @@
 import type { TemplateView } from '../achievements/present.ts'
 
-/** Delivery of an issuance (docs/api.md §4.3 `mode`, docs/decisions.md, Issuing): `email` notifies the recipient, `none` is silent. */
+/** Delivery of an issuance (docs/api.md §4.3 `mode`, docs/decisions/0013-issuing.md): `email` notifies the recipient, `none` is silent. */
 export const ISSUE_MODES = ['email', 'none'] as const
 export type IssueMode = (typeof ISSUE_MODES)[number]
 

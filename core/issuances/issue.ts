@@ -158,7 +158,7 @@ function newIssuance(i: {
 }
 
 /**
- * docs/decisions.md, Issuing: a recipient (by externalUserId, else e-mail) who holds an issuance of this
+ * docs/decisions/0013-issuing.md: a recipient (by externalUserId, else e-mail) who holds an issuance of this
  * template that is neither revoked nor expired (a pending one counts) is skipped. Returns that issuance's
  * id.
  */
@@ -196,7 +196,7 @@ async function heldBeforeBatch(
   return new Map([...checks.keys()].map((check, i) => [check, activeHeld(held[i]!, now)]))
 }
 
-/** `ref` is the recipient's externalUserId, else its zero-based index as a string (docs/decisions.md, Issuing). */
+/** `ref` is the recipient's externalUserId, else its zero-based index as a string (docs/decisions/0013-issuing.md). */
 function refOf(entry: unknown, index: number): string {
   const externalUserId = (entry as { externalUserId?: unknown } | null)?.externalUserId
   return typeof externalUserId === 'string' && externalUserId.trim() !== '' ? externalUserId.trim() : String(index)

@@ -44,7 +44,7 @@ export async function listIssuances(ctx: IssuerContext, club: string, query: Lis
   )
 }
 
-/** Decoded JWT claims: the members the credential's JWT holds (docs/decisions.md, The signed credential), and any others. */
+/** Decoded JWT claims: the members the credential's JWT holds (docs/decisions/0014-signed-credential.md), and any others. */
 export const jwtClaimsSchema = v.record(v.string(), v.unknown())
 
 /** A signed credential as the credential read returns it (docs/api.md §2.8): `payload` is the decoded `jwt`. */

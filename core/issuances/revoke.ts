@@ -7,11 +7,11 @@ import type { IssuerContext } from '../context.ts'
 import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import type { IssuanceDetail } from './present.ts'
 
-/** The optional body of a revoke (docs/decisions.md, Lifecycle): `{ reason }`. */
+/** The optional body of a revoke (docs/decisions/0010-lifecycle.md): `{ reason }`. */
 export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalText(500, 'multi-line')) }, 'unknown-field')
 
 /**
- * Revokes an issuance (docs/api.md §4.7, docs/decisions.md, Lifecycle): sets the credential's bit in the club's
+ * Revokes an issuance (docs/api.md §4.7, docs/decisions/0010-lifecycle.md): sets the credential's bit in the club's
  * revocation list (the list is computed from revoked issuances), emits `issuance.revoked` once, and
  * answers the detail. Revoking again changes nothing and emits nothing. Before the credential exists it is
  * allowed: the credential is then born revoked.

@@ -6,7 +6,7 @@ import { optionalUrl } from '../validation/url.ts'
 import { ISSUE_MODES } from './issuance.ts'
 import { textCharacters } from '../validation/plain-text.ts'
 
-/** At most this many recipients per issue call (docs/decisions.md, Issuing); more is 422 `too-many-recipients`. */
+/** At most this many recipients per issue call (docs/decisions/0013-issuing.md); more is 422 `too-many-recipients`. */
 export const MAX_RECIPIENTS = 1000
 
 const isoDateTime = v.pipe(
@@ -43,7 +43,7 @@ export const evidenceSchema = jsonObject({
   isPublic: v.optional(v.boolean('must-be-boolean'), false),
 })
 
-/** One recipient entry (docs/api.md §4.3 plus the optional `evidences[]` and `expiresAt` of docs/decisions.md, Issuing). */
+/** One recipient entry (docs/api.md §4.3 plus the optional `evidences[]` and `expiresAt` of docs/decisions/0013-issuing.md). */
 export const recipientSchema = jsonObject({
   externalUserId: v.optional(
     v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),

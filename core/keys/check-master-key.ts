@@ -34,7 +34,7 @@ export class MasterKeyMismatch extends Error {
 }
 
 /**
- * The start-up check (docs/backup.md, A wrong master key): opens the active key of every owner (the
+ * The start-up check (docs/backup.md § A wrong master key): opens the active key of every owner (the
  * platform and each club). Without it a server given the wrong master key (a restore without the right
  * key file, a mistyped `CLUBCRED_MASTER_KEY`) would start, serve its DID documents, and then fail every
  * token request and every signing job; worse, an owner without an active key would get a new key sealed

@@ -4,7 +4,7 @@ import { fromBase64Url, toBase64Url } from '../crypto/base64url.ts'
 import type { KeysetPage } from '../ports/storage.ts'
 
 /**
- * Cursor lists (docs/decisions.md, Lists): `limit` 1..100 (default 20) and an opaque `cursor` from
+ * Cursor lists (docs/decisions/0009-lists.md): `limit` 1..100 (default 20) and an opaque `cursor` from
  * `meta.nextCursor`; newest first; keyset pagination on the row id, so a page costs the same at any
  * depth. A cursor names its list, so that one list's cursor is refused by another.
  */

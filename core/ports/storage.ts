@@ -35,7 +35,7 @@ export interface ClientStore {
   delete(id: string): Promise<boolean>
 }
 
-/** A fixed window of failed authentications of one client (docs/decisions.md, "Rate limit of failed client authentication"). */
+/** A fixed window of failed authentications of one client (docs/decisions/0005-client-authentication-rate-limit.md). */
 export interface ClientAuthFailureWindow {
   clientId: string
   /** Failures counted in this window, at least 1. */
@@ -90,7 +90,7 @@ export interface KeyRecordStore {
   listByOwner(owner: string): Promise<StoredKey[]>
   /**
    * The active key of every owner that has one, ordered by owner; `[]` when none. The start-up check
-   * opens each with the master key (docs/backup.md, A wrong master key).
+   * opens each with the master key (docs/backup.md § A wrong master key).
    */
   listActive(): Promise<StoredKey[]>
   /** Marks every key of the owner inactive. */

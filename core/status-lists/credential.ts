@@ -26,7 +26,7 @@ export interface SignedStatusList {
 export function createStatusListPublisher(ctx: IssuerContext, cacheSize = 1000) {
   // Keyed by list; an entry serves while both the revoked set (its etag) and the club's active key are
   // those it was signed with. Both are read from storage on every call, so a revocation or a key rotation
-  // made through another node is published by this one at once (docs/decisions.md, "Several nodes").
+  // made through another node is published by this one at once (docs/decisions/0030-several-nodes.md).
   const cache = new Lru<number, SignedStatusList & { kid: string }>(cacheSize)
 
   return async function publish(club: string, listId: number | null): Promise<SignedStatusList> {

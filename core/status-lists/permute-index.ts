@@ -2,8 +2,8 @@ import { fromBase64Url } from '../crypto/base64url.ts'
 
 /**
  * Maps the n-th slot handed out of a status list to its index, by a keyed permutation of [0, size):
- * indexes look random (a sequential index would leak issue order, docs/decisions.md, The signed
- * credential) yet never collide, need no retries and leave no gaps. A 4-round Feistel network on the next
+ * indexes look random (a sequential index would leak issue order, docs/decisions/0014-signed-credential.md § Status)
+ * yet never collide, need no retries and leave no gaps. A 4-round Feistel network on the next
  * even bit width, cycle-walked into range; keyed by the list's secret seed.
  */
 export function permuteIndex(position: number, seed: string, size: number): number {

@@ -86,7 +86,7 @@ async function authenticateClient(ctx: IssuerContext, clientId: string | null, c
   return client
 }
 
-/** No `scope` grants every scope the client holds (docs/decisions.md, Scopes per operation); asking for one it lacks is `invalid_scope`. */
+/** No `scope` grants every scope the client holds (docs/decisions/0003-scopes-per-operation.md); asking for one it lacks is `invalid_scope`. */
 function grantedScopes(requested: string | null, held: ScopeName[]): ScopeName[] {
   const strings = (requested ?? '').split(' ').filter((part) => part.length > 0)
   if (strings.length === 0) return held

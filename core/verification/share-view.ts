@@ -8,7 +8,7 @@ import type { Verdict } from './verify-issuance.ts'
 export interface ShareView {
   credentialId: string
   club: { domain: string; name: string; issuerVerified: boolean }
-  /** The recipient's display name: the page is the recipient's certificate to show (docs/decisions.md). */
+  /** The recipient's display name: the page is the recipient's certificate to show (docs/decisions/0014-signed-credential.md § Recipient). */
   recipientName: string
   issuedAt: string
   validUntil: string | null

@@ -100,7 +100,7 @@ interface SignedVc {
   validUntil?: unknown
 }
 
-/** docs/decisions.md, The signed credential: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
+/** docs/decisions/0014-signed-credential.md: the JWT claims mirror the credential, and the credential is the one stored for the issuance. */
 function claimsConsistent(claims: JWTPayload, did: string, credential: CredentialRecord): boolean {
   const vc = claims.vc as SignedVc | undefined
   if (!vc || typeof vc !== 'object') return false

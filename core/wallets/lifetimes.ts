@@ -1,5 +1,5 @@
 /*
- * How long each stateless wallet token lives (docs/decisions.md "Wallets (OID4VCI)"). Short, since
+ * How long each stateless wallet token lives (docs/decisions/0035-wallets-oid4vci.md). Short, since
  * a wallet uses them within seconds of the scan; the pre-authorized code's ten minutes leave room for a
  * recipient who scans, then installs a wallet first.
  */

@@ -3,7 +3,7 @@ import { requireClub } from '../clubs/require.ts'
 import type { IssuerContext } from '../context.ts'
 import { credentialIssuerId, walletEndpoints } from './urls.ts'
 
-/** The one credential configuration: the stored OB 3.0 VC-JWT (docs/decisions.md, The signed credential), the only format served. */
+/** The one credential configuration: the stored OB 3.0 VC-JWT (docs/decisions/0014-signed-credential.md), the only format served. */
 export const CREDENTIAL_CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
 
 export const PRE_AUTHORIZED_CODE_GRANT = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'

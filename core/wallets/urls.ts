@@ -1,5 +1,5 @@
 /*
- * The addresses of a club as an OID4VCI credential issuer (docs/decisions.md "Wallets (OID4VCI)").
+ * The addresses of a club as an OID4VCI credential issuer (docs/decisions/0035-wallets-oid4vci.md).
  * Its identifier is the issuer profile's `url` inside every credential of the club, beside its did:web
  * document: `{public_url}/open-badges/v3/issuers/{club}` ↔ `did:web:{host}:open-badges:v3:issuers:{club}`.
  */

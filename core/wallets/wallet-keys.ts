@@ -27,7 +27,7 @@ export interface WalletKeys {
 }
 
 /**
- * The HMAC keys of the stateless wallet tokens (docs/decisions.md "Wallets (OID4VCI)"): HKDF-SHA-256
+ * The HMAC keys of the stateless wallet tokens (docs/decisions/0035-wallets-oid4vci.md): HKDF-SHA-256
  * over the platform signing key's private scalar, one key per purpose, so every process on the same storage
  * derives the same keys and nothing new is stored. Tokens name the platform key they were derived from
  * (`kid`); after a platform key rotation the old ones stop verifying, which costs at most their ten minutes.

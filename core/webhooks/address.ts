@@ -2,7 +2,7 @@ import ipaddr from 'ipaddr.js'
 
 /**
  * Which addresses a webhook may reach: public unicast only, unless the operator allows private ones
- * (docs/webhooks.md, Address safety). ipaddr.js keeps the table of special ranges; only its `unicast`
+ * (docs/webhooks.md § Address safety). ipaddr.js keeps the table of special ranges; only its `unicast`
  * is public, for both families. On top of its table:
  *
  * - IPv4-mapped (`::ffff:0:0/96`) and NAT64 (`64:ff9b::/96`, what DNS64 answers for an IPv4-only host)

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { it } from 'node:test'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 
-// docs/architecture.md, Layers: module-global adapter state would keep tests from running on parallel fresh stores.
+// docs/architecture.md § Layers: module-global adapter state would keep tests from running on parallel fresh stores.
 it('two memory storages share nothing: what one stores, the other does not see', async () => {
   const first = createMemoryStorage()
   const second = createMemoryStorage()

@@ -1,5 +1,5 @@
 /**
- * clubcred behind a real PgBouncer in transaction mode (docs/deployment.md, Behind PgBouncer), with
+ * clubcred behind a real PgBouncer in transaction mode (docs/deployment.md § Behind PgBouncer), with
  * fewer server connections than clients, so that every unit, direct read and migration runs on
  * whichever server connection PgBouncer hands out: the storage port's conformance suite, the two-nodes
  * suite, migrations through the pooler, and two issuers issuing, signing and reading the feed together.

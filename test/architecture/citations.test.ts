@@ -1,21 +1,14 @@
 /**
- * Citations point at documents a reader of the repository has: the HTTP interface as docs/api.md and a
- * section number, docs/decisions.md and docs/architecture.md by section title. The design and style notes
- * the project started from, and the interface specification it was first written against, are not in the
- * repository, so a comment citing them (by section sign or file name), or a relative path that leaves the
- * repository for a `shared/` folder beside it, sends the reader nowhere.
- *
- * The rule for docs/api.md (`apiCitations`): a citation is `docs/api.md` and a section sign, then more
- * section signs joined by `, `, ` and ` or ` to `, each optionally qualified by `rule N` or `item N`:
- * `docs/api.md §2.6 to §2.8, §4.10 rules 5 and 8` cites 2.6, 2.8 and 4.10. The run ends at anything else, so
- * in `docs/api.md §4.1, RFC 6749 §5.1` only 4.1 is docs/api.md's. Every cited number must equal, digit for
- * digit, the number that opens a heading of docs/api.md (`### 4.10 Templates`): §4 is section 4, and never
- * resolves through 4.1; a number with no heading of its own fails even when a deeper one exists.
+ * Citations point at documents a reader of the repository has: the interface spec by its name and
+ * section, and the documents under docs/ by path, with a section after ` § ` where one is meant
+ * (`docs/decisions/0004-authentication.md § Bearer checks`). The design and style notes the project
+ * started from are not in the repository, so a comment citing them (by section sign or file name), or a
+ * relative path that leaves the repository for a `shared/` folder beside it, sends the reader nowhere.
  */
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -56,21 +49,141 @@ describe('citations', () => {
   it('no comment or document cites the design or style notes, which are not in the repository', () => {
     const files = sources()
     assert.ok(files.length > 300, `found only ${files.length} files`)
-    assert.deepEqual(outsideCitations(files), [], 'cite docs/decisions.md or docs/architecture.md by section title, or docs/api.md by section number')
+    assert.deepEqual(
+      outsideCitations(files),
+      [],
+      'cite a document under docs/ (a decision in docs/decisions/, say) by path and § heading, or the interface spec by section',
+    )
   })
 
   it('the documents name a subject, never an issue number, which a reader of the docs does not have', () => {
     const documents = sources().filter((file) => file.endsWith('.md'))
     assert.ok(documents.some((file) => file.startsWith('docs/')))
-    assert.deepEqual(issueNumbers(documents), [], 'name the subject (a section title of docs/decisions.md, say) instead')
+    assert.deepEqual(issueNumbers(documents), [], 'name the subject (a decision of docs/decisions/, say) instead')
   })
 
   it('the sources name a subject, never an issue number, which a reader of the code does not have', () => {
     const code = sources().filter((file) => file.endsWith('.ts'))
     assert.ok(code.some((file) => file.startsWith('core/')) && code.includes('index.ts'))
-    assert.deepEqual(issueNumbers(code), [], 'name the subject (a section title of docs/decisions.md, say) instead')
+    assert.deepEqual(issueNumbers(code), [], 'name the subject (a decision of docs/decisions/, say) instead')
   })
 })
+
+describe('citations of the documents under docs/', () => {
+  it('every cited document exists, and every section cited after § is a heading of it', () => {
+    const files = sources()
+    const cited = documentCitations(files)
+    assert.ok(cited.length > 150, `found only ${cited.length} citations of docs/`)
+    assert.ok(cited.some((citation) => citation.section !== null && citation.path.startsWith('docs/decisions/')))
+    assert.deepEqual(
+      unresolvedCitations(cited),
+      [],
+      'cite an existing file under docs/, and a section as `§ Heading` with the heading as it stands in that file, on one line',
+    )
+  })
+
+  it('every relative link of a document to another document resolves, its #anchor to a heading', () => {
+    const documents = sources().filter((file) => file.endsWith('.md'))
+    assert.ok(documents.includes('docs/decisions/README.md'))
+    assert.deepEqual(brokenLinks(documents), [])
+  })
+
+  it('a citation that names a missing file or heading is reported', () => {
+    const decision = 'docs/decisions/0004-authentication.md'
+    const missing = ['docs', 'decisions', '9999-nothing.md'].join('/')
+    const cited = [
+      { where: 'a.ts:1', path: 'docs/decisions/0009-lists.md', section: null },
+      { where: 'a.ts:2', path: decision, section: 'Bearer checks); more' },
+      { where: 'a.ts:3', path: decision, section: '4.1 is a numbered section' },
+      { where: 'b.ts:1', path: missing, section: null },
+      { where: 'b.ts:2', path: decision, section: 'Bearer check' },
+      { where: 'b.ts:3', path: decision, section: 'Bearer checkss' },
+    ]
+    assert.deepEqual(
+      unresolvedCitations(cited).map((problem) => problem.split(' ')[0]),
+      ['b.ts:1', 'b.ts:2', 'b.ts:3'],
+    )
+  })
+})
+
+/** A path under docs/ ending in `.md`, and what follows ` § ` on its line, if anything. */
+const DOC_CITATION = /(?<![\w./-])(docs\/(?:[\w-]+\/)*[\w.-]+\.md)\b(?: § ([^\n]*))?/g
+
+interface DocumentCitation {
+  where: string
+  path: string
+  section: string | null
+}
+
+/** Every citation of a document under docs/ in the files, where it stands. */
+export function documentCitations(files: string[]): DocumentCitation[] {
+  return files.flatMap((file) =>
+    readFileSync(`${ROOT}${file}`, 'utf8')
+      .split('\n')
+      .flatMap((line, index) =>
+        [...line.matchAll(DOC_CITATION)].map((match) => ({ where: `${file}:${index + 1}: ${line.trim()}`, path: match[1]!, section: match[2] ?? null })),
+      ),
+  )
+}
+
+/**
+ * The citations whose file does not exist, or whose section does not begin with a heading of that file
+ * followed by the end of the words (a bracket, a comma, the end of the line...). A section given by
+ * number (`§4.1`, `§ 4.1`) is the numbered sections' own check.
+ */
+export function unresolvedCitations(cited: DocumentCitation[]): string[] {
+  return cited.flatMap(({ where, path, section }) => {
+    if (!existsSync(join(ROOT, path))) return [`${where} (no file ${path})`]
+    if (section === null || /^\d/.test(section)) return []
+    const named = headings(path).some((heading) => section.startsWith(heading) && !/^[\p{L}\p{N}_]/u.test(section.slice(heading.length)))
+    return named ? [] : [`${where} (no heading of ${path} begins "§ ${section}")`]
+  })
+}
+
+const headingCache = new Map<string, string[]>()
+
+/** The headings of a Markdown file, as written after their `#`s, outside fenced code. */
+function headings(path: string): string[] {
+  let found = headingCache.get(path)
+  if (found) return found
+  found = []
+  let fenced = false
+  for (const line of readFileSync(join(ROOT, path), 'utf8').split('\n')) {
+    if (line.startsWith('```')) fenced = !fenced
+    const heading = fenced ? null : /^#{1,6} +(.+?) *$/.exec(line)
+    if (heading) found.push(heading[1]!)
+  }
+  headingCache.set(path, found)
+  return found
+}
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_ -]/gu, '')
+    .replace(/ /g, '-')
+}
+
+const LINK = /\]\(((?![a-z]+:|#)[^)\s]*?)(?:#([^)\s]+))?\)/g
+
+/** Relative links of the Markdown files that lead nowhere, or to an anchor no heading makes. */
+export function brokenLinks(documents: string[]): string[] {
+  return documents.flatMap((file) =>
+    readFileSync(`${ROOT}${file}`, 'utf8')
+      .split('\n')
+      .flatMap((line, index) =>
+        [...line.matchAll(LINK)].flatMap((match) => {
+          const target = join(dirname(file), match[1]!)
+          const where = `${file}:${index + 1}: ${match[0]}`
+          if (!existsSync(join(ROOT, target))) return [where]
+          const anchor = match[2]
+          if (anchor === undefined || !target.endsWith('.md')) return []
+          return headings(target).some((heading) => anchorOf(heading) === anchor) ? [] : [where]
+        }),
+      ),
+  )
+}
 
 /**
  * Every mention of an issue by number, as `file:line: text`. The verb takes a count too (a test that
@@ -98,7 +211,7 @@ describe('citations of docs/api.md', () => {
   })
 
   it('nothing cites the interface specification the project started from, which is not in the repository', () => {
-    const files = sources().filter((file) => !UNREWRITTEN.some((prefix) => file.startsWith(prefix)))
+    const files = sources()
     assert.deepEqual(outsideSpecCitations(files), [], 'cite docs/api.md by section number instead (docs/api.md, Citing this page)')
   })
 
@@ -114,12 +227,6 @@ describe('citations of docs/api.md', () => {
     )
   })
 })
-
-/**
- * Files whose citations of the outside specification are rewritten by the split of docs/decisions.md into
- * docs/decisions/ (those records are being moved, so they are left as they are meanwhile).
- */
-const UNREWRITTEN = ['docs/decisions.md', 'docs/decisions/']
 
 /** The numbers that open docs/api.md's headings: `### 4.10 Templates` gives `4.10`. */
 export function apiSections(markdown: string): Set<string> {

@@ -1,5 +1,5 @@
 /**
- * core/ runs on Node, Deno and any fetch-style runtime (docs/architecture.md, Layers): it imports no Node
+ * core/ runs on Node, Deno and any fetch-style runtime (docs/architecture.md § Layers): it imports no Node
  * built-in, nothing from adapters/, server/ or test/, and only packages that are themselves
  * runtime-agnostic.
  */

@@ -1,5 +1,5 @@
 /**
- * The source has no import cycle (docs/architecture.md, Layers): not in adapters/http, where the operation
+ * The source has no import cycle (docs/architecture.md § Layers): not in adapters/http, where the operation
  * table imports the route files and nothing imports back, and not anywhere else in core/, adapters/,
  * server/, client/ or index.ts. Type-only imports count: the mappings of `core/achievements/surfaces/`
  * and the form files (`v1-form.ts`, `legacy-form.ts`) imported each other, one way only for a type, and a

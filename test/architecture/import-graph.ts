@@ -41,7 +41,7 @@ function sourceFiles(path: string): string[] {
 }
 
 /**
- * The rule of docs/architecture.md, Layers, for `core/`: no Node built-in (with or without `node:`), nothing
+ * The rule of docs/architecture.md § Layers, for `core/`: no Node built-in (with or without `node:`), nothing
  * outside `core/` by a relative path (so no `adapters/`, `server/` or `test/`), and only the listed
  * runtime-agnostic packages. Returns one line per breach.
  */

@@ -1,6 +1,6 @@
 /**
- * Only the runtime entries choose a runtime (docs/architecture.md, Layers; docs/decisions.md, The public
- * API and the runtime boundary): server/node.ts and server/deno.ts (and the admin CLI, a Node program of
+ * Only the runtime entries choose a runtime (docs/architecture.md § Layers; docs/decisions/0028-public-api-and-runtime-boundary.md § Only the entries choose a runtime):
+ * server/node.ts and server/deno.ts (and the admin CLI, a Node program of
  * its own) pick the SQLite driver and the signer and pass them into wiring, so that server/wire.ts serves
  * both runtimes and Deno loads only what its entry chose.
  */

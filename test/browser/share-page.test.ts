@@ -1,8 +1,8 @@
 /**
  * The share page in a real browser (Debian's chromium driven by playwright-core) against the real server
  * process: the club and its client made with the admin CLI, a template and issuances over HTTP, the page
- * opened at `http://{club}.localhost:{port}/credentials/{id}` as a recipient would (docs/decisions.md,
- * Addresses). Screenshots land in test/artifacts/ (git-ignored) for a person to look at.
+ * opened at `http://{club}.localhost:{port}/credentials/{id}` as a recipient would (docs/decisions/0001-addresses.md).
+ * Screenshots land in test/artifacts/ (git-ignored) for a person to look at.
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'

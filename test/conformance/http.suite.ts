@@ -1,5 +1,5 @@
 /**
- * The HTTP face's main path as one suite, run three ways (docs/architecture.md, Layers): through
+ * The HTTP face's main path as one suite, run three ways (docs/architecture.md § Layers): through
  * `issuer.fetch`, through the node listener on an ephemeral port, and mounted under a path prefix in an
  * existing node:http app. Each way gets a `call` that sends a Request to a URL of the issuer's own address
  * space.

@@ -1,5 +1,5 @@
 /**
- * The storage port conformance suite: every storage adapter runs it (docs/architecture.md, Layers). One group of cases per
+ * The storage port conformance suite: every storage adapter runs it (docs/architecture.md § Layers). One group of cases per
  * aggregate in `storage/*.cases.ts`; add a group by adding one line to GROUPS.
  *
  * @example

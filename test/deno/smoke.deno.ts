@@ -1,5 +1,5 @@
 /**
- * The Deno server end to end (docs/architecture.md, Layers): `server/deno.ts` as a child process on a free
+ * The Deno server end to end (docs/architecture.md § Layers): `server/deno.ts` as a child process on a free
  * port and a fresh data dir, driven over HTTP as an integrator would: the demo client's token, a template,
  * one issuance, its credential (followed on the event feed), the public verdict, and its JSON log on
  * stdout (pino on Deno: a line per request with its id, no secret or recipient). The child runs

@@ -1,6 +1,6 @@
 /**
  * The storage port conformance suite on Deno, against the SQLite adapter on `node:sqlite`
- * (docs/architecture.md, Layers): the same suite as test/adapters/, run by `deno test` through Deno's
+ * (docs/architecture.md § Layers): the same suite as test/adapters/, run by `deno test` through Deno's
  * `node:test`.
  */
 import { mkdtempSync, rmSync } from 'node:fs'

@@ -170,7 +170,7 @@ describe('baked badges of an issuance, un-baked and verified', () => {
   })
   after(() => api.close())
 
-  /** The stored credential's JWT (docs/api.md §4.8), verified as docs/decisions.md, The signed credential describes it. */
+  /** The stored credential's JWT (docs/api.md §4.8), verified as docs/decisions/0014-signed-credential.md describes it. */
   async function storedJwt(issuanceId: number): Promise<string> {
     const jwt = (await api.call('GET', `/v2/clubs/${FILES_CLUB}/issuances/${issuanceId}/credential`)).body.data.jwt as string
     await assertSignedCredential(jwt, { keys: await clubKeys(api), email: EMAIL })

@@ -5,8 +5,8 @@ import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidati
 import type { TemplateView } from '../../core/achievements/present.ts'
 
 /**
- * Template routes as a client meets them (docs/api.md §4.10, docs/decisions.md, HTTP face, Scopes per
- * operation and Lifecycle): status codes, Location, 404s, scopes and body parsing.
+ * Template routes as a client meets them (docs/api.md §4.10, docs/decisions/0007-http-face.md;
+ * docs/decisions/0003-scopes-per-operation.md; docs/decisions/0010-lifecycle.md): status codes, Location, 404s, scopes and body parsing.
  */
 
 let api: Api
@@ -73,7 +73,7 @@ describe('unknown templates (achievement-not-found)', () => {
   }
 })
 
-describe('scopes (docs/decisions.md, Scopes per operation)', () => {
+describe('scopes (docs/decisions/0003-scopes-per-operation.md)', () => {
   it('a token with only achievements:read can list and read, but POST and PATCH answer 403 insufficient-scope', async () => {
     const saved = await create(api)
     const token = await api.tokenWith(['achievements:read'])
@@ -129,7 +129,7 @@ describe('scopes (docs/decisions.md, Scopes per operation)', () => {
   })
 })
 
-describe('request bodies (docs/decisions.md, HTTP face)', () => {
+describe('request bodies (docs/decisions/0007-http-face.md)', () => {
   it('malformed JSON answers 400 invalid-json on POST and PATCH and changes nothing', async () => {
     const saved = await create(api)
     assertProblem(await api.call('POST', ACHIEVEMENTS, '{"name": "x", "description": '), 400, 'invalid-json')

@@ -167,7 +167,7 @@ describe('requirement ids and order (docs/api.md §2.4, §4.10 rules 5 and 8)', 
         criteria: {
           requirements: [
             { description: 'Win a game\n2. Forged line', url: 'https://chess.example/win' },
-            { description: '  Padded\n\n  text\u2028end  ' }, // CR is refused (docs/decisions.md, Input robustness)
+            { description: '  Padded\n\n  text\u2028end  ' }, // CR is refused (docs/decisions/0031-input-robustness.md)
             { url: 'https://chess.example/ab' },
           ],
         },
@@ -288,7 +288,7 @@ describe('derived read-only fields (docs/api.md §2.3)', () => {
   })
 })
 
-describe('achievementType (docs/decisions.md, Templates)', () => {
+describe('achievementType (docs/decisions/0011-templates.md)', () => {
   const MAPPING = {
     completion: 'CertificateOfCompletion',
     activity: 'CoCurricular',

@@ -4,7 +4,7 @@ import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertValidation, create } from '../core/achievements/support.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 
-/** The template list as a cursor list (docs/api.md §4, §4.10; docs/decisions.md, Lists). */
+/** The template list as a cursor list (docs/api.md §4, §4.10; docs/decisions/0009-lists.md). */
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url')
 

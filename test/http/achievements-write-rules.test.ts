@@ -4,7 +4,7 @@ import { REQUIREMENT_TYPES } from '../../core/achievements/template.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ACHIEVEMENTS, aTemplate, assertUnchanged, assertValidation, create, listAll, patch, read, templatePath } from '../core/achievements/support.ts'
 
-/** The write rules of docs/api.md §4.10 and docs/decisions.md, Templates, through POST and PATCH. */
+/** The write rules of docs/api.md §4.10 and docs/decisions/0011-templates.md, through POST and PATCH. */
 
 let api: Api
 beforeEach(async () => {
@@ -242,7 +242,7 @@ describe('requirements (docs/api.md §2.4, §4.10 rules 4 and 5)', () => {
   })
 })
 
-describe('template type (docs/decisions.md, Templates)', () => {
+describe('template type (docs/decisions/0011-templates.md)', () => {
   it('type defaults to completion', async () => {
     const saved = await create(api)
     assert.equal(saved.type, 'completion')
@@ -254,7 +254,7 @@ describe('template type (docs/decisions.md, Templates)', () => {
   })
 })
 
-describe('lengths and links (docs/decisions.md "Templates")', () => {
+describe('lengths and links (docs/decisions/0011-templates.md)', () => {
   it('a name over 200 characters is refused with too-long, 200 Hangul characters are accepted', async () => {
     await assertCreateRefused(aTemplate({ name: 'x'.repeat(201) }), [{ message: 'too-long', path: 'name' }])
     assert.equal((await create(api, aTemplate({ name: '체'.repeat(200) }))).name, '체'.repeat(200))

@@ -1,6 +1,6 @@
 /**
- * GET /v2/clubs/{club}/ (docs/api.md §4.2) and every bearer check in front of it (docs/decisions.md,
- * Authentication), through the real server process.
+ * GET /v2/clubs/{club}/ (docs/api.md §4.2) and every bearer check in front of it (docs/decisions/0004-authentication.md § Bearer checks),
+ * through the real server process.
  */
 import assert from 'node:assert/strict'
 import { createPublicKey } from 'node:crypto'

@@ -10,7 +10,7 @@ import type { Json } from '../support/json.ts'
 
 /**
  * Co-issuers added through the library API (what the admin CLI calls; docs/api.md §2.3 `coIssuers`,
- * docs/decisions.md, Templates) seen everywhere they show: the template read on v2 (`coIssuers`) and v1 (`institutions`),
+ * docs/decisions/0012-co-issuers.md) seen everywhere they show: the template read on v2 (`coIssuers`) and v1 (`institutions`),
  * the credentials issued afterwards (`x-partnerOrganizations`), the certificate PDF and the share page.
  * Credentials issued before keep the snapshot they were engraved from.
  */

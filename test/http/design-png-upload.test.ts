@@ -8,7 +8,7 @@ import { decompressionBomb, rawSize, samplePng } from '../support/png-samples.ts
 /**
  * A PNG whose decoded size does not match its header, or that decodes to more than is drawn, is refused
  * at upload with 422 `validation-failed`, and nothing is stored: no design, no image.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 const DESIGNS = '/v2/clubs/chess/designs'
 const base64 = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64')

@@ -1,6 +1,6 @@
 /**
  * The generic HTTP face through the real server process: unknown routes, wrong methods, HEAD, bodies
- * too large; every error a problem document (docs/decisions.md, HTTP face), never a 500.
+ * too large; every error a problem document (docs/decisions/0007-http-face.md), never a 500.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

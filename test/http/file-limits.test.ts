@@ -11,7 +11,7 @@ import type { CertificateRenderer } from '../../core/ports/certificate-renderer.
 /**
  * Certificate files must not let one club stall the event loop every club shares: rendered files are
  * kept by their strong ETag, PDFs render a few at a time, and each club has a download rate.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 
 /** The real PDF renderer, counting its renders. */

@@ -10,8 +10,8 @@ import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, sk
 import { clientCredentialsGrant } from '../support/token-request.ts'
 
 /**
- * The certificate file (docs/api.md §4.6; scope `issuance:read`, docs/decisions.md, Scopes per
- * operation): the formats, 409 `credential-pending` before signing, 422 for a format clubcred does not
+ * The certificate file (docs/api.md §4.6; scope `issuance:read`, docs/decisions/0003-scopes-per-operation.md):
+ * the formats, 409 `credential-pending` before signing, 422 for a format clubcred does not
  * serve, the download headers, the ETag and its 304, and the revoked mark.
  */
 

@@ -18,7 +18,7 @@ import {
 } from '../core/issuances/support.ts'
 
 /**
- * The batch rules of POST issuances (docs/api.md §2.9, §4.3, §7; docs/decisions.md, Issuing), through
+ * The batch rules of POST issuances (docs/api.md §2.9, §4.3, §7; docs/decisions/0013-issuing.md), through
  * HTTP: result shape, refs, skipped and failed items, the recipient limit, and what is stored.
  */
 
@@ -80,7 +80,7 @@ describe('the batch result (docs/api.md §2.9)', () => {
   })
 })
 
-describe('skipped items (docs/decisions.md, Issuing)', () => {
+describe('skipped items (docs/decisions/0013-issuing.md)', () => {
   it('a repeat of an earlier entry in the request is skipped as duplicate-in-request, by externalUserId or e-mail', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,
@@ -175,7 +175,7 @@ describe('skipped items (docs/decisions.md, Issuing)', () => {
   })
 })
 
-describe('failed items (docs/decisions.md, Issuing; docs/api.md §7.6)', () => {
+describe('failed items (docs/decisions/0013-issuing.md; docs/api.md §7)', () => {
   it('a bad e-mail or an empty name fails with { code, message, path }, and the others are issued', async () => {
     const result = await issue(api, {
       achievementFormId: templateId,
@@ -269,7 +269,7 @@ describe('failed items (docs/decisions.md, Issuing; docs/api.md §7.6)', () => {
   })
 })
 
-describe('request errors (docs/decisions.md, HTTP face)', () => {
+describe('request errors (docs/decisions/0007-http-face.md)', () => {
   it('1001 recipients is 422 too-many-recipients and stores nothing', async () => {
     const response = await postIssuances(api, { achievementFormId: templateId, recipients: recipients(1001) })
     assertProblem(response, 422, 'too-many-recipients')

@@ -5,7 +5,7 @@ import { assertProblem } from '../core/achievements/support.ts'
 import { EVENTS, ISSUANCES, createTemplate, listAll, recipients } from '../core/issuances/support.ts'
 
 /**
- * Idempotency-Key on POST issuances (docs/decisions.md, Issuing), through HTTP: replays byte for byte,
+ * Idempotency-Key on POST issuances (docs/decisions/0013-issuing.md), through HTTP: replays byte for byte,
  * key reuse with another body, concurrent repeats, key format, scoping per client, release on failure.
  */
 
@@ -43,7 +43,7 @@ function asProblem(response: RawResponse) {
 
 const issuanceCount = async () => (await listAll(api, ISSUANCES)).length
 
-describe('Idempotency-Key (docs/decisions.md, Issuing)', () => {
+describe('Idempotency-Key (docs/decisions/0013-issuing.md)', () => {
   it('the same key and body replays the first response byte for byte, marked Idempotent-Replayed, and issues nothing again', async () => {
     const body = { achievementFormId: templateId, recipients: recipients(3) }
     const first = await post(body, 'batch-2030-01-01')

@@ -20,8 +20,8 @@ import {
 import type { Json } from '../support/json.ts'
 
 /**
- * Reading what was issued (docs/api.md §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions.md,
- * Lists and Lifecycle): the issuance list, the detail with its credential pointer, the credential
+ * Reading what was issued (docs/api.md §2.6 to §2.8, §2.10, §4.4, §4.5, §4.8, §4.9, §6; docs/decisions/0009-lists.md;
+ * docs/decisions/0010-lifecycle.md): the issuance list, the detail with its credential pointer, the credential
  * and the event feed, before and after signing.
  */
 
@@ -48,7 +48,7 @@ afterEach(async () => {
   await api.close()
 })
 
-describe('the issuance list (docs/api.md §4.4, docs/decisions.md, Lists)', () => {
+describe('the issuance list (docs/api.md §4.4, docs/decisions/0009-lists.md)', () => {
   it('items carry achievementId and a credentialId that is null until the credential exists', async () => {
     const result = await issue(api, { achievementFormId: templateId, recipients: recipients(3) })
     const ids = result.results.map((item) => item.resourceId)
@@ -269,7 +269,7 @@ describe('the event feed (docs/api.md §2.10, §4.9, §6)', () => {
   })
 })
 
-describe('unknown issuances (docs/decisions.md, HTTP face)', () => {
+describe('unknown issuances (docs/decisions/0007-http-face.md)', () => {
   it('an unknown id is 404 issuance-not-found on detail and credential', async () => {
     for (const id of ['999', '0', 'abc', '99999999999999999999']) {
       assertProblem(await api.call('GET', issuancePath(id)), 404, 'issuance-not-found')

@@ -9,7 +9,7 @@ import type { Json } from '../support/json.ts'
 
 /**
  * Template reads return what the next credential engraves, and template edits never change credentials
- * already issued (docs/api.md §1, §2.3, §2.11, §3; docs/decisions.md, Lifecycle, §6).
+ * already issued (docs/api.md §1, §2.3, §2.11, §3; docs/decisions/0010-lifecycle.md, §6).
  */
 
 let api: Api
@@ -31,7 +31,7 @@ beforeEach(async () => {
       ],
     },
   })
-  // A co-issuer, as the admin adds them (read-only on v2, docs/decisions.md, Templates).
+  // A co-issuer, as the admin adds them (read-only on v2, docs/decisions/0012-co-issuers.md).
   await api.issuer.achievements.coIssuers.add('chess', templateId, { name: 'Seoul Chess Federation', url: 'https://federation.example', isVerified: true })
 })
 afterEach(async () => {
@@ -82,7 +82,7 @@ describe('template reads and the next credential (docs/api.md §1, §2.11)', () 
   })
 })
 
-describe('template edits after issuing (docs/api.md §3, docs/decisions.md, Lifecycle)', () => {
+describe('template edits after issuing (docs/api.md §3, docs/decisions/0010-lifecycle.md)', () => {
   const edit = {
     name: '체스 입문 (개정)',
     nameEn: 'Chess basics, revised',

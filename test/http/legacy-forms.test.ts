@@ -18,8 +18,8 @@ import type { TemplateView } from '../../core/achievements/present.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Legacy form creation (docs/api.md §2.12, §4.13, §5 item 7, §7.5, §8; docs/decisions.md,
- * Legacy form creation): every row of the legacy error table, every field rule of §2.12, and the created
+ * Legacy form creation (docs/api.md §2.12, §4.13, §5 item 7, §7 legacy table, §8; docs/decisions/0023-legacy-form-creation.md):
+ * every row of the legacy error table, every field rule of §2.12, and the created
  * form as an ordinary template that v2 and v1 read.
  */
 

@@ -7,8 +7,8 @@ import { fetchStatusList, verifyWithDidDocument } from '../support/verification-
 import type { Json } from '../support/json.ts'
 
 /**
- * The public verification surface over a real socket (docs/api.md §4.11; docs/decisions.md, The signed
- * credential): no authentication, readable from any origin, and cached as each resource allows: the JWT
+ * The public verification surface over a real socket (docs/api.md §4.11; docs/decisions/0019-verification-and-revocation.md § Caching and CORS):
+ * no authentication, readable from any origin, and cached as each resource allows: the JWT
  * forever (it never changes), the verdict and the revocation list briefly and revalidated by ETag, the DID
  * document by ETag.
  */

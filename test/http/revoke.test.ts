@@ -18,7 +18,7 @@ import {
 import { fetchStatusList } from '../support/verification-status-list.ts'
 
 /**
- * Revoke (docs/api.md §3, §4.7; docs/decisions.md, Issuing, Lifecycle and Scopes per operation): an optional
+ * Revoke (docs/api.md §3, §4.7; docs/decisions/0013-issuing.md § Idempotency-Key; docs/decisions/0010-lifecycle.md; docs/decisions/0003-scopes-per-operation.md): an optional
  * `{ reason }`, 200 with the issuance detail, one `issuance.revoked` event however often it is called,
  * replays under an Idempotency-Key, and a credential born revoked when revoked before signing.
  */

@@ -2,8 +2,8 @@
  * The scope of each operation is written once, in the operation table (adapters/http/operations.ts): the
  * OpenAPI document names it and the router enforces it. For every documented operation with a scope, a
  * token holding every other scope is refused with 403 insufficient-scope naming it, and a token holding
- * only that scope gets past the scope check. The documented scopes are pinned to docs/decisions.md, Scopes
- * per operation, here as well, since a wrong table entry is documented and enforced alike.
+ * only that scope gets past the scope check. The documented scopes are pinned to docs/decisions/0003-scopes-per-operation.md
+ * here as well, since a wrong table entry is documented and enforced alike.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -11,7 +11,7 @@ import { SCOPE_NAMES, toScopeString, type ScopeName } from '../../core/scopes.ts
 import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
 import type { Json } from '../support/json.ts'
 
-/** docs/decisions.md, Scopes per operation, and the v1 operations with the scopes of their v2 twins (docs/api.md §4.12). */
+/** docs/decisions/0003-scopes-per-operation.md, and the v1 operations with the scopes of their v2 twins (docs/api.md §4.12). */
 const DESIGN_SCOPES: Record<string, ScopeName> = {
   'GET /v2/clubs/{clubDomain}/': 'clubs:read',
   'GET /v2/clubs/{clubDomain}/achievements': 'achievements:read',
@@ -90,7 +90,7 @@ describe('the scope each operation documents is the scope enforced', () => {
     for (const [scope, description] of Object.entries(scopes)) assert.ok(typeof description === 'string' && description.length > 0, scope)
   })
 
-  it('documents the scopes docs/decisions.md decides, and no scope on any other operation', () => {
+  it('documents the scopes docs/decisions/0003-scopes-per-operation.md decides, and no scope on any other operation', () => {
     const documented = Object.fromEntries(scoped().map(({ method, path, scope }) => [`${method} ${path}`, scope]))
     assert.deepEqual(documented, DESIGN_SCOPES)
   })

@@ -1,7 +1,7 @@
 /**
  * The share page's parts without an issuer: what the renderer makes of views the API cannot produce
  * yet (co-issuers, a failed signature with every field hostile), and which hosts are share hosts
- * (docs/decisions.md, Addresses `{club}.{share_url_host}`).
+ * (docs/decisions/0001-addresses.md `{club}.{share_url_host}`).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

@@ -1,5 +1,5 @@
 /**
- * The share page (docs/api.md §2.7 `shareUrl`, §4.11; docs/decisions.md, Addresses): routed by the Host
+ * The share page (docs/api.md §2.7 `shareUrl`, §4.11; docs/decisions/0001-addresses.md): routed by the Host
  * header `{club}.{share_url_host}`, in-process through `issuer.fetch`. What the page shows (escaped), its
  * live verdict (valid, revoked, expired, signature invalid), its downloads, its headers, and the 404
  * pages.

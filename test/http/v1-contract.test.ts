@@ -10,7 +10,7 @@ import type { TemplateView } from '../../core/achievements/present.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * The v1 contract (docs/api.md §4.12, §9; docs/decisions.md, v1): v1 answers only ever gain keys, so every
+ * The v1 contract (docs/api.md §4.12, §9; docs/decisions/0022-v1.md): v1 answers only ever gain keys, so every
  * v1 response shape is pinned here, key by key, with the type of each value. Removing or renaming a key
  * fails; adding one fails too, on purpose, until the pinned shape below is extended with it.
  * Also: v1 writes follow the v2 rules, `order` drives requirement order, scopes, and one club per token.
@@ -620,7 +620,7 @@ describe('on v1 `order` drives requirement order: order ascending, then id (docs
   })
 })
 
-describe('v1 needs the scope of each operation (docs/decisions.md, Scopes per operation)', () => {
+describe('v1 needs the scope of each operation (docs/decisions/0003-scopes-per-operation.md)', () => {
   let formId: number
   let issuanceId: number
   before(async () => {

@@ -7,7 +7,7 @@ import type { Json } from '../support/json.ts'
 
 /**
  * One template and one issuance seen through every surface (docs/api.md §1, §4.10, §4.12, §4.13, §9;
- * docs/decisions.md, v1, Legacy form creation and Lifecycle): created on legacy, edited on v2, read and issued
+ * docs/decisions/0022-v1.md; docs/decisions/0023-legacy-form-creation.md; docs/decisions/0010-lifecycle.md): created on legacy, edited on v2, read and issued
  * on v1, the issuance read on v2 and v1, and the signed credential engraved from the same template.
  */
 

@@ -8,8 +8,8 @@ import { verifyWithDidDocument } from '../support/verification-status-list.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Credential status and the public verdict (docs/api.md §2.7, §2.11, §3, §4.11; docs/decisions.md,
- * Lifecycle and The signed credential): status is computed on every read (revoked, else expired, else
+ * Credential status and the public verdict (docs/api.md §2.7, §2.11, §3, §4.11; docs/decisions/0010-lifecycle.md;
+ * docs/decisions/0019-verification-and-revocation.md): status is computed on every read (revoked, else expired, else
  * valid) and agrees on every surface; `isValid` is a real verification of the stored JWT; `issuerVerified`
  * is independent of both; the verdict names no recipient.
  */

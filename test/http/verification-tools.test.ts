@@ -8,8 +8,8 @@ import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueT
 import { fetchStatusList, verifyWithDidDocument } from '../support/verification-status-list.ts'
 
 /**
- * Verification by tools no one here wrote (docs/api.md §4.11, docs/decisions.md, The signed
- * credential): the issuer served on a real port, its credential verified by did-jwt-vc resolving the
+ * Verification by tools no one here wrote (docs/api.md §4.11, docs/decisions/0014-signed-credential.md):
+ * the issuer served on a real port, its credential verified by did-jwt-vc resolving the
  * club's did:web over HTTP through did-resolver, and its revocation list decoded by Digital Bazaar's
  * Bitstring Status List implementation. The only thing written here is the did:web mapping to plain http
  * on the local port.

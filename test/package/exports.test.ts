@@ -1,5 +1,5 @@
 /**
- * The export maps (docs/decisions.md, The package and its installation). deno.json (Deno, the sources) is the reference: a subpath is the folder path
+ * The export maps (docs/decisions/0025-package-and-installation.md). deno.json (Deno, the sources) is the reference: a subpath is the folder path
  * of its source file. package.json exports the same subpaths built under dist/, and publishes nothing
  * else: a condition pointing at a file outside `files` would resolve to nothing for a consumer who sets it.
  * Inside the repository, tests and examples import `clubcred/…` by name and get the sources through

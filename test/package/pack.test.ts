@@ -1,5 +1,5 @@
 /**
- * The package as users get it (docs/install.md, Install from the package), packed once per run with
+ * The package as users get it (docs/install.md § Install from the package), packed once per run with
  * `npm pack` (which builds a clean dist/ through `prepack`) and installed twice into empty projects as a
  * user installs it: `npm install <tarball>` with install scripts on, and `npm install --omit=optional`.
  * The first has the database drivers and its one command, `clubcred`, serves and administers; the second

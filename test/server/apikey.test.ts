@@ -7,7 +7,7 @@ import { accessToken, cli, clubAndClient, freshDataDir, removeDataDir, runCli, s
 import { svgBase64 } from '../support/legacy-forms.ts'
 
 /**
- * Legacy API keys from the admin CLI (docs/decisions.md, Admin CLI `apikey create --club D`;
+ * Legacy API keys from the admin CLI (docs/decisions/0023-legacy-form-creation.md § API keys;
  * docs/api.md §4.13, §5 items 7 and 10): printed once, usable at once against the real server, never
  * stored in plain text.
  */
@@ -36,7 +36,7 @@ function secretForms(apiKey: string): Buffer[] {
   return [Buffer.from(secret, 'utf8'), Buffer.from(secret, 'utf16le'), Buffer.from(secret, 'base64url')]
 }
 
-describe('apikey create --club D (docs/decisions.md, Admin CLI)', () => {
+describe('apikey create --club D (docs/decisions/0023-legacy-form-creation.md § API keys)', () => {
   const dataDir = freshDataDir()
   let client: { client_id: string; client_secret: string }
   let printed: Awaited<ReturnType<typeof runCli>>

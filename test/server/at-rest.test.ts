@@ -1,6 +1,6 @@
 /**
- * What the data dir holds at rest: no client secret and no private key in the clear (docs/decisions.md,
- * Keys at rest; docs/api.md §2.2 "keeps only its SHA-256").
+ * What the data dir holds at rest: no client secret and no private key in the clear (docs/decisions/0006-keys-at-rest.md;
+ * docs/api.md §2.2 "stores only a hash").
  */
 import assert from 'node:assert/strict'
 import { existsSync, readFileSync, statSync } from 'node:fs'

@@ -1,6 +1,6 @@
 /**
- * A backup changed by anyone without the master key does not restore (docs/backup.md, The seal and The
- * schema). The changes an outside review made to a copy with an ordinary SQLite tool (here better-sqlite3
+ * A backup changed by anyone without the master key does not restore (docs/backup.md § The seal; docs/backup.md § The schema).
+ * The changes an outside review made to a copy with an ordinary SQLite tool (here better-sqlite3
  * on the file itself): an API client added, a revocation cleared, triggers that copy every new recipient
  * into a table of their own. Each is refused by `restore --from` and `verify-backup`, the real CLI as a
  * child process, with its reason, and the data dir stays empty. Each defence is also tested on its own:

@@ -1,5 +1,5 @@
 /**
- * The admin CLI's design and bulk-issue commands (docs/decisions.md, Admin CLI) on a real data dir:
+ * The admin CLI's design and bulk-issue commands (docs/decisions/0002-admin-cli.md) on a real data dir:
  * `design create` with an image file, and `issue --csv` in batches that a second run does not issue again.
  */
 import assert from 'node:assert/strict'

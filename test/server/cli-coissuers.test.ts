@@ -1,5 +1,5 @@
 /**
- * The admin CLI's co-issuer commands (docs/decisions.md, Admin CLI and Templates: co-issuers are added by the admin CLI;
+ * The admin CLI's co-issuer commands (docs/decisions/0012-co-issuers.md: co-issuers are added by the admin CLI;
  * docs/api.md §2.3 `coIssuers`), run as real CLI processes on a real data dir. Each prints
  * `{ coIssuers: [...] }`: the template's co-issuers as its read shows them, the club first.
  */

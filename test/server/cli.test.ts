@@ -1,5 +1,5 @@
 /**
- * The admin CLI (docs/decisions.md, Admin CLI): every command prints exactly one JSON object on stdout; a
+ * The admin CLI (docs/decisions/0002-admin-cli.md): every command prints exactly one JSON object on stdout; a
  * failure prints `{ error: { code, message } }` and exits non-zero.
  */
 import assert from 'node:assert/strict'

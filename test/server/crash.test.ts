@@ -1,6 +1,6 @@
 /**
- * A crash loses no accepted issuance and never yields two credentials for one issuance (docs/decisions.md,
- * Bars every feature meets), with the real server process: issue 500 recipients, SIGKILL the server at
+ * A crash loses no accepted issuance and never yields two credentials for one issuance (docs/decisions/0026-bars-every-feature-meets.md),
+ * with the real server process: issue 500 recipients, SIGKILL the server at
  * three moments (signing done, jobs queued, jobs claimed and being signed), restart it on the same data
  * dir and check, over HTTP and in the SQLite file, one credential and one event per issuance, distinct
  * status slots and none wasted. The three run side by side.
@@ -171,7 +171,7 @@ async function awaitCredentials(t: TestContext, server: ServerProcess, client: {
   return api
 }
 
-/** The invariants of docs/decisions.md, Bars every feature meets, read over HTTP and from the SQLite file after a clean stop. */
+/** The invariants of docs/decisions/0026-bars-every-feature-meets.md, read over HTTP and from the SQLite file after a clean stop. */
 async function assertRecovered(api: Api, server: ServerProcess, dataDir: string) {
   const issuances = await listAll(api, '/v2/clubs/chess/issuances')
   const events = await listAll(api, '/v2/clubs/chess/events')
@@ -229,7 +229,7 @@ async function assertRecovered(api: Api, server: ServerProcess, dataDir: string)
   }
 }
 
-describe('a crash while issuing (docs/decisions.md, Bars every feature meets)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
+describe('a crash while issuing (docs/decisions/0026-bars-every-feature-meets.md)', { concurrency: true, timeout: RECOVERY_MS + 60_000 }, () => {
   const dirs: string[] = []
   after(async () => {
     await Promise.all(running.map((server) => server.stop()))

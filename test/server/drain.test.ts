@@ -1,7 +1,7 @@
 /**
- * The Deno entry's drain (server/drain.ts, docs/shutdown.md, On Deno): a request in flight finishes, a
+ * The Deno entry's drain (server/drain.ts, docs/shutdown.md § On Deno): a request in flight finishes, a
  * new one is answered 503 `shutting-down` with its request id, and that refusal has its request line
- * like every answer (docs/logs.md, Request lines).
+ * like every answer (docs/logs.md § Request lines).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

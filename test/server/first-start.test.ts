@@ -1,5 +1,5 @@
 /**
- * First start on an empty data dir (docs/decisions.md, Admin CLI): club `demo` and an all-scope client
+ * First start on an empty data dir (docs/decisions/0002-admin-cli.md): club `demo` and an all-scope client
  * printed once.
  */
 import assert from 'node:assert/strict'

@@ -9,7 +9,7 @@ import { tempDir } from '../support/temp-sqlite.ts'
 /**
  * The HTTP server limits come from CLUBCRED_* variables; a value that is not a positive integer stops the
  * start with a message naming the variable, rather than running without the limit.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 describe('HTTP server limits from the environment', () => {
   it('defaults when unset or empty, and the given values when set', () => {

@@ -7,7 +7,7 @@ import { removeDataDir, startServer, type ServerProcess } from '../support/serve
  * The Node server exposed directly: a client that sends its headers byte by byte (slowloris) is cut off
  * after the header timeout, and sockets beyond the connection cap are closed at once. Both set through
  * the environment, on the real server process.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 
 /** Opens a socket to the server; resolves once connected. */

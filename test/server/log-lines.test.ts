@@ -1,5 +1,5 @@
 /**
- * The process's output as a log collector reads it (docs/logs.md, Where it goes), with the real server
+ * The process's output as a log collector reads it (docs/logs.md § Where it goes), with the real server
  * process on a fresh data dir at `CLUBCRED_LOG_LEVEL=debug`: start (the first-start banner, human, before
  * the listening line), requests that put credentials where a careless log picks them up (`User-Agent`
  * forms that used to slip through the masking, a JWT across the 200-character cut, a client secret as

@@ -1,5 +1,5 @@
 /**
- * Recipient mail (`mode`, docs/decisions.md, Issuing): with `mode: "email"` the recipient gets the share
+ * Recipient mail (`mode`, docs/decisions/0013-issuing.md): with `mode: "email"` the recipient gets the share
  * link and the wallet link once the credential exists, through SMTP when CLUBCRED_SMTP_URL is
  * set; `mode: "none"` sends nothing; a refused delivery is retried from the outbox after a back-off.
  */

@@ -1,5 +1,5 @@
 /**
- * A rolling restart on PostgreSQL (docs/shutdown.md, Rolling restart), with real processes: an `api` node
+ * A rolling restart on PostgreSQL (docs/shutdown.md § Rolling restart), with real processes: an `api` node
  * accepts 1,000 recipients, the `worker` is sent SIGTERM while it holds a round, both exit 0, and a new
  * worker signs the rest at once: the old one left no job leased (the lease, 60 s, is longer than the
  * test waits). One credential and one `issuance.credential_issued` event per issuance. Every line each

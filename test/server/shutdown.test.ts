@@ -320,7 +320,7 @@ describe('graceful shutdown (docs/shutdown.md)', { timeout: RECOVERY_MS + 60_000
     for (const until = Date.now() + 10_000; !logged(server, SHUTTING_DOWN); await sleep(5)) {
       if (Date.now() > until) assert.fail(`no shutdown began within 10 s of SIGTERM:\n${server.log}`)
     }
-    // Deno keeps listening while it drains (docs/shutdown.md, On Deno): a new request is told to go elsewhere.
+    // Deno keeps listening while it drains (docs/shutdown.md § On Deno): a new request is told to go elsewhere.
     const late = await server.http('/v2/clubs/chess/issuances', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: '{}' })
     assert.equal(late.status, 503, late.text)
     assert.equal(late.json.code, 'shutting-down')

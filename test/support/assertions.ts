@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import type { HttpResponse } from './server.ts'
 
-/** Asserts an RFC 9457 problem document (docs/decisions.md, HTTP face) with this status and code, and no stack trace. */
+/** Asserts an RFC 9457 problem document (docs/decisions/0007-http-face.md) with this status and code, and no stack trace. */
 export function assertProblem(response: HttpResponse, status: number, code: string): void {
   assert.equal(response.status, status, response.text)
   assert.equal(response.headers['content-type'], 'application/problem+json')

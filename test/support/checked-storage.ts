@@ -27,7 +27,7 @@ interface UnitScope {
 }
 
 /**
- * Wraps any StoragePort and checks how core uses it (docs/architecture.md, Layers):
+ * Wraps any StoragePort and checks how core uses it (docs/architecture.md § Layers):
  * - a write (any method not named find…/list…/count…) outside `transaction` is a violation;
  * - a unit's stores used after the unit ended (an escaped `tx`) is a violation;
  * - calling the outer storage (a store or `transaction`) from inside a unit is a violation: adapters

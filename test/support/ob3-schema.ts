@@ -1,7 +1,7 @@
 /**
- * The OB 3.0 AchievementCredential JSON Schema (docs/decisions.md, The signed credential: every credential
+ * The OB 3.0 AchievementCredential JSON Schema (docs/decisions/0014-signed-credential.md: every credential
  * the project signs validates against `standards/ob3/schemas/`), and one check of everything
- * docs/decisions.md, The signed credential says of a signed credential.
+ * docs/decisions/0014-signed-credential.md says of a signed credential.
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
@@ -61,7 +61,7 @@ export interface CheckedCredential {
 }
 
 /**
- * Verifies a credential JWT as docs/decisions.md, The signed credential describes it and returns its
+ * Verifies a credential JWT as docs/decisions/0014-signed-credential.md describes it and returns its
  * decoded parts: the signature against the club's key named by the header; the header exactly `{ alg, typ,
  * kid }`; the claims exactly `{ iss, jti, nbf, exp?, vc }` and consistent with `vc`; `vc` valid OB 3.0;
  * the recipient hashed with a salt; only public evidence; a BitstringStatusListEntry.

@@ -218,7 +218,7 @@ export interface LogLine {
 }
 
 /**
- * What a log collector reads of a server process after its listening line (docs/logs.md, Where it goes):
+ * What a log collector reads of a server process after its listening line (docs/logs.md § Where it goes):
  * the rest of stderr and all of stdout. Asserts that each line is one JSON object with a `level` and a
  * `msg`, and returns them parsed, stderr's first. Call it once the process has exited.
  */

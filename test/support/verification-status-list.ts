@@ -1,6 +1,6 @@
 /**
- * Reading a club's revocation list the way a verifier elsewhere does (docs/decisions.md, The signed
- * credential): GET the `statusListCredential` URL, verify the VC-JWT with a key of the club's DID document
+ * Reading a club's revocation list the way a verifier elsewhere does (docs/decisions/0014-signed-credential.md § Status):
+ * GET the `statusListCredential` URL, verify the VC-JWT with a key of the club's DID document
  * (jose), and decode `encodedList` with Digital Bazaar's Bitstring Status List implementation, not ours.
  */
 import assert from 'node:assert/strict'

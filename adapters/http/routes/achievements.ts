@@ -9,7 +9,7 @@ export async function listTemplates({ issuer, request, club }: ScopedCall): Prom
   return json(await issuer.achievements.list(club, listQuery(request)))
 }
 
-/** Answers 201 with `Location` (docs/decisions.md, Templates). */
+/** Answers 201 with `Location` (docs/decisions/0011-templates.md). */
 export async function createTemplate({ issuer, request, club }: ScopedCall): Promise<Response> {
   const template = await issuer.achievements.create(club, await readInput<TemplateCreateBody>(request, issuer.config.maxBodyBytes))
   const location = `${issuer.config.urls.base}/v2/clubs/${encodeURIComponent(club)}/achievements/${template.id}`

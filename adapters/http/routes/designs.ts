@@ -4,7 +4,7 @@ import { json } from '../responses.ts'
 import { listQuery, numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
-/** Designs, `{base_url}/v2/clubs/{clubDomain}/designs` (scopes `designs:read` and `designs:manage`, docs/decisions.md, Scopes per operation). */
+/** Designs, `{base_url}/v2/clubs/{clubDomain}/designs` (scopes `designs:read` and `designs:manage`, docs/decisions/0003-scopes-per-operation.md). */
 export async function listDesigns({ issuer, request, club }: ScopedCall): Promise<Response> {
   return json(await issuer.designs.list(club, listQuery(request)))
 }

@@ -4,7 +4,7 @@ import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
 import type { ScopedCall } from '../operation.ts'
 
 /**
- * The certificate file (docs/api.md §4.6; scope `issuance:read`, docs/decisions.md, Scopes per operation):
+ * The certificate file (docs/api.md §4.6; scope `issuance:read`, docs/decisions/0003-scopes-per-operation.md):
  * `GET .../issuances/{id}/file?format=pdf|png|svg`, an attachment with a strong ETag. A file is a function
  * of the immutable credential and its status, so clients revalidate (`no-cache`) and get a 304 without
  * the file being rendered again; `private`, because it names the recipient.

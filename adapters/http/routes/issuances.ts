@@ -10,7 +10,7 @@ export async function issue({ issuer, request, club, principal }: ScopedCall): P
   return idempotentResponse(await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId)))
 }
 
-/** The body `{ reason }` is optional (docs/decisions.md, Lifecycle). */
+/** The body `{ reason }` is optional (docs/decisions/0010-lifecycle.md). */
 export async function revoke({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
   const body = await readInput<RevokeBody | undefined>(request, issuer.config.maxBodyBytes, { optional: true })
   return idempotentResponse(await issuer.issuances.revoke(club, numericId(request), body, idempotencyOf(request, principal.clientId)))

@@ -25,7 +25,7 @@ const CREDENTIAL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' }
 
 /**
- * The club a request is for when its host is `{club}.{share_url_host}` (docs/decisions.md, Addresses),
+ * The club a request is for when its host is `{club}.{share_url_host}` (docs/decisions/0001-addresses.md),
  * else `null`. Hosts compare case-insensitively (URL parsing lowercases them); a share host without a port
  * matches the default port of the request's scheme. A host that is the host of another surface (say an API
  * at `api.{share_url_host}`) stays with that surface.

@@ -5,7 +5,7 @@ import { numericId } from '../router.ts'
 import type { ScopedCall } from '../operation.ts'
 
 /*
- * The v1 surface (docs/api.md §4.12, docs/decisions.md, v1): bearer tokens as on v2, the club taken from the token
+ * The v1 surface (docs/api.md §4.12, docs/decisions/0022-v1.md): bearer tokens as on v2, the club taken from the token
  * (the router binds `club` to it). Errors are problem documents as on v2.
  */
 

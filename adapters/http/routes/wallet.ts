@@ -7,8 +7,8 @@ import { param } from '../router.ts'
 import type { Call } from '../operation.ts'
 
 /*
- * Each club as an OID4VCI 1.0 credential issuer (pre-authorized code flow; docs/decisions.md "Wallets
- * (OID4VCI)"): its metadata at the well-known addresses, the credential offer a QR code points
+ * Each club as an OID4VCI 1.0 credential issuer (pre-authorized code flow; docs/decisions/0035-wallets-oid4vci.md):
+ * its metadata at the well-known addresses, the credential offer a QR code points
  * at, and the token, nonce and credential endpoints. Public like the rest of the verification surface:
  * no client authentication, readable from any origin (the router marks errors too).
  */

@@ -1,5 +1,5 @@
 /**
- * Two things a busy deployment showed (docs/benchmarks.md, PostgreSQL throughput).
+ * Two things a busy deployment showed (docs/benchmarks/history.md § 2026-11-26: PostgreSQL throughput, where the time goes).
  *
  * A template's issuances are indexed by the template first: its id is unique across clubs, so the club
  * need not lead (queries still name it). Each of the three indexes now has its own second column

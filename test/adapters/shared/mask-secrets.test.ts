@@ -1,5 +1,5 @@
 /**
- * The masking under the log (docs/logs.md, What never enters a line), form by form: the credentials a
+ * The masking under the log (docs/logs.md § What never enters a line), form by form: the credentials a
  * careless client or a log line carries, the ways they used to slip through (`basic` inside a word,
  * `Basic:` and `Basic%20`, a header cut before masking, a password holding `@`), and text that must stay
  * as it is. The server-process side is test/server/log-lines.test.ts.

@@ -11,7 +11,7 @@ export interface OpenedStorage {
 
 export type OpenStorage = () => Promise<OpenedStorage>
 
-/** Cases an adapter cannot pass yet, each with a reason that shows in the test output (docs/architecture.md, Layers). */
+/** Cases an adapter cannot pass yet, each with a reason that shows in the test output (docs/architecture.md § Layers). */
 export type SkipList = { reason: string; tests: string[] }[]
 
 /** What every group of cases receives besides `open`. */

@@ -17,7 +17,7 @@ export function aTemplate(overrides: Record<string, unknown> = {}): Record<strin
   return { name: 'Opening theory', description: 'Studied the main openings.', ...overrides }
 }
 
-/** Asserts an RFC 9457 problem answer (docs/decisions.md, HTTP face) and returns its body. */
+/** Asserts an RFC 9457 problem answer (docs/decisions/0007-http-face.md) and returns its body. */
 export function assertProblem(response: ApiResponse, status: number, code: string): ProblemDocument {
   assert.equal(response.status, status, `expected ${status} ${code}, got ${response.status} ${JSON.stringify(response.body)}`)
   assert.equal(response.headers.get('content-type'), 'application/problem+json')

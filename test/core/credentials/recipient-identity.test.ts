@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto'
 import { describe, it } from 'node:test'
 import { hashedEmailIdentity } from '../../../core/credentials/recipient-identity.ts'
 
-/** docs/decisions.md, The signed credential: `identityHash = "sha256$" + hex(sha256(email + salt))`, never the plain address. */
+/** docs/decisions/0014-signed-credential.md: `identityHash = "sha256$" + hex(sha256(email + salt))`, never the plain address. */
 describe('hashedEmailIdentity', () => {
   const salt = Uint8Array.from({ length: 16 }, (_, i) => i * 7)
 

@@ -1,5 +1,5 @@
 /**
- * The signed credential (docs/decisions.md, The signed credential) as issuing produces it: an ES256 VC-JWT
+ * The signed credential (docs/decisions/0014-signed-credential.md) as issuing produces it: an ES256 VC-JWT
  * whose `vc` is a valid OB 3.0 OpenBadgeCredential, with the recipient hashed, only public evidence
  * engraved and a status list entry.
  */
@@ -45,7 +45,7 @@ after(async () => {
   await api.close()
 })
 
-describe('the signed credential (docs/decisions.md, The signed credential)', () => {
+describe('the signed credential (docs/decisions/0014-signed-credential.md)', () => {
   it('is an ES256 VC-JWT over a valid OB 3.0 credential, verifiable with the club key its kid names', async () => {
     const [id] = await issue({ recipients: [{ externalUserId: 'plain', name: 'Kim Minsu', email: 'minsu@chess.example' }] })
     await api.issuer.worker.drain()

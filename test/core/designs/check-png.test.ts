@@ -8,7 +8,7 @@ import { decompressionBomb, rawSize, samplePng } from '../../support/png-samples
 /**
  * Uploaded PNGs are decoded before they are accepted: the inflated data must be exactly what the header
  * says, and no more than `PNG_LIMITS` allows, so that no stored image costs more to draw than its bound.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 describe('checkPng', () => {
   it('accepts honest PNGs: RGBA, 16-bit grey, palette, interlaced, and the default badge', async () => {

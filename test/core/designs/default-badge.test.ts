@@ -5,7 +5,7 @@ import { defaultBadgePng } from '../../../core/designs/default-badge.ts'
 /**
  * The default badge PNG is drawn pixel by pixel (50 to 160 ms of the event loop): once per colour, not
  * once per `file?format=png` request.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 describe('the default badge PNG', () => {
   it('is drawn once per colour: later calls, also concurrent ones, get the very same bytes', async () => {

@@ -4,7 +4,7 @@ import { createRenderCache } from '../../../core/files/render-cache.ts'
 
 /**
  * Rendered files by strong ETag: bounded by bytes, least recently used out first.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 describe('the render cache', () => {
   const renderer = () => {

@@ -5,7 +5,7 @@ import { createRenderGate } from '../../../core/files/render-gate.ts'
 
 /**
  * The PDF gate: `concurrency` tasks run, `queue` wait in order, one more is refused at once.
- * @see docs/decisions.md, No request that stalls every club
+ * @see docs/decisions/0029-no-request-stalls-every-club.md
  */
 function deferred() {
   let resolve!: () => void

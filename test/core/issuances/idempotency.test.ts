@@ -5,7 +5,7 @@ import { ProblemError } from '../../../core/errors.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { recipients } from './support.ts'
 
-/** Idempotency-Key over time (docs/decisions.md, Issuing): kept 24 h, and an in-flight claim of a dead request is taken over. */
+/** Idempotency-Key over time (docs/decisions/0013-issuing.md): kept 24 h, and an in-flight claim of a dead request is taken over. */
 
 let h: CoreHarness
 let templateId: number
@@ -23,7 +23,7 @@ const issue = (body: unknown, key: string) => h.issuer.issuances.issue('chess', 
 const problemCode = (code: string) => (error: unknown) => error instanceof ProblemError && error.code === code
 const count = async () => (await h.issuer.issuances.list('chess', { limit: '100' })).data.length
 
-describe('Idempotency-Key over time (docs/decisions.md, Issuing)', () => {
+describe('Idempotency-Key over time (docs/decisions/0013-issuing.md)', () => {
   it('is kept 24 hours: until then another body is refused, afterwards the key is free again', async () => {
     await issue({ achievementFormId: templateId, recipients: recipients(1, 'a') }, 'day-key')
     h.clock.advance(IDEMPOTENCY_RETENTION_MS - 1)

@@ -1,5 +1,5 @@
 /**
- * The start-up check and the key check of restore and verify-backup (docs/backup.md, A wrong master key):
+ * The start-up check and the key check of restore and verify-backup (docs/backup.md § A wrong master key):
  * a key opens only with the master key it was sealed with, and only on its own row.
  */
 import assert from 'node:assert/strict'

@@ -10,7 +10,7 @@ import { assertSignedCredential } from '../../support/ob3-schema.ts'
 import { recipients } from '../issuances/support.ts'
 
 /**
- * The signing queue under failure (docs/decisions.md, Bars every feature meets: a crash at any point loses
+ * The signing queue under failure (docs/decisions/0026-bars-every-feature-meets.md: a crash at any point loses
  * no accepted issuance and never yields two credentials for one issuance): a dead worker's lease, a job
  * signed twice, a failing signer.
  */
@@ -58,7 +58,7 @@ async function statusLists() {
   return h.storage.statusLists.listByClub('chess')
 }
 
-describe('the signing queue under failure (docs/decisions.md, Bars every feature meets)', { timeout: 20_000 }, () => {
+describe('the signing queue under failure (docs/decisions/0026-bars-every-feature-meets.md)', { timeout: 20_000 }, () => {
   it("a dead worker's jobs wait for the lease to end, then are signed with the slots it reserved", async () => {
     const ids = await issueTo(5)
     const dead = await claimPending(h.context, 1000)

@@ -1,6 +1,6 @@
 /**
- * Webhook endpoints are read once per club and unit of work while events are appended (docs/decisions.md,
- * "Webhook endpoints while events are appended"), never kept beyond the unit: an endpoint created between
+ * Webhook endpoints are read once per club and unit of work while events are appended (docs/decisions/0030-several-nodes.md § Webhook endpoints while events are appended),
+ * never kept beyond the unit: an endpoint created between
  * two batches gets the second batch's deliveries and none of the first's. On a real SQLite file; the
  * endpoint reads are counted through the unit of work.
  */
