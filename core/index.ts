@@ -1,5 +1,5 @@
 /** @module clubcred/core: the runtime-agnostic domain of clubcred, its ports and its errors. */
-export { createCoreIssuer, type IssuerOptions } from './issuer.ts'
+export { createCoreIssuer, type IssuerOptions } from './create-core-issuer.ts'
 export type { CoreIssuer, IssueOptions, IdempotentOutcome } from './core-issuer.ts'
 // What the operations of CoreIssuer take and return, so that callers can name them.
 export type { CreateClubInput } from './clubs/create.ts'

@@ -1,5 +1,5 @@
 import { invalidToken } from '../../core/errors.ts'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 import type { Principal } from '../../core/tokens/principal.ts'
 
 /** The bearer token of `Authorization: Bearer <token>` (spec §5 item 3), verified. */

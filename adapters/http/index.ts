@@ -15,7 +15,7 @@ import { surfaceBases } from './operation.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** The routes served (method and itty path), for tooling and the OpenAPI consistency test. */

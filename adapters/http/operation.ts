@@ -1,6 +1,6 @@
 import type { IRequest } from 'itty-router'
 import type { GenericSchema } from 'valibot'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 import type { ScopeName } from '../../core/scopes.ts'
 import type { Principal } from '../../core/tokens/principal.ts'
 

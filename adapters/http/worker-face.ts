@@ -1,7 +1,7 @@
 import { healthResponse } from './probes.ts'
 import { createOneRouteFace } from './one-route-face.ts'
 import type { AnsweredRequest } from './answered.ts'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 /**
  * The HTTP face of a `CLUBCRED_ROLE=worker` process: `GET /healthz` for the orchestrator that restarts

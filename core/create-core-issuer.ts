@@ -58,8 +58,6 @@ import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
 
-export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
-
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
   /** The key store; when absent, the default one is built on `storage` with `masterKey`. */
@@ -91,7 +89,7 @@ export interface IssuerOptions extends IssuerConfigInput {
  * const club = await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
  */
 export function createCoreIssuer(options: IssuerOptions): CoreIssuer {
-  return createCoreIssuerOn(createIssuerContext(options), options)
+  return createCoreIssuerFromContext(createIssuerContext(options), options)
 }
 
 /**
@@ -140,7 +138,11 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
   }
 }
 
-export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
+/**
+ * The operations of `CoreIssuer` over a context already made by `createIssuerContext`: what
+ * `createCoreIssuer` does after checking its options, open to the tests and benches that hold the context.
+ */
+export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
