@@ -120,6 +120,6 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
 function logError(error: unknown, request: Request): void {
   console.error(`clubcred: ${request.method} request ${requestIdOf(request)} failed:`, error)
 }
-export { createWorkerFetchHandler } from './worker-face.ts'
+export { createWorkerFetchHandler } from './worker-fetch-handler.ts'
 export { withOperationalEndpoints, type OperationalOptions } from './operational.ts'
 export { createMetricsFetchHandler, type MetricsExposition } from './metrics-endpoint.ts'
