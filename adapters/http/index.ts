@@ -10,8 +10,8 @@ import { answeredRequest, pathShape, routeTemplate, routeTemplates, routeWordsOf
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
-import { OPERATIONS } from './operations.ts'
-import { surfaceBases } from './operation.ts'
+import { OPERATIONS } from './operation-table.ts'
+import { surfaceBases } from './surface-bases.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
@@ -121,5 +121,5 @@ function logError(error: unknown, request: Request): void {
   console.error(`clubcred: ${request.method} request ${requestIdOf(request)} failed:`, error)
 }
 export { createWorkerFetchHandler } from './worker-fetch-handler.ts'
-export { withOperationalEndpoints, type OperationalOptions } from './operational.ts'
+export { withOperationalEndpoints, type OperationalOptions } from './operator-endpoints.ts'
 export { createMetricsFetchHandler, type MetricsExposition } from './metrics-endpoint.ts'
