@@ -6,7 +6,8 @@ import { systemClock, type Clock } from '../ports/clock.ts'
 import type { KeyStore, PublicKeyRecord, SigningKey } from '../ports/key-store.ts'
 import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
 import { Lru } from '../util/lru.ts'
-import type { StoragePort, StoredKey } from '../ports/storage.ts'
+import type { StoragePort } from '../ports/storage.ts'
+import type { StoredKey } from './stored-key.ts'
 
 export interface KeyStoreOptions {
   storage: StoragePort
