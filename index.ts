@@ -7,7 +7,8 @@
  * const issuer = createIssuer({ storage: createMemoryStorage(), masterKey, urls: defaultUrls(8787) })
  * const response = await issuer.fetch(new Request('http://localhost:8787/oauth/token', { method: 'POST' }))
  */
-import { createCoreIssuer, type CoreIssuer, type IssuerOptions } from './core/issuer.ts'
+import { createCoreIssuer, type IssuerOptions } from './core/create-core-issuer.ts'
+import type { CoreIssuer } from './core/core-issuer.ts'
 import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
 
 export * from './core/index.ts'

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { defaultUrls } from '../index.ts'
-import { createCoreIssuerOn, createIssuerContext } from '../core/issuer.ts'
+import { createCoreIssuerFromContext, createIssuerContext } from '../core/create-core-issuer.ts'
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner } from '../adapters/node/index.ts'
@@ -78,7 +78,7 @@ try {
   // The bench holds the context it builds the issuer on: the prepared-model subject below calls the file path's
   // first half (prepareIssuanceFile) on the same ports.
   const context = createIssuerContext(options)
-  const issuer = createCoreIssuerOn(context, options)
+  const issuer = createCoreIssuerFromContext(context, options)
   await issuer.clubs.create({ domain: 'bench', name: '벤치 체스 클럽' })
   const template = await issuer.achievements.create('bench', {
     name: '체스 입문 과정',

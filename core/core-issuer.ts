@@ -15,7 +15,7 @@ import type { StoredImage } from './designs/design.ts'
 import type { BatchResult } from './issuances/issue.ts'
 import type { IssuanceDetail, IssuanceItem } from './issuances/present.ts'
 import type { CredentialView } from './issuances/read.ts'
-import type { V1IssuanceView } from './issuances/v1.ts'
+import type { V1BatchResult, V1IssuanceView } from './issuances/v1.ts'
 import type { IssuanceFile } from './files/prepare-file.ts'
 import type { EventView } from './events/list.ts'
 import type { Verdict } from './verification/verify-issuance.ts'
@@ -51,12 +51,10 @@ export interface IssueOptions {
 }
 
 /**
- * What an idempotent write answers: the JSON text the HTTP face sends (byte for byte the same on a
- * replay), its status, and whether it is a replay.
+ * What an idempotent write answers besides its result: whether the result is the first answer to this
+ * `Idempotency-Key`, replayed. A replayed result equals the first one, and as JSON it is the same text.
  */
 export interface IdempotentOutcome {
-  status: number
-  body: string
   replayed: boolean
 }
 
@@ -134,8 +132,8 @@ export interface CoreIssuer {
     createForm(club: string, input: V1FormCreateBody): Promise<V1Form>
     /** Changes a template through its v1 form; `achievement-not-found`. */
     patchForm(club: string, id: number, input: V1FormPatchBody): Promise<V1Form>
-    /** Issues a form to recipients, as `issuances.issue` does; the answer is the v1 batch body. */
-    issue(club: string, input: V1IssueBody, options?: IssueOptions): Promise<IdempotentOutcome>
+    /** Issues a form to recipients, as `issuances.issue` does; the result is the v1 batch answer `{ issued[], failed[] }`. */
+    issue(club: string, input: V1IssueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: V1BatchResult }>
     /** An issuance in the v1 shape; `issuance-not-found`. */
     readIssuance(club: string, id: number): Promise<V1IssuanceView>
   }

@@ -1,5 +1,5 @@
 /** @module clubcred/core: the runtime-agnostic domain of clubcred, its ports and its errors. */
-export { createCoreIssuer, type IssuerOptions } from './issuer.ts'
+export { createCoreIssuer, type IssuerOptions } from './create-core-issuer.ts'
 export type { CoreIssuer, IssueOptions, IdempotentOutcome } from './core-issuer.ts'
 // What the operations of CoreIssuer take and return, so that callers can name them.
 export type { CreateClubInput } from './clubs/create.ts'
@@ -14,7 +14,7 @@ export type { StoredImage } from './designs/design.ts'
 export type { BatchItem, BatchResult } from './issuances/issue.ts'
 export type { IssuanceDetail, IssuanceItem, IssuanceStatus } from './issuances/present.ts'
 export type { CredentialView } from './issuances/read.ts'
-export type { V1IssuanceView } from './issuances/v1.ts'
+export type { V1BatchResult, V1IssuanceView } from './issuances/v1.ts'
 export type { IssuanceFile } from './files/prepare-file.ts'
 export type { EventView } from './events/list.ts'
 export type { Verdict } from './verification/verify-issuance.ts'

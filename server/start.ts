@@ -11,7 +11,7 @@ export interface OperationalWiring {
   config: Pick<ServerConfig, 'role' | 'readiness' | 'metrics'>
   /** The metrics of this process, when a token or a port asks for them. */
   metrics?: { scrape: MetricsExposition }
-  /** Reports every request answered here that the issuer's own face does not (probes, the worker face): the log and metrics. */
+  /** Reports every request answered here that the issuer's own fetch handler does not (probes, the worker's handler): the log and metrics. */
   onResponse?: (answered: AnsweredRequest) => void
 }
 

@@ -72,8 +72,8 @@ export function safeHeaders(header: (name: string) => string | null): AnsweredRe
 
 /**
  * The report of one answered request: its method and safe headers read from the request, the time since
- * `started` (a `performance.now()` reading) to a tenth of a millisecond, and what the face that answered
- * knows. Every face builds it here, so that each reports alike.
+ * `started` (a `performance.now()` reading) to a tenth of a millisecond, and what the fetch handler that answered
+ * knows. Every fetch handler builds it here, so that each reports alike.
  */
 export function answeredRequest(
   request: { method: string; headers: { get(name: string): string | null } },

@@ -10,12 +10,12 @@ import { answeredRequest, pathShape, routeTemplate, routeTemplates, routeWordsOf
 import { withSecurityHeaders } from './security-headers.ts'
 import { publicPreflight } from './cors.ts'
 import { Router, mountOperations } from './router.ts'
-import { OPERATIONS } from './operations.ts'
-import { surfaceBases } from './operation.ts'
+import { OPERATIONS } from './operation-table.ts'
+import { surfaceBases } from './surface-bases.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
   /** The routes served (method and itty path), for tooling and the OpenAPI consistency test. */
@@ -120,6 +120,6 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
 function logError(error: unknown, request: Request): void {
   console.error(`clubcred: ${request.method} request ${requestIdOf(request)} failed:`, error)
 }
-export { createWorkerFetchHandler } from './worker-face.ts'
-export { withOperationalEndpoints, type OperationalOptions } from './operational.ts'
+export { createWorkerFetchHandler } from './worker-fetch-handler.ts'
+export { withOperationalEndpoints, type OperationalOptions } from './operator-endpoints.ts'
 export { createMetricsFetchHandler, type MetricsExposition } from './metrics-endpoint.ts'

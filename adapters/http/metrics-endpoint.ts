@@ -3,7 +3,7 @@ import { verifySecret } from '../../core/crypto/secret-hash.ts'
 import { problemResponse } from './problem.ts'
 import { withSecurityHeaders } from './security-headers.ts'
 import { requestIdOf } from './request-id.ts'
-import { createOneRouteFace } from './one-route-face.ts'
+import { createOneRouteHandler } from './one-route-handler.ts'
 import type { AnsweredRequest } from './answered.ts'
 
 /** Where `/metrics` reads its text: `createPrometheusMetrics().scrape` (clubcred/metrics). */
@@ -30,7 +30,7 @@ export async function metricsResponse(request: Request, scrape: MetricsExpositio
 }
 
 /**
- * The whole HTTP face of the metrics port (`CLUBCRED_METRICS_PORT`): `GET /metrics` with no token,
+ * The whole fetch handler of the metrics port (`CLUBCRED_METRICS_PORT`): `GET /metrics` with no token,
  * since only the host itself reaches it (it listens on 127.0.0.1); anything else is a 404 problem. Its
  * answers carry a request id and are reported like the main port's (docs/logs.md § Request lines).
  */
@@ -39,7 +39,7 @@ export function createMetricsFetchHandler(
   problemBaseUrl: string,
   { onResponse }: { onResponse?: (answered: AnsweredRequest) => void } = {},
 ): (request: Request) => Promise<Response> {
-  return createOneRouteFace({
+  return createOneRouteHandler({
     path: '/metrics',
     respond: (request) => metricsResponse(request, scrape),
     notFound: 'This port serves GET /metrics only.',

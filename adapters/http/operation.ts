@@ -1,8 +1,9 @@
 import type { IRequest } from 'itty-router'
 import type { GenericSchema } from 'valibot'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 import type { ScopeName } from '../../core/scopes.ts'
 import type { Principal } from '../../core/tokens/principal.ts'
+import type { Surface } from './surface-bases.ts'
 
 /** What every handler gets: its request and the issuer, plus what a few handlers need. */
 export interface Call {
@@ -21,11 +22,6 @@ export interface ScopedCall extends Call {
   club: string
 }
 
-/**
- * The base a path starts with: `{auth}`, `{base}`, `{public}` or `{legacy}`, the path of the configured
- * `{auth_url}`, `{base_url}`, `{public_url}` or `{legacy_base_url}` (docs/decisions/0001-addresses.md).
- */
-export type Surface = 'auth' | 'base' | 'public' | 'legacy'
 
 interface OperationDoc {
   method: 'GET' | 'POST' | 'PATCH'
@@ -82,19 +78,5 @@ export interface UnscopedOperation extends OperationDoc {
   handle: (call: Call) => Promise<Response> | Response
 }
 
-/** One row of the operation table (`operations.ts`): what the router serves and the document shows. */
+/** One row of the operation table (`operation-table.ts`): what the router serves and the document shows. */
 export type Operation = ScopedOperation | UnscopedOperation
-
-/** The path of each surface's base URL, without a trailing slash (`''` at the root of its origin). */
-export function surfaceBases(urls: { auth: string; base: string; public: string; legacyBase: string }): Record<Surface, string> {
-  const pathOf = (url: string) => new URL(url).pathname.replace(/\/+$/, '')
-  return { auth: pathOf(urls.auth), base: pathOf(urls.base), public: pathOf(urls.public), legacy: pathOf(urls.legacyBase) }
-}
-
-/** An operation's path at its surface's base, placeholders kept: `{base}/v1/forms/{id}` → `/api/v1/forms/{id}`. */
-export function atBase(path: Operation['path'], bases: Record<Surface, string>): string {
-  return path.replace(/\{(auth|base|public|legacy)\}/, (_, surface: Surface) => bases[surface])
-}
-
-/** Whether an operation belongs to the public surface (its base is `{public}`, also behind a well-known name). */
-export const isPublicPath = (path: Operation['path']): boolean => path.includes('{public}')

@@ -12,18 +12,12 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /**
- * The answer of an operation run under an optional Idempotency-Key: the stored JSON text as it is
- * (byte for byte on a replay), marked `Idempotent-Replayed: true` when it is one.
+ * The answer of an operation run under an optional Idempotency-Key, marked `Idempotent-Replayed: true`
+ * when it is a replay. A replayed result is the first one parsed back from its JSON text, so this
+ * writes the first answer's bytes again (core/idempotency/claim.ts, completeClaim).
  */
-export function idempotentResponse(outcome: { status: number; body: string; replayed: boolean }): Response {
-  return new Response(outcome.body, {
-    status: outcome.status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      ...(outcome.replayed ? { 'idempotent-replayed': 'true' } : {}),
-    },
-  })
+export function idempotentResponse(body: unknown, { replayed }: { replayed: boolean }): Response {
+  return json(body, 200, replayed ? { 'idempotent-replayed': 'true' } : {})
 }
 
 /** The idempotency options of a request: its `Idempotency-Key`, scoped to the calling client. */

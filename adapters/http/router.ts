@@ -7,7 +7,8 @@ import { requestIdOf } from './request-id.ts'
 import { oauthErrorResponse } from './oauth-error.ts'
 import { credentialErrorResponse } from './credential-error.ts'
 import type { ListQuery } from '../../core/lists/cursor.ts'
-import { atBase, isPublicPath, type Call, type Operation, type Surface } from './operation.ts'
+import { atBase, isPublicPath, type Surface } from './surface-bases.ts'
+import type { Call, Operation } from './operation.ts'
 
 /** What the router hands every handler besides its request. */
 export type Served = Omit<Call, 'request'>

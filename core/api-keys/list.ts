@@ -1,6 +1,6 @@
 import { ProblemError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
-import type { ApiKeyRecord } from '../ports/storage.ts'
+import type { ApiKeyRecord } from './api-key.ts'
 
 /** An API key as an administrator sees it: never its secret, nor the secret's hash. */
 export interface ApiKeyView {

@@ -1,7 +1,7 @@
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
 import { clubKeyOwner } from '../did-documents/did.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
-import type { StoredKey } from '../ports/storage.ts'
+import type { StoredKey } from '../keys/stored-key.ts'
 
 /**
  * Checks a stored credential against the stored keys, as a verifier would against the club's DID

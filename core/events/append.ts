@@ -1,5 +1,6 @@
 import { enqueueDeliveries, type EndpointsSeen } from '../webhooks/enqueue.ts'
-import type { ClubEvent, UnitOfWork } from '../ports/storage.ts'
+import type { UnitOfWork } from '../ports/storage.ts'
+import type { ClubEvent } from './event.ts'
 
 export type { EndpointsSeen } from '../webhooks/enqueue.ts'
 

@@ -1,9 +1,9 @@
 import * as v from 'valibot'
-import type { ClubEvent } from '../ports/storage.ts'
+import type { ClubEvent } from './event.ts'
 
 /**
  * An event as read (docs/api.md §2.10): ids are strings, times ISO 8601 UTC. `type` is one of `EVENT_TYPES`
- * (`types.ts`) but typed as a string: the list only grows, and a reader skips types it does not know.
+ * (`event.ts`) but typed as a string: the list only grows, and a reader skips types it does not know.
  */
 export const eventViewSchema = v.object({
   id: v.string(),

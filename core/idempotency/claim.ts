@@ -2,6 +2,7 @@ import { ProblemError, validationFailed } from '../errors.ts'
 import { canonicalJson } from '../crypto/canonical-json.ts'
 import { toBase64Url } from '../crypto/base64url.ts'
 import type { IssuerContext } from '../context.ts'
+import type { UnitOfWork } from '../ports/storage.ts'
 
 /** Keys are kept 24 hours (docs/decisions/0013-issuing.md). */
 export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
@@ -11,7 +12,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 60 * 60 * 1000
  */
 export const IDEMPOTENCY_IN_FLIGHT_MS = 60 * 1000
 
-/** A claimed key: the operation MUST store its response with `tx.idempotency.complete` in its own unit of work. */
+/** A claimed key: the operation MUST store its result with `completeClaim` in its own unit of work. */
 export interface IdempotencyClaim {
   scope: string
   key: string
@@ -61,20 +62,31 @@ export async function releaseIdempotencyKey(ctx: IssuerContext, club: string, cl
 }
 
 /**
- * Runs an operation under an optional Idempotency-Key. `run` receives the claim (or `null`) and MUST
- * complete it in the unit of work that does the operation. Returns the response body text and whether
- * it is a replay.
+ * Stores an operation's result as the answer of its claim, in the operation's unit of work. The result
+ * is kept as its JSON text: the one place it is serialised, because a replay must come back from storage.
+ * JSON text parsed and written again is the same text, so whoever writes the replayed result (the HTTP
+ * answer) writes the first answer's bytes.
  */
-export async function withIdempotency(
+export async function completeClaim<T>(tx: UnitOfWork, claim: IdempotencyClaim, result: T): Promise<void> {
+  await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body: JSON.stringify(result) })
+}
+
+/**
+ * Runs an operation under an optional Idempotency-Key. `run` receives the claim (or `null`) and MUST
+ * `completeClaim` it with its result in the unit of work that does the operation. Returns the result,
+ * the first one's on a replay, and whether it is a replay.
+ */
+export async function withIdempotency<T>(
   ctx: IssuerContext,
   idempotency: { club: string; scope: string; key: string | null; body: unknown },
-  run: (claim: IdempotencyClaim | null) => Promise<{ status: number; body: string }>,
-): Promise<{ status: number; body: string; replayed: boolean }> {
-  if (idempotency.key === null) return { ...(await run(null)), replayed: false }
+  run: (claim: IdempotencyClaim | null) => Promise<T>,
+): Promise<{ result: T; replayed: boolean }> {
+  if (idempotency.key === null) return { result: await run(null), replayed: false }
   const outcome = await claimIdempotencyKey(ctx, idempotency.club, idempotency.scope, idempotency.key, idempotency.body)
-  if ('replay' in outcome) return { ...outcome.replay, replayed: true }
+  // What completeClaim stored for this scope's operation, so of its type.
+  if ('replay' in outcome) return { result: JSON.parse(outcome.replay.body) as T, replayed: true }
   try {
-    return { ...(await run(outcome.claim)), replayed: false }
+    return { result: await run(outcome.claim), replayed: false }
   } catch (error) {
     await releaseIdempotencyKey(ctx, idempotency.club, outcome.claim)
     throw error

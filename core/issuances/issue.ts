@@ -9,7 +9,7 @@ import { badgeImageOf } from '../achievements/design-refs.ts'
 import { requireClub } from '../clubs/require.ts'
 import { MAX_RECIPIENTS, issueRequestSchema, recipientSchema, type RecipientInput } from './schema.ts'
 import type { IssuerContext } from '../context.ts'
-import type { IdempotencyClaim } from '../idempotency/claim.ts'
+import { completeClaim, type IdempotencyClaim } from '../idempotency/claim.ts'
 import type { HeldCheck, UnitOfWork } from '../ports/storage.ts'
 import type { Issuance, IssueMode, NewIssuance } from './issuance.ts'
 import { issuanceIdDraws } from './issuance-id.ts'
@@ -21,17 +21,11 @@ export type { BatchItem, BatchResult } from './batch-result.ts'
 /**
  * Issues a template to a batch of recipients (docs/api.md §4.3). The whole batch is one unit of work: every
  * accepted recipient gets its issuance, its `issuance.issued` event and its signing job, or none does.
- * When `claim` is given, the response is stored under it in the same unit, so that a crash can never
- * leave a batch issued but its Idempotency-Key unanswered.
+ * When `claim` is given, the result is stored under it in the same unit, so that a crash can never
+ * leave a batch issued but its Idempotency-Key unanswered. The result is the one form of the batch's
+ * answer: v1 shapes it at its own edge, for a replay too.
  */
-export async function issueBatch(
-  ctx: IssuerContext,
-  clubDomain: string,
-  input: unknown,
-  claim: IdempotencyClaim | null = null,
-  /** The response shape of the calling surface (v1 answers `{ issued[], failed[] }`). */
-  shape: (result: BatchResult) => unknown = (result) => result,
-): Promise<{ result: BatchResult; body: string }> {
+export async function issueBatch(ctx: IssuerContext, clubDomain: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<BatchResult> {
   if (Array.isArray((input as { recipients?: unknown })?.recipients) && (input as { recipients: unknown[] }).recipients.length > MAX_RECIPIENTS) {
     throw new ProblemError('too-many-recipients', { detail: `At most ${MAX_RECIPIENTS} recipients per call.` })
   }
@@ -41,7 +35,7 @@ export async function issueBatch(
     throw validationFailed([{ message: 'expires-at-in-past', path: 'expiresAt' }])
   }
 
-  const outcome = await ctx.storage.transaction(
+  const result = await ctx.storage.transaction(
     async (tx) => {
       const club = await requireClub(tx, clubDomain)
       if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
@@ -110,23 +104,22 @@ export async function issueBatch(
       // in the loop reads them, and the events keep the order of the recipients.
       const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
       const result: BatchResult = { results, summary: summarize(results) }
-      const body = JSON.stringify(shape(result))
       // The events last: a storage that orders them by club holds the club's feed from them until the
       // commit, which the workers storing the club's credentials wait on.
       await allWritten([
         ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
-        claim ? tx.idempotency.complete(claim.scope, claim.key, { status: 200, body }) : null,
+        claim ? completeClaim(tx, claim, result) : null,
         appendEvents(
           tx,
           ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
         ),
       ])
-      return { result, body }
+      return result
     },
     { club: clubDomain },
   )
-  if (outcome.result.summary.ok > 0) ctx.signingQueue.notify()
-  return outcome
+  if (result.summary.ok > 0) ctx.signingQueue.notify()
+  return result
 }
 
 function newIssuance(i: {

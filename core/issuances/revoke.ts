@@ -4,7 +4,7 @@ import { parseInput } from '../validation/parse-input.ts'
 import { optionalText } from '../validation/text.ts'
 import { readIssuance, requireIssuance } from './read.ts'
 import type { IssuerContext } from '../context.ts'
-import type { IdempotencyClaim } from '../idempotency/claim.ts'
+import { completeClaim, type IdempotencyClaim } from '../idempotency/claim.ts'
 import type { IssuanceDetail } from './present.ts'
 
 /** The optional body of a revoke (docs/decisions/0010-lifecycle.md): `{ reason }`. */
@@ -14,7 +14,7 @@ export const revokeRequestSchema = v.strictObject({ reason: v.optional(optionalT
  * Revokes an issuance (docs/api.md §4.7, docs/decisions/0010-lifecycle.md): sets the credential's bit in the club's
  * revocation list (the list is computed from revoked issuances), emits `issuance.revoked` once, and
  * answers the detail. Revoking again changes nothing and emits nothing. Before the credential exists it is
- * allowed: the credential is then born revoked.
+ * allowed: the credential is then born revoked. With `claim`, the detail is stored under it in the same unit.
  */
 export async function revokeIssuance(
   ctx: IssuerContext,
@@ -22,7 +22,7 @@ export async function revokeIssuance(
   id: number,
   input: unknown,
   claim: IdempotencyClaim | null = null,
-): Promise<{ detail: IssuanceDetail; body: string }> {
+): Promise<IssuanceDetail> {
   const { reason } = input === undefined ? { reason: null } : parseInput(revokeRequestSchema, input)
   const now = ctx.clock.now()
   return ctx.storage.transaction(
@@ -32,9 +32,8 @@ export async function revokeIssuance(
         await appendEvent(tx, { club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
       }
       const detail = await readIssuance(ctx, club, id, tx)
-      const body = JSON.stringify({ data: detail })
-      if (claim) await tx.idempotency.complete(claim.scope, claim.key, { status: 200, body })
-      return { detail, body }
+      if (claim) await completeClaim(tx, claim, detail)
+      return detail
     },
     { club },
   )

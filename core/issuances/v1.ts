@@ -9,16 +9,11 @@ import type { IdempotencyClaim } from '../idempotency/claim.ts'
 import { REQUIREMENT_TYPES } from '../achievements/template.ts'
 
 /**
- * v1 bulk issue (docs/api.md §4.12): `{ formId, recipients[], mode?, expiresAt? }` → `{ issued[], failed[] }`.
- * The same batch as v2 underneath; a recipient v2 would skip is in `failed[]` with the skip's code, since
- * v1 has no third list. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
+ * v1 bulk issue (docs/api.md §4.12): `{ formId, recipients[], mode?, expiresAt? }`, the same batch as v2
+ * underneath, so its result is v2's batch result (stored as such under `claim`); `v1BatchResultOf`
+ * shapes it as v1 answers it. `issued[].id` is readable at once on `GET /v1/achievements/{id}`.
  */
-export async function issueV1(
-  ctx: IssuerContext,
-  club: string,
-  input: unknown,
-  claim: IdempotencyClaim | null = null,
-): Promise<{ status: number; body: string }> {
+export async function issueV1(ctx: IssuerContext, club: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<BatchResult> {
   // A body that is not an object goes on as it is, so that it is refused as on v2 (`must-be-object`).
   const isObject = typeof input === 'object' && input !== null && !Array.isArray(input)
   let body = input
@@ -26,13 +21,11 @@ export async function issueV1(
     const { formId, ...rest } = input as Record<string, unknown>
     body = { ...rest, achievementFormId: formId }
   }
-  let outcome
   try {
-    outcome = await issueBatch(ctx, club, body, claim, toV1)
+    return await issueBatch(ctx, club, body, claim)
   } catch (error) {
     throw renamePath(error)
   }
-  return { status: 200, body: outcome.body }
 }
 
 /** The v1 bulk-issue answer (docs/api.md §4.12): a recipient v2 would skip is in `failed[]` with the skip's error. */
@@ -48,7 +41,8 @@ export const v1BatchResultSchema = v.object({
 })
 export type V1BatchResult = v.InferOutput<typeof v1BatchResultSchema>
 
-function toV1(result: BatchResult): V1BatchResult {
+/** The v1 answer of a batch result: a recipient v2 would skip is in `failed[]` with the skip's code, since v1 has no third list. */
+export function v1BatchResultOf(result: BatchResult): V1BatchResult {
   return {
     issued: result.results.flatMap((item) => (item.status === 'issued' ? [{ id: item.resourceId, ref: item.ref }] : [])),
     failed: result.results.flatMap((item) => (item.status === 'issued' ? [] : [{ ref: item.ref, status: item.status, error: item.error }])),

@@ -1,5 +1,6 @@
 import { createSealer } from '../crypto/seal.ts'
-import type { KeyRecordStore, StoredKey } from '../ports/storage.ts'
+import type { KeyRecordStore } from '../ports/storage.ts'
+import type { StoredKey } from './stored-key.ts'
 
 /** What a master key makes of sealed keys: the kids it opens and the kids it does not. */
 export interface OpenedKeys {

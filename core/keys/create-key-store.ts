@@ -6,7 +6,8 @@ import { systemClock, type Clock } from '../ports/clock.ts'
 import type { KeyStore, PublicKeyRecord, SigningKey } from '../ports/key-store.ts'
 import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
 import { Lru } from '../util/lru.ts'
-import type { StoragePort, StoredKey, UnitOptions } from '../ports/storage.ts'
+import type { StoragePort, UnitOptions } from '../ports/storage.ts'
+import type { StoredKey } from './stored-key.ts'
 import { clubOfKeyOwner } from '../did-documents/did.ts'
 
 /** A club's key is made in a unit of the club; the instance's own keys in a unit of the whole database. */

@@ -3,9 +3,22 @@ import type { ApiClient } from '../clients/api-client.ts'
 import type { Design, NewDesign, StoredImage } from '../designs/design.ts'
 import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
 import type { Club } from '../clubs/club.ts'
-import type { JWK } from 'jose'
-import type { EventType } from '../events/types.ts'
 import type { ClaimCaps } from '../webhooks/fair-share.ts'
+import type { ClientAuthFailureWindow } from '../clients/auth-failure-window.ts'
+import type { StoredKey } from '../keys/stored-key.ts'
+import type { SigningJob } from '../signing-queue/signing-job.ts'
+import type { StatusList } from '../status-lists/status-list.ts'
+import type { ClubEvent } from '../events/event.ts'
+import type { IdempotencyRecord } from '../idempotency/idempotency-record.ts'
+import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-message.ts'
+import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
+import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
+import type { ApiKeyRecord } from '../api-keys/api-key.ts'
+
+// The records below live beside their feature; the port re-exports them, so that an adapter (and the
+// package root, which exports every type of this file) finds each record the stores take and return here.
+export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
+export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -35,14 +48,6 @@ export interface ClientStore {
   delete(id: string): Promise<boolean>
 }
 
-/** A fixed window of failed authentications of one client (docs/decisions/0005-client-authentication-rate-limit.md). */
-export interface ClientAuthFailureWindow {
-  clientId: string
-  /** Failures counted in this window, at least 1. */
-  failures: number
-  /** When the window ends (ms); from then on the next failure starts a new window. */
-  endsAt: number
-}
 
 /**
  * Failed client authentications, shared by every node on the storage. Rows exist only for clients that
@@ -64,17 +69,6 @@ export interface ClientAuthFailureStore {
   clear(clientId: string): Promise<void>
   /** Deletes every window that ended at or before `now`; returns how many. */
   purgeEnded(now: number): Promise<number>
-}
-
-/** A key as stored: the private JWK sealed (encrypted) by the key store, opaque to storage. */
-export interface StoredKey {
-  kid: string
-  owner: string
-  alg: 'ES256'
-  publicJwk: JWK
-  sealedPrivateKey: string
-  active: boolean
-  createdAt: number
 }
 
 export interface KeyRecordStore {
@@ -190,19 +184,6 @@ export interface CredentialStore {
   listRevokedIndexes(statusListId: number): Promise<number[]>
 }
 
-/** A pending signing job: one per issuance without a credential. */
-export interface SigningJob {
-  issuanceId: number
-  club: string
-  /** The status-list slot reserved for the credential, kept across retries so that none is wasted. */
-  statusListId: number | null
-  statusListIndex: number | null
-  attempts: number
-  /** Until when a worker holds the job (ms), or `null`. */
-  leaseUntil: number | null
-  lastError: string | null
-}
-
 export interface SigningJobStore {
   enqueue(job: { issuanceId: number; club: string }): Promise<void>
   /** `enqueue` of each job, in one go. MUST throw `StorageConflict` when an issuance has a job already. */
@@ -238,19 +219,6 @@ export interface SigningBacklog {
   oldestCreatedAt: number | null
 }
 
-/** A Bitstring Status List of a club: `size` slots, handed out in a permuted order (see core/status-lists). */
-export interface StatusList {
-  id: number
-  club: string
-  purpose: 'revocation'
-  size: number
-  /** Secret of the slot permutation, base64url. */
-  seed: string
-  /** Slots handed out so far. */
-  allocated: number
-  createdAt: number
-}
-
 export interface StatusListStore {
   /** Creates a list with a fresh id; returns it. */
   insert(list: Omit<StatusList, 'id' | 'allocated'>): Promise<StatusList>
@@ -266,15 +234,6 @@ export interface StatusListStore {
   takeSlots(listId: number, count: number): Promise<{ first: number; count: number } | null>
 }
 
-/** An event of the club feed (docs/api.md §2.10, §6). */
-export interface ClubEvent {
-  id: number
-  club: string
-  type: EventType
-  /** What the event is about: an issuance, or a webhook endpoint (`webhook.disabled`). */
-  subject: { type: 'issuance' | 'webhook'; id: string }
-  occurredAt: number
-}
 
 export interface EventStore {
   /** Appends with a fresh, increasing id; returns it. */
@@ -283,17 +242,6 @@ export interface EventStore {
   appendMany(events: Omit<ClubEvent, 'id'>[]): Promise<number[]>
   /** The club's events, highest id (newest) first, keyset-paged. */
   list(club: string, page: KeysetPage): Promise<ClubEvent[]>
-}
-
-export interface IdempotencyRecord {
-  /** Client and route the key belongs to. */
-  scope: string
-  key: string
-  requestHash: string
-  /** `null` while the first request is in flight. */
-  response: { status: number; body: string } | null
-  createdAt: number
-  expiresAt: number
 }
 
 export interface IdempotencyStore {
@@ -305,26 +253,6 @@ export interface IdempotencyStore {
   /** Deletes records whose `expiresAt` is before `now`; returns how many. */
   purgeExpired(now: number): Promise<number>
 }
-
-/** An e-mail waiting to be sent (transactional outbox). */
-export interface OutboxMessage {
-  id: number
-  club: string
-  issuanceId: number
-  to: string
-  subject: string
-  text: string
-  html: string
-  attempts: number
-  /** Not before this time (ms): the retry back-off, and the lease of a sender working on it. */
-  nextAttemptAt: number
-  sentAt: number | null
-  lastError: string | null
-  createdAt: number
-}
-
-/** A message as enqueued: the rest starts empty. */
-export type NewOutboxMessage = Omit<OutboxMessage, 'id' | 'attempts' | 'sentAt' | 'lastError'>
 
 export interface OutboxStore {
   enqueue(message: NewOutboxMessage): Promise<number>
@@ -339,25 +267,6 @@ export interface OutboxStore {
   markFailed(id: number, error: string, nextAttemptAt: number): Promise<void>
   /** The messages of an issuance, oldest first. */
   listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
-}
-
-/** A club's webhook endpoint: where its events are pushed, signed with its secret. */
-export interface WebhookEndpoint {
-  /** `wh_` and random base64url. */
-  id: string
-  club: string
-  url: string
-  /** The event types delivered; `null` for every type, also types added later. */
-  events: string[] | null
-  /** The `whsec_` secret, sealed by the master key with the endpoint id as associated data. */
-  sealedSecret: string
-  /** The secret before the last rotation, sealed the same way; it signs too until `previousSecretUntil`. */
-  previousSealedSecret: string | null
-  previousSecretUntil: number | null
-  enabled: boolean
-  /** Deliveries given up since the last delivered one; the endpoint is disabled when it reaches the limit. */
-  consecutiveGiveUps: number
-  createdAt: number
 }
 
 export interface WebhookEndpointStore {
@@ -376,32 +285,6 @@ export interface WebhookEndpointStore {
   /** Deletes the endpoint and MUST delete its deliveries with it. Returns `false` when there was none. */
   delete(id: string): Promise<boolean>
 }
-
-/** One event to push to one endpoint, and how that went; the delivery log. */
-export interface WebhookDelivery {
-  id: number
-  endpointId: string
-  club: string
-  /** The feed event: its id is the `webhook-id`, stable across attempts. */
-  eventId: number
-  /** The request body (`{ type, timestamp, data }`), fixed when the event is written. */
-  payload: string
-  /** Attempts started so far, including one in flight. */
-  attempts: number
-  /** Not before this time (ms): the retry back-off. */
-  nextAttemptAt: number
-  /** Until when a sender holds the delivery (ms), or `null`. */
-  leaseUntil: number | null
-  deliveredAt: number | null
-  givenUpAt: number | null
-  /** HTTP status of the last answered attempt, `null` when none was answered. */
-  lastStatus: number | null
-  lastError: string | null
-  createdAt: number
-}
-
-/** A delivery as enqueued: the rest starts empty. */
-export type NewWebhookDelivery = Pick<WebhookDelivery, 'endpointId' | 'club' | 'eventId' | 'payload' | 'nextAttemptAt' | 'createdAt'>
 
 export interface WebhookDeliveryStore {
   /** Stores a delivery with a fresh, increasing id, 0 attempts and no lease; returns the id. */
@@ -446,15 +329,6 @@ export interface DesignStore {
   list(club: string, page: KeysetPage): Promise<Design[]>
 }
 
-/** A legacy API key (docs/api.md §5 item 7): the secret is stored only as a hash. */
-export interface ApiKeyRecord {
-  id: string
-  club: string
-  secretHash: string
-  createdAt: number
-  /** When the key was revoked (ms), or `null`; a revoked key is kept so that the list shows when. */
-  revokedAt: number | null
-}
 
 export interface ApiKeyStore {
   /** MUST throw `StorageConflict` when the id exists. */

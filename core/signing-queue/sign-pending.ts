@@ -11,7 +11,10 @@ import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
 import { allWritten } from '../util/all-written.ts'
-import type { ClubEvent, NewOutboxMessage, SigningJob, UnitOfWork } from '../ports/storage.ts'
+import type { UnitOfWork } from '../ports/storage.ts'
+import type { ClubEvent } from '../events/event.ts'
+import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
+import type { SigningJob } from './signing-job.ts'
 
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {

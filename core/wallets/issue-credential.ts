@@ -32,10 +32,9 @@ export async function issueCredential(
   }
   // Read only once the token holds: an unauthorised caller learns nothing about the request's rules.
   checkRequest(await readRequest())
-  const refusal = await redeemableCredential(ctx, club, token.sub)
-  if (refusal !== null) throw new CredentialError('credential_request_denied', refusal)
-  const credential = (await ctx.storage.credentials.findById(token.sub))!
-  return { credentials: [{ credential: credential.jwt }] }
+  const redeemable = await redeemableCredential(ctx, club, token.sub)
+  if ('refusal' in redeemable) throw new CredentialError('credential_request_denied', redeemable.refusal)
+  return { credentials: [{ credential: redeemable.credential.jwt }] }
 }
 
 function checkRequest(body: unknown): void {

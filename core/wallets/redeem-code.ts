@@ -45,8 +45,8 @@ export async function redeemPreAuthorizedCode(
   if (!code || typeof code.sub !== 'string' || typeof code.jti !== 'string' || typeof code.exp !== 'number') {
     throw new OAuthError('invalid_grant', 'The pre-authorized code is invalid or has expired.')
   }
-  const refusal = await redeemableCredential(ctx, club, code.sub)
-  if (refusal !== null) throw new OAuthError('invalid_grant', refusal)
+  const redeemable = await redeemableCredential(ctx, club, code.sub)
+  if ('refusal' in redeemable) throw new OAuthError('invalid_grant', redeemable.refusal)
   if (!(await redeemOnce(ctx, { jti: code.jti, expiresAt: code.exp * 1000 }))) {
     throw new OAuthError('invalid_grant', 'The pre-authorized code has already been used.')
   }

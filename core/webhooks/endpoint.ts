@@ -1,7 +1,7 @@
 import { ProblemError } from '../errors.ts'
-import { EVENT_TYPES, isEventType } from '../events/types.ts'
+import { EVENT_TYPES, isEventType } from '../events/event.ts'
 import type { IssuerContext } from '../context.ts'
-import type { WebhookEndpoint } from '../ports/storage.ts'
+import type { WebhookEndpoint } from './webhook-endpoint.ts'
 import type { Sealer } from '../crypto/seal.ts'
 
 /** An endpoint as the CLI and the library show it; never its secrets. */

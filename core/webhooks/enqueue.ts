@@ -1,5 +1,8 @@
 import { presentEvent } from '../events/present.ts'
-import type { ClubEvent, NewWebhookDelivery, UnitOfWork, WebhookEndpoint } from '../ports/storage.ts'
+import type { UnitOfWork } from '../ports/storage.ts'
+import type { ClubEvent } from '../events/event.ts'
+import type { NewWebhookDelivery } from './webhook-delivery.ts'
+import type { WebhookEndpoint } from './webhook-endpoint.ts'
 
 /** The Standard Webhooks body: `data` is the event exactly as the feed shows it. */
 export const deliveryPayload = (event: ClubEvent): string =>

@@ -2,7 +2,8 @@ import { ProblemError } from '../errors.ts'
 import { enqueueDeliveries } from './enqueue.ts'
 import { presentWebhook, requireEndpoint, type WebhookView } from './endpoint.ts'
 import type { IssuerContext } from '../context.ts'
-import type { ClubEvent, WebhookDelivery } from '../ports/storage.ts'
+import type { ClubEvent } from '../events/event.ts'
+import type { WebhookDelivery } from './webhook-delivery.ts'
 
 /** A delivery in the log (`webhook deliveries`). */
 export interface DeliveryView {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { DEFAULTS, defaultUrls } from '../../core/config.ts'
-import { createCoreIssuer, type IssuerOptions } from '../../core/issuer.ts'
+import { createCoreIssuer, type IssuerOptions } from '../../core/create-core-issuer.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 
 const valid = (): IssuerOptions => ({ storage: createMemoryStorage(), masterKey: MASTER_KEY, urls: defaultUrls(8787) })

@@ -26,9 +26,9 @@ interface RawResponse {
 }
 
 /** POST issuances with an Idempotency-Key, keeping the body as text to compare bytes. */
-async function post(body: unknown, key: string | null, token = api.token): Promise<RawResponse> {
+async function post(body: unknown, key: string | null, token = api.token, path = ISSUANCES): Promise<RawResponse> {
   const response = await api.issuer.fetch(
-    new Request(`${ORIGIN}${ISSUANCES}`, {
+    new Request(`${ORIGIN}${path}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(key === null ? {} : { 'idempotency-key': key }) },
       body: JSON.stringify(body),
@@ -154,5 +154,23 @@ describe('Idempotency-Key (docs/decisions/0013-issuing.md)', () => {
     const again = await post(body, 'all-failed')
     assert.equal(again.headers.get('idempotent-replayed'), 'true')
     assert.equal(again.text, first.text)
+  })
+
+  it('v1 bulk issue replays its first answer byte for byte, and the key is its own on v2', async () => {
+    const member = recipients(1)[0]!
+    const body = { formId: templateId, recipients: [member, member, { name: 'Kim Minsu', email: 'nope' }] }
+    const first = await post(body, 'v1-spring', api.token, '/v1/achievements')
+    assert.equal(first.status, 200, first.text)
+    assert.deepEqual(
+      (JSON.parse(first.text) as { failed: { error: { code: string } }[] }).failed.map((item) => item.error.code),
+      ['duplicate-in-request', 'invalid-email'],
+    )
+    const again = await post(body, 'v1-spring', api.token, '/v1/achievements')
+    assert.equal(again.headers.get('idempotent-replayed'), 'true')
+    assert.equal(again.text, first.text, 'byte-identical body')
+    assert.equal(await issuanceCount(), 1)
+    const onV2 = await post({ achievementFormId: templateId, recipients: [member] }, 'v1-spring')
+    assert.equal(onV2.headers.get('idempotent-replayed'), null)
+    assert.equal((JSON.parse(onV2.text) as { results: { error: { code: string } }[] }).results[0]!.error.code, 'already-issued')
   })
 })

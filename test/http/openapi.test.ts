@@ -32,7 +32,7 @@ describe('GET /openapi.json', () => {
 
   it('documents every route the router serves', () => {
     const missing = served().filter((route) => !documented().includes(route))
-    assert.deepEqual(missing, [], 'add these routes to adapters/http/operations.ts')
+    assert.deepEqual(missing, [], 'add these routes to adapters/http/operation-table.ts')
   })
 
   it('documents no route the router does not serve', () => {

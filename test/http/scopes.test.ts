@@ -1,5 +1,5 @@
 /**
- * The scope of each operation is written once, in the operation table (adapters/http/operations.ts): the
+ * The scope of each operation is written once, in the operation table (adapters/http/operation-table.ts): the
  * OpenAPI document names it and the router enforces it. For every documented operation with a scope, a
  * token holding every other scope is refused with 403 insufficient-scope naming it, and a token holding
  * only that scope gets past the scope check. The documented scopes are pinned to docs/decisions/0003-scopes-per-operation.md

@@ -2,7 +2,8 @@ import type { KeyStore } from '../../core/ports/key-store.ts'
 import type { IssuerContext } from '../../core/context.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { defaultUrls } from '../../core/config.ts'
-import { createCoreIssuerOn, createIssuerContext, type CoreIssuer, type IssuerOptions } from '../../core/issuer.ts'
+import { createCoreIssuerFromContext, createIssuerContext, type IssuerOptions } from '../../core/create-core-issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 import { checkedStorage, type CheckedStorage } from './checked-storage.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 
@@ -29,7 +30,7 @@ export function createCoreHarness(options: Partial<Omit<IssuerOptions, 'storage'
   const clock = createTestClock()
   const allOptions = { urls: defaultUrls(8787), masterKey: MASTER_KEY, ...options, storage, clock }
   const context = createIssuerContext(allOptions)
-  const issuer = createCoreIssuerOn(context, allOptions)
+  const issuer = createCoreIssuerFromContext(context, allOptions)
   return {
     issuer,
     context,

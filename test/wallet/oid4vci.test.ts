@@ -320,6 +320,18 @@ describe('OID4VCI errors', () => {
     const missing = await credentialRequest(null, { credential_configuration_id: CONFIGURATION_ID })
     assert.equal(missing.status, 401)
     assert.equal(missing.headers.get('www-authenticate'), 'Bearer')
+    // The club API's bearer reading (adapters/http/auth.ts): the scheme in any case, spaces before the
+    // token; a header of another scheme is a token that does not hold, not a missing one.
+    const request = (authorization: string) =>
+      harness.fetch(`${CREDENTIAL_ISSUER}/credential`, {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ credential_configuration_id: CONFIGURATION_ID }),
+      })
+    assert.equal((await request(`bearer  ${accessToken}`)).status, 200)
+    const otherScheme = await request(`Basic ${accessToken}`)
+    assert.equal(otherScheme.status, 401)
+    assert.match(otherScheme.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token"/)
     const forged = await credentialRequest(`${accessToken.slice(0, -2)}AA`, { credential_configuration_id: CONFIGURATION_ID })
     assert.equal(forged.status, 401)
     assert.match(forged.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token"/)

@@ -1,7 +1,8 @@
 import { toJsonSchema, toJsonSchemaDefs, type ConversionConfig } from '@valibot/to-json-schema'
 import { recipientSchema } from '../../../core/issuances/schema.ts'
 import { SCOPE_NAMES, toScopeString } from '../../../core/scopes.ts'
-import { atBase, surfaceBases, type Operation } from '../operation.ts'
+import { atBase, surfaceBases } from '../surface-bases.ts'
+import type { Operation } from '../operation.ts'
 import { RESPONSE_COMPONENTS } from './components.ts'
 import type { IssuerConfig } from '../../../core/config.ts'
 

@@ -7,13 +7,15 @@ import type { ScopedCall } from '../operation.ts'
 /** Issuing, issuance reads, credentials and the event feed (docs/api.md §4.3 to §4.9). */
 export async function issue({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
   const body = await readInput<IssueBody>(request, issuer.config.maxBodyBytes)
-  return idempotentResponse(await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId)))
+  const outcome = await issuer.issuances.issue(club, body, idempotencyOf(request, principal.clientId))
+  return idempotentResponse(outcome.result, outcome)
 }
 
 /** The body `{ reason }` is optional (docs/decisions/0010-lifecycle.md). */
 export async function revoke({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
   const body = await readInput<RevokeBody | undefined>(request, issuer.config.maxBodyBytes, { optional: true })
-  return idempotentResponse(await issuer.issuances.revoke(club, numericId(request), body, idempotencyOf(request, principal.clientId)))
+  const outcome = await issuer.issuances.revoke(club, numericId(request), body, idempotencyOf(request, principal.clientId))
+  return idempotentResponse({ data: outcome.detail }, outcome)
 }
 
 export async function listIssuances({ issuer, request, club }: ScopedCall): Promise<Response> {

@@ -14,7 +14,7 @@ import {
 import { StorageUnavailable } from '../../../core/errors.ts'
 import { qrDataUri } from '../share-page/qr.ts'
 import { renderSharePage } from '../share-page/render.ts'
-import type { CoreIssuer } from '../../../core/issuer.ts'
+import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { IssuerUrls } from '../../../core/config.ts'
 
 /** A DNS label: the club part of a share host. */

@@ -24,7 +24,8 @@ export async function patchForm({ issuer, request, club }: ScopedCall): Promise<
 
 export async function bulkIssue({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
   const body = await readInput<V1IssueBody>(request, issuer.config.maxBodyBytes)
-  return idempotentResponse(await issuer.v1.issue(club, body, idempotencyOf(request, principal.clientId)))
+  const outcome = await issuer.v1.issue(club, body, idempotencyOf(request, principal.clientId))
+  return idempotentResponse(outcome.result, outcome)
 }
 
 export async function readIssuance({ issuer, request, club }: ScopedCall): Promise<Response> {

@@ -3,6 +3,7 @@ import { CredentialError, OAuthError, ProblemError } from '../../../core/errors.
 import { mediaType, readBody, readJson } from '../body.ts'
 import { ANY_ORIGIN as ANY } from '../cors.ts'
 import { json } from '../responses.ts'
+import { bearerTokenOf } from '../auth.ts'
 import { param } from '../router.ts'
 import type { Call } from '../operation.ts'
 
@@ -75,10 +76,12 @@ export async function nonce({ issuer, request }: Call): Promise<Response> {
 
 /** `POST …/credential` (OID4VCI 1.0 §8): the bearer access token first, then the JSON request. */
 export async function credential({ issuer, request }: Call): Promise<Response> {
-  const header = request.headers.get('authorization')
-  if (header === null) throw new CredentialError('invalid_token', 'Send the access token as Authorization: Bearer <token>.', { tokenMissing: true })
-  const match = /^Bearer +([A-Za-z0-9._~+/-]+=*) *$/i.exec(header)
-  if (!match) throw new CredentialError('invalid_token', 'Send the access token as Authorization: Bearer <token>.')
+  const token = bearerTokenOf(request)
+  if (token === null) {
+    // No header at all is a bare challenge (RFC 6750 §3.1); a header we cannot read is invalid_token.
+    const tokenMissing = !request.headers.has('authorization')
+    throw new CredentialError('invalid_token', 'Send the access token as Authorization: Bearer <token>.', { tokenMissing })
+  }
   const readRequest = async () => {
     try {
       return await readJson(request, issuer.config.maxBodyBytes)
@@ -88,5 +91,5 @@ export async function credential({ issuer, request }: Call): Promise<Response> {
       throw new CredentialError('invalid_credential_request', error.detail ?? 'The credential request is malformed.', { cause: error })
     }
   }
-  return json(await issuer.wallets.credential(param(request, 'domain'), match[1]!, readRequest), 200, ANY)
+  return json(await issuer.wallets.credential(param(request, 'domain'), token, readRequest), 200, ANY)
 }

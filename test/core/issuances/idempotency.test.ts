@@ -50,7 +50,7 @@ describe('Idempotency-Key over time (docs/decisions/0013-issuing.md)', () => {
     assert.equal(taken.result.summary.ok, 2)
     const replay = await issue(body, 'orphan')
     assert.equal(replay.replayed, true)
-    assert.equal(replay.body, taken.body)
+    assert.deepEqual(replay.result, taken.result)
     assert.equal(await count(), 2)
   })
 
@@ -60,5 +60,43 @@ describe('Idempotency-Key over time (docs/decisions/0013-issuing.md)', () => {
     const library = await h.issuer.issuances.issue('chess', { achievementFormId: templateId, recipients: recipients(1, 'lib') }, { idempotencyKey: 'scoped' })
     assert.equal(library.replayed, false)
     assert.equal(library.result.summary.ok, 1)
+  })
+
+  it('v1 issue answers { issued[], failed[] } and the same on a replay, shaped from the batch result its key stores', async () => {
+    const body = { formId: templateId, recipients: [...recipients(2), { name: 'Kim Minsu', email: 'nope' }] }
+    const v1Issue = () => h.issuer.v1.issue('chess', body, { idempotencyKey: 'v1-batch', idempotencyScope: 'client-1' })
+    const first = await v1Issue()
+    assert.equal(first.replayed, false)
+    assert.deepEqual(
+      first.result.issued.map((item) => item.ref),
+      ['member-0', 'member-1'],
+    )
+    assert.deepEqual(
+      first.result.failed.map((item) => [item.ref, item.error.code]),
+      [['2', 'invalid-email']],
+    )
+    const replay = await v1Issue()
+    assert.equal(replay.replayed, true)
+    assert.deepEqual(replay.result, first.result)
+    assert.equal(await count(), 2)
+    // One form of the batch result: v1 stores what v2 would, and shapes it only when it answers.
+    const stored = await h.storage.idempotency.find('client-1 POST v1/achievements chess', 'v1-batch')
+    assert.deepEqual(Object.keys(JSON.parse(stored!.response!.body) as object), ['results', 'summary'])
+  })
+
+  it('a revoke replayed under its key answers the first detail, stored once as the detail itself', async () => {
+    const [issued] = (await issue({ achievementFormId: templateId, recipients: recipients(1) }, 'to-revoke')).result.results
+    assert.equal(issued!.status, 'issued')
+    const id = issued!.status === 'issued' ? issued!.resourceId : 0
+    const revoke = () => h.issuer.issuances.revoke('chess', id, { reason: 'left the club' }, { idempotencyKey: 'revoke-once', idempotencyScope: 'client-1' })
+    const first = await revoke()
+    assert.equal(first.replayed, false)
+    assert.equal(first.detail.status, 'revoked')
+    h.clock.advance(1000)
+    const replay = await revoke()
+    assert.equal(replay.replayed, true)
+    assert.deepEqual(replay.detail, first.detail)
+    const stored = await h.storage.idempotency.find(`client-1 POST issuances/${id}/revoke chess`, 'revoke-once')
+    assert.equal((JSON.parse(stored!.response!.body) as { id: number }).id, id)
   })
 })

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { createIssuerContext } from '../../../core/issuer.ts'
+import { createIssuerContext } from '../../../core/create-core-issuer.ts'
 import { defaultUrls } from '../../../core/config.ts'
 import { REDEEMED_CODE_SCOPE, redeemOnce } from '../../../core/wallets/redeem-once.ts'
 import { createCoreHarness, MASTER_KEY } from '../../support/core-issuer.ts'

@@ -1,7 +1,7 @@
 import { createMemoryStorage } from '../../../adapters/memory/index.ts'
 import { createWebhookTransport, type WebhookTransportOptions } from '../../../adapters/node/webhook-transport.ts'
 import { defaultUrls, type WebhookLimits } from '../../../core/config.ts'
-import { createCoreIssuerOn, createIssuerContext } from '../../../core/issuer.ts'
+import { createCoreIssuerFromContext, createIssuerContext } from '../../../core/create-core-issuer.ts'
 import { checkedStorage } from '../../support/checked-storage.ts'
 import { createTestClock } from '../../support/clock.ts'
 import { MASTER_KEY } from '../../support/core-issuer.ts'
@@ -28,7 +28,7 @@ export function webhookHarness({
     worker: { onError: () => {}, pollMs },
   }
   const context = createIssuerContext(options)
-  const issuer = createCoreIssuerOn(context, options)
+  const issuer = createCoreIssuerFromContext(context, options)
   return {
     issuer,
     storage,

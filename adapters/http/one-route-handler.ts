@@ -5,12 +5,12 @@ import { settleRequestId, withRequestIdHeader } from './request-id.ts'
 import { answeredRequest, pathShape, type AnsweredRequest } from './answered.ts'
 
 /**
- * A face that answers one route, `GET` or `HEAD` of `path`, and a 404 `route-not-found` problem (with
+ * A fetch handler that answers one route, `GET` or `HEAD` of `path`, and a 404 `route-not-found` problem (with
  * `notFound` as its detail) for anything else: the worker process's `/healthz`, the metrics port's
  * `/metrics`. Its answers carry a request id and the security headers, and are reported like the full
- * face's: the route when it matched, else the path's shape, never the raw path.
+ * fetch handler's: the route when it matched, else the path's shape, never the raw path.
  */
-export function createOneRouteFace({
+export function createOneRouteHandler({
   path,
   respond,
   notFound,

@@ -25,10 +25,9 @@ import type { ListQuery } from './lists/cursor.ts'
 import { webCryptoSigner } from './credentials/webcrypto-signer.ts'
 import { listEvents } from './events/list.ts'
 import { withIdempotency } from './idempotency/claim.ts'
-import { issueBatch, type BatchResult } from './issuances/issue.ts'
+import { issueBatch } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
-import type { IssuanceDetail } from './issuances/present.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
@@ -38,7 +37,7 @@ import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts
 import { listApiKeys } from './api-keys/list.ts'
 import { revokeApiKey } from './api-keys/revoke.ts'
 import { createLegacyForm } from './achievements/legacy-form.ts'
-import { issueV1, readIssuanceV1 } from './issuances/v1.ts'
+import { issueV1, readIssuanceV1, v1BatchResultOf } from './issuances/v1.ts'
 import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
 import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
@@ -57,8 +56,6 @@ import type { WebhookTransport } from './ports/webhook-transport.ts'
 import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
-
-export type { CoreIssuer, IssueOptions } from './core-issuer.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
@@ -91,7 +88,7 @@ export interface IssuerOptions extends IssuerConfigInput {
  * const club = await issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
  */
 export function createCoreIssuer(options: IssuerOptions): CoreIssuer {
-  return createCoreIssuerOn(createIssuerContext(options), options)
+  return createCoreIssuerFromContext(createIssuerContext(options), options)
 }
 
 /**
@@ -140,7 +137,11 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
   }
 }
 
-export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
+/**
+ * The operations of `CoreIssuer` over a context already made by `createIssuerContext`: what
+ * `createCoreIssuer` does after checking its options, open to the tests and benches that hold the context.
+ */
+export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
@@ -184,9 +185,11 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       createForm: (club: string, input: unknown) => createV1Form(ctx, club, input),
       patchForm: (club: string, id: number, input: unknown) => patchV1Form(ctx, club, id, input),
       async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        return withIdempotency(ctx, { club, scope: `${idempotencyScope} POST v1 achievements ${club}`, key: idempotencyKey, body: input }, (claim) =>
-          issueV1(ctx, club, input, claim),
-        )
+        // The route's name differs from the one under which an earlier version stored v1's own answer
+        // (now the batch result is stored), so that such an answer is never replayed as a batch result.
+        const scope = `${idempotencyScope} POST v1/achievements ${club}`
+        const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => issueV1(ctx, club, input, claim))
+        return { result: v1BatchResultOf(result), replayed }
       },
       readIssuance: (club: string, id: number) => readIssuanceV1(ctx, club, id),
     },
@@ -204,21 +207,17 @@ export function createCoreIssuerOn(ctx: IssuerContext, options: Pick<IssuerOptio
       list: (club: string, query: ListQuery = {}) => listDesigns(ctx, club, query),
     },
     issuances: {
-      async issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const outcome = await withIdempotency(
-          ctx,
-          { club, scope: `${idempotencyScope} POST issuances ${club}`, key: idempotencyKey, body: input },
-          async (claim) => ({ status: 200, body: (await issueBatch(ctx, club, input, claim)).body }),
-        )
-        return { ...outcome, result: JSON.parse(outcome.body) as BatchResult }
+      issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const scope = `${idempotencyScope} POST issuances ${club}`
+        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => issueBatch(ctx, club, input, claim))
       },
       async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const outcome = await withIdempotency(
-          ctx,
-          { club, scope: `${idempotencyScope} POST revoke ${club} ${id}`, key: idempotencyKey, body: input ?? null },
-          async (claim) => ({ status: 200, body: (await revokeIssuance(ctx, club, id, input, claim)).body }),
+        // Renamed like v1's when the stored answer became the detail itself rather than `{ data }`.
+        const scope = `${idempotencyScope} POST issuances/${id}/revoke ${club}`
+        const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
+          revokeIssuance(ctx, club, id, input, claim),
         )
-        return { ...outcome, detail: (JSON.parse(outcome.body) as { data: IssuanceDetail }).data }
+        return { detail: result, replayed }
       },
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),

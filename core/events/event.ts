@@ -7,3 +7,13 @@ export const EVENT_TYPES = ['issuance.issued', 'issuance.credential_issued', 'is
 export type EventType = (typeof EVENT_TYPES)[number]
 
 export const isEventType = (value: unknown): value is EventType => (EVENT_TYPES as readonly unknown[]).includes(value)
+
+/** An event of the club feed (docs/api.md §2.10, §6). */
+export interface ClubEvent {
+  id: number
+  club: string
+  type: EventType
+  /** What the event is about: an issuance, or a webhook endpoint (`webhook.disabled`). */
+  subject: { type: 'issuance' | 'webhook'; id: string }
+  occurredAt: number
+}

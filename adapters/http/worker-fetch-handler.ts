@@ -1,19 +1,19 @@
 import { healthResponse } from './probes.ts'
-import { createOneRouteFace } from './one-route-face.ts'
+import { createOneRouteHandler } from './one-route-handler.ts'
 import type { AnsweredRequest } from './answered.ts'
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 /**
- * The HTTP face of a `CLUBCRED_ROLE=worker` process: `GET /healthz` for the orchestrator that restarts
+ * The fetch handler of a `CLUBCRED_ROLE=worker` process: `GET /healthz` for the orchestrator that restarts
  * it, and nothing else (the server puts `/readyz` and `/metrics` in front: `withOperationalEndpoints`). A
  * worker serves no public surface, so a request routed to it by mistake gets a 404 problem rather than
- * the API. Its answers carry a request id and are reported like the full face's.
+ * the API. Its answers carry a request id and are reported like the full fetch handler's.
  */
 export function createWorkerFetchHandler(
   issuer: CoreIssuer,
   { onResponse }: { onResponse?: (answered: AnsweredRequest) => void } = {},
 ): (request: Request) => Promise<Response> {
-  return createOneRouteFace({
+  return createOneRouteHandler({
     path: '/healthz',
     respond: (request) => healthResponse(request, 'worker'),
     notFound: 'This process is a signing worker: it serves /healthz only.',
