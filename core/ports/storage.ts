@@ -4,6 +4,7 @@ import type { Design, NewDesign, StoredImage } from '../designs/design.ts'
 import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
 import type { Club } from '../clubs/club.ts'
 import type { JWK } from 'jose'
+import type { KeyAlgorithm } from '../keys/key-algorithm.ts'
 import type { EventType } from '../events/types.ts'
 import type { ClaimCaps } from '../webhooks/fair-share.ts'
 
@@ -70,7 +71,7 @@ export interface ClientAuthFailureStore {
 export interface StoredKey {
   kid: string
   owner: string
-  alg: 'ES256'
+  alg: KeyAlgorithm
   publicJwk: JWK
   sealedPrivateKey: string
   active: boolean

@@ -133,7 +133,7 @@ describe('the DID document', () => {
     const rotated = await api.get(paths.didDocument, { 'if-none-match': etag })
     assert.equal(rotated.status, 200, 'the old ETag no longer matches')
     assert.notEqual(rotated.headers.get('etag'), etag)
-    assert.equal(rotated.body.verificationMethod.length, 2)
+    assert.equal(rotated.body.verificationMethod.length, 4, 'two VC-JWT keys and two Data Integrity keys')
   })
 
   it('an unknown club is 404 problem+json club-not-found', async () => {

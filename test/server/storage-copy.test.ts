@@ -62,7 +62,8 @@ async function look(node: NodeProcess, call: Awaited<ReturnType<typeof session>>
   }
   const events = (await call('GET', '/events?limit=100')).json.data
   const did = await node.http('/open-badges/v3/issuers/rowing/did.json')
-  return { issuances, jwts, events, kid: did.json.verificationMethod.at(-1).id }
+  const jwtKeys = did.json.verificationMethod.filter((method: { type: string }) => method.type === 'JsonWebKey2020')
+  return { issuances, jwts, events, kid: jwtKeys.at(-1).id }
 }
 
 describe('storage copy --to: a SQLite deployment into PostgreSQL', { timeout: 180_000 }, () => {
@@ -104,7 +105,8 @@ describe('storage copy --to: a SQLite deployment into PostgreSQL', { timeout: 18
     const url = await server.newDatabase()
     const copied = await runCli(dataDir, 'storage', 'copy', '--to', url)
     assert.equal(copied.code, 0, `${copied.stdout}\n${copied.stderr}`)
-    for (const [table, rows] of Object.entries({ clubs: 1, clients: 1, keys: 2, achievements: 1, issuances: 4, credentials: 4, events: 9, api_keys: 1 })) {
+    // keys: the instance's, and the club's VC-JWT key and Data Integrity key.
+    for (const [table, rows] of Object.entries({ clubs: 1, clients: 1, keys: 3, achievements: 1, issuances: 4, credentials: 4, events: 9, api_keys: 1 })) {
       assert.equal(copied.json.copied[table], rows, `${table}: ${JSON.stringify(copied.json.copied)}`)
     }
     assert.match(copied.json.masterKey, /master\.key/)
