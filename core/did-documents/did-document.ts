@@ -3,7 +3,6 @@ import { ProblemError } from '../errors.ts'
 import { clubDataIntegrityKeyOwner, clubDid, clubKeyOwner } from './did.ts'
 import { ed25519PublicKeyMultibase } from './multikey.ts'
 import type { IssuerContext } from '../context.ts'
-import type { PublicKeyRecord } from '../ports/key-store.ts'
 
 /** A public key as a JWK (RFC 7517): its members are the key type's (`kty`, `crv`, `x`, `y` for the clubs' P-256 keys). */
 const publicJwkSchema = v.record(v.string(), v.unknown())
@@ -30,14 +29,22 @@ type VerificationMethod = DidDocument['verificationMethod'][number]
 /**
  * The club's did:web DID document (docs/decisions.md, The signed credential; docs/data-integrity.md,
  * Keys): every key, current and rotated, so that credentials signed before a rotation keep verifying;
- * the VC-JWT keys first, as `JsonWebKey2020`, then the Data Integrity keys, as `Multikey`. A club that
- * has not signed anything yet gets its keys now (keys are created on first need).
+ * the VC-JWT keys first, as `JsonWebKey2020`, then the Data Integrity keys, as `Multikey`. A club without
+ * keys gets both now (keys are created on first need). A club that has an ES256 key but no Ed25519 key
+ * yet (it signed before Data Integrity) gets that one with its first proof or rotation, not from this
+ * read: reading the DID document of a club that has keys never changes it (its ETag, or what a backup
+ * taken just before holds).
  */
 export async function didDocument(ctx: IssuerContext, club: string): Promise<DidDocument> {
   if (!(await ctx.storage.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
   const did = clubDid(ctx.config, club)
-  const jwtKeys = await keysOf(ctx, clubKeyOwner(club))
-  const dataIntegrityKeys = await keysOf(ctx, clubDataIntegrityKeyOwner(club))
+  let jwtKeys = await ctx.keys.publicKeys(clubKeyOwner(club))
+  if (jwtKeys.length === 0) {
+    await ctx.keys.activeKey(clubKeyOwner(club))
+    await ctx.keys.activeKey(clubDataIntegrityKeyOwner(club))
+    jwtKeys = await ctx.keys.publicKeys(clubKeyOwner(club))
+  }
+  const dataIntegrityKeys = await ctx.keys.publicKeys(clubDataIntegrityKeyOwner(club))
   const methods: VerificationMethod[] = [
     ...jwtKeys.map((key) => ({ id: `${did}#${key.kid}`, type: 'JsonWebKey2020' as const, controller: did, publicKeyJwk: { ...key.publicJwk } })),
     ...dataIntegrityKeys.map((key) => ({
@@ -53,12 +60,4 @@ export async function didDocument(ctx: IssuerContext, club: string): Promise<Did
     verificationMethod: methods,
     assertionMethod: methods.map((method) => method.id),
   }
-}
-
-/** Every key of the owner, oldest first; the first one made now when there is none. */
-async function keysOf(ctx: IssuerContext, owner: string): Promise<PublicKeyRecord[]> {
-  const keys = await ctx.keys.publicKeys(owner)
-  if (keys.length > 0) return keys
-  await ctx.keys.activeKey(owner)
-  return ctx.keys.publicKeys(owner)
 }

@@ -45,6 +45,19 @@ describe('the DID document', () => {
     assert.equal(decoded.x, dataIntegrityKey!.publicJwk.x)
   })
 
+  it('a club that has an ES256 key but no Ed25519 key yet gets none from a read: the document stays as it was', async () => {
+    const jwtKey = await harness.keys.activeKey('club:chess')
+    const document = await harness.issuer.verification.didDocument('chess')
+    assert.deepStrictEqual(
+      document.verificationMethod.map((method) => method.id),
+      [`${DID}#${jwtKey.kid}`],
+    )
+    assert.deepStrictEqual(await harness.keys.publicKeys('club-ed25519:chess'), [])
+    const dataIntegrityKey = await harness.keys.activeKey('club-ed25519:chess')
+    const listed = await harness.issuer.verification.didDocument('chess')
+    assert.deepStrictEqual(listed.assertionMethod, [`${DID}#${jwtKey.kid}`, `${DID}#${dataIntegrityKey.kid}`], 'listed once made')
+  })
+
   it('after a rotation lists both keys of each kind, oldest first, and the new ones are the active keys', async () => {
     const before = await harness.issuer.verification.didDocument('chess')
     harness.clock.advance(1000)
