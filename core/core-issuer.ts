@@ -215,7 +215,10 @@ export interface CoreIssuer {
     signingQueue(): Promise<SigningQueueState>
   }
   keys: {
-    /** Rotates the club's signing key; the DID document keeps the old one, so earlier credentials verify. */
+    /**
+     * Rotates the club's signing keys, the VC-JWT key (returned) and the Data Integrity key; the DID
+     * document keeps the old ones, so earlier credentials verify.
+     */
     rotate(club: string): Promise<SigningKey>
   }
   /** Stops the worker, then closes the signer and the storage. */

@@ -45,7 +45,7 @@ import type { JwtSigner } from './ports/signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
-import { clubKeyOwner } from './did-documents/did.ts'
+import { clubDataIntegrityKeyOwner, clubKeyOwner } from './did-documents/did.ts'
 import { createIssuanceFiles } from './files/issuance-files.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 import { createWallets } from './wallets/wallets.ts'
@@ -251,7 +251,13 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
       signingQueue: () => signingQueueState(ctx),
     },
     keys: {
-      rotate: (club: string) => keys.rotate(clubKeyOwner(club)),
+      async rotate(club: string) {
+        // Two units, one per owner: a crash between them leaves the Data Integrity key unrotated, which
+        // a second rotation fixes; both old keys stay valid either way.
+        const jwtKey = await keys.rotate(clubKeyOwner(club))
+        await keys.rotate(clubDataIntegrityKeyOwner(club))
+        return jwtKey
+      },
     },
     async close() {
       await worker.stop()

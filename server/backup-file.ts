@@ -6,6 +6,7 @@ import { BackupRefused, BackupRejected } from './backup-errors.ts'
 import { checkSchema } from './backup-schema.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { StoredKey } from '../core/ports/storage.ts'
+import { keyAlgorithm } from '../core/keys/key-algorithm.ts'
 import type { ServerConfig } from './config.ts'
 
 /**
@@ -76,14 +77,13 @@ export function countRows(db: Database.Database) {
 
 /** Every key of a clubcred SQLite file, as the storage port shapes them. */
 export function readStoredKeys(db: Database.Database): StoredKey[] {
-  const rows = db.prepare('SELECT kid, owner, public_jwk, sealed_private_key, active, created_at FROM keys ORDER BY owner, created_at, kid').all() as Record<
-    string,
-    unknown
-  >[]
+  const rows = db
+    .prepare('SELECT kid, owner, alg, public_jwk, sealed_private_key, active, created_at FROM keys ORDER BY owner, created_at, kid')
+    .all() as Record<string, unknown>[]
   return rows.map((row) => ({
     kid: String(row.kid),
     owner: String(row.owner),
-    alg: 'ES256',
+    alg: keyAlgorithm(String(row.alg)),
     publicJwk: JSON.parse(String(row.public_jwk)),
     sealedPrivateKey: String(row.sealed_private_key),
     active: Number(row.active) === 1,

@@ -1,10 +1,11 @@
 import { bool, insertedOrConflict, json, num, str, type Database, type Row } from './database.ts'
 import type { KeyRecordStore, StoredKey } from '../../core/ports/storage.ts'
+import { keyAlgorithm } from '../../core/keys/key-algorithm.ts'
 
 const toKey = (row: Row): StoredKey => ({
   kid: str(row.kid),
   owner: str(row.owner),
-  alg: 'ES256',
+  alg: keyAlgorithm(str(row.alg)),
   publicJwk: json(row.public_jwk),
   sealedPrivateKey: str(row.sealed_private_key),
   active: bool(row.active),

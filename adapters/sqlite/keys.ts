@@ -1,11 +1,12 @@
 import { bool, json, num, str, type Database } from './database.ts'
 import type { KeyRecordStore, StoredKey } from '../../core/ports/storage.ts'
 import type { SqliteRow } from './driver.ts'
+import { keyAlgorithm } from '../../core/keys/key-algorithm.ts'
 
 const toKey = (row: SqliteRow): StoredKey => ({
   kid: str(row.kid),
   owner: str(row.owner),
-  alg: 'ES256',
+  alg: keyAlgorithm(str(row.alg)),
   publicJwk: json(row.public_jwk),
   sealedPrivateKey: str(row.sealed_private_key),
   active: bool(row.active),

@@ -8,7 +8,8 @@ import { webCryptoRandom, type RandomSource } from '../ports/random.ts'
 import { Lru } from '../util/lru.ts'
 import type { StoragePort, UnitOptions } from '../ports/storage.ts'
 import type { StoredKey } from './stored-key.ts'
-import { clubOfKeyOwner } from '../did-documents/did.ts'
+import { clubOfKeyOwner, keyAlgorithmOfOwner } from '../did-documents/did.ts'
+import type { KeyAlgorithm } from './key-algorithm.ts'
 
 /** A club's key is made in a unit of the club; the instance's own keys in a unit of the whole database. */
 const unitOf = (owner: string): UnitOptions => {
@@ -27,7 +28,8 @@ export interface KeyStoreOptions {
 }
 
 /**
- * The default key store: P-256 keys in the storage port, private parts sealed with the master key.
+ * The default key store: P-256 or Ed25519 keys (by owner: core/did-documents/did.ts) in the storage
+ * port, private parts sealed with the master key.
  * Decrypted keys are cached by kid (key material never changes), the most recently used `cacheSize`; the active kid is read from storage
  * on every call, so a `key rotate` from the CLI takes effect in a running server at once.
  */
@@ -43,7 +45,7 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
     if (!material) {
       material = (async () => {
         const privateJwk = JSON.parse(await (await getSealer()).open(stored.sealedPrivateKey, stored.kid)) as JWK
-        const privateKey = await importEcKey(privateJwk)
+        const privateKey = await importKey(privateJwk, stored.alg)
         return { privateKey, privateJwk }
       })()
       material.catch(() => unsealed.delete(stored.kid))
@@ -54,14 +56,14 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
 
   async function createKey(owner: string, replaceActive: boolean): Promise<SigningKey> {
     // Generate and seal before the transaction: no slow crypto while holding the write lock.
-    const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true })
-    const { kty, crv, x, y } = await exportJWK(publicKey)
+    const alg = keyAlgorithmOfOwner(owner)
+    const { publicKey, privateKey } = await generateKeyPair(alg, { extractable: true })
     const kid = toBase64Url(random.bytes(12))
     const stored: StoredKey = {
       kid,
       owner,
-      alg: 'ES256',
-      publicJwk: { kty, crv, x, y },
+      alg,
+      publicJwk: publicMembers(await exportJWK(publicKey)),
       sealedPrivateKey: await (await getSealer()).seal(JSON.stringify(await exportJWK(privateKey)), kid),
       active: true,
       createdAt: clock.now(),
@@ -106,7 +108,7 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
       if (!key) {
         const stored = await storage.keys.findByKid(kid)
         if (!stored || stored.owner !== owner) return null
-        key = importEcKey(stored.publicJwk)
+        key = importKey(stored.publicJwk, stored.alg)
         verificationKeys.set(cacheKey, key)
       }
       return key
@@ -117,11 +119,16 @@ export function createKeyStore({ storage, masterKey, clock = systemClock, random
   }
 }
 
-/** A P-256 JWK as a WebCrypto key (`importJWK` answers bytes for symmetric keys, which ours never are). */
-async function importEcKey(jwk: JWK): Promise<CryptoKey> {
-  const key = await importJWK(jwk, 'ES256')
-  if (key instanceof Uint8Array) throw new TypeError('not an EC key')
+/** A P-256 or Ed25519 JWK as a WebCrypto key (`importJWK` answers bytes for symmetric keys, which ours never are). */
+async function importKey(jwk: JWK, alg: KeyAlgorithm): Promise<CryptoKey> {
+  const key = await importJWK(jwk, alg)
+  if (key instanceof Uint8Array) throw new TypeError('not an asymmetric key')
   return key
+}
+
+/** The members of a public JWK that make the key (RFC 7638's required members), nothing the export adds. */
+function publicMembers({ kty, crv, x, y }: JWK): JWK {
+  return kty === 'OKP' ? { kty, crv, x } : { kty, crv, x, y }
 }
 
 interface PrivateMaterial {

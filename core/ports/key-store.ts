@@ -1,11 +1,12 @@
 import type { JWK } from 'jose'
+import type { KeyAlgorithm } from '../keys/key-algorithm.ts'
 
 /** The public half of a signing key, as the DID document and the token verifier see it. */
 export interface PublicKeyRecord {
   /** Key id, unique across all owners. */
   kid: string
   owner: string
-  alg: 'ES256'
+  alg: KeyAlgorithm
   publicJwk: JWK
   /** Whether this is the owner's current signing key. Rotated keys stay listed, inactive. */
   active: boolean
@@ -21,8 +22,10 @@ export interface SigningKey extends PublicKeyRecord {
 }
 
 /**
- * Signing keys by owner: `platform` signs access tokens, `club:<domain>` signs a club's credentials.
- * Private parts are encrypted at rest by the implementation; callers only ever see them decrypted.
+ * Signing keys by owner: `platform` signs access tokens, `club:<domain>` signs a club's VC-JWTs (ES256),
+ * `club-ed25519:<domain>` its Data Integrity proofs (Ed25519). An owner's keys all have one algorithm,
+ * the one its name gives (core/did-documents/did.ts). Private parts are encrypted at rest by the
+ * implementation; callers only ever see them decrypted.
  */
 export interface KeyStore {
   /**

@@ -179,8 +179,9 @@ async function didDocument(node: Issuer): Promise<DidDocument> {
   return answer.json()
 }
 
-const kidsOf = (document: DidDocument): string[] => document.verificationMethod.map((method: { id: string }) => method.id)
-type DidDocument = { id: string; verificationMethod: { id: string }[] }
+/** The VC-JWT keys of a DID document (its Data Integrity keys are Multikeys). */
+const kidsOf = (document: DidDocument): string[] => document.verificationMethod.filter((method) => method.type === 'JsonWebKey2020').map((method) => method.id)
+type DidDocument = { id: string; verificationMethod: { id: string; type: string }[] }
 const kidOf = (jwt: string): string => String(decodeProtectedHeader(jwt).kid)
 
 function statusEntry(jwt: string): { statusListIndex: number; statusListCredential: string } {

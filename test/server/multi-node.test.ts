@@ -220,7 +220,7 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       const did = await apiB.http('/open-badges/v3/issuers/demo/did.json')
       assert.equal(did.status, 200)
       const keys = new Map<string, CryptoKey>()
-      for (const method of did.json.verificationMethod as { id: string; publicKeyJwk: JWK }[]) {
+      for (const method of (did.json.verificationMethod as { id: string; type: string; publicKeyJwk: JWK }[]).filter((m) => m.type === 'JsonWebKey2020')) {
         keys.set(method.id, (await importJWK(method.publicKeyJwk, 'ES256')) as CryptoKey)
       }
       for (const row of await sql`SELECT jwt FROM credentials`) {

@@ -62,7 +62,8 @@ async function look(node: NodeProcess, call: Awaited<ReturnType<typeof session>>
   }
   const events = (await call('GET', '/events?limit=100')).json.data
   const did = await node.http('/open-badges/v3/issuers/rowing/did.json')
-  return { issuances, jwts, events, kid: did.json.verificationMethod.at(-1).id }
+  const jwtKeys = did.json.verificationMethod.filter((method: { type: string }) => method.type === 'JsonWebKey2020')
+  return { issuances, jwts, events, kid: jwtKeys.at(-1).id }
 }
 
 describe('storage copy --to: a SQLite deployment into PostgreSQL', { timeout: 180_000 }, () => {

@@ -239,6 +239,8 @@ export interface VerificationApi {
   dbFile: string
   /** The club's did:web. */
   did: string
+  /** The issuer's key store. */
+  keys: KeyStore
   /**
    * A request with the all-scope bearer token (renewed as the clock moves), another token, or none
    * (`token: null`); JSON bodies are serialised.
@@ -307,6 +309,7 @@ export async function openVerificationApi({ club, clock, listen }: VerificationA
     origin,
     dbFile: harness.dbFile,
     did: clubDid(issuer.config, harness.club),
+    keys: harness.keys,
     async call(method, path, body, headers = {}, options = {}) {
       const callToken = options.token === undefined ? await currentToken() : options.token
       return send(absolute(path), withBody(method, { ...(callToken === null ? {} : { authorization: `Bearer ${callToken}` }), ...headers }, body))

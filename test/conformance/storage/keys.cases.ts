@@ -22,6 +22,19 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.equal(Object.getPrototypeOf(found?.publicJwk), Object.prototype)
     })
 
+    it('an Ed25519 key reads back with its algorithm and its OKP public JWK', async () => {
+      const key = aKey({
+        kid: 'k-ed25519',
+        owner: 'club-ed25519:chess',
+        alg: 'Ed25519',
+        publicJwk: { kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo' },
+      })
+      await storage().transaction((tx) => tx.keys.insert(key))
+      assert.deepStrictEqual(await storage().keys.findByKid(key.kid), key)
+      assert.deepStrictEqual(await storage().keys.findActive('club-ed25519:chess'), key)
+      assert.deepStrictEqual(await storage().keys.listActive(), [key])
+    })
+
     it('absent keys read as null and an owner without keys lists []', async () => {
       assert.equal(await storage().keys.findByKid('absent'), null)
       assert.equal(await storage().keys.findActive('platform'), null)
@@ -196,6 +209,26 @@ export function keyCases(open: OpenStorage, options: CaseOptions = {}): void {
         assert.ok(typeof key.privateJwk.d === 'string' && key.privateJwk.d.length > 0)
         assert.ok(!stored.sealedPrivateKey.includes(key.privateJwk.d))
         assert.deepStrictEqual(Object.keys(stored.publicJwk).sort(), ['crv', 'kty', 'x', 'y'])
+      })
+
+      it("a club's Ed25519 key is made and rotated beside its ES256 key, each owner with one active key", async () => {
+        const keys = createKeyStore({ storage: storage(), masterKey: MASTER_KEY })
+        const jwtKey = await keys.activeKey('club:chess')
+        const first = await keys.activeKey('club-ed25519:chess')
+        const second = await keys.rotate('club-ed25519:chess')
+        assert.deepStrictEqual([jwtKey.alg, first.alg, second.alg], ['ES256', 'Ed25519', 'Ed25519'])
+        assert.equal((await keys.activeKey('club:chess')).kid, jwtKey.kid, 'the ES256 key stays active')
+        assert.equal((await keys.activeKey('club-ed25519:chess')).kid, second.kid)
+        const stored = await storage().keys.listByOwner('club-ed25519:chess')
+        assert.deepStrictEqual(
+          stored.map(({ kid, alg, active }) => ({ kid, alg, active })),
+          [
+            { kid: first.kid, alg: 'Ed25519', active: false },
+            { kid: second.kid, alg: 'Ed25519', active: true },
+          ],
+        )
+        const reopened = createKeyStore({ storage: storage(), masterKey: MASTER_KEY })
+        assert.deepStrictEqual((await reopened.activeKey('club-ed25519:chess')).privateJwk, second.privateJwk, 'unsealed as sealed')
       })
 
       it('rotate makes a new active key and keeps the old one listed, inactive', async () => {

@@ -55,4 +55,17 @@ describe('openSealedKeys', () => {
     const swappedPublic = { ...platform, publicJwk: current!.publicJwk }
     assert.deepEqual(await openSealedKeys([moved, swappedPublic, old!], MASTER_KEY), { opened: [old!.kid], failed: [moved.kid, platform.kid] })
   })
+
+  it("opens a club's Ed25519 keys like its P-256 keys, and fails one whose public key is another Ed25519 key", async () => {
+    const storage = createMemoryStorage()
+    const keys = createKeyStore({ storage, masterKey: MASTER_KEY })
+    await keys.activeKey('club-ed25519:chess')
+    await keys.rotate('club-ed25519:chess')
+    const [old, current] = await storage.keys.listByOwner('club-ed25519:chess')
+    assert.deepEqual([old!.alg, current!.alg], ['Ed25519', 'Ed25519'])
+    assert.deepEqual(await openSealedKeys([old!, current!], MASTER_KEY), { opened: [old!.kid, current!.kid], failed: [] })
+    assert.deepEqual(await openSealedKeys([old!, current!], OTHER_KEY), { opened: [], failed: [old!.kid, current!.kid] })
+    const swappedPublic = { ...current!, publicJwk: old!.publicJwk }
+    assert.deepEqual(await openSealedKeys([swappedPublic], MASTER_KEY), { opened: [], failed: [current!.kid] })
+  })
 })

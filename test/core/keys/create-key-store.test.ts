@@ -30,6 +30,47 @@ describe('the default key store', () => {
     assert.equal((await keys.activeKey('club:chess')).kid, key.kid)
   })
 
+  it("creates a club's Data Integrity key as Ed25519: an OKP public JWK, sealed, active, created now", async () => {
+    const keys = createKeyStore({ storage, masterKey: MASTER_KEY, clock: createTestClock() })
+    const key = await keys.activeKey('club-ed25519:chess')
+    assert.equal(key.owner, 'club-ed25519:chess')
+    assert.equal(key.alg, 'Ed25519')
+    assert.equal(key.active, true)
+    assert.equal(key.createdAt, TEST_EPOCH)
+    assert.deepStrictEqual(Object.keys(key.publicJwk).sort(), ['crv', 'kty', 'x'])
+    assert.deepStrictEqual([key.publicJwk.kty, key.publicJwk.crv], ['OKP', 'Ed25519'])
+    assert.equal(key.privateJwk.d?.length, 43)
+    assert.deepStrictEqual(key.privateKey.algorithm, { name: 'Ed25519' })
+    const stored = await storage.keys.findByKid(key.kid)
+    assert.equal(stored?.alg, 'Ed25519')
+    assert.ok(!stored?.sealedPrivateKey.includes(key.privateJwk.d!), 'sealed, never the private JWK in the clear')
+    assert.equal((await keys.activeKey('club-ed25519:chess')).kid, key.kid)
+  })
+
+  it("an Ed25519 signature made with the club's Data Integrity key verifies with its verificationKey", async () => {
+    const keys = createKeyStore({ storage, masterKey: MASTER_KEY })
+    const key = await keys.activeKey('club-ed25519:chess')
+    const data = new TextEncoder().encode('canonical proof options and document hashes')
+    const signature = await crypto.subtle.sign('Ed25519', key.privateKey, data)
+    const verifier = await keys.verificationKey('club-ed25519:chess', key.kid)
+    assert.ok(verifier)
+    assert.equal(await crypto.subtle.verify('Ed25519', verifier, signature, data), true)
+    assert.equal(await crypto.subtle.verify('Ed25519', verifier, signature, new TextEncoder().encode('another document')), false)
+  })
+
+  it("a club's VC-JWT key and its Data Integrity key are two owners: neither finds the other's kid", async () => {
+    const keys = createKeyStore({ storage, masterKey: MASTER_KEY })
+    const jwtKey = await keys.activeKey('club:chess')
+    const dataIntegrityKey = await keys.activeKey('club-ed25519:chess')
+    assert.notEqual(jwtKey.kid, dataIntegrityKey.kid)
+    assert.equal(await keys.verificationKey('club:chess', dataIntegrityKey.kid), null, 'an ES256 JWT cannot name the Ed25519 key')
+    assert.equal(await keys.findPublicKey('club-ed25519:chess', jwtKey.kid), null)
+    assert.deepStrictEqual(
+      (await keys.publicKeys('club:chess')).map((key) => key.alg),
+      ['ES256'],
+    )
+  })
+
   it('a signature made with the active key verifies with verificationKey', async () => {
     const keys = createKeyStore({ storage, masterKey: MASTER_KEY })
     const key = await keys.activeKey('platform')

@@ -1,0 +1,37 @@
+import type { SigningKey } from './key-store.ts'
+
+/** A document a JSON-LD document loader answers (JSON-LD 1.1 Processing Algorithms and API, RemoteDocument). */
+export interface RemoteDocument {
+  contextUrl: null
+  documentUrl: string
+  document: unknown
+}
+
+/** Resolves a URL a JSON-LD document names (a context) to its document; throws when it cannot. */
+export type DocumentLoader = (url: string) => Promise<RemoteDocument>
+
+/** One credential to secure, and the `created` time of its proof. */
+export interface ProofRequest {
+  /** The unsecured credential: a JSON-LD object with `@context`, without `proof`. */
+  credential: Record<string, unknown>
+  /** XML Schema dateTimeStamp (`2026-01-01T00:00:00Z`). */
+  created: string
+}
+
+/**
+ * Adds Data Integrity proofs of the `eddsa-rdfc-2022` cryptosuite (W3C Data Integrity EdDSA
+ * Cryptosuites v1.0) to credentials. The implementation canonicalizes with RDFC-1.0, which is what
+ * needs a JSON-LD processor and (in the libraries that have one) node:crypto; core never does
+ * (docs/data-integrity.md, Libraries). `clubcred/node` has the default on Digital Bazaar's libraries.
+ */
+export interface DataIntegritySigner {
+  /**
+   * Returns each credential with a `proof`: `{ type: "DataIntegrityProof", created, verificationMethod,
+   * cryptosuite: "eddsa-rdfc-2022", proofPurpose: "assertionMethod", proofValue }`, signed with `key`
+   * (Ed25519), in the order of `requests`. The inputs MUST NOT be changed. Every context MUST be loaded
+   * through `documentLoader`, never fetched otherwise, and canonicalization MUST run in JSON-LD safe
+   * mode: a term no context defines is an error, never a silently unsigned member. Rejects on the
+   * first credential it cannot sign.
+   */
+  signMany(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader): Promise<Record<string, unknown>[]>
+}
