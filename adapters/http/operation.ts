@@ -22,7 +22,6 @@ export interface ScopedCall extends Call {
   club: string
 }
 
-
 interface OperationDoc {
   method: 'GET' | 'POST' | 'PATCH'
   /**

@@ -48,7 +48,6 @@ export interface ClientStore {
   delete(id: string): Promise<boolean>
 }
 
-
 /**
  * Failed client authentications, shared by every node on the storage. Rows exist only for clients that
  * exist, so that sprayed made-up ids cannot grow the store; ended windows are purged by housekeeping.
@@ -234,7 +233,6 @@ export interface StatusListStore {
   takeSlots(listId: number, count: number): Promise<{ first: number; count: number } | null>
 }
 
-
 export interface EventStore {
   /** Appends with a fresh, increasing id; returns it. */
   append(event: Omit<ClubEvent, 'id'>): Promise<number>
@@ -328,7 +326,6 @@ export interface DesignStore {
   /** The club's designs, highest id first, at most `limit`, strictly below `beforeId` when set; `[]` when none. */
   list(club: string, page: KeysetPage): Promise<Design[]>
 }
-
 
 export interface ApiKeyStore {
   /** MUST throw `StorageConflict` when the id exists. */
