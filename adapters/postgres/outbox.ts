@@ -18,13 +18,6 @@ const toMessage = (row: Row): OutboxMessage => ({
 
 export function createOutboxStore({ sql }: Database): OutboxStore {
   return {
-    async enqueue(message) {
-      const [row] = await sql`INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at)
-        VALUES (${message.club}, ${message.issuanceId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html},
-          ${message.nextAttemptAt}, ${message.createdAt})
-        RETURNING id`
-      return num(row!.id)
-    },
     async enqueueMany(messages) {
       const ids: number[] = []
       for (const chunk of chunksOf(messages)) {
@@ -59,9 +52,6 @@ export function createOutboxStore({ sql }: Database): OutboxStore {
     },
     async markFailed(id, error, nextAttemptAt) {
       await sql`UPDATE outbox SET last_error = ${error}, next_attempt_at = ${nextAttemptAt} WHERE id = ${id}`
-    },
-    async listByIssuance(issuanceId) {
-      return (await sql`SELECT * FROM outbox WHERE issuance_id = ${issuanceId} ORDER BY id`).map(toMessage)
     },
   }
 }

@@ -26,10 +26,6 @@ export function createStatusListStore({ sql, lock }: Database): StatusListStore 
       const [row] = await sql`SELECT * FROM status_lists WHERE club = ${club} AND purpose = ${purpose} ORDER BY id DESC LIMIT 1`
       return row ? toList(row) : null
     },
-    async findById(id) {
-      const [row] = await sql`SELECT * FROM status_lists WHERE id = ${id}`
-      return row ? toList(row) : null
-    },
     async listByClub(club) {
       return (await sql`SELECT * FROM status_lists WHERE club = ${club} ORDER BY id`).map(toList)
     },

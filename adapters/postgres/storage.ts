@@ -62,15 +62,15 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
-  statusLists: ['current', 'findById', 'listByClub'],
+  statusLists: ['current', 'listByClub'],
   events: ['list'],
   idempotency: ['find'],
-  outbox: ['listByIssuance'],
+  outbox: [],
   designs: ['findById', 'list'],
   images: ['findByHash'],
   apiKeys: ['findById', 'listByClub'],
   webhookEndpoints: ['findById', 'listByClub'],
-  webhookDeliveries: ['listByEndpoint', 'countPending'],
+  webhookDeliveries: ['listByEndpoint'],
 }
 
 /** The schema of clubcred's tables unless the embedder names another. */

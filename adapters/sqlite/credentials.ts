@@ -18,10 +18,11 @@ const toCredential = (row: SqliteRow): CredentialRecord => ({
  * A credential's row is keyed by its issuance's sequence (migration 0012): the key is the one credential
  * per issuance, and rounds, which claim in sequence order, append. The sequence comes from the issuance's
  * id; an id that names no issuance finds none, and the foreign key on `issuance_id` refuses the row.
- * Its parameters are `credentialValues`.
+ * DO NOTHING: a credential that would conflict (a job signed twice) is skipped, the others go in. Its
+ * parameters are `credentialValues`.
  */
 const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`
+  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 const credentialValues = (c: CredentialRecord) =>
   [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex] as const
 
@@ -31,16 +32,12 @@ export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
 
 export function createCredentialStore(db: Database): CredentialStore {
   return {
-    async insert(credential) {
-      db.run(INSERT_CREDENTIAL, ...credentialValues(credential))
-    },
     async insertMany(credentials) {
       // A row at a time, not one multi-row statement: with rows this large (the JWT, about 4 KB) that
-      // measured no cheaper (docs/benchmarks.md, Issuing throughput). DO NOTHING: a credential
-      // that would conflict (a job signed twice) is skipped, the others go in.
+      // measured no cheaper (docs/benchmarks.md, Issuing throughput).
       const stored: number[] = []
       for (const c of credentials) {
-        if (db.run(`${INSERT_CREDENTIAL} ON CONFLICT DO NOTHING`, ...credentialValues(c)) === 1) stored.push(c.issuanceId)
+        if (db.run(INSERT_CREDENTIAL, ...credentialValues(c)) === 1) stored.push(c.issuanceId)
       }
       return stored
     },

@@ -24,21 +24,6 @@ export function createOutboxStore(db: Database): OutboxStore {
     '(?, ?, ?, ?, ?, ?, ?, ?)',
   )
   return {
-    async enqueue(message) {
-      const row = db.get(
-        `INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        message.club,
-        message.issuanceId,
-        message.to,
-        message.subject,
-        message.text,
-        message.html,
-        message.nextAttemptAt,
-        message.createdAt,
-      )
-      return num(row!.id)
-    },
     async enqueueMany(messages) {
       return consecutiveIds(insertMany.run(messages, (m) => [m.club, m.issuanceId, m.to, m.subject, m.text, m.html, m.nextAttemptAt, m.createdAt]))
     },
@@ -63,9 +48,6 @@ export function createOutboxStore(db: Database): OutboxStore {
     },
     async markFailed(id, error, nextAttemptAt) {
       db.run('UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?', error, nextAttemptAt, id)
-    },
-    async listByIssuance(issuanceId) {
-      return db.all('SELECT * FROM outbox WHERE issuance_id = ? ORDER BY id', issuanceId).map(toMessage)
     },
   }
 }

@@ -30,10 +30,6 @@ export function createStatusListStore(db: Database): StatusListStore {
       const row = db.get('SELECT * FROM status_lists WHERE club = ? AND purpose = ? ORDER BY id DESC LIMIT 1', club, purpose)
       return row ? toList(row) : null
     },
-    async findById(id) {
-      const row = db.get('SELECT * FROM status_lists WHERE id = ?', id)
-      return row ? toList(row) : null
-    },
     async listByClub(club) {
       return db.all('SELECT * FROM status_lists WHERE club = ? ORDER BY id', club).map(toList)
     },
