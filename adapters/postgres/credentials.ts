@@ -1,17 +1,7 @@
-import { chunksOf, nullableNum, num, str, type Database, type Row } from './database.ts'
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import { chunksOf, type Database } from './database.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-
-const toCredential = (row: Row): CredentialRecord => ({
-  id: str(row.id),
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  jwt: str(row.jwt),
-  issuedAt: num(row.issued_at),
-  validUntil: nullableNum(row.valid_until),
-  statusListId: num(row.status_list_id),
-  statusListIndex: num(row.status_list_index),
-})
+import { toCredential } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createCredentialStore({ sql }: Database): CredentialStore {
   return {

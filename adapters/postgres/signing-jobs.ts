@@ -1,6 +1,7 @@
-import { chunksOf, nullableNum, num, type Database } from './database.ts'
+import { chunksOf, type Database } from './database.ts'
 import type { SigningJobStore } from '../../core/ports/storage.ts'
 import { toSigningJob } from '../shared/rows.ts'
+import { nullableNum, num } from '../shared/sql-values.ts'
 
 /** The channel on which queued signing jobs are announced; the payload is the schema (storage.ts listens). */
 export const SIGNING_JOBS_CHANNEL = 'clubcred_signing_jobs'

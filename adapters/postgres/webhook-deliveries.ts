@@ -1,7 +1,8 @@
-import { chunksOf, idsInOrder, num, type Database } from './database.ts'
-import { toWebhookDelivery } from '../shared/rows.ts'
+import { chunksOf, idsInOrder, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { pickFairly, type DueDelivery, type EndpointLoad } from '../../core/webhooks/fair-share.ts'
+import { toWebhookDelivery } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliveryStore {
   return {

@@ -1,18 +1,8 @@
-import { nullableNum, num, str, type Database } from './database.ts'
+import type { Database } from './database.ts'
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toCredential = (row: SqliteRow): CredentialRecord => ({
-  id: str(row.id),
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  jwt: str(row.jwt),
-  issuedAt: num(row.issued_at),
-  validUntil: nullableNum(row.valid_until),
-  statusListId: num(row.status_list_id),
-  statusListIndex: num(row.status_list_index),
-})
+import { toCredential } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 /**
  * A credential's row is keyed by its issuance's sequence (migration 0012): the key is the one credential

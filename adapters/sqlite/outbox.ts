@@ -1,21 +1,6 @@
-import { consecutiveIds, nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
-import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toMessage = (row: SqliteRow): OutboxMessage => ({
-  id: num(row.id),
-  club: str(row.club),
-  issuanceId: num(row.issuance_id),
-  to: str(row.recipient),
-  subject: str(row.subject),
-  text: str(row.text_body),
-  html: str(row.html_body),
-  attempts: num(row.attempts),
-  nextAttemptAt: num(row.next_attempt_at),
-  sentAt: nullableNum(row.sent_at),
-  lastError: nullableStr(row.last_error),
-  createdAt: num(row.created_at),
-})
+import { consecutiveIds, rowsAtOnce, type Database } from './database.ts'
+import type { OutboxStore } from '../../core/ports/storage.ts'
+import { toOutboxMessage } from '../shared/rows.ts'
 
 export function createOutboxStore(db: Database): OutboxStore {
   const insertMany = rowsAtOnce(
@@ -40,7 +25,7 @@ export function createOutboxStore(db: Database): OutboxStore {
           maxAttempts,
           limit,
         )
-        .map(toMessage)
+        .map(toOutboxMessage)
         .sort((a, b) => a.id - b.id)
     },
     async markSent(id, sentAt) {

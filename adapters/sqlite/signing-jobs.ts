@@ -1,6 +1,7 @@
-import { nullableNum, num, rowsAtOnce, type Database } from './database.ts'
+import { rowsAtOnce, type Database } from './database.ts'
 import type { SigningJobStore } from '../../core/ports/storage.ts'
 import { toSigningJob } from '../shared/rows.ts'
+import { nullableNum, num } from '../shared/sql-values.ts'
 
 /**
  * Leases the `limit` claimable jobs of lowest issuance sequence, in one statement: the rows it leases are

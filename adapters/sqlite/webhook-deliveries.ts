@@ -1,7 +1,8 @@
 import { pickFairly, type DueDelivery, type EndpointLoad } from '../../core/webhooks/fair-share.ts'
-import { toWebhookDelivery } from '../shared/rows.ts'
-import { consecutiveIds, num, rowsAtOnce, str, type Database } from './database.ts'
+import { consecutiveIds, rowsAtOnce, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
+import { toWebhookDelivery } from '../shared/rows.ts'
+import { num, str } from '../shared/sql-values.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
   const insertMany = rowsAtOnce(

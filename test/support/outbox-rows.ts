@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3'
 import postgres from 'postgres'
 import { DEFAULT_POSTGRES_SCHEMA } from '../../adapters/postgres/index.ts'
+import { nullableNum, nullableStr, num, type SqlRow } from '../../adapters/shared/sql-values.ts'
 import type { OutboxMessage } from '../../core/ports/storage.ts'
 
 /**
@@ -11,16 +12,12 @@ import type { OutboxMessage } from '../../core/ports/storage.ts'
 export type OutboxRow = Pick<OutboxMessage, 'attempts' | 'sentAt' | 'lastError'>
 
 const SELECT = 'SELECT attempts, sent_at, last_error FROM outbox WHERE issuance_id = $1 ORDER BY id'
-const toRow = (row: Record<string, unknown>): OutboxRow => ({
-  attempts: Number(row.attempts),
-  sentAt: row.sent_at === null ? null : Number(row.sent_at),
-  lastError: row.last_error === null ? null : String(row.last_error),
-})
+const toRow = (row: SqlRow): OutboxRow => ({ attempts: num(row.attempts), sentAt: nullableNum(row.sent_at), lastError: nullableStr(row.last_error) })
 
 export function sqliteOutboxOf(file: string, issuanceId: number): OutboxRow[] {
   const db = new Database(file, { readonly: true })
   try {
-    return (db.prepare(SELECT.replace('$1', '?')).all(issuanceId) as Record<string, unknown>[]).map(toRow)
+    return (db.prepare(SELECT.replace('$1', '?')).all(issuanceId) as SqlRow[]).map(toRow)
   } finally {
     db.close()
   }
