@@ -1,6 +1,6 @@
 /**
  * A row at a time against many at once: each store's one-row method called per row, as core
- * did, against its `…Many` method, 1,000 rows in a unit of work, on one SQLite file, in one process,
+ * did (where the port no longer has one, its `…Many` method with one row), against its `…Many` method, 1,000 rows in a unit of work, on one SQLite file, in one process,
  * alternating (ABBA, so that neither side always writes to the bigger table). Prints the median CPU µs per
  * row of each and their ratio (`process.cpuUsage`: no other thread works here, and the machine's load
  * moves both sides alike). Prints one JSON line.
@@ -86,12 +86,12 @@ async function round(side: Side): Promise<void> {
     const one = side === 'one'
     await timed('issuances', side, async () => (one ? each(issuances, (i) => tx.issuances.insert(i)) : tx.issuances.insertMany(issuances)))
     await timed('events', side, async () => (one ? each(events, (e) => tx.events.append(e)) : tx.events.appendMany(events)))
-    await timed('signingJobs.enqueue', side, async () => (one ? each(jobs, (j) => tx.signingJobs.enqueue(j)) : tx.signingJobs.enqueueMany(jobs)))
+    await timed('signingJobs.enqueue', side, async () => (one ? each(jobs, (j) => tx.signingJobs.enqueueMany([j])) : tx.signingJobs.enqueueMany(jobs)))
     const slots = ids.map((issuanceId) => ({ issuanceId, statusListId: 1, statusListIndex: issuanceId }))
     await timed('signingJobs.reserveStatusSlot', side, async () =>
-      one ? each(slots, (s) => tx.signingJobs.reserveStatusSlot(s.issuanceId, s.statusListId, s.statusListIndex)) : tx.signingJobs.reserveStatusSlots(slots),
+      one ? each(slots, (s) => tx.signingJobs.reserveStatusSlots([s])) : tx.signingJobs.reserveStatusSlots(slots),
     )
-    await timed('credentials', side, async () => (one ? each(credentials, (c) => tx.credentials.insert(c)) : tx.credentials.insertMany(credentials)))
+    await timed('credentials', side, async () => (one ? each(credentials, (c) => tx.credentials.insertMany([c])) : tx.credentials.insertMany(credentials)))
     await timed('signingJobs.complete', side, async () => (one ? each(ids, (id) => tx.signingJobs.complete(id)) : tx.signingJobs.completeMany(ids)))
   })
 }

@@ -1,4 +1,3 @@
-import { StorageConflict } from '../../core/errors.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
@@ -6,14 +5,6 @@ import type { State } from './state.ts'
 
 export function createCredentialStore(state: State, journal: Journal): CredentialStore {
   return {
-    async insert(credential) {
-      if (state.credentials.has(credential.id)) throw new StorageConflict(`credential ${credential.id} exists`)
-      if (state.credentialByIssuance.has(credential.issuanceId)) {
-        throw new StorageConflict(`issuance ${credential.issuanceId} has a credential`)
-      }
-      put(journal, state.credentials, credential.id, copy(credential))
-      put(journal, state.credentialByIssuance, credential.issuanceId, credential.id)
-    },
     async insertMany(credentials) {
       const stored: number[] = []
       for (const credential of credentials) {

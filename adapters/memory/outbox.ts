@@ -10,9 +10,6 @@ export function createOutboxStore(state: State, journal: Journal): OutboxStore {
     return id
   }
   return {
-    async enqueue(message) {
-      return enqueue(message)
-    },
     async enqueueMany(messages) {
       return messages.map(enqueue)
     },
@@ -34,12 +31,6 @@ export function createOutboxStore(state: State, journal: Journal): OutboxStore {
     async markFailed(id, error, nextAttemptAt) {
       const message = state.outbox.get(id)
       if (message) put(journal, state.outbox, id, { ...message, lastError: error, nextAttemptAt })
-    },
-    async listByIssuance(issuanceId) {
-      return [...state.outbox.values()]
-        .filter((message) => message.issuanceId === issuanceId)
-        .sort((a, b) => a.id - b.id)
-        .map(copy)
     },
   }
 }

@@ -17,10 +17,6 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
     })
   }
   return {
-    async enqueue(job) {
-      if (state.signingJobs.has(job.issuanceId)) throw new StorageConflict(`issuance ${job.issuanceId} has a signing job`)
-      enqueue(job)
-    },
     async enqueueMany(jobs) {
       // Checked before any is written: a conflict writes none, as one SQL statement would.
       const ids = new Set<number>()
@@ -42,10 +38,6 @@ export function createSigningJobStore(state: State, journal: Journal): SigningJo
         put(journal, state.signingJobs, job.issuanceId, leased)
         return copy(leased)
       })
-    },
-    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
-      const job = state.signingJobs.get(issuanceId)
-      if (job) put(journal, state.signingJobs, issuanceId, { ...job, statusListId, statusListIndex })
     },
     async reserveStatusSlots(slots) {
       for (const { issuanceId, statusListId, statusListIndex } of slots) {

@@ -17,10 +17,6 @@ export function createStatusListStore(state: State, journal: Journal): StatusLis
       }
       return newest ? copy(newest) : null
     },
-    async findById(id) {
-      const list = state.statusLists.get(id)
-      return list ? copy(list) : null
-    },
     async listByClub(club) {
       return [...state.statusLists.values()]
         .filter((list) => list.club === club)

@@ -1,4 +1,5 @@
 import { createMutex } from '../shared/mutex.ts'
+import { createStores, outsideUnits, type StoreFactories } from '../shared/stores.ts'
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
@@ -18,44 +19,26 @@ import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 
-/** The stores over one storage's state, recording undo steps in `journal`. */
-function createStores(state: State, journal: Journal): Stores {
-  return {
-    clubs: createClubStore(state, journal),
-    clients: createClientStore(state, journal),
-    clientAuthFailures: createClientAuthFailureStore(state, journal),
-    keys: createKeyRecordStore(state, journal),
-    achievements: createAchievementStore(state, journal),
-    snapshots: createSnapshotStore(state, journal),
-    issuances: createIssuanceStore(state, journal),
-    credentials: createCredentialStore(state, journal),
-    signingJobs: createSigningJobStore(state, journal),
-    statusLists: createStatusListStore(state, journal),
-    events: createEventStore(state, journal),
-    idempotency: createIdempotencyStore(state, journal),
-    outbox: createOutboxStore(state, journal),
-    designs: createDesignStore(state, journal),
-    images: createImageStore(state, journal),
-    apiKeys: createApiKeyStore(state, journal),
-    webhookEndpoints: createWebhookEndpointStore(state, journal),
-    webhookDeliveries: createWebhookDeliveryStore(state, journal),
-  }
-}
-
-/**
- * The stores as seen outside a unit of work: every call is a unit of its own, so that reads queue
- * behind a running unit (never seeing its uncommitted writes) and writes stay all-or-nothing.
- */
-function outsideUnits(unit: <T>(work: (tx: Stores) => Promise<T>) => Promise<T>, shape: Stores): Stores {
-  const stores: Record<string, Record<string, unknown>> = {}
-  for (const [name, store] of Object.entries(shape)) {
-    stores[name] = {}
-    for (const method of Object.keys(store)) {
-      stores[name][method] = (...args: unknown[]) =>
-        unit((tx) => (tx as unknown as Record<string, Record<string, (...a: unknown[]) => Promise<unknown>>>)[name]![method]!(...args))
-    }
-  }
-  return stores as unknown as Stores
+/** The stores over one storage's state, recording undo steps in the journal given. */
+const MEMORY_STORES: StoreFactories<[State, Journal]> = {
+  clubs: createClubStore,
+  clients: createClientStore,
+  clientAuthFailures: createClientAuthFailureStore,
+  keys: createKeyRecordStore,
+  achievements: createAchievementStore,
+  snapshots: createSnapshotStore,
+  issuances: createIssuanceStore,
+  credentials: createCredentialStore,
+  signingJobs: createSigningJobStore,
+  statusLists: createStatusListStore,
+  events: createEventStore,
+  idempotency: createIdempotencyStore,
+  outbox: createOutboxStore,
+  designs: createDesignStore,
+  images: createImageStore,
+  apiKeys: createApiKeyStore,
+  webhookEndpoints: createWebhookEndpointStore,
+  webhookDeliveries: createWebhookDeliveryStore,
 }
 
 /**
@@ -75,7 +58,7 @@ export function createMemoryStorage(): StoragePort {
     return mutex.exclusive(async () => {
       const journal: Journal = []
       try {
-        return await work(createStores(state, journal))
+        return await work(createStores(MEMORY_STORES, state, journal))
       } catch (error) {
         for (const undo of journal.reverse()) undo()
         throw error
@@ -84,7 +67,7 @@ export function createMemoryStorage(): StoragePort {
   }
 
   return {
-    ...outsideUnits(unit, createStores(state, [])),
+    ...outsideUnits(createStores(MEMORY_STORES, state, []), unit),
     transaction: unit,
     async ping() {
       if (closed) throw new Error('storage is closed')

@@ -26,9 +26,6 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
     return id
   }
   return {
-    async enqueue(delivery) {
-      return enqueue(delivery)
-    },
     async enqueueMany(deliveries) {
       return deliveries.map(enqueue)
     },
@@ -67,9 +64,6 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
         .sort((a, b) => b.id - a.id)
         .slice(0, limit)
         .map(copy)
-    },
-    async countPending() {
-      return [...state.webhookDeliveries.values()].filter(open).length
     },
   }
 }

@@ -1,38 +1,8 @@
-import { json, jsonOrNull, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { AchievementTemplate, NewRequirement, Requirement, RequirementType, TemplateType } from '../../core/achievements/template.ts'
+import { jsonOrNull, type Database, type Row } from './database.ts'
+import type { AchievementTemplate, NewRequirement, Requirement } from '../../core/achievements/template.ts'
 import type { AchievementStore } from '../../core/ports/storage.ts'
-
-const toRequirement = (row: Row): Requirement => ({
-  id: num(row.id),
-  type: nullableStr(row.type) as RequirementType | null,
-  description: nullableStr(row.description),
-  url: nullableStr(row.url),
-  order: num(row.sort_order),
-})
-
-const toTemplate = (row: Row, requirements: Requirement[]): AchievementTemplate => ({
-  id: num(row.id),
-  club: str(row.club),
-  name: str(row.name),
-  nameEn: nullableStr(row.name_en),
-  type: str(row.type) as TemplateType,
-  description: str(row.description),
-  descriptionEn: nullableStr(row.description_en),
-  imprintDescription: str(row.imprint_description),
-  imprintDescriptionEn: nullableStr(row.imprint_description_en),
-  tag: json(row.tag),
-  requirements,
-  program: row.program === null ? null : json(row.program),
-  coIssuers: json(row.co_issuers),
-  prefix: nullableStr(row.prefix),
-  courseBeginAt: nullableStr(row.course_begin_at),
-  courseEndAt: nullableStr(row.course_end_at),
-  badgeDesignId: nullableNum(row.badge_design_id),
-  certificateDesignId: nullableNum(row.certificate_design_id),
-  issuedCount: num(row.issued_count),
-  createdAt: num(row.created_at),
-  updatedAt: num(row.updated_at),
-})
+import { toRequirement, toTemplate } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 /** A row of WITH_REQUIREMENTS: the template and its requirements. */
 const toTemplateWithRequirements = (row: Row): AchievementTemplate => toTemplate(row, (row.requirements as Row[]).map(toRequirement))

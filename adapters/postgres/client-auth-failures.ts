@@ -1,11 +1,6 @@
-import { num, str, type Database, type Row } from './database.ts'
-import type { ClientAuthFailureStore, ClientAuthFailureWindow } from '../../core/ports/storage.ts'
-
-const toWindow = (row: Row): ClientAuthFailureWindow => ({
-  clientId: str(row.client_id),
-  failures: num(row.failures),
-  endsAt: num(row.ends_at),
-})
+import type { Database } from './database.ts'
+import type { ClientAuthFailureStore } from '../../core/ports/storage.ts'
+import { toClientAuthFailureWindow } from '../shared/rows.ts'
 
 export function createClientAuthFailureStore({ sql }: Database): ClientAuthFailureStore {
   return {
@@ -19,11 +14,11 @@ export function createClientAuthFailureStore({ sql }: Database): ClientAuthFailu
           failures = CASE WHEN client_auth_failures.ends_at <= ${now} THEN 1 ELSE client_auth_failures.failures + 1 END,
           ends_at = CASE WHEN client_auth_failures.ends_at <= ${now} THEN excluded.ends_at ELSE client_auth_failures.ends_at END
         RETURNING client_id, failures, ends_at`
-      return row ? toWindow(row) : null
+      return row ? toClientAuthFailureWindow(row) : null
     },
     async find(clientId, now) {
       const [row] = await sql`SELECT client_id, failures, ends_at FROM client_auth_failures WHERE client_id = ${clientId} AND ends_at > ${now}`
-      return row ? toWindow(row) : null
+      return row ? toClientAuthFailureWindow(row) : null
     },
     async clear(clientId) {
       await sql`DELETE FROM client_auth_failures WHERE client_id = ${clientId}`

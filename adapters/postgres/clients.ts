@@ -1,15 +1,6 @@
-import { insertedOrConflict, json, nullableNum, num, str, type Database, type Row } from './database.ts'
-import type { ApiClient } from '../../core/clients/api-client.ts'
-import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
-
-const toClient = (row: Row): ApiClient => ({
-  id: str(row.id),
-  club: str(row.club),
-  secretHash: str(row.secret_hash),
-  scopes: json(row.scopes),
-  secretSetAt: num(row.secret_set_at),
-  createdAt: num(row.created_at),
-})
+import { insertedOrConflict, type Database } from './database.ts'
+import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
+import { toApiClient, toApiKey } from '../shared/rows.ts'
 
 export function createClientStore({ sql }: Database): ClientStore {
   return {
@@ -23,7 +14,7 @@ export function createClientStore({ sql }: Database): ClientStore {
     },
     async findById(id) {
       const [row] = await sql`SELECT * FROM clients WHERE id = ${id}`
-      return row ? toClient(row) : null
+      return row ? toApiClient(row) : null
     },
     async updateSecret(id, secretHash, secretSetAt) {
       const result = await sql`UPDATE clients SET secret_hash = ${secretHash}, secret_set_at = ${secretSetAt} WHERE id = ${id}`
@@ -35,14 +26,6 @@ export function createClientStore({ sql }: Database): ClientStore {
     },
   }
 }
-
-const toApiKey = (row: Row): ApiKeyRecord => ({
-  id: str(row.id),
-  club: str(row.club),
-  secretHash: str(row.secret_hash),
-  createdAt: num(row.created_at),
-  revokedAt: nullableNum(row.revoked_at),
-})
 
 export function createApiKeyStore({ sql }: Database): ApiKeyStore {
   return {

@@ -1,14 +1,7 @@
-import { bool, insertedOrConflict, num, str, type Database, type Row } from './database.ts'
-import type { Club } from '../../core/clubs/club.ts'
+import { insertedOrConflict, type Database } from './database.ts'
 import type { ClubStore } from '../../core/ports/storage.ts'
-
-const toClub = (row: Row): Club => ({
-  domain: str(row.domain),
-  name: str(row.name),
-  canIssue: bool(row.can_issue),
-  issuerVerified: bool(row.issuer_verified),
-  createdAt: num(row.created_at),
-})
+import { toClub } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createClubStore({ sql }: Database): ClubStore {
   return {

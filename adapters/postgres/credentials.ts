@@ -1,33 +1,13 @@
-import { chunksOf, insertedOrConflict, nullableNum, num, str, type Database, type Row } from './database.ts'
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import { chunksOf, type Database } from './database.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-
-const toCredential = (row: Row): CredentialRecord => ({
-  id: str(row.id),
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  jwt: str(row.jwt),
-  issuedAt: num(row.issued_at),
-  validUntil: nullableNum(row.valid_until),
-  statusListId: num(row.status_list_id),
-  statusListIndex: num(row.status_list_index),
-})
+import { toCredential } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createCredentialStore({ sql }: Database): CredentialStore {
   return {
-    async insert(credential) {
-      // A second credential for an issuance (a job signed twice after its lease ran out) is refused
-      // without aborting the unit: storeSigned goes on with the other credentials of its batch.
-      insertedOrConflict(
-        await sql`INSERT INTO credentials (id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-          VALUES (${credential.id}, ${credential.issuanceId}, ${credential.club}, ${credential.jwt}, ${credential.issuedAt},
-            ${credential.validUntil}, ${credential.statusListId}, ${credential.statusListIndex})
-          ON CONFLICT DO NOTHING RETURNING 1`,
-        'credential',
-      )
-    },
     async insertMany(credentials) {
-      // DO NOTHING, as `insert`: a credential that would conflict is skipped and the unit stays usable.
+      // DO NOTHING: a credential that would conflict (a job signed twice after its lease ran out) is
+      // skipped without aborting the unit, which goes on with the other credentials of its round.
       const stored: number[] = []
       for (const chunk of chunksOf(credentials)) {
         const rows = chunk.map((c) => ({

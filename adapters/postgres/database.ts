@@ -1,6 +1,7 @@
 import { StorageConflict } from '../../core/errors.ts'
 import type { AdvisoryLock, ClubLock } from './locks.ts'
 import type { Sql, TransactionSql } from 'postgres'
+import { num } from '../shared/sql-values.ts'
 
 /** A row as postgres.js returns it: int8 columns come as strings, bytea as Buffer. */
 export type Row = Record<string, unknown>
@@ -27,14 +28,6 @@ export interface Database {
   lockClubs(clubs: Iterable<string>, kind: ClubLock): Promise<void>
 }
 
-// Row mappers. Ids and ms timestamps are int8, which postgres.js hands over as strings; every one
-// of them stays below 2^53 (ids are random up to there, times are ms since 1970), so Number is exact.
-export const num = (value: unknown): number => Number(value)
-export const str = (value: unknown): string => String(value)
-export const bool = (value: unknown): boolean => value === true
-export const json = <T>(value: unknown): T => JSON.parse(String(value)) as T
-export const nullableStr = (value: unknown): string | null => (value === null || value === undefined ? null : String(value))
-export const nullableNum = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value))
 export const jsonOrNull = (value: unknown): string | null => (value ? JSON.stringify(value) : null)
 
 /**

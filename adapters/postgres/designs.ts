@@ -1,17 +1,8 @@
-import { json, jsonOrNull, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { Design, DesignKind, ImageType } from '../../core/designs/design.ts'
+import { jsonOrNull, type Database } from './database.ts'
+import type { ImageType } from '../../core/designs/design.ts'
 import type { DesignStore, ImageStore } from '../../core/ports/storage.ts'
-
-const toDesign = (row: Row): Design => ({
-  id: num(row.id),
-  club: str(row.club),
-  kind: str(row.kind) as DesignKind,
-  name: str(row.name),
-  image: nullableStr(row.image),
-  layout: row.layout === null ? null : json(row.layout),
-  createdAt: num(row.created_at),
-  updatedAt: num(row.updated_at),
-})
+import { toDesign } from '../shared/rows.ts'
+import { str } from '../shared/sql-values.ts'
 
 export function createDesignStore({ sql }: Database): DesignStore {
   return {

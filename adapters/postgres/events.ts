@@ -1,13 +1,7 @@
-import { chunksOf, idsInOrder, num, str, type Database, type Row } from './database.ts'
-import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
-
-const toEvent = (row: Row): ClubEvent => ({
-  id: num(row.id),
-  club: str(row.club),
-  type: str(row.type) as ClubEvent['type'],
-  subject: { type: str(row.subject_type) as ClubEvent['subject']['type'], id: str(row.subject_id) },
-  occurredAt: num(row.occurred_at),
-})
+import { chunksOf, idsInOrder, type Database } from './database.ts'
+import type { EventStore } from '../../core/ports/storage.ts'
+import { toClubEvent } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createEventStore({ sql, lockClubs }: Database): EventStore {
   return {
@@ -41,7 +35,7 @@ export function createEventStore({ sql, lockClubs }: Database): EventStore {
         beforeId === null
           ? await sql`SELECT * FROM events WHERE club = ${club} ORDER BY id DESC LIMIT ${limit}`
           : await sql`SELECT * FROM events WHERE club = ${club} AND id < ${beforeId} ORDER BY id DESC LIMIT ${limit}`
-      return rows.map(toEvent)
+      return rows.map(toClubEvent)
     },
   }
 }

@@ -1,20 +1,12 @@
-import { insertedOrConflict, num, str, type Database, type Row } from './database.ts'
-import type { IdempotencyRecord, IdempotencyStore } from '../../core/ports/storage.ts'
-
-const toRecord = (row: Row): IdempotencyRecord => ({
-  scope: str(row.scope),
-  key: str(row.key),
-  requestHash: str(row.request_hash),
-  response: row.response_status === null ? null : { status: num(row.response_status), body: str(row.response_body) },
-  createdAt: num(row.created_at),
-  expiresAt: num(row.expires_at),
-})
+import { insertedOrConflict, type Database } from './database.ts'
+import type { IdempotencyStore } from '../../core/ports/storage.ts'
+import { toIdempotencyRecord } from '../shared/rows.ts'
 
 export function createIdempotencyStore({ sql }: Database): IdempotencyStore {
   return {
     async find(scope, key) {
       const [row] = await sql`SELECT * FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
-      return row ? toRecord(row) : null
+      return row ? toIdempotencyRecord(row) : null
     },
     async insert(record) {
       insertedOrConflict(

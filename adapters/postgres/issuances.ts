@@ -1,21 +1,8 @@
-import { chunksOf, insertedOrConflict, json, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { Issuance, IssueMode, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import { chunksOf, insertedOrConflict, type Database } from './database.ts'
+import type { Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
-
-const toIssuance = (row: Row): Issuance => ({
-  id: num(row.id),
-  sequence: num(row.seq),
-  club: str(row.club),
-  achievementId: num(row.achievement_id),
-  snapshotId: num(row.snapshot_id),
-  recipient: { externalUserId: nullableStr(row.external_user_id), name: str(row.recipient_name), email: str(row.recipient_email) },
-  evidences: json(row.evidences),
-  mode: str(row.mode) as IssueMode,
-  expiresAt: nullableNum(row.expires_at),
-  createdAt: num(row.created_at),
-  revokedAt: nullableNum(row.revoked_at),
-  revocationReason: nullableStr(row.revocation_reason),
-})
+import { toIssuance } from '../shared/rows.ts'
+import { json, num, str } from '../shared/sql-values.ts'
 
 export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore {
   return {

@@ -1,16 +1,6 @@
-import { bool, insertedOrConflict, json, num, str, type Database, type Row } from './database.ts'
-import type { KeyRecordStore, StoredKey } from '../../core/ports/storage.ts'
-import { keyAlgorithm } from '../../core/keys/key-algorithm.ts'
-
-const toKey = (row: Row): StoredKey => ({
-  kid: str(row.kid),
-  owner: str(row.owner),
-  alg: keyAlgorithm(str(row.alg)),
-  publicJwk: json(row.public_jwk),
-  sealedPrivateKey: str(row.sealed_private_key),
-  active: bool(row.active),
-  createdAt: num(row.created_at),
-})
+import { insertedOrConflict, type Database } from './database.ts'
+import type { KeyRecordStore } from '../../core/ports/storage.ts'
+import { toStoredKey } from '../shared/rows.ts'
 
 export function createKeyRecordStore({ sql }: Database): KeyRecordStore {
   return {
@@ -25,17 +15,17 @@ export function createKeyRecordStore({ sql }: Database): KeyRecordStore {
     },
     async findActive(owner) {
       const [row] = await sql`SELECT * FROM keys WHERE owner = ${owner} AND active`
-      return row ? toKey(row) : null
+      return row ? toStoredKey(row) : null
     },
     async findByKid(kid) {
       const [row] = await sql`SELECT * FROM keys WHERE kid = ${kid}`
-      return row ? toKey(row) : null
+      return row ? toStoredKey(row) : null
     },
     async listByOwner(owner) {
-      return (await sql`SELECT * FROM keys WHERE owner = ${owner} ORDER BY created_at, kid`).map(toKey)
+      return (await sql`SELECT * FROM keys WHERE owner = ${owner} ORDER BY created_at, kid`).map(toStoredKey)
     },
     async listActive() {
-      return (await sql`SELECT * FROM keys WHERE active ORDER BY owner COLLATE "C"`).map(toKey)
+      return (await sql`SELECT * FROM keys WHERE active ORDER BY owner COLLATE "C"`).map(toStoredKey)
     },
     async deactivateAll(owner) {
       await sql`UPDATE keys SET active = false WHERE owner = ${owner} AND active`

@@ -1,30 +1,9 @@
-import { chunksOf, idsInOrder, nullableNum, nullableStr, num, str, type Database, type Row } from './database.ts'
-import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
-
-const toMessage = (row: Row): OutboxMessage => ({
-  id: num(row.id),
-  club: str(row.club),
-  issuanceId: num(row.issuance_id),
-  to: str(row.recipient),
-  subject: str(row.subject),
-  text: str(row.text_body),
-  html: str(row.html_body),
-  attempts: num(row.attempts),
-  nextAttemptAt: num(row.next_attempt_at),
-  sentAt: nullableNum(row.sent_at),
-  lastError: nullableStr(row.last_error),
-  createdAt: num(row.created_at),
-})
+import { chunksOf, idsInOrder, type Database } from './database.ts'
+import type { OutboxStore } from '../../core/ports/storage.ts'
+import { toOutboxMessage } from '../shared/rows.ts'
 
 export function createOutboxStore({ sql }: Database): OutboxStore {
   return {
-    async enqueue(message) {
-      const [row] = await sql`INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at)
-        VALUES (${message.club}, ${message.issuanceId}, ${message.to}, ${message.subject}, ${message.text}, ${message.html},
-          ${message.nextAttemptAt}, ${message.createdAt})
-        RETURNING id`
-      return num(row!.id)
-    },
     async enqueueMany(messages) {
       const ids: number[] = []
       for (const chunk of chunksOf(messages)) {
@@ -52,16 +31,13 @@ export function createOutboxStore({ sql }: Database): OutboxStore {
           SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ${now} AND attempts < ${maxAttempts}
           ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING *`
-      return rows.map(toMessage).sort((a, b) => a.id - b.id)
+      return rows.map(toOutboxMessage).sort((a, b) => a.id - b.id)
     },
     async markSent(id, sentAt) {
       await sql`UPDATE outbox SET sent_at = ${sentAt}, last_error = NULL WHERE id = ${id}`
     },
     async markFailed(id, error, nextAttemptAt) {
       await sql`UPDATE outbox SET last_error = ${error}, next_attempt_at = ${nextAttemptAt} WHERE id = ${id}`
-    },
-    async listByIssuance(issuanceId) {
-      return (await sql`SELECT * FROM outbox WHERE issuance_id = ${issuanceId} ORDER BY id`).map(toMessage)
     },
   }
 }

@@ -1,6 +1,7 @@
-import { chunksOf, nullableNum, num, type Database } from './database.ts'
+import { chunksOf, type Database } from './database.ts'
 import type { SigningJobStore } from '../../core/ports/storage.ts'
 import { toSigningJob } from '../shared/rows.ts'
+import { nullableNum, num } from '../shared/sql-values.ts'
 
 /** The channel on which queued signing jobs are announced; the payload is the schema (storage.ts listens). */
 export const SIGNING_JOBS_CHANNEL = 'clubcred_signing_jobs'
@@ -15,13 +16,8 @@ const announceSigningJobs = async (sql: Database['sql']) => {
 
 export function createSigningJobStore({ sql }: Database): SigningJobStore {
   return {
-    async enqueue({ issuanceId, club }) {
-      // The issuance's sequence is copied so that claims walk one index in issue order.
-      await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
-        VALUES (${issuanceId}, ${club}, (SELECT seq FROM issuances WHERE id = ${issuanceId}))`
-      await announceSigningJobs(sql)
-    },
     async enqueueMany(jobs) {
+      // The issuance's sequence is copied so that claims walk one index in issue order.
       for (const chunk of chunksOf(jobs)) {
         await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
           SELECT j.issuance_id, j.club, (SELECT seq FROM issuances WHERE id = j.issuance_id)
@@ -40,9 +36,6 @@ export function createSigningJobStore({ sql }: Database): SigningJobStore {
           ORDER BY issuance_seq LIMIT ${limit} FOR UPDATE SKIP LOCKED))
         RETURNING *`
       return [...rows].sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq)).map(toSigningJob)
-    },
-    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
-      await sql`UPDATE signing_jobs SET status_list_id = ${statusListId}, status_list_index = ${statusListIndex} WHERE issuance_id = ${issuanceId}`
     },
     async reserveStatusSlots(slots) {
       for (const chunk of chunksOf(slots)) {

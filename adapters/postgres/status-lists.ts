@@ -1,15 +1,7 @@
-import { num, str, type Database, type Row } from './database.ts'
-import type { StatusList, StatusListStore } from '../../core/ports/storage.ts'
-
-const toList = (row: Row): StatusList => ({
-  id: num(row.id),
-  club: str(row.club),
-  purpose: 'revocation',
-  size: num(row.size),
-  seed: str(row.seed),
-  allocated: num(row.allocated),
-  createdAt: num(row.created_at),
-})
+import type { Database } from './database.ts'
+import type { StatusListStore } from '../../core/ports/storage.ts'
+import { toStatusList } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createStatusListStore({ sql, lock }: Database): StatusListStore {
   return {
@@ -20,18 +12,14 @@ export function createStatusListStore({ sql, lock }: Database): StatusListStore 
       await lock('status-lists')
       const [row] = await sql`INSERT INTO status_lists (club, purpose, size, seed, created_at)
         VALUES (${list.club}, ${list.purpose}, ${list.size}, ${list.seed}, ${list.createdAt}) RETURNING *`
-      return toList(row!)
+      return toStatusList(row!)
     },
     async current(club, purpose) {
       const [row] = await sql`SELECT * FROM status_lists WHERE club = ${club} AND purpose = ${purpose} ORDER BY id DESC LIMIT 1`
-      return row ? toList(row) : null
-    },
-    async findById(id) {
-      const [row] = await sql`SELECT * FROM status_lists WHERE id = ${id}`
-      return row ? toList(row) : null
+      return row ? toStatusList(row) : null
     },
     async listByClub(club) {
-      return (await sql`SELECT * FROM status_lists WHERE club = ${club} ORDER BY id`).map(toList)
+      return (await sql`SELECT * FROM status_lists WHERE club = ${club} ORDER BY id`).map(toStatusList)
     },
     async takeSlots(listId, count) {
       // One statement: the CTE locks the row (waiting for a concurrent taker to commit, then reading

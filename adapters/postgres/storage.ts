@@ -1,4 +1,5 @@
 import postgres from 'postgres'
+import { createStores, mapMethods, outsideUnits, type StoreFactories } from '../shared/stores.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
@@ -62,15 +63,37 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
-  statusLists: ['current', 'findById', 'listByClub'],
+  statusLists: ['current', 'listByClub'],
   events: ['list'],
   idempotency: ['find'],
-  outbox: ['listByIssuance'],
+  outbox: [],
   designs: ['findById', 'list'],
   images: ['findByHash'],
   apiKeys: ['findById', 'listByClub'],
   webhookEndpoints: ['findById', 'listByClub'],
-  webhookDeliveries: ['listByEndpoint', 'countPending'],
+  webhookDeliveries: ['listByEndpoint'],
+}
+
+/** The stores over one unit's transaction, or over the pool. */
+const POSTGRES_STORES: StoreFactories<[Database]> = {
+  clubs: createClubStore,
+  clients: createClientStore,
+  clientAuthFailures: createClientAuthFailureStore,
+  keys: createKeyRecordStore,
+  achievements: createAchievementStore,
+  snapshots: createSnapshotStore,
+  issuances: createIssuanceStore,
+  credentials: createCredentialStore,
+  signingJobs: createSigningJobStore,
+  statusLists: createStatusListStore,
+  events: createEventStore,
+  idempotency: createIdempotencyStore,
+  outbox: createOutboxStore,
+  designs: createDesignStore,
+  images: createImageStore,
+  apiKeys: createApiKeyStore,
+  webhookEndpoints: createWebhookEndpointStore,
+  webhookDeliveries: createWebhookDeliveryStore,
 }
 
 /** The schema of clubcred's tables unless the embedder names another. */
@@ -183,7 +206,7 @@ export async function createPostgresStorage({
               await tx`SELECT pg_advisory_xact_lock(hashtext(${locks}), ${LOCK_IDS.unit})`
               wholeDatabase = true
             }
-            return work(translatedStores(createStores(database)))
+            return work(translatedStores(createStores(POSTGRES_STORES, database)))
           }) as Promise<T>,
       )
     } finally {
@@ -192,7 +215,7 @@ export async function createPostgresStorage({
   }
 
   const pooled = translatedStores(
-    createStores({
+    createStores(POSTGRES_STORES, {
       sql,
       lock: () => Promise.reject(new Error('advisory locks are taken inside units only')),
       lockClubs: () => Promise.reject(new Error('advisory locks are taken inside units only')),
@@ -200,7 +223,12 @@ export async function createPostgresStorage({
   )
 
   return {
-    ...outsideUnits(pooled, (call) => runUnit(call, {}), reads.track),
+    // Reads straight on the pool, writes each as its own unit (under the unit lock).
+    ...outsideUnits(
+      pooled,
+      (call) => runUnit(call, {}),
+      (store, method, fn) => ((READS[store] as string[]).includes(method) ? (...args) => reads.track(fn(...args)) : null),
+    ),
     transaction(work, options) {
       return runUnit(work, options ?? {})
     },
@@ -275,43 +303,6 @@ function connect(url: string, o: Required<Omit<PostgresStorageOptions, 'url'>>):
   return o.pgbouncer ? withTransactionSettings(sql, settings) : sql
 }
 
-function createStores(db: Database): Stores {
-  return {
-    clubs: createClubStore(db),
-    clients: createClientStore(db),
-    clientAuthFailures: createClientAuthFailureStore(db),
-    keys: createKeyRecordStore(db),
-    achievements: createAchievementStore(db),
-    snapshots: createSnapshotStore(db),
-    issuances: createIssuanceStore(db),
-    credentials: createCredentialStore(db),
-    signingJobs: createSigningJobStore(db),
-    statusLists: createStatusListStore(db),
-    events: createEventStore(db),
-    idempotency: createIdempotencyStore(db),
-    outbox: createOutboxStore(db),
-    designs: createDesignStore(db),
-    images: createImageStore(db),
-    apiKeys: createApiKeyStore(db),
-    webhookEndpoints: createWebhookEndpointStore(db),
-    webhookDeliveries: createWebhookDeliveryStore(db),
-  }
-}
-
-type AnyMethod = (...args: unknown[]) => Promise<unknown>
-
-/** Every method of every store, wrapped by `wrap(store, method, fn)`. */
-function mapMethods(stores: Stores, wrap: (store: keyof Stores, method: string, fn: AnyMethod) => AnyMethod): Stores {
-  const wrapped: Record<string, Record<string, AnyMethod>> = {}
-  for (const [name, store] of Object.entries(stores)) {
-    wrapped[name] = {}
-    for (const [method, fn] of Object.entries(store as Record<string, AnyMethod>)) {
-      wrapped[name][method] = wrap(name as keyof Stores, method, fn)
-    }
-  }
-  return wrapped as unknown as Stores
-}
-
 /** Driver errors leave every store method as core's StorageConflict / StorageUnavailable. */
 function translatedStores(stores: Stores): Stores {
   return mapMethods(
@@ -320,14 +311,6 @@ function translatedStores(stores: Stores): Stores {
       (...args) =>
         translated(() => fn(...args)),
   )
-}
-
-/** The port's own stores: reads straight on the pool, writes each as its own unit (under the unit lock). */
-function outsideUnits(pooled: Stores, unit: <T>(work: (tx: Stores) => Promise<T>) => Promise<T>, track: <T>(read: Promise<T>) => Promise<T>): Stores {
-  return mapMethods(pooled, (store, method, fn) => {
-    if ((READS[store] as string[]).includes(method)) return (...args) => track(fn(...args))
-    return (...args) => unit((tx) => (tx[store] as unknown as Record<string, AnyMethod>)[method]!(...args))
-  })
 }
 
 /**

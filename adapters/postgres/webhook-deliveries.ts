@@ -1,15 +1,11 @@
-import { chunksOf, idsInOrder, num, type Database } from './database.ts'
-import { toWebhookDelivery } from '../shared/rows.ts'
+import { chunksOf, idsInOrder, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
 import { pickFairly, type DueDelivery, type EndpointLoad } from '../../core/webhooks/fair-share.ts'
+import { toWebhookDelivery } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliveryStore {
   return {
-    async enqueue(d) {
-      const [row] = await sql`INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at)
-        VALUES (${d.endpointId}, ${d.club}, ${d.eventId}, ${d.payload}, ${d.nextAttemptAt}, ${d.createdAt}) RETURNING id`
-      return num(row!.id)
-    },
     async enqueueMany(deliveries) {
       const ids: number[] = []
       for (const chunk of chunksOf(deliveries)) {
@@ -72,10 +68,6 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
     },
     async listByEndpoint(endpointId, limit) {
       return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`).map(toWebhookDelivery)
-    },
-    async countPending() {
-      const [row] = await sql`SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL`
-      return num(row!.n)
     },
   }
 }

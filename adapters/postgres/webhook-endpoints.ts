@@ -1,6 +1,6 @@
 import { insertedOrConflict, type Database } from './database.ts'
-import { toWebhookEndpoint } from '../shared/rows.ts'
 import type { WebhookEndpointStore } from '../../core/ports/storage.ts'
+import { toWebhookEndpoint } from '../shared/rows.ts'
 
 export function createWebhookEndpointStore({ sql }: Database): WebhookEndpointStore {
   return {

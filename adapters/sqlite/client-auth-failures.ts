@@ -1,12 +1,6 @@
-import { num, str, type Database } from './database.ts'
-import type { ClientAuthFailureStore, ClientAuthFailureWindow } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toWindow = (row: SqliteRow): ClientAuthFailureWindow => ({
-  clientId: str(row.client_id),
-  failures: num(row.failures),
-  endsAt: num(row.ends_at),
-})
+import type { Database } from './database.ts'
+import type { ClientAuthFailureStore } from '../../core/ports/storage.ts'
+import { toClientAuthFailureWindow } from '../shared/rows.ts'
 
 export function createClientAuthFailureStore(db: Database): ClientAuthFailureStore {
   return {
@@ -25,11 +19,11 @@ export function createClientAuthFailureStore(db: Database): ClientAuthFailureSto
         now,
         now,
       )
-      return row ? toWindow(row) : null
+      return row ? toClientAuthFailureWindow(row) : null
     },
     async find(clientId, now) {
       const row = db.get('SELECT client_id, failures, ends_at FROM client_auth_failures WHERE client_id = ? AND ends_at > ?', clientId, now)
-      return row ? toWindow(row) : null
+      return row ? toClientAuthFailureWindow(row) : null
     },
     async clear(clientId) {
       db.run('DELETE FROM client_auth_failures WHERE client_id = ?', clientId)

@@ -1,16 +1,6 @@
-import { json, nullableNum, num, str, type Database } from './database.ts'
-import type { ApiClient } from '../../core/clients/api-client.ts'
-import type { ApiKeyRecord, ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toClient = (row: SqliteRow): ApiClient => ({
-  id: str(row.id),
-  club: str(row.club),
-  secretHash: str(row.secret_hash),
-  scopes: json(row.scopes),
-  secretSetAt: num(row.secret_set_at),
-  createdAt: num(row.created_at),
-})
+import type { Database } from './database.ts'
+import type { ApiKeyStore, ClientStore } from '../../core/ports/storage.ts'
+import { toApiClient, toApiKey } from '../shared/rows.ts'
 
 export function createClientStore(db: Database): ClientStore {
   return {
@@ -27,7 +17,7 @@ export function createClientStore(db: Database): ClientStore {
     },
     async findById(id) {
       const row = db.get('SELECT * FROM clients WHERE id = ?', id)
-      return row ? toClient(row) : null
+      return row ? toApiClient(row) : null
     },
     async updateSecret(id, secretHash, secretSetAt) {
       return db.run('UPDATE clients SET secret_hash = ?, secret_set_at = ? WHERE id = ?', secretHash, secretSetAt, id) > 0
@@ -37,14 +27,6 @@ export function createClientStore(db: Database): ClientStore {
     },
   }
 }
-
-const toApiKey = (row: SqliteRow): ApiKeyRecord => ({
-  id: str(row.id),
-  club: str(row.club),
-  secretHash: str(row.secret_hash),
-  createdAt: num(row.created_at),
-  revokedAt: nullableNum(row.revoked_at),
-})
 
 export function createApiKeyStore(db: Database): ApiKeyStore {
   return {

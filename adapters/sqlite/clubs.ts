@@ -1,15 +1,7 @@
-import { bool, num, str, type Database } from './database.ts'
-import type { Club } from '../../core/clubs/club.ts'
+import type { Database } from './database.ts'
 import type { ClubStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toClub = (row: SqliteRow): Club => ({
-  domain: str(row.domain),
-  name: str(row.name),
-  canIssue: bool(row.can_issue),
-  issuerVerified: bool(row.issuer_verified),
-  createdAt: num(row.created_at),
-})
+import { toClub } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createClubStore(db: Database): ClubStore {
   const find = (domain: string) => {

@@ -1,27 +1,18 @@
-import { nullableNum, num, str, type Database } from './database.ts'
+import type { Database } from './database.ts'
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toCredential = (row: SqliteRow): CredentialRecord => ({
-  id: str(row.id),
-  issuanceId: num(row.issuance_id),
-  club: str(row.club),
-  jwt: str(row.jwt),
-  issuedAt: num(row.issued_at),
-  validUntil: nullableNum(row.valid_until),
-  statusListId: num(row.status_list_id),
-  statusListIndex: num(row.status_list_index),
-})
+import { toCredential } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 /**
  * A credential's row is keyed by its issuance's sequence (migration 0012): the key is the one credential
  * per issuance, and rounds, which claim in sequence order, append. The sequence comes from the issuance's
  * id; an id that names no issuance finds none, and the foreign key on `issuance_id` refuses the row.
- * Its parameters are `credentialValues`.
+ * DO NOTHING: a credential that would conflict (a job signed twice) is skipped, the others go in. Its
+ * parameters are `credentialValues`.
  */
 const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?)`
+  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 const credentialValues = (c: CredentialRecord) =>
   [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex] as const
 
@@ -31,16 +22,13 @@ export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
 
 export function createCredentialStore(db: Database): CredentialStore {
   return {
-    async insert(credential) {
-      db.run(INSERT_CREDENTIAL, ...credentialValues(credential))
-    },
     async insertMany(credentials) {
       // A row at a time, not one multi-row statement: with rows this large (the JWT, about 4 KB) that
       // measured no cheaper (docs/benchmarks/history.md § Multi-row writes). DO NOTHING: a credential
       // that would conflict (a job signed twice) is skipped, the others go in.
       const stored: number[] = []
       for (const c of credentials) {
-        if (db.run(`${INSERT_CREDENTIAL} ON CONFLICT DO NOTHING`, ...credentialValues(c)) === 1) stored.push(c.issuanceId)
+        if (db.run(INSERT_CREDENTIAL, ...credentialValues(c)) === 1) stored.push(c.issuanceId)
       }
       return stored
     },

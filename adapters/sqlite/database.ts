@@ -34,13 +34,6 @@ export function createDatabase(driver: SqliteDriver): Database {
   }
 }
 
-export const bool = (value: SqliteValue | undefined): boolean => value === 1 || value === 1n
-export const num = (value: SqliteValue | undefined): number => Number(value)
-export const str = (value: SqliteValue | undefined): string => String(value)
-export const json = <T>(value: SqliteValue | undefined): T => JSON.parse(String(value)) as T
-export const nullableStr = (value: SqliteValue | undefined): string | null => (value === null || value === undefined ? null : String(value))
-export const nullableNum = (value: SqliteValue | undefined): number | null => (value === null || value === undefined ? null : Number(value))
-
 /**
  * One keyset page of a club's rows of `table`, highest id first (docs/decisions/0009-lists.md): two fixed
  * statements, so that each is prepared once and uses the `(club, id)` index.

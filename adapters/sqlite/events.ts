@@ -1,14 +1,7 @@
-import { consecutiveIds, num, rowsAtOnce, str, clubPage, type Database } from './database.ts'
-import type { ClubEvent, EventStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toEvent = (row: SqliteRow): ClubEvent => ({
-  id: num(row.id),
-  club: str(row.club),
-  type: str(row.type) as ClubEvent['type'],
-  subject: { type: str(row.subject_type) as ClubEvent['subject']['type'], id: str(row.subject_id) },
-  occurredAt: num(row.occurred_at),
-})
+import { consecutiveIds, rowsAtOnce, clubPage, type Database } from './database.ts'
+import type { EventStore } from '../../core/ports/storage.ts'
+import { toClubEvent } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createEventStore(db: Database): EventStore {
   const insertMany = rowsAtOnce(db, 'INSERT INTO events (club, type, subject_type, subject_id, occurred_at) VALUES', '(?, ?, ?, ?, ?)')
@@ -29,7 +22,7 @@ export function createEventStore(db: Database): EventStore {
     },
     async list(club, page) {
       const rows = clubPage(db, 'events', club, page)
-      return rows.map(toEvent)
+      return rows.map(toClubEvent)
     },
   }
 }

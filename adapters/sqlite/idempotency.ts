@@ -1,21 +1,12 @@
-import { num, str, type Database } from './database.ts'
-import type { IdempotencyRecord, IdempotencyStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toRecord = (row: SqliteRow): IdempotencyRecord => ({
-  scope: str(row.scope),
-  key: str(row.key),
-  requestHash: str(row.request_hash),
-  response: row.response_status === null ? null : { status: num(row.response_status), body: str(row.response_body) },
-  createdAt: num(row.created_at),
-  expiresAt: num(row.expires_at),
-})
+import type { Database } from './database.ts'
+import type { IdempotencyStore } from '../../core/ports/storage.ts'
+import { toIdempotencyRecord } from '../shared/rows.ts'
 
 export function createIdempotencyStore(db: Database): IdempotencyStore {
   return {
     async find(scope, key) {
       const row = db.get('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?', scope, key)
-      return row ? toRecord(row) : null
+      return row ? toIdempotencyRecord(row) : null
     },
     async insert(record) {
       db.run(

@@ -1,22 +1,8 @@
-import { json, nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
-import type { Issuance, IssueMode, NewIssuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import { rowsAtOnce, type Database } from './database.ts'
+import type { Issuance, NewIssuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toIssuance = (row: SqliteRow): Issuance => ({
-  id: num(row.id),
-  sequence: num(row.seq),
-  club: str(row.club),
-  achievementId: num(row.achievement_id),
-  snapshotId: num(row.snapshot_id),
-  recipient: { externalUserId: nullableStr(row.external_user_id), name: str(row.recipient_name), email: str(row.recipient_email) },
-  evidences: json(row.evidences),
-  mode: str(row.mode) as IssueMode,
-  expiresAt: nullableNum(row.expires_at),
-  createdAt: num(row.created_at),
-  revokedAt: nullableNum(row.revoked_at),
-  revocationReason: nullableStr(row.revocation_reason),
-})
+import { toIssuance } from '../shared/rows.ts'
+import { json, num, str } from '../shared/sql-values.ts'
 
 /** A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue. */
 const stored = (issuance: NewIssuance, sequence: number): Issuance => ({

@@ -1,21 +1,6 @@
-import { consecutiveIds, nullableNum, nullableStr, num, rowsAtOnce, str, type Database } from './database.ts'
-import type { OutboxMessage, OutboxStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toMessage = (row: SqliteRow): OutboxMessage => ({
-  id: num(row.id),
-  club: str(row.club),
-  issuanceId: num(row.issuance_id),
-  to: str(row.recipient),
-  subject: str(row.subject),
-  text: str(row.text_body),
-  html: str(row.html_body),
-  attempts: num(row.attempts),
-  nextAttemptAt: num(row.next_attempt_at),
-  sentAt: nullableNum(row.sent_at),
-  lastError: nullableStr(row.last_error),
-  createdAt: num(row.created_at),
-})
+import { consecutiveIds, rowsAtOnce, type Database } from './database.ts'
+import type { OutboxStore } from '../../core/ports/storage.ts'
+import { toOutboxMessage } from '../shared/rows.ts'
 
 export function createOutboxStore(db: Database): OutboxStore {
   const insertMany = rowsAtOnce(
@@ -24,21 +9,6 @@ export function createOutboxStore(db: Database): OutboxStore {
     '(?, ?, ?, ?, ?, ?, ?, ?)',
   )
   return {
-    async enqueue(message) {
-      const row = db.get(
-        `INSERT INTO outbox (club, issuance_id, recipient, subject, text_body, html_body, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-        message.club,
-        message.issuanceId,
-        message.to,
-        message.subject,
-        message.text,
-        message.html,
-        message.nextAttemptAt,
-        message.createdAt,
-      )
-      return num(row!.id)
-    },
     async enqueueMany(messages) {
       return consecutiveIds(insertMany.run(messages, (m) => [m.club, m.issuanceId, m.to, m.subject, m.text, m.html, m.nextAttemptAt, m.createdAt]))
     },
@@ -55,7 +25,7 @@ export function createOutboxStore(db: Database): OutboxStore {
           maxAttempts,
           limit,
         )
-        .map(toMessage)
+        .map(toOutboxMessage)
         .sort((a, b) => a.id - b.id)
     },
     async markSent(id, sentAt) {
@@ -63,9 +33,6 @@ export function createOutboxStore(db: Database): OutboxStore {
     },
     async markFailed(id, error, nextAttemptAt) {
       db.run('UPDATE outbox SET last_error = ?, next_attempt_at = ? WHERE id = ?', error, nextAttemptAt, id)
-    },
-    async listByIssuance(issuanceId) {
-      return db.all('SELECT * FROM outbox WHERE issuance_id = ? ORDER BY id', issuanceId).map(toMessage)
     },
   }
 }

@@ -1,6 +1,7 @@
-import { nullableNum, num, rowsAtOnce, type Database } from './database.ts'
+import { rowsAtOnce, type Database } from './database.ts'
 import type { SigningJobStore } from '../../core/ports/storage.ts'
 import { toSigningJob } from '../shared/rows.ts'
+import { nullableNum, num } from '../shared/sql-values.ts'
 
 /**
  * Leases the `limit` claimable jobs of lowest issuance sequence, in one statement: the rows it leases are
@@ -26,7 +27,8 @@ export const CLAIM_JOBS = `UPDATE signing_jobs SET lease_until = ?, attempts = a
   RETURNING *`
 
 export function createSigningJobStore(db: Database): SigningJobStore {
-  // The sequence looked up by one subquery over a VALUES list: a subquery in each VALUES row measured slower than a row at a time.
+  // The issuance's sequence is copied so that claims walk one index in issue order; looked up by one
+  // subquery over a VALUES list: a subquery in each VALUES row measured slower than a row at a time.
   const enqueueMany = rowsAtOnce(
     db,
     `INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
@@ -43,10 +45,6 @@ export function createSigningJobStore(db: Database): SigningJobStore {
   )
   const completeMany = rowsAtOnce(db, 'DELETE FROM signing_jobs WHERE issuance_id IN (', '?', ')')
   return {
-    async enqueue({ issuanceId, club }) {
-      // The issuance's sequence is copied so that claims walk one index in issue order.
-      db.run('INSERT INTO signing_jobs (issuance_id, club, issuance_seq) VALUES (?, ?, (SELECT seq FROM issuances WHERE id = ?))', issuanceId, club, issuanceId)
-    },
     async enqueueMany(jobs) {
       enqueueMany.run(jobs, ({ issuanceId, club }) => [issuanceId, club])
     },
@@ -55,9 +53,6 @@ export function createSigningJobStore(db: Database): SigningJobStore {
         .all(CLAIM_JOBS, now + leaseMs, limit, now, limit, limit)
         .sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq))
         .map(toSigningJob)
-    },
-    async reserveStatusSlot(issuanceId, statusListId, statusListIndex) {
-      db.run('UPDATE signing_jobs SET status_list_id = ?, status_list_index = ? WHERE issuance_id = ?', statusListId, statusListIndex, issuanceId)
     },
     async reserveStatusSlots(slots) {
       reserveMany.run(slots, (slot) => [slot.issuanceId, slot.statusListId, slot.statusListIndex])

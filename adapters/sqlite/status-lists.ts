@@ -1,21 +1,12 @@
-import { num, str, type Database } from './database.ts'
-import type { StatusList, StatusListStore } from '../../core/ports/storage.ts'
-import type { SqliteRow } from './driver.ts'
-
-const toList = (row: SqliteRow): StatusList => ({
-  id: num(row.id),
-  club: str(row.club),
-  purpose: 'revocation',
-  size: num(row.size),
-  seed: str(row.seed),
-  allocated: num(row.allocated),
-  createdAt: num(row.created_at),
-})
+import type { Database } from './database.ts'
+import type { StatusListStore } from '../../core/ports/storage.ts'
+import { toStatusList } from '../shared/rows.ts'
+import { num } from '../shared/sql-values.ts'
 
 export function createStatusListStore(db: Database): StatusListStore {
   return {
     async insert(list) {
-      return toList(
+      return toStatusList(
         db.get(
           'INSERT INTO status_lists (club, purpose, size, seed, created_at) VALUES (?, ?, ?, ?, ?) RETURNING *',
           list.club,
@@ -28,14 +19,10 @@ export function createStatusListStore(db: Database): StatusListStore {
     },
     async current(club, purpose) {
       const row = db.get('SELECT * FROM status_lists WHERE club = ? AND purpose = ? ORDER BY id DESC LIMIT 1', club, purpose)
-      return row ? toList(row) : null
-    },
-    async findById(id) {
-      const row = db.get('SELECT * FROM status_lists WHERE id = ?', id)
-      return row ? toList(row) : null
+      return row ? toStatusList(row) : null
     },
     async listByClub(club) {
-      return db.all('SELECT * FROM status_lists WHERE club = ? ORDER BY id', club).map(toList)
+      return db.all('SELECT * FROM status_lists WHERE club = ? ORDER BY id', club).map(toStatusList)
     },
     async takeSlots(listId, count) {
       // Compare-and-set on `allocated`: safe even outside a unit of work, where another process may race.

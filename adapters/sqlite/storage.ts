@@ -1,9 +1,10 @@
 import { createMutex } from '../shared/mutex.ts'
+import { createStores, mapMethods, type StoreFactories } from '../shared/stores.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
-import { createDatabase } from './database.ts'
+import { createDatabase, type Database } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
@@ -17,8 +18,30 @@ import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
-import type { StoragePort, Stores } from '../../core/ports/storage.ts'
+import type { StoragePort } from '../../core/ports/storage.ts'
 import type { SqliteDriver } from './driver.ts'
+
+/** The stores over one connection. */
+const SQLITE_STORES: StoreFactories<[Database]> = {
+  clubs: createClubStore,
+  clients: createClientStore,
+  clientAuthFailures: createClientAuthFailureStore,
+  keys: createKeyRecordStore,
+  achievements: createAchievementStore,
+  snapshots: createSnapshotStore,
+  issuances: createIssuanceStore,
+  credentials: createCredentialStore,
+  signingJobs: createSigningJobStore,
+  statusLists: createStatusListStore,
+  events: createEventStore,
+  idempotency: createIdempotencyStore,
+  outbox: createOutboxStore,
+  designs: createDesignStore,
+  images: createImageStore,
+  apiKeys: createApiKeyStore,
+  webhookEndpoints: createWebhookEndpointStore,
+  webhookDeliveries: createWebhookDeliveryStore,
+}
 
 const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
 
@@ -51,31 +74,19 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
   migrate(driver)
 
   const db = createDatabase(driver)
-  const stores: Stores = {
-    clubs: createClubStore(db),
-    clients: createClientStore(db),
-    clientAuthFailures: createClientAuthFailureStore(db),
-    keys: createKeyRecordStore(db),
-    achievements: createAchievementStore(db),
-    snapshots: createSnapshotStore(db),
-    issuances: createIssuanceStore(db),
-    credentials: createCredentialStore(db),
-    signingJobs: createSigningJobStore(db),
-    statusLists: createStatusListStore(db),
-    events: createEventStore(db),
-    idempotency: createIdempotencyStore(db),
-    outbox: createOutboxStore(db),
-    designs: createDesignStore(db),
-    images: createImageStore(db),
-    apiKeys: createApiKeyStore(db),
-    webhookEndpoints: createWebhookEndpointStore(db),
-    webhookDeliveries: createWebhookDeliveryStore(db),
-  }
+  const stores = createStores(SQLITE_STORES, db)
   const mutex = createMutex()
   let closed = false
 
   return {
-    ...outsideUnits(stores, mutex.read),
+    // Outside a unit of work every store method waits for a running unit (the connection is shared,
+    // and it must not read that unit's uncommitted rows). A single statement is atomic on its own.
+    ...mapMethods(
+      stores,
+      (_store, _method, fn) =>
+        (...args) =>
+          mutex.read(() => fn(...args)),
+    ),
     transaction(work) {
       if (closed) return Promise.reject(new Error('storage is closed'))
       return mutex.exclusive(async () => {
@@ -104,19 +115,4 @@ export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePo
       })
     },
   }
-}
-
-/**
- * Outside a unit of work every store method waits for a running unit (the connection is shared, and
- * it must not read that unit's uncommitted rows). A single statement is atomic on its own.
- */
-function outsideUnits(stores: Stores, read: <T>(work: () => T | Promise<T>) => Promise<T>): Stores {
-  const wrapped: Record<string, Record<string, unknown>> = {}
-  for (const [name, store] of Object.entries(stores)) {
-    wrapped[name] = {}
-    for (const [method, fn] of Object.entries(store as Record<string, (...args: unknown[]) => Promise<unknown>>)) {
-      wrapped[name][method] = (...args: unknown[]) => read(() => fn(...args))
-    }
-  }
-  return wrapped as unknown as Stores
 }

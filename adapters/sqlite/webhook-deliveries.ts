@@ -1,7 +1,8 @@
 import { pickFairly, type DueDelivery, type EndpointLoad } from '../../core/webhooks/fair-share.ts'
-import { toWebhookDelivery } from '../shared/rows.ts'
-import { consecutiveIds, num, rowsAtOnce, str, type Database } from './database.ts'
+import { consecutiveIds, rowsAtOnce, type Database } from './database.ts'
 import type { WebhookDeliveryStore } from '../../core/ports/storage.ts'
+import { toWebhookDelivery } from '../shared/rows.ts'
+import { num, str } from '../shared/sql-values.ts'
 
 export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
   const insertMany = rowsAtOnce(
@@ -10,19 +11,6 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
     '(?, ?, ?, ?, ?, ?)',
   )
   return {
-    async enqueue(d) {
-      const row = db.get(
-        `INSERT INTO webhook_deliveries (endpoint_id, club, event_id, payload, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-        d.endpointId,
-        d.club,
-        d.eventId,
-        d.payload,
-        d.nextAttemptAt,
-        d.createdAt,
-      )
-      return num(row!.id)
-    },
     async enqueueMany(deliveries) {
       return consecutiveIds(insertMany.run(deliveries, (d) => [d.endpointId, d.club, d.eventId, d.payload, d.nextAttemptAt, d.createdAt]))
     },
@@ -90,9 +78,6 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
     },
     async listByEndpoint(endpointId, limit) {
       return db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?', endpointId, limit).map(toWebhookDelivery)
-    },
-    async countPending() {
-      return num(db.get('SELECT COUNT(*) AS n FROM webhook_deliveries WHERE delivered_at IS NULL AND given_up_at IS NULL')!.n)
     },
   }
 }

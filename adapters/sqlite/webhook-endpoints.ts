@@ -1,7 +1,7 @@
 import { type Database } from './database.ts'
-import { toWebhookEndpoint } from '../shared/rows.ts'
 import type { WebhookEndpointStore } from '../../core/ports/storage.ts'
 import type { SqliteValue } from './driver.ts'
+import { toWebhookEndpoint } from '../shared/rows.ts'
 
 /** Column of each field `update` may set: a fixed map, so no caller text reaches the SQL. */
 const COLUMNS = {

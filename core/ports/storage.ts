@@ -165,14 +165,10 @@ export interface IssuanceStore {
 
 export interface CredentialStore {
   /**
-   * Stores a signed credential. MUST throw `StorageConflict` when the issuance has a credential already
-   * (a constraint, not a check: two workers racing MUST NOT both succeed) or the id exists.
-   */
-  insert(credential: CredentialRecord): Promise<void>
-  /**
-   * Stores many credentials at once (a signing round), each as `insert` would, except that one that
-   * conflicts (its id exists, or its issuance has a credential, also one earlier in this call) is skipped,
-   * not thrown, and the others are stored. Returns the issuance ids of those stored, in any order.
+   * Stores the signed credentials of a signing round. One that conflicts (its id exists, or its issuance
+   * has a credential, also one earlier in this call) is skipped, not thrown, and the others are stored:
+   * a constraint, not a check, so that of workers racing to store a credential for one issuance exactly
+   * one stores it. Returns the issuance ids of those stored, in any order.
    */
   insertMany(credentials: CredentialRecord[]): Promise<number[]>
   findById(id: string): Promise<CredentialRecord | null>
@@ -184,8 +180,7 @@ export interface CredentialStore {
 }
 
 export interface SigningJobStore {
-  enqueue(job: { issuanceId: number; club: string }): Promise<void>
-  /** `enqueue` of each job, in one go. MUST throw `StorageConflict` when an issuance has a job already. */
+  /** Queues a fresh job (no lease, no slot, no attempt) per issuance. MUST throw `StorageConflict`, storing none, when an issuance has a job already. */
   enqueueMany(jobs: { issuanceId: number; club: string }[]): Promise<void>
   /**
    * Leases up to `limit` jobs that are free or whose lease ended before `now`, lowest issuance sequence
@@ -194,8 +189,7 @@ export interface SigningJobStore {
    * MUST NOT return the same job.
    */
   claim(now: number, leaseMs: number, limit: number): Promise<SigningJob[]>
-  reserveStatusSlot(issuanceId: number, statusListId: number, statusListIndex: number): Promise<void>
-  /** `reserveStatusSlot` of each, in one go; jobs that do not exist are ignored. */
+  /** Records on each job the status-list slot reserved for its credential; jobs that do not exist are ignored. */
   reserveStatusSlots(slots: { issuanceId: number; statusListId: number; statusListIndex: number }[]): Promise<void>
   /** Frees a job's lease after a failure, recording the error; it is retried at `retryAt`. */
   release(issuanceId: number, error: string, retryAt: number): Promise<void>
@@ -223,7 +217,6 @@ export interface StatusListStore {
   insert(list: Omit<StatusList, 'id' | 'allocated'>): Promise<StatusList>
   /** The club's newest list of this purpose, or `null`. */
   current(club: string, purpose: 'revocation'): Promise<StatusList | null>
-  findById(id: number): Promise<StatusList | null>
   /** The club's lists, oldest first. */
   listByClub(club: string): Promise<StatusList[]>
   /**
@@ -253,18 +246,17 @@ export interface IdempotencyStore {
 }
 
 export interface OutboxStore {
-  enqueue(message: NewOutboxMessage): Promise<number>
-  /** `enqueue` of each message in turn, in one go: fresh ids, increasing in the order given; returns them in that order. */
+  /** Stores each message with a fresh id, increasing in the order given; returns the ids in that order. */
   enqueueMany(messages: NewOutboxMessage[]): Promise<number[]>
   /**
    * Leases up to `limit` unsent messages due at `now` with fewer than `maxAttempts` attempts: sets
    * `nextAttemptAt = now + leaseMs` and increments `attempts`. Oldest first.
    */
   claimDue(now: number, leaseMs: number, limit: number, maxAttempts: number): Promise<OutboxMessage[]>
+  /** Records `sentAt`: the message is never claimed again. */
   markSent(id: number, sentAt: number): Promise<void>
+  /** Records the error; the message keeps its attempts and is due again at `nextAttemptAt`. */
   markFailed(id: number, error: string, nextAttemptAt: number): Promise<void>
-  /** The messages of an issuance, oldest first. */
-  listByIssuance(issuanceId: number): Promise<OutboxMessage[]>
 }
 
 export interface WebhookEndpointStore {
@@ -285,9 +277,7 @@ export interface WebhookEndpointStore {
 }
 
 export interface WebhookDeliveryStore {
-  /** Stores a delivery with a fresh, increasing id, 0 attempts and no lease; returns the id. */
-  enqueue(delivery: NewWebhookDelivery): Promise<number>
-  /** `enqueue` of each delivery in turn, in one go: fresh ids, increasing in the order given; returns them in that order. */
+  /** Stores each delivery with a fresh id, increasing in the order given, 0 attempts and no lease; returns the ids in that order. */
   enqueueMany(deliveries: NewWebhookDelivery[]): Promise<number[]>
   /**
    * Leases up to `limit` deliveries that are neither delivered nor given up, due (`nextAttemptAt <= now`),
@@ -309,8 +299,6 @@ export interface WebhookDeliveryStore {
   markGivenUp(id: number, at: number, failure: { status: number | null; error: string }): Promise<void>
   /** The endpoint's deliveries, highest id (newest) first, at most `limit`; `[]` when none. */
   listByEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>
-  /** Deliveries neither delivered nor given up, of every endpoint. */
-  countPending(): Promise<number>
 }
 
 export interface DesignStore {

@@ -10,7 +10,8 @@ import { migrate } from '../../adapters/sqlite/migrate.ts'
 import { PAGE_SIZE } from '../../adapters/sqlite/storage.ts'
 import { MIGRATIONS } from '../../adapters/sqlite/migrations/index.ts'
 import { aClient, aClub, aKey, deferred } from '../conformance/storage/harness.ts'
-import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
+import { sqliteOutboxOf } from '../support/outbox-rows.ts'
+import { openSqliteFile, openTempSqlite, tempDir } from '../support/temp-sqlite.ts'
 
 describe('sqlite/better-sqlite3 on a file', () => {
   it('a second storage opened on the same file sees committed data', async (t) => {
@@ -151,5 +152,20 @@ describe('sqlite page size', () => {
     assert.deepStrictEqual(await reopened.clubs.findByDomain('chess'), aClub())
     await reopened.close()
     assert.equal(read(older), 4096)
+  })
+})
+
+describe('sqlite/better-sqlite3 outbox rows', () => {
+  it('markFailed and markSent are recorded on the row, for the operator', async (t) => {
+    const { storage, file, close } = await openTempSqlite()
+    t.after(close)
+    const message = { club: 'chess', issuanceId: 17, to: 'ada@example.org', subject: 's', text: 't', html: 'h', nextAttemptAt: 1, createdAt: 1 }
+    const [id] = await storage.transaction((tx) => tx.outbox.enqueueMany([message]))
+    await storage.transaction((tx) => tx.outbox.claimDue(1, 10, 10, 5))
+    await storage.transaction((tx) => tx.outbox.markFailed(id!, '451 try again later', 20))
+    assert.deepStrictEqual(sqliteOutboxOf(file, 17), [{ attempts: 1, sentAt: null, lastError: '451 try again later' }])
+    await storage.transaction((tx) => tx.outbox.claimDue(20, 10, 10, 5))
+    await storage.transaction((tx) => tx.outbox.markSent(id!, 25))
+    assert.deepStrictEqual(sqliteOutboxOf(file, 17), [{ attempts: 2, sentAt: 25, lastError: null }])
   })
 })

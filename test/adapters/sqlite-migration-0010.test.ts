@@ -65,12 +65,12 @@ describe('migration 0010 on a database from before', () => {
     ])
 
     await assert.rejects(
-      storage.transaction((tx) => tx.signingJobs.enqueue({ issuanceId: IDS[0]!, club: 'chess' })),
+      storage.transaction((tx) => tx.signingJobs.enqueueMany([{ issuanceId: IDS[0]!, club: 'chess' }])),
       StorageConflict,
     )
     const added = await storage.transaction(async (tx) => {
       const issuance = await tx.issuances.insert(anIssuance({ club: 'chess', achievementId: 1, snapshotId: 1 }, { id: 12 }))
-      await tx.signingJobs.enqueue({ issuanceId: issuance.id, club: 'chess' })
+      await tx.signingJobs.enqueueMany([{ issuanceId: issuance.id, club: 'chess' }])
       return issuance
     })
     assert.equal(added.sequence, 5)

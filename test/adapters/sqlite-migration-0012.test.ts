@@ -66,18 +66,19 @@ describe('migration 0012 on a database from before', () => {
     )
     assert.deepStrictEqual(await storage.credentials.listRevokedIndexes(1), [41])
 
-    await assert.rejects(
-      storage.transaction((tx) => tx.credentials.insert({ ...credentialOf(0), id: 'c-again', statusListIndex: 77 })),
-      StorageConflict,
+    assert.deepStrictEqual(
+      await storage.transaction((tx) => tx.credentials.insertMany([{ ...credentialOf(0), id: 'c-again', statusListIndex: 77 }])),
+      [],
       'a second credential for an issuance',
     )
+    assert.equal(await storage.credentials.findById('c-again'), null)
     await assert.rejects(
-      storage.transaction((tx) => tx.credentials.insert({ ...credentialOf(2), issuanceId: 424_242 })),
+      storage.transaction((tx) => tx.credentials.insertMany([{ ...credentialOf(2), issuanceId: 424_242 }])),
       StorageConflict,
       'a credential for an issuance that does not exist',
     )
     assert.equal(await storage.credentials.findById('c-2'), null)
-    await storage.transaction((tx) => tx.credentials.insert(credentialOf(2)))
+    assert.deepStrictEqual(await storage.transaction((tx) => tx.credentials.insertMany([credentialOf(2)])), [IDS[2]])
     assert.deepStrictEqual(await storage.credentials.findByIssuance(IDS[2]!), credentialOf(2))
 
     const raw = new Database(file, { readonly: true })

@@ -32,17 +32,19 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
     const seed = await seedTemplate(sqlite)
     const [waiting, signed] = await seedIssuances(sqlite, seed, 2)
     await sqlite.transaction(async (tx) => {
-      await tx.signingJobs.enqueue({ issuanceId: waiting!, club: 'chess' })
-      await tx.credentials.insert({
-        id: '0190c3a8-7b00-7abc-8def-0123456789ab',
-        issuanceId: signed!,
-        club: 'chess',
-        jwt: 'h.p.s',
-        issuedAt: 1_900_000_000_000,
-        validUntil: null,
-        statusListId: 1,
-        statusListIndex: 7,
-      })
+      await tx.signingJobs.enqueueMany([{ issuanceId: waiting!, club: 'chess' }])
+      await tx.credentials.insertMany([
+        {
+          id: '0190c3a8-7b00-7abc-8def-0123456789ab',
+          issuanceId: signed!,
+          club: 'chess',
+          jwt: 'h.p.s',
+          issuedAt: 1_900_000_000_000,
+          validUntil: null,
+          statusListId: 1,
+          statusListIndex: 7,
+        },
+      ])
     })
     await sqlite.close()
 

@@ -10,7 +10,9 @@ import Database from 'better-sqlite3'
 import { createSmtpNotifier } from '../../adapters/smtp/index.ts'
 import { OUTBOX_MAX_ATTEMPTS } from '../../core/notifications/dispatch.ts'
 import { createCoreHarness, type CoreHarness } from '../support/core-issuer.ts'
+import { sqliteOutboxOf } from '../support/outbox-rows.ts'
 import { startSmtpSink, type SmtpSink, type SunkMessage } from '../support/smtp-sink.ts'
+import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 import { accessToken, clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
@@ -129,12 +131,17 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
   let sink: SmtpSink
   let notifier: ReturnType<typeof createSmtpNotifier>
   let h: CoreHarness
+  let dir: ReturnType<typeof tempDir>
+  let file: string
   let templateId: number
 
   beforeEach(async () => {
     sink = await startSmtpSink()
     notifier = createSmtpNotifier({ url: sink.url, from: 'Chess Club <badges@chess.example>' })
-    h = createCoreHarness({ notifier, worker: { onError: () => {} } })
+    // On a SQLite file, so that the outbox rows can be read as an operator reads them.
+    dir = tempDir()
+    file = join(dir.path, 'clubcred.db')
+    h = createCoreHarness({ notifier, worker: { onError: () => {} }, storage: openSqliteFile(file) })
     await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
     templateId = (await h.issuer.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })).id
   })
@@ -142,6 +149,7 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     await h.close()
     notifier.close()
     await sink.close()
+    dir.remove()
   })
 
   async function issueByMail(email: string): Promise<number> {
@@ -150,7 +158,7 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     return (result.results[0] as { resourceId: number }).resourceId
   }
 
-  const outboxOf = (issuanceId: number) => h.storage.outbox.listByIssuance(issuanceId)
+  const outboxOf = (issuanceId: number) => sqliteOutboxOf(file, issuanceId)
 
   it('a refused message is sent again after the back-off, once', async () => {
     sink.rejectNext(1)
@@ -158,7 +166,7 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     await h.issuer.worker.drain()
     assert.equal(sink.rejected, 1, 'the first delivery was refused')
     assert.equal(sink.messages.length, 0)
-    const [failed] = await outboxOf(id)
+    const [failed] = outboxOf(id)
     assert.equal(failed!.sentAt, null)
     assert.equal(failed!.attempts, 1)
     assert.match(failed!.lastError ?? '', /451|Try again later/)
@@ -173,7 +181,7 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     const credential = await h.issuer.issuances.read('chess', id)
     assert.ok(sink.messages[0]!.text.includes(credential.credential!.shareUrl))
     assert.deepStrictEqual(sink.messages[0]!.to, ['minsu@chess.example'])
-    const [sent] = await outboxOf(id)
+    const [sent] = outboxOf(id)
     assert.equal(sent!.sentAt, h.clock.now())
     assert.equal(sent!.lastError, null)
 
@@ -198,7 +206,7 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     h.clock.advance(24 * 3_600_000)
     await h.issuer.worker.runOnce()
     assert.equal(sink.rejected, OUTBOX_MAX_ATTEMPTS, 'no attempt after the last')
-    const [message] = await outboxOf(id)
+    const [message] = outboxOf(id)
     assert.equal(message!.attempts, OUTBOX_MAX_ATTEMPTS)
     assert.equal(message!.sentAt, null)
   })

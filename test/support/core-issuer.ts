@@ -1,4 +1,5 @@
 import type { KeyStore } from '../../core/ports/key-store.ts'
+import type { StoragePort } from '../../core/ports/storage.ts'
 import type { IssuerContext } from '../../core/context.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { defaultUrls } from '../../core/config.ts'
@@ -22,11 +23,15 @@ export interface CoreHarness {
 }
 
 /**
- * A core issuer on the memory storage wrapped in checked storage, with a fixed master key and a clock
- * the test moves. `close` also asserts that core never misused the storage.
+ * A core issuer on the memory storage (or on `storage`, which the issuer closes) wrapped in checked
+ * storage, with a fixed master key and a clock the test moves. `close` also asserts that core never
+ * misused the storage.
  */
-export function createCoreHarness(options: Partial<Omit<IssuerOptions, 'storage' | 'clock'>> = {}): CoreHarness {
-  const storage = checkedStorage(createMemoryStorage())
+export function createCoreHarness({
+  storage: inner = createMemoryStorage(),
+  ...options
+}: Partial<Omit<IssuerOptions, 'storage' | 'clock'>> & { storage?: StoragePort } = {}): CoreHarness {
+  const storage = checkedStorage(inner)
   const clock = createTestClock()
   const allOptions = { urls: defaultUrls(8787), masterKey: MASTER_KEY, ...options, storage, clock }
   const context = createIssuerContext(allOptions)

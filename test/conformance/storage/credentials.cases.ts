@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { StorageConflict } from '../../../core/errors.ts'
 import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
@@ -31,11 +30,13 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     async function issuances(count: number): Promise<number[]> {
       return seedIssuances(storage(), await seedTemplate(storage()), count)
     }
+    /** Stores the credentials in one unit; returns the issuance ids of those stored. */
+    const store = (...credentials: CredentialRecord[]) => storage().transaction((tx) => tx.credentials.insertMany(credentials))
 
     it('a credential read back by id and by issuance equals the credential inserted, as a plain object', async () => {
       const [issuanceId] = await issuances(1)
       const credential = aCredential({ issuanceId: issuanceId! })
-      await storage().transaction((tx) => tx.credentials.insert(credential))
+      assert.deepStrictEqual(await store(credential), [issuanceId])
       const byId = await storage().credentials.findById(credential.id)
       assert.deepStrictEqual(byId, credential)
       assert.equal(Object.getPrototypeOf(byId), Object.prototype)
@@ -45,7 +46,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     it('a credential without validUntil round-trips with null', async () => {
       const [issuanceId] = await issuances(1)
       const credential = aCredential({ issuanceId: issuanceId!, validUntil: null, statusListIndex: 0 })
-      await storage().transaction((tx) => tx.credentials.insert(credential))
+      await store(credential)
       assert.deepStrictEqual(await storage().credentials.findById(credential.id), credential)
     })
 
@@ -61,9 +62,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     it('findByIssuances returns the credentials of the issuances that have one, and no others', async () => {
       const ids = await issuances(4)
       const credentials = [ids[0]!, ids[2]!, ids[3]!].map((issuanceId, i) => aCredential({ id: uuid(i + 1), issuanceId, statusListIndex: i }))
-      await storage().transaction(async (tx) => {
-        for (const credential of credentials) await tx.credentials.insert(credential)
-      })
+      await store(...credentials)
       const found = await storage().credentials.findByIssuances([ids[1]!, ids[2]!, ids[0]!, 9999])
       assert.deepStrictEqual(
         found.sort((a, b) => a.issuanceId - b.issuanceId),
@@ -72,39 +71,31 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().credentials.findByIssuances([ids[3]!, ids[3]!]), [credentials[2]])
     })
 
-    it('a second credential for the same issuance throws StorageConflict and the first stays', async () => {
+    it('a second credential for the same issuance is skipped and the first stays', async () => {
       const [issuanceId] = await issuances(1)
       const first = aCredential({ issuanceId: issuanceId!, id: uuid(1), statusListIndex: 1 })
-      await storage().transaction((tx) => tx.credentials.insert(first))
-      await assert.rejects(
-        storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(2), statusListIndex: 2, jwt: 'other' }))),
-        (error) => error instanceof StorageConflict,
-      )
+      await store(first)
+      assert.deepStrictEqual(await store(aCredential({ issuanceId: issuanceId!, id: uuid(2), statusListIndex: 2, jwt: 'other' })), [])
       assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), first)
       assert.equal(await storage().credentials.findById(uuid(2)), null)
     })
 
-    it('a credential with an existing id throws StorageConflict, also for another issuance', async () => {
+    it('a credential with an existing id is skipped, also for another issuance', async () => {
       const [a, b] = await issuances(2)
       const first = aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 })
-      await storage().transaction((tx) => tx.credentials.insert(first))
-      await assert.rejects(
-        storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: b!, id: uuid(1), statusListIndex: 2 }))),
-        (error) => error instanceof StorageConflict,
-      )
+      await store(first)
+      assert.deepStrictEqual(await store(aCredential({ issuanceId: b!, id: uuid(1), statusListIndex: 2 })), [])
       assert.deepStrictEqual(await storage().credentials.findById(uuid(1)), first)
       assert.equal(await storage().credentials.findByIssuance(b!), null)
     })
 
-    it('of 20 concurrent units inserting credentials for one issuance exactly one succeeds, the others get StorageConflict', async () => {
+    it('of 20 concurrent units storing credentials for one issuance exactly one stores it, the others skip theirs', async () => {
       const [issuanceId] = await issuances(1)
       const contenders = Array.from({ length: 20 }, (_, i) => aCredential({ issuanceId: issuanceId!, id: uuid(i + 1), statusListIndex: i }))
-      const results = await Promise.allSettled(contenders.map((credential) => storage().transaction((tx) => tx.credentials.insert(credential))))
-      const winners = results.flatMap((result, i) => (result.status === 'fulfilled' ? [contenders[i]!] : []))
-      assert.equal(winners.length, 1, `${winners.length} units succeeded`)
-      for (const result of results) {
-        if (result.status === 'rejected') assert.ok(result.reason instanceof StorageConflict, String(result.reason))
-      }
+      const results = await Promise.all(contenders.map((credential) => store(credential)))
+      const winners = contenders.filter((_, i) => results[i]!.length > 0)
+      assert.equal(winners.length, 1, `${winners.length} units stored theirs`)
+      assert.deepStrictEqual(results.flat(), [issuanceId])
       assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), winners[0])
       assert.deepStrictEqual(await storage().credentials.findByIssuances([issuanceId!]), [winners[0]])
       for (const loser of contenders.filter((credential) => credential !== winners[0])) {
@@ -112,26 +103,19 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       }
     })
 
-    it('of 20 concurrent units that each check for a credential and then insert one, exactly one stores it', async () => {
+    it('of 20 concurrent units that each check for a credential and then store one, exactly one stores it', async () => {
       const [issuanceId] = await issuances(1)
-      const results = await Promise.allSettled(
+      const outcomes = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           storage().transaction(async (tx) => {
             if (await tx.credentials.findByIssuance(issuanceId!)) return 'already'
             await new Promise((resolve) => setImmediate(resolve))
-            await tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(i + 1), statusListIndex: i }))
-            return 'inserted'
+            const stored = await tx.credentials.insertMany([aCredential({ issuanceId: issuanceId!, id: uuid(i + 1), statusListIndex: i })])
+            return stored.length > 0 ? 'inserted' : 'skipped'
           }),
         ),
       )
-      const outcomes = results.map((result) =>
-        result.status === 'fulfilled' ? result.value : result.reason instanceof StorageConflict ? 'conflict' : String(result.reason),
-      )
       assert.equal(outcomes.filter((outcome) => outcome === 'inserted').length, 1, outcomes.join(', '))
-      assert.ok(
-        outcomes.every((outcome) => outcome === 'inserted' || outcome === 'already' || outcome === 'conflict'),
-        outcomes.join(', '),
-      )
       assert.ok(await storage().credentials.findByIssuance(issuanceId!))
     })
 
@@ -140,7 +124,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       const failure = new Error('roll back')
       await assert.rejects(
         storage().transaction(async (tx) => {
-          await tx.credentials.insert(aCredential({ issuanceId: issuanceId!, id: uuid(1) }))
+          await tx.credentials.insertMany([aCredential({ issuanceId: issuanceId!, id: uuid(1) })])
           throw failure
         }),
         (error) => error === failure,
@@ -149,25 +133,20 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal(await storage().credentials.findByIssuance(issuanceId!), null)
       assert.deepStrictEqual(await storage().credentials.findByIssuances([issuanceId!]), [])
       const second = aCredential({ issuanceId: issuanceId!, id: uuid(2) })
-      await storage().transaction((tx) => tx.credentials.insert(second))
+      assert.deepStrictEqual(await store(second), [issuanceId])
       assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), second)
-      await storage().transaction((tx) => tx.credentials.insert(aCredential({ issuanceId: other!, id: uuid(1), statusListIndex: 1 })))
+      assert.deepStrictEqual(await store(aCredential({ issuanceId: other!, id: uuid(1), statusListIndex: 1 })), [other])
       assert.equal((await storage().credentials.findById(uuid(1)))?.issuanceId, other)
     })
 
-    it("a StorageConflict caught inside a unit keeps the unit's other credentials", async () => {
+    it("a credential skipped inside a unit keeps the unit usable and the unit's other credentials stored", async () => {
       const [a, b] = await issuances(2)
-      const outcome = await storage().transaction(async (tx) => {
-        await tx.credentials.insert(aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 }))
-        try {
-          await tx.credentials.insert(aCredential({ issuanceId: a!, id: uuid(2), statusListIndex: 2 }))
-        } catch (error) {
-          assert.ok(error instanceof StorageConflict)
-        }
-        await tx.credentials.insert(aCredential({ issuanceId: b!, id: uuid(3), statusListIndex: 3 }))
-        return 'done'
-      })
-      assert.equal(outcome, 'done')
+      const outcome = await storage().transaction(async (tx) => [
+        await tx.credentials.insertMany([aCredential({ issuanceId: a!, id: uuid(1), statusListIndex: 1 })]),
+        await tx.credentials.insertMany([aCredential({ issuanceId: a!, id: uuid(2), statusListIndex: 2 })]),
+        await tx.credentials.insertMany([aCredential({ issuanceId: b!, id: uuid(3), statusListIndex: 3 })]),
+      ])
+      assert.deepStrictEqual(outcome, [[a], [], [b]])
       assert.equal((await storage().credentials.findByIssuance(a!))?.id, uuid(1))
       assert.equal((await storage().credentials.findByIssuance(b!))?.id, uuid(3))
       assert.equal(await storage().credentials.findById(uuid(2)), null)
@@ -176,7 +155,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     it('changing an inserted or returned credential changes nothing stored', async () => {
       const [issuanceId] = await issuances(1)
       const credential = aCredential({ issuanceId: issuanceId! })
-      await storage().transaction((tx) => tx.credentials.insert(credential))
+      await store(credential)
       credential.jwt = 'mutated'
       const found = await storage().credentials.findByIssuance(issuanceId!)
       assert.deepStrictEqual(found, aCredential({ issuanceId: issuanceId! }))

@@ -446,7 +446,7 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
         storage().transaction(async (tx) => {
           issuanceId = (await tx.issuances.insert(anIssuance(seed))).id
           await tx.events.append({ club: 'chess', type: 'issuance.issued', subject: { type: 'issuance', id: String(issuanceId) }, occurredAt: 1 })
-          await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
+          await tx.signingJobs.enqueueMany([{ issuanceId, club: 'chess' }])
           throw failure
         }),
         (error) => error === failure,

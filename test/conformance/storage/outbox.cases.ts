@@ -30,13 +30,8 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
 
     /** Enqueues the messages in one unit; returns them as stored (with id, attempts, sentAt, lastError). */
     async function enqueue(...messages: NewMessage[]): Promise<OutboxMessage[]> {
-      return storage().transaction(async (tx) => {
-        const stored: OutboxMessage[] = []
-        for (const message of messages) {
-          stored.push({ ...message, id: await tx.outbox.enqueue(message), attempts: 0, sentAt: null, lastError: null })
-        }
-        return stored
-      })
+      const ids = await storage().transaction((tx) => tx.outbox.enqueueMany(messages))
+      return messages.map((message, i) => ({ ...message, id: ids[i]!, attempts: 0, sentAt: null, lastError: null }))
     }
     const claimDue = (now: number, limit = 10, maxAttempts = 5, leaseMs = LEASE) =>
       storage().transaction((tx) => tx.outbox.claimDue(now, leaseMs, limit, maxAttempts))
@@ -46,22 +41,16 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       nextAttemptAt: now + leaseMs,
     })
 
-    it('an enqueued message is listed back by issuance, unsent and untried, as a plain object', async () => {
+    it('an enqueued message is claimed back as enqueued, unsent and untried until then, as a plain object', async () => {
       const [message] = await enqueue(aMessage())
-      const listed = await storage().outbox.listByIssuance(17)
-      assert.deepStrictEqual(listed, [message])
-      assert.equal(Object.getPrototypeOf(listed[0]), Object.prototype)
+      const claimed = await claimDue(NOW)
+      assert.deepStrictEqual(claimed, [leased(message!, NOW)])
+      assert.equal(Object.getPrototypeOf(claimed[0]), Object.prototype)
     })
 
-    it('enqueue hands out distinct increasing ids', async () => {
+    it('enqueueMany hands out distinct ids, increasing in the order given and from call to call', async () => {
       const ids = [...(await enqueue(aMessage(), aMessage())), ...(await enqueue(aMessage({ issuanceId: 18 })))].map((message) => message.id)
       assert.ok(ids[0]! < ids[1]! && ids[1]! < ids[2]!, `ids ${ids.join(', ')}`)
-    })
-
-    it("listByIssuance lists the issuance's messages oldest first and [] for an issuance without any", async () => {
-      const stored = await enqueue(aMessage({ createdAt: NOW }), aMessage({ issuanceId: 18 }), aMessage({ createdAt: NOW + 1, subject: 'Reminder' }))
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [stored[0], stored[2]])
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(99), [])
     })
 
     it('claimDue with nothing due returns []', async () => {
@@ -79,7 +68,7 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       )
       assert.deepStrictEqual(await claimDue(NOW, 2), [leased(stored[0]!, NOW), leased(stored[1]!, NOW)])
       assert.deepStrictEqual(await claimDue(NOW, 2), [leased(stored[2]!, NOW)])
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [leased(stored[0]!, NOW), leased(stored[2]!, NOW), stored[3]])
+      assert.deepStrictEqual(await claimDue(NOW + 1, 10), [leased(stored[3]!, NOW + 1)], 'the leased ones wait for their leases')
     })
 
     it('a claimed message is not claimed again before its lease ends, and is claimed again when it does', async () => {
@@ -90,14 +79,14 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.deepStrictEqual(await claimDue(NOW + LEASE), [leased(first, NOW + LEASE)])
     })
 
-    it('markSent records sentAt and the message is never claimed again', async () => {
-      const [message] = await enqueue(aMessage())
+    it('a message marked sent is never claimed again', async () => {
+      const [message, other] = await enqueue(aMessage(), aMessage({ issuanceId: 18 }))
       await claimDue(NOW)
       await storage().transaction((tx) => tx.outbox.markSent(message!.id, NOW + 5))
-      const [listed] = await storage().outbox.listByIssuance(17)
-      assert.equal(listed?.sentAt, NOW + 5)
-      assert.equal(listed?.attempts, 1)
-      assert.deepStrictEqual(await claimDue(NOW + 100 * LEASE), [])
+      assert.deepStrictEqual(
+        (await claimDue(NOW + 100 * LEASE)).map((m) => m.id),
+        [other!.id],
+      )
     })
 
     it('markFailed records the error and the next attempt time, keeping the attempts', async () => {
@@ -105,7 +94,6 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       await claimDue(NOW)
       await storage().transaction((tx) => tx.outbox.markFailed(message!.id, '421 try again later', NOW + 60_000))
       const failed = { ...message!, attempts: 1, nextAttemptAt: NOW + 60_000, lastError: '421 try again later' }
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [failed])
       assert.deepStrictEqual(await claimDue(NOW + 59_999), [])
       assert.deepStrictEqual(await claimDue(NOW + 60_000), [leased(failed, NOW + 60_000)])
     })
@@ -147,7 +135,7 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
       const [sent] = await enqueue(aMessage({ issuanceId: 18 }))
       await assert.rejects(
         storage().transaction(async (tx) => {
-          await tx.outbox.enqueue(aMessage({ subject: 'rolled back' }))
+          await tx.outbox.enqueueMany([aMessage({ subject: 'rolled back' })])
           assert.equal((await tx.outbox.claimDue(NOW, LEASE, 10, 5)).length, 3)
           await tx.outbox.markSent(sent!.id, NOW)
           await tx.outbox.markFailed(message!.id, 'x', NOW + 1)
@@ -155,19 +143,19 @@ export function outboxCases(open: OpenStorage, options: CaseOptions = {}): void 
         }),
         /roll back/,
       )
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [message])
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(18), [sent])
+      assert.deepStrictEqual(await claimDue(NOW), [leased(message!, NOW), leased(sent!, NOW)], 'neither marked, and no third message')
     })
 
-    it('changing an enqueued or listed message changes nothing stored', async () => {
+    it('changing an enqueued or claimed message changes nothing stored', async () => {
       const input = aMessage()
       const [stored] = await enqueue(input)
       input.text = 'mutated'
-      const [listed] = await storage().outbox.listByIssuance(17)
-      assert.deepStrictEqual(listed, stored)
-      assert.equal(listed?.text, aMessage().text)
-      listed!.attempts = 99
-      assert.deepStrictEqual(await storage().outbox.listByIssuance(17), [stored])
+      const [claimed] = await claimDue(NOW)
+      assert.deepStrictEqual(claimed, leased(stored!, NOW))
+      assert.equal(claimed?.text, aMessage().text)
+      claimed!.attempts = 99
+      claimed!.text = 'mutated after claim'
+      assert.deepStrictEqual(await claimDue(NOW + LEASE), [leased(leased(stored!, NOW), NOW + LEASE)])
     })
   })
 }

@@ -22,9 +22,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
     async function jobs(count: number, { enqueue = true } = {}): Promise<number[]> {
       const ids = await seedIssuances(storage(), await seedTemplate(storage()), count)
       if (enqueue) {
-        await storage().transaction(async (tx) => {
-          for (const issuanceId of ids) await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
-        })
+        await storage().transaction((tx) => tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: 'chess' }))))
       }
       return ids
     }
@@ -52,7 +50,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
         const inserted = []
         // Created out of sequence order: the oldest by time is the second inserted.
         for (const createdAt of [NOW + 20, NOW + 10, NOW + 30]) inserted.push((await tx.issuances.insert(anIssuance(seed, { createdAt }))).id)
-        for (const issuanceId of inserted) await tx.signingJobs.enqueue({ issuanceId, club: 'chess' })
+        await tx.signingJobs.enqueueMany(inserted.map((issuanceId) => ({ issuanceId, club: 'chess' })))
         return inserted
       })
       assert.deepStrictEqual(await storage().signingJobs.countBacklog(), { depth: 3, oldestCreatedAt: NOW + 10 })
@@ -72,9 +70,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
 
     it('claim leases the oldest issuances first (lowest sequence, whatever the random ids), at most limit', async () => {
       const ids = await jobs(5, { enqueue: false })
-      await storage().transaction(async (tx) => {
-        for (const i of [3, 0, 4, 1, 2]) await tx.signingJobs.enqueue({ issuanceId: ids[i]!, club: 'chess' })
-      })
+      await storage().transaction((tx) => tx.signingJobs.enqueueMany([3, 0, 4, 1, 2].map((i) => ({ issuanceId: ids[i]!, club: 'chess' }))))
       assert.deepStrictEqual(
         (await claim(NOW, 2)).map((job) => job.issuanceId),
         [ids[0], ids[1]],
@@ -103,7 +99,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
 
     it('claim takes the lowest sequences among never-leased and lease-ended jobs together', async () => {
       const ids = await jobs(5, { enqueue: false })
-      const enqueue = (i: number) => storage().transaction((tx) => tx.signingJobs.enqueue({ issuanceId: ids[i]!, club: 'chess' }))
+      const enqueue = (i: number) => storage().transaction((tx) => tx.signingJobs.enqueueMany([{ issuanceId: ids[i]!, club: 'chess' }]))
       // Leased, and their leases end before `later`: 1 and 2. Never leased: 0 (lower than both), 3 and 4.
       await enqueue(1)
       await enqueue(2)
@@ -132,16 +128,16 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
     it('enqueueing a second job for an issuance throws StorageConflict and keeps one job', async () => {
       const [issuanceId] = await jobs(1)
       await assert.rejects(
-        storage().transaction((tx) => tx.signingJobs.enqueue({ issuanceId: issuanceId!, club: 'chess' })),
+        storage().transaction((tx) => tx.signingJobs.enqueueMany([{ issuanceId: issuanceId!, club: 'chess' }])),
         (error) => error instanceof StorageConflict,
       )
       assert.equal(await storage().signingJobs.count(), 1)
       assert.deepStrictEqual(await claim(NOW), [aJob({ issuanceId: issuanceId! })])
     })
 
-    it('reserveStatusSlot records the slot on the job, and it is kept across a release', async () => {
+    it('reserveStatusSlots records the slot on the job, and it is kept across a release', async () => {
       const [issuanceId, other] = await jobs(2)
-      await storage().transaction((tx) => tx.signingJobs.reserveStatusSlot(issuanceId!, 3, 117_000))
+      await storage().transaction((tx) => tx.signingJobs.reserveStatusSlots([{ issuanceId: issuanceId!, statusListId: 3, statusListIndex: 117_000 }]))
       const claimed = await claim(NOW)
       assert.deepStrictEqual(claimed, [aJob({ issuanceId: issuanceId!, statusListId: 3, statusListIndex: 117_000 }), aJob({ issuanceId: other! })])
       await storage().transaction((tx) => tx.signingJobs.release(issuanceId!, 'signer offline', NOW + 10))
@@ -187,7 +183,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
     it('a job can be enqueued again for an issuance whose job was completed', async () => {
       const [issuanceId] = await jobs(1)
       await storage().transaction((tx) => tx.signingJobs.complete(issuanceId!))
-      await storage().transaction((tx) => tx.signingJobs.enqueue({ issuanceId: issuanceId!, club: 'chess' }))
+      await storage().transaction((tx) => tx.signingJobs.enqueueMany([{ issuanceId: issuanceId!, club: 'chess' }]))
       assert.deepStrictEqual(await claim(NOW), [aJob({ issuanceId: issuanceId! })])
     })
 
@@ -217,7 +213,7 @@ export function signingJobCases(open: OpenStorage, options: CaseOptions = {}): v
       await assert.rejects(
         storage().transaction(async (tx) => {
           assert.equal((await tx.signingJobs.claim(NOW, LEASE, 10)).length, 1)
-          await tx.signingJobs.reserveStatusSlot(issuanceId!, 1, 2)
+          await tx.signingJobs.reserveStatusSlots([{ issuanceId: issuanceId!, statusListId: 1, statusListIndex: 2 }])
           await tx.signingJobs.release(issuanceId!, 'boom', NOW + 10 * LEASE)
           throw new Error('roll back')
         }),
