@@ -1,9 +1,9 @@
 /**
- * The real server as a child process, and the admin CLI as a child process, on one data dir.
- * Tests talk to the server over HTTP with undici, as an integrator would.
+ * The real server as a child process, and the admin CLI (in this process, test/support/cli.ts), on one
+ * data dir. Tests talk to the server over HTTP with undici, as an integrator would.
  */
 import assert from 'node:assert/strict'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,12 +14,14 @@ import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { defaultUrls } from '../../core/config.ts'
 import { createCoreIssuer, type CoreIssuer } from '../../core/issuer.ts'
 import { loadMasterKey } from '../../server/master-key.ts'
+import { cliInProcess, dataDirEnv, type CliResult } from './cli.ts'
 import type { Json } from './json.ts'
+
+export type { CliResult } from './cli.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NODE_ENTRY = join(ROOT, 'server/node.ts')
 const CLOCKED_ENTRY = join(ROOT, 'test/support/clocked-server.ts')
-const CLI_ENTRY = join(ROOT, 'server/cli.ts')
 
 /** A fresh data dir under the OS temp dir. */
 export function freshDataDir(): string {
@@ -249,30 +251,9 @@ export function removeDataDir(dataDir: string): void {
   rmSync(dataDir, { recursive: true, force: true })
 }
 
-export interface CliResult {
-  /** The exit code. */
-  code: number
-  /** stdout parsed as one JSON value. */
-  json: Json
-  stdout: string
-  stderr: string
-}
-
-/** Runs `node --import tsx server/cli.ts ...args` on `dataDir`. Never rejects on a non-zero exit. */
+/** Runs the admin command `...args` on `dataDir`, in this process. Never rejects on a non-zero exit code. */
 export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], { cwd: ROOT, env: childEnv(dataDir, {}), timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-      if (error && typeof error.code !== 'number') return reject(error)
-      let json: unknown
-      try {
-        json = JSON.parse(stdout)
-      } catch {
-        json = undefined
-      }
-      resolve({ code, json, stdout, stderr })
-    })
-  })
+  return cliInProcess(dataDirEnv(dataDir), args)
 }
 
 /** `runCli`, asserting success: returns the printed object. */
@@ -286,7 +267,8 @@ export async function cli(dataDir: string, ...args: string[]): Promise<Json> {
 
 /**
  * The admin operations in this process, on the server's data dir: what the CLI does, without paying a
- * process start per call. For test setup; the CLI itself is tested in test/server/cli.test.ts.
+ * JSON round trip, one connection for many calls. For test setup; the CLI itself is tested in
+ * test/server/cli.test.ts.
  */
 export function openAdmin(dataDir: string): CoreIssuer {
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dataDir, 'clubcred.db')) })
