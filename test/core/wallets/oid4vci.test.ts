@@ -11,7 +11,7 @@ import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, 
 import { Openid4vciClient } from '@openid4vc/openid4vci'
 import { Oauth2ClientErrorResponseError, clientAuthenticationAnonymous } from '@openid4vc/oauth2'
 import { CREDENTIAL_ISSUER, ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
-import type { Json } from '../support/json.ts'
+import type { Json } from '../../support/json.ts'
 
 const CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
 

@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createIssuer, type Issuer } from '../../index.ts'
-import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
-import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
-import { createTestClock, type TestClock } from '../support/clock.ts'
+import { createIssuer, type Issuer } from '../../../index.ts'
+import { createSqliteStorage } from '../../../adapters/sqlite/index.ts'
+import { betterSqlite3Driver } from '../../../adapters/sqlite/driver-better-sqlite3.ts'
+import { createTestClock, type TestClock } from '../../support/clock.ts'
 
 /** A deployment on https, as OID4VCI requires (wallets refuse http issuers): every surface on one host. */
 export const HOST = 'clubcred.test'
