@@ -16,13 +16,13 @@ import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.ts'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
+import { ORIGIN } from '../support/origin.ts'
 import type { Json } from '../support/json.ts'
 
 /** Server connections PgBouncer keeps per database: below the clients' 2 × CLIENT_POOL. */
 const SERVER_POOL = 2
 const CLIENT_POOL = 4
-const ORIGIN = 'http://localhost:8787'
 const CLUB = 'chess'
 
 let server: TestPostgres | undefined

@@ -7,7 +7,7 @@ import { createCoreIssuer } from '../../core/issuer.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { assertProblem } from '../core/achievements/support.ts'
 import { FILES_CLUB, createDesign, filePath, issueOne, pdfText, skipWithoutPoppler } from '../core/files/support.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
 
 /**
  * The certificate file (interface-spec §4.6; scope `issuance:read`, docs/decisions.md, Scopes per

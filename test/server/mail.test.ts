@@ -11,7 +11,8 @@ import { createSmtpNotifier } from '../../adapters/smtp/index.ts'
 import { OUTBOX_MAX_ATTEMPTS } from '../../core/notifications/dispatch.ts'
 import { createCoreHarness, type CoreHarness } from '../support/core-issuer.ts'
 import { startSmtpSink, type SmtpSink, type SunkMessage } from '../support/smtp-sink.ts'
-import { accessToken, clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -287,31 +287,6 @@ export async function clubAndClient(dataDir: string, domain: string, scopes?: st
   return cli(dataDir, 'client', 'create', '--club', domain, ...(scopes ? ['--scopes', scopes] : []))
 }
 
-/** HTTP Basic as RFC 6749 §2.3.1 says: id and secret form-urlencoded, then base64. */
-export function basic(id: string, secret: string): string {
-  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+')
-  return 'Basic ' + Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')
-}
-
-export const FORM = 'application/x-www-form-urlencoded'
-
-/** POST /oauth/token with the client credentials grant. */
-export function tokenRequest(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string) {
-  const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) })
-  return server.http('/oauth/token', {
-    method: 'POST',
-    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': FORM },
-    body: body.toString(),
-  })
-}
-
-/** An access token, asserting the token endpoint said 200. */
-export async function accessToken(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
-  const response = await tokenRequest(server, client, scope)
-  if (response.status !== 200) throw new Error(`token endpoint said ${response.status}: ${response.text}`)
-  return response.json.access_token
-}
-
 /** GET the club root with a bearer token. */
 export function clubRoot(server: ServerProcess, club: string, token: string | null, method: 'GET' | 'HEAD' = 'GET') {
   return server.http(`/v2/clubs/${club}/`, { method, headers: token === null ? {} : { authorization: `Bearer ${token}` } })
