@@ -1,8 +1,8 @@
 /**
- * Where the tests' issuers say they are: `defaultUrls(8787)`, every surface on one origin. In process it
- * is what requests are addressed to; a server process gets it as its public address (`ADDRESS`) whatever
- * port it listens on, so that servers started one after another on the same data (a restore, a copy to
- * PostgreSQL, several nodes) publish the same DIDs and URLs.
+ * Where the tests' issuers say they are. In process: `defaultUrls(8787)`, every surface on `ORIGIN`,
+ * which is what requests are addressed to. A server process gets `ADDRESS` as its public address
+ * whatever port it listens on, so that servers started one after another on the same data (a restore,
+ * a copy to PostgreSQL, several nodes) publish the same DIDs and URLs; it is a name nothing answers at.
  */
 import { defaultUrls } from '../../core/config.ts'
 
@@ -10,11 +10,13 @@ export const URLS = defaultUrls(8787)
 
 export const ORIGIN = URLS.base
 
-/** `URLS` as a server process's environment (docs/install.md, Configuration). */
+const PUBLIC_ORIGIN = 'http://badges.rowing.test'
+
+/** A server process's public address (docs/install.md, Configuration). */
 export const ADDRESS = {
-  CLUBCRED_BASE_URL: URLS.base,
-  CLUBCRED_AUTH_URL: URLS.auth,
-  CLUBCRED_PUBLIC_URL: URLS.public,
-  CLUBCRED_SHARE_HOST: URLS.shareHost,
-  CLUBCRED_LEGACY_BASE_URL: URLS.legacyBase,
+  CLUBCRED_BASE_URL: PUBLIC_ORIGIN,
+  CLUBCRED_AUTH_URL: `${PUBLIC_ORIGIN}/oauth`,
+  CLUBCRED_PUBLIC_URL: PUBLIC_ORIGIN,
+  CLUBCRED_SHARE_HOST: new URL(PUBLIC_ORIGIN).host,
+  CLUBCRED_LEGACY_BASE_URL: PUBLIC_ORIGIN,
 }
