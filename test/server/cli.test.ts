@@ -201,15 +201,22 @@ describe('the admin CLI', { concurrency: 3 }, () => {
   })
 })
 
+/** Open handles by kind (a child process of an earlier test may still be closing: fewer is fine). */
+function resourceCounts(): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
+  return counts
+}
+
 describe('the admin CLI in a process it shares', () => {
   it('a command closes its storage, leaves no handle open and sets no exit code', async () => {
     const dataDir = freshDataDir()
     try {
-      const before = process.getActiveResourcesInfo().sort()
+      const before = resourceCounts()
       assertSuccess(await runCli(dataDir, 'club', 'create', '--domain', 'chess', '--name', 'Chess Club'))
       assertSuccess(await runCli(dataDir, 'key', 'rotate', '--club', 'chess'))
       assertFailure(await runCli(dataDir, 'client', 'rotate', '--client', 'cc_nope'), 'client-not-found')
-      assert.deepEqual(process.getActiveResourcesInfo().sort(), before)
+      for (const [kind, count] of Object.entries(resourceCounts())) assert.ok(count <= (before[kind] ?? 0), `a ${kind} was left open`)
       // The last connection to close checkpoints the write-ahead log and removes it.
       assert.deepEqual(readdirSync(dataDir).sort(), ['clubcred.db', 'master.key'], 'the storage is closed')
       assert.equal(process.exitCode, undefined)
