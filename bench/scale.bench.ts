@@ -35,7 +35,8 @@ import { createCoreIssuer } from '../core/create-core-issuer.ts'
 import { loadMasterKey } from '../server/master-key.ts'
 import { startPostgres } from '../test/support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../test/support/node-process.ts'
-import { basic, demoClientFrom } from '../test/support/server.ts'
+import { basic } from '../test/support/tokens.ts'
+import { demoClientFrom } from '../test/support/server.ts'
 import { benchSettings } from './settings.ts'
 
 const {

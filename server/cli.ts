@@ -32,9 +32,30 @@ import { DriverMissing, loadDriver } from './load-driver.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
 
-/** What a command gets besides its options: the configuration, and the data dir's issuer on first use. */
+/** Where output goes: a stream of the process, or a test's collector. */
+export interface CliOutput {
+  write(text: string): unknown
+  /** A progress bar is drawn only on a terminal. */
+  isTTY?: boolean
+}
+
+/**
+ * What a command reads and where it writes: the process's environment, stdout and stderr when run as
+ * a command; a test gives its own, so that commands run in its process, side by side, each on its own
+ * data dir.
+ */
+export interface CliIo {
+  env: Record<string, string | undefined>
+  stdout: CliOutput
+  stderr: CliOutput
+}
+
+const processIo = (): CliIo => ({ env: process.env, stdout: process.stdout, stderr: process.stderr })
+
+/** What a command gets besides its options: the configuration, its output, and the data dir's issuer on first use. */
 export interface CommandContext {
   config: ServerConfig
+  io: CliIo
   /** Wires the issuer on the configured storage once; it is closed after the command. */
   issuer(): Promise<Issuer>
 }
@@ -43,9 +64,9 @@ type Command = CommandSpec<CommandContext>
 
 /** A command that works through the issuer. */
 const withIssuer =
-  (run: (issuer: Issuer, options: Options) => Promise<unknown>): Command['run'] =>
+  (run: (issuer: Issuer, options: Options, context: CommandContext) => Promise<unknown>): Command['run'] =>
   async (options, context) =>
-    run(await context.issuer(), options)
+    run(await context.issuer(), options, context)
 
 const option = (name: string, value: string | undefined, description: string, isRequired = false): OptionSpec => ({
   name,
@@ -313,7 +334,7 @@ function templateId(o: Options): number {
  * Bulk issue from a CSV in batches of MAX_RECIPIENTS (the API's limit, docs/api.md §4.3). Each batch carries an Idempotency-Key
  * derived from the file and the batch, so running the same file again after a failure issues nothing twice.
  */
-async function issueFromCsv(issuer: Issuer, o: Options) {
+async function issueFromCsv(issuer: Issuer, o: Options, { io }: CommandContext) {
   const club = required(o, 'club')
   const file = required(o, 'csv')
   const achievementFormId = templateId(o)
@@ -327,7 +348,7 @@ async function issueFromCsv(issuer: Issuer, o: Options) {
   const fingerprint = createHash('sha256').update(text).digest('hex').slice(0, 16)
   const summary = { total: 0, ok: 0, skipped: 0, failed: 0 }
   const problems: unknown[] = []
-  const progress = createProgress(recipients.length)
+  const progress = createProgress(recipients.length, io.stderr)
   for (let start = 0; start < recipients.length; start += MAX_RECIPIENTS) {
     const batch = recipients.slice(start, start + MAX_RECIPIENTS)
     const { result } = await issuer.issuances.issue(
@@ -380,9 +401,14 @@ function groupHelp(group: string): string | undefined {
 /**
  * Runs one admin command and returns its exit code: 0 with its one JSON object on stdout, 2 for a usage
  * error, 1 for any other failure (`{ "error": { code, message } }` on stdout). `--help` prints the
- * command's help (text, not JSON) and returns 0.
+ * command's help (text, not JSON) and returns 0. It never exits the process, and what it opens (the
+ * storage, the signer) it closes before it returns.
+ *
+ * @example
+ * const code = await main(['club', 'create', '--domain', 'chess', '--name', 'Chess'], { env: { CLUBCRED_DATA_DIR: dir }, stdout, stderr })
  */
-export async function main(args: string[]): Promise<number> {
+export async function main(args: string[], io: CliIo = processIo()): Promise<number> {
+  const print = (value: unknown) => io.stdout.write(JSON.stringify(value) + '\n')
   let issuer: Promise<Issuer> | undefined
   // `help webhook create` is `webhook create --help`.
   const argv = args[0] === 'help' ? [...args.slice(1), '--help'] : args
@@ -392,19 +418,20 @@ export async function main(args: string[]): Promise<number> {
     if (wantsHelp(argv)) {
       const help = command ? commandHelp('clubcred', name, command) : words.length === 0 ? `${overallHelp()}\n` : groupHelp(name)
       if (help === undefined) throw new UsageError(`unknown command: ${shownWords(words)}\n${overallHelp()}`)
-      process.stdout.write(help)
+      io.stdout.write(help)
       return 0
     }
     // The words only: an option's value may be a secret (a key pasted in the wrong place).
     if (!command) throw new UsageError(`unknown command: ${shownWords(words) || '(none)'}\n${overallHelp()}`)
     const options = parseOptions(command, rest, argument)
     // Before the check, as `clubcred serve` does: a mistyped name is most often why the check fails.
-    warnOfUnknownVariables(process.env)
-    const config = readServerConfig()
+    warnOfUnknownVariables(io.env, io.stderr)
+    const config = readServerConfig(io.env)
     const context: CommandContext = {
       config,
+      io,
       // Loaded only when a command needs it: a usage error answers without loading the issuer.
-      issuer: () => (issuer ??= openIssuer(config)),
+      issuer: () => (issuer ??= openIssuer(config, io)),
     }
     print(await command.run(options, context))
     return 0
@@ -440,7 +467,7 @@ export async function main(args: string[]): Promise<number> {
     // Through the log's masking (docs/logs.md): a library's error can carry an address or a secret in its
     // message or its other fields (a driver's detail, a mailer's envelope), and stderr is a log.
     const { createLogger, errorFields } = await import('./log.ts')
-    createLogger({ level: 'error', destination: 'stderr' }).error({ err: error }, 'command failed')
+    createLogger({ level: 'error', destination: logDestination(io) }).error({ err: error }, 'command failed')
     print({ error: { code: 'internal-error', message: errorFields(error).message } })
     return 1
   } finally {
@@ -448,20 +475,26 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-async function openIssuer(config: ServerConfig): Promise<Issuer> {
-  const [{ wireIssuer }, { createNodeSigner }] = await Promise.all([import('./wire.ts'), import('../adapters/node/signer.ts')])
+async function openIssuer(config: ServerConfig, io: CliIo): Promise<Issuer> {
+  const [{ wireIssuer }, { createNodeSigner }, { createLogger }] = await Promise.all([
+    import('./wire.ts'),
+    import('../adapters/node/signer.ts'),
+    import('./log.ts'),
+  ])
   // Loaded only on SQLite: a command on PostgreSQL needs no better-sqlite3.
   const openDriver = async (filename: string) => (await loadBetterSqlite3()).betterSqlite3Driver(filename)
-  return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver, signer: createNodeSigner() })
+  const logger = createLogger({ level: config.logLevel, destination: logDestination(io) })
+  return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver, signer: createNodeSigner(), logger })
+}
+
+/** The log goes to stderr: the process's own synchronously (the last line before an exit is kept), else the given one. */
+function logDestination(io: CliIo): 'stderr' | { write(text: string): void } {
+  return io.stderr === process.stderr ? 'stderr' : { write: (text) => void io.stderr.write(text) }
 }
 
 /** Node's SQLite driver; where it is not installed, `DriverMissing` (`driver-missing`, exit 1). */
 function loadBetterSqlite3() {
   return loadDriver('better-sqlite3', () => import('../adapters/sqlite/driver-better-sqlite3.ts'))
-}
-
-function print(value: unknown): void {
-  process.stdout.write(JSON.stringify(value) + '\n')
 }
 
 /**

@@ -268,8 +268,8 @@ export function unknownVariableWarnings(env: Record<string, string | undefined>)
 }
 
 /** Prints `unknownVariableWarnings(env)` to stderr, one `clubcred: warning:` line each (the server entries and the CLI). */
-export function warnOfUnknownVariables(env: Record<string, string | undefined>): void {
-  for (const warning of unknownVariableWarnings(env)) process.stderr.write(`clubcred: warning: ${warning}\n`)
+export function warnOfUnknownVariables(env: Record<string, string | undefined>, stderr: { write(text: string): unknown } = process.stderr): void {
+  for (const warning of unknownVariableWarnings(env)) stderr.write(`clubcred: warning: ${warning}\n`)
 }
 
 /** Levenshtein distance: insertions, deletions and substitutions. */

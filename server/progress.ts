@@ -1,5 +1,5 @@
 /** A progress bar on stderr when it is a terminal; silent otherwise (logs, pipes, tests). */
-export function createProgress(total: number, stream: NodeJS.WriteStream = process.stderr) {
+export function createProgress(total: number, stream: { isTTY?: boolean; write(text: string): unknown } = process.stderr) {
   const width = 30
   const enabled = Boolean(stream.isTTY) && total > 0
   return {

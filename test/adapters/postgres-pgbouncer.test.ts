@@ -8,42 +8,37 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
 import postgres from 'postgres'
-import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
-import { createPostgresStorage, migratePostgres } from '../../adapters/postgres/index.ts'
+import { createIssuer, type Issuer } from '../../index.ts'
+import { createPostgresStorage } from '../../adapters/postgres/index.ts'
 import { MIGRATIONS } from '../../adapters/postgres/migrations/index.ts'
 import { storageSuite } from '../conformance/storage.suite.ts'
 import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.ts'
-import { startPostgres, type TestPostgres } from '../support/postgres.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { postgresPerFile } from '../support/postgres-storage.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
+import { ORIGIN, URLS } from '../support/origin.ts'
 import type { Json } from '../support/json.ts'
 
 /** Server connections PgBouncer keeps per database: below the clients' 2 × CLIENT_POOL. */
 const SERVER_POOL = 2
 const CLIENT_POOL = 4
-const ORIGIN = 'http://localhost:8787'
 const CLUB = 'chess'
 
-let server: TestPostgres | undefined
+const postgresServer = postgresPerFile()
 let bouncer: TestPgBouncer | undefined
-let template: string | undefined
 
 before(async () => {
-  server = await startPostgres()
-  const url = await server.newDatabase()
-  await migratePostgres({ url })
-  template = new URL(url).pathname.slice(1)
-  bouncer = await startPgBouncer(server.url, { poolSize: SERVER_POOL })
+  bouncer = await startPgBouncer((await postgresServer.started()).url, { poolSize: SERVER_POOL })
 })
+// After postgresPerFile's: PostgreSQL stops first, a fast stop that drops PgBouncer's server connections.
 after(async () => {
   await bouncer?.stop()
-  await server?.stop()
 })
 
 const started = () => {
-  if (!server || !bouncer) throw new Error('PostgreSQL and PgBouncer are not started: call inside a test')
-  return { server, bouncer }
+  if (!bouncer) throw new Error('PgBouncer is not started: call inside a test')
+  return bouncer
 }
 
 /**
@@ -51,8 +46,8 @@ const started = () => {
  * schema on the search_path, as docs/deployment.md asks of an operator, and its URL through PgBouncer.
  */
 async function pooledDatabase({ migrated = true, searchPath = true } = {}): Promise<{ direct: string; pooled: string }> {
-  const { server, bouncer } = started()
-  const direct = await server.newDatabase(migrated ? { template } : {})
+  const bouncer = started()
+  const direct = await postgresServer.database({ migrated })
   if (searchPath) await asAdmin(direct, (sql) => sql.unsafe(`ALTER ROLE postgres IN DATABASE ${new URL(direct).pathname.slice(1)} SET search_path = clubcred`))
   return { direct, pooled: bouncer.pooled(direct) }
 }
@@ -93,7 +88,7 @@ twoNodesSuite({
 })
 
 async function node(url: string): Promise<Issuer> {
-  return createIssuer({ storage: await openPooled(url), masterKey: MASTER_KEY, urls: defaultUrls(8787) })
+  return createIssuer({ storage: await openPooled(url), masterKey: MASTER_KEY, urls: URLS })
 }
 
 describe('clubcred through PgBouncer in transaction mode', { timeout: 120_000 }, () => {
@@ -153,7 +148,7 @@ describe('clubcred through PgBouncer in transaction mode', { timeout: 120_000 },
   })
 
   it('two issuers on the pooled URL issue a batch through both, sign it with both workers, and every credential verifies and has one event in the feed', async () => {
-    const { bouncer } = started()
+    const bouncer = started()
     const { direct, pooled } = await pooledDatabase()
     const [a, b] = await Promise.all([node(pooled), node(pooled)])
     try {

@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { after, before, describe, it } from 'node:test'
 import { chromium, type Browser, type BrowserContext } from 'playwright-core'
-import { FILES_CLUB, filePath, issueOne, openFilesApi, type FilesApi } from '../files/support.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { FILES_CLUB, filePath, issueOne } from '../core/files/support.ts'
 import { BADGE_SVG, BYPASSES } from '../support/svg-designs.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -39,7 +40,7 @@ interface Observed {
 }
 
 describe('a baked SVG badge opened from disk in chromium', { skip }, () => {
-  let api: FilesApi
+  let api: Api
   let browser: Browser
   let context: BrowserContext
   let dir: string
@@ -47,7 +48,7 @@ describe('a baked SVG badge opened from disk in chromium', { skip }, () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'clubcred-badge-'))
     ;[api, browser] = await Promise.all([
-      openFilesApi(),
+      openApi(),
       chromium.launch({
         executablePath: CHROMIUM,
         args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],

@@ -10,7 +10,8 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { ROOT, accessToken, clubAndClient, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { ROOT, clubAndClient, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
 const ARTIFACTS = join(ROOT, 'test/artifacts')

@@ -27,7 +27,8 @@ import {
 import type { templateCreateSchema, templatePatchSchema } from '../../core/achievements/schema.ts'
 import type { designCreateSchema, designPatchSchema } from '../../core/designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from '../../core/issuances/schema.ts'
-import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { ORIGIN } from '../support/origin.ts'
 import { createTestClock, type TestClock } from '../support/clock.ts'
 
 // The client's write shapes are accepted by the server's own schemas (checked when `tsc` runs). A

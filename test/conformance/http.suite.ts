@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import type { Issuer } from '../../index.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
 
 export interface HttpHarness {
   issuer: Issuer

@@ -11,11 +11,11 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list'
 import type { Issuer } from '../../index.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
+// Both nodes MUST be configured with the URLs of this origin (one load balancer).
+import { ORIGIN } from '../support/origin.ts'
 import type { Json } from '../support/json.ts'
 
-/** The origin of `defaultUrls(8787)`, which both nodes MUST be configured with (one load balancer). */
-const ORIGIN = 'http://localhost:8787'
 const CLUB = 'chess'
 
 /**

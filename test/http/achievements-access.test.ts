@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import { openApi, ORIGIN, type Api } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { ORIGIN } from '../support/origin.ts'
 import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../core/achievements/support.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 

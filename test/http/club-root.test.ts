@@ -9,10 +9,9 @@ import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { SignJWT, decodeJwt, decodeProtectedHeader, type JWK } from 'jose'
 import { SCOPE_NAMES } from '../../core/scopes.ts'
+import { accessToken, basic, tokenRequest } from '../support/tokens.ts'
 import {
-  accessToken,
   adminClubAndClient,
-  basic,
   cli,
   clubRoot,
   demoClientFrom,
@@ -20,7 +19,6 @@ import {
   removeDataDir,
   startClockedServer,
   startServer,
-  tokenRequest,
   type ClockedServerProcess,
   type ServerProcess,
 } from '../support/server.ts'

@@ -3,7 +3,8 @@ import { after, before, describe, it } from 'node:test'
 import { decodeJwt } from 'jose'
 import { ProblemError } from '../../core/errors.ts'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
-import { FILES_CLUB, filePath, issueOne, openFilesApi, pdfText, skipWithoutPoppler, type FilesApi } from '../files/support.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { FILES_CLUB, filePath, issueOne, pdfText, skipWithoutPoppler } from '../core/files/support.ts'
 import { assertValidOb3 } from '../support/ob3-schema.ts'
 import { assertProblem } from '../core/achievements/support.ts'
 import type { Json } from '../support/json.ts'
@@ -19,12 +20,12 @@ const PARTNER = { name: '대한체스연맹', url: 'https://kchess.example/', is
 const HOSTILE = { name: 'Go & Baduk <b>Club</b> "Busan"', url: 'https://go.example/busan?a=1&b=2' }
 
 describe('co-issuers of a template', { skip: skipWithoutPoppler }, () => {
-  let api: FilesApi
+  let api: Api
   let templateId: number
   let before_: number
   let after_: number
   before(async () => {
-    api = await openFilesApi({ certificates: createPdfRenderer() })
+    api = await openApi({ certificates: createPdfRenderer() })
     ;({ templateId, issuanceId: before_ } = await issueOne(api, {
       template: { name: '연합 토너먼트' },
       recipient: { externalUserId: 'early', email: 'early@chess.example' },

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import { assertProblem } from '../core/achievements/support.ts'
-import { FILES_CLUB, filePath, issueOne, openFilesApi, type FilesApi } from '../files/support.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { FILES_CLUB, filePath, issueOne } from '../core/files/support.ts'
 import { BADGE_SVG, BADGE_SVG_SANITISED, BYPASSES, SVG_NS } from '../support/svg-designs.ts'
 
 const DESIGNS = `/v2/clubs/${FILES_CLUB}/designs`
@@ -17,9 +18,9 @@ const base64 = (text: string) => Buffer.from(text).toString('base64')
 const badgeBody = (svg: string, name = 'Badge') => ({ kind: 'badge', name, image: { mediaType: 'image/svg+xml', data: base64(svg) } })
 
 describe('SVG badge designs through the API', () => {
-  let api: FilesApi
+  let api: Api
   before(async () => {
-    api = await openFilesApi()
+    api = await openApi()
   })
   after(() => api.close())
 
@@ -30,7 +31,7 @@ describe('SVG badge designs through the API', () => {
   }
 
   /** Asserts a 422 `validation-failed` with one image error; returns the detail. */
-  function assertRefused(response: Awaited<ReturnType<FilesApi['call']>>, message: string, path = 'image'): string {
+  function assertRefused(response: Awaited<ReturnType<Api['call']>>, message: string, path = 'image'): string {
     const body = assertProblem(response, 422, 'validation-failed')
     assert.deepEqual(body.errors, [{ message, path }])
     return body.detail as string

@@ -4,18 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import {
-  FORM,
-  accessToken,
-  adminClubAndClient,
-  basic,
-  clubRoot,
-  errorLines,
-  openAdmin,
-  removeDataDir,
-  startServer,
-  type ServerProcess,
-} from '../support/server.ts'
+import { FORM, accessToken, basic } from '../support/tokens.ts'
+import { adminClubAndClient, clubRoot, errorLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { assertOAuthError, assertProblem } from '../support/assertions.ts'
 
 describe('the HTTP face', () => {

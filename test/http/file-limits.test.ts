@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
-import { ORIGIN } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { ORIGIN } from '../support/origin.ts'
 import { createTestClock } from '../support/clock.ts'
 import { assertProblem } from '../core/achievements/support.ts'
-import { FILES_CLUB, filePath, issueOne, openFilesApi, type FilesApi } from '../files/support.ts'
+import { FILES_CLUB, filePath, issueOne } from '../core/files/support.ts'
 import type { CertificateModel } from '../../core/files/certificate-model.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
@@ -29,10 +30,10 @@ function countingRenderer(): CertificateRenderer & { calls: number } {
 
 describe('rendered files are kept by their strong ETag', () => {
   const renderer = countingRenderer()
-  let api: FilesApi
+  let api: Api
   let issuanceId: number
   before(async () => {
-    api = await openFilesApi({ certificates: renderer })
+    api = await openApi({ certificates: renderer })
     ;({ issuanceId } = await issueOne(api))
     await api.issuer.worker.drain()
   })
@@ -74,7 +75,7 @@ describe('PDF renderings are bounded', () => {
       },
     }
     // One at a time and none waiting, so that the second is refused whatever the timing.
-    const api = await openFilesApi({ certificates: held, files: { renderConcurrency: 1, renderQueue: 0 } })
+    const api = await openApi({ certificates: held, files: { renderConcurrency: 1, renderQueue: 0 } })
     try {
       const ids = []
       for (const name of ['a', 'b']) ids.push((await issueOne(api, { template: { name }, recipient: { externalUserId: name } })).issuanceId)
@@ -96,12 +97,12 @@ describe('PDF renderings are bounded', () => {
 
 describe('file downloads are limited per club', () => {
   const clock = createTestClock()
-  let api: FilesApi
+  let api: Api
   let chess: number
   let goToken: string
   let go: number
   before(async () => {
-    api = await openFilesApi({ clock, files: { downloadsPerClub: { burst: 3, perSecond: 0.5 } } })
+    api = await openApi({ clock, files: { downloadsPerClub: { burst: 3, perSecond: 0.5 } } })
     ;({ issuanceId: chess } = await issueOne(api))
     await api.issuer.clubs.create({ domain: 'go', name: 'Go Club' })
     const template = await api.issuer.achievements.create('go', { name: '바둑 입문', description: '바둑의 기본' })

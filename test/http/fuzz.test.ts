@@ -12,7 +12,8 @@ import Database from 'better-sqlite3'
 import fc from 'fast-check'
 import { Agent, request } from 'undici'
 import { fromSchema, oddString, type JsonSchema } from '../support/schema-arbitrary.ts'
-import { accessToken, adminClubAndClient, basic, errorLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken, basic } from '../support/tokens.ts'
+import { adminClubAndClient, errorLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 /** Runs per operation: about 30 operations, so some 750 requests in all (about 20 s on a loaded 2-core machine). */
 const RUNS = Number(process.env.FUZZ_RUNS ?? 25)

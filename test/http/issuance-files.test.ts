@@ -4,10 +4,10 @@ import { createPdfRenderer } from '../../adapters/pdf/index.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { defaultUrls } from '../../core/config.ts'
 import { createCoreIssuer } from '../../core/create-core-issuer.ts'
-import { openApi } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
 import { assertProblem } from '../core/achievements/support.ts'
-import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, skipWithoutPoppler, type FilesApi } from '../files/support.ts'
-import { clientCredentialsGrant } from '../support/token-request.ts'
+import { FILES_CLUB, createDesign, filePath, issueOne, pdfText, skipWithoutPoppler } from '../core/files/support.ts'
+import { clientCredentialsGrant } from '../support/tokens.ts'
 
 /**
  * The certificate file (docs/api.md §4.6; scope `issuance:read`, docs/decisions/0003-scopes-per-operation.md):
@@ -22,10 +22,10 @@ const MEDIA_TYPES = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+
 const certificates = createPdfRenderer()
 
 describe('before the credential exists', () => {
-  let api: FilesApi
+  let api: Api
   let issuanceId: number
   before(async () => {
-    api = await openFilesApi({ certificates })
+    api = await openApi({ certificates })
     ;({ issuanceId } = await issueOne(api))
   })
   after(() => api.close())
@@ -44,10 +44,10 @@ describe('before the credential exists', () => {
 })
 
 describe('the file of a signed credential', () => {
-  let api: FilesApi
+  let api: Api
   let issuanceId: number
   before(async () => {
-    api = await openFilesApi({ certificates })
+    api = await openApi({ certificates })
     ;({ issuanceId } = await issueOne(api))
     await api.issuer.worker.drain()
   })
@@ -161,9 +161,9 @@ describe('the file of a signed credential', () => {
 })
 
 describe('revocation and design changes', () => {
-  let api: FilesApi
+  let api: Api
   before(async () => {
-    api = await openFilesApi({ certificates })
+    api = await openApi({ certificates })
   })
   after(() => api.close())
 
@@ -242,7 +242,7 @@ describe('an issuer without a certificate renderer', () => {
   })
 })
 
-async function tokenOf(api: FilesApi, client: { client_id: string; client_secret: string }): Promise<string> {
+async function tokenOf(api: Api, client: { client_id: string; client_secret: string }): Promise<string> {
   const response = await api.issuer.fetch(new Request('http://localhost:8787/oauth/token', clientCredentialsGrant(client)))
   return ((await response.json()) as { access_token: string }).access_token
 }

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { accessToken, adminClubAndClient, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { adminClubAndClient, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const CLUB = 'ids'
 const BASE = `/v2/clubs/${CLUB}`

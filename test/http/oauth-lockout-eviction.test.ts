@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { adminClubAndClient, openAdmin, removeDataDir, startServer, tokenRequest, type ServerProcess } from '../support/server.ts'
+import { tokenRequest } from '../support/tokens.ts'
+import { adminClubAndClient, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { assertOAuthError } from '../support/assertions.ts'
 
 describe('the token endpoint lock under a flood of made-up client ids', () => {

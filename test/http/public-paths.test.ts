@@ -9,9 +9,8 @@ import { createIssuer, type Issuer } from '../../index.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { didDocumentUrl, imageUrl, jwtUrl, skillUrl, statusListUrl, verifyUrl } from '../../core/credentials/urls.ts'
 import { PUBLIC_PATHS, WELL_KNOWN, fillPath } from '../../core/public-paths.ts'
+import { ORIGIN } from '../support/origin.ts'
 import { credentialIssuerId, credentialOfferUri, walletEndpoints } from '../../core/wallets/urls.ts'
-
-const ORIGIN = 'http://localhost:8787'
 
 describe('the public addresses core builds are the routes the HTTP face serves', () => {
   let issuer: Issuer

@@ -8,7 +8,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { SCOPE_NAMES, toScopeString, type ScopeName } from '../../core/scopes.ts'
-import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { ORIGIN } from '../support/origin.ts'
 import type { Json } from '../support/json.ts'
 
 /** docs/decisions/0003-scopes-per-operation.md, and the v1 operations with the scopes of their v2 twins (docs/api.md §4.12). */

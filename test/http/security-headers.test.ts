@@ -4,7 +4,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { ORIGIN, openApi, type Api } from '../support/api-harness.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { ORIGIN } from '../support/origin.ts'
 
 describe('security headers', () => {
   let api: Api

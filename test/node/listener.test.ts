@@ -6,7 +6,8 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { rawConnection } from '../support/raw-http.ts'
-import { accessToken, adminClubAndClient, logLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { adminClubAndClient, logLines, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 describe('the node listener', () => {
   let server: ServerProcess

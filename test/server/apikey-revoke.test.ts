@@ -7,7 +7,8 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { join } from 'node:path'
-import { accessToken, cli, clubAndClient, freshDataDir, removeDataDir, runCli, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { cli, clubAndClient, freshDataDir, removeDataDir, runCli, startServer, type ServerProcess } from '../support/server.ts'
 import { svgBase64 } from '../support/legacy-forms.ts'
 
 const KEY = /^cck_([0-9a-f]{16})\.([A-Za-z0-9_-]{43})$/

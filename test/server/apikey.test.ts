@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { accessToken, cli, clubAndClient, freshDataDir, removeDataDir, runCli, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { cli, clubAndClient, freshDataDir, removeDataDir, runCli, startServer, type ServerProcess } from '../support/server.ts'
 import { svgBase64 } from '../support/legacy-forms.ts'
 
 /**

@@ -7,7 +7,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { accessToken, adminClubAndClient, cli, demoClientFrom, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { adminClubAndClient, cli, demoClientFrom, openAdmin, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 describe('the data dir at rest', () => {
   let server: ServerProcess

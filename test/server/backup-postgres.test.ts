@@ -16,7 +16,8 @@ import { after, before, describe, it } from 'node:test'
 import { findBinDir, startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { cliWithEnv, startExpectingExit } from '../support/process-env.ts'
-import { ADDRESS, allSigned, randomKey, session, verifyWithDidDocument } from '../support/club-session.ts'
+import { allSigned, randomKey, session, verifyWithDidDocument } from '../support/club-session.ts'
+import { ADDRESS } from '../support/origin.ts'
 
 const run = promisify(execFile)
 

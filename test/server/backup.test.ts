@@ -15,7 +15,8 @@ import { sealFile } from '../../server/backup-seal.ts'
 import { readMasterKey } from '../../server/master-key.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { cliWithEnv, startExpectingExit } from '../support/process-env.ts'
-import { ADDRESS, allSigned, randomKey, session, sleep, verifyWithDidDocument } from '../support/club-session.ts'
+import { allSigned, randomKey, session, sleep, verifyWithDidDocument } from '../support/club-session.ts'
+import { ADDRESS } from '../support/origin.ts'
 import { clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
 
 /** Runs the tasks `size` at a time, answering their results in order. */

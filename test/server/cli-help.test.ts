@@ -1,8 +1,9 @@
 /**
- * `--help` for every command of `clubcred`, through the real entry `server/bin.ts`: text on
- * stdout, exit 0, the usage line and every option the command accepts. The commands come from the same
- * table the CLI runs (`COMMANDS`), so a new command is covered without touching this file; the admin
- * commands keep their JSON contract for everything that is not help.
+ * `--help` for every command of `clubcred`: text on stdout, exit 0, the usage line and every option the
+ * command accepts. The commands come from the same table the CLI runs (`COMMANDS`), so a new command is
+ * covered without touching this file; the admin commands keep their JSON contract for everything that is
+ * not help. What the real entry `server/bin.ts` decides itself (`serve`, `version`, handing the rest to
+ * the admin CLI) runs it as a process; the admin commands' help runs `main` in this process.
  */
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -13,6 +14,7 @@ import { COMMANDS } from '../../server/cli.ts'
 import { usageLine } from '../../server/command-line.ts'
 import { VARIABLES } from '../../server/environment.ts'
 import { freshDataDir, removeDataDir, ROOT } from '../support/server.ts'
+import { cliInProcess, dataDirEnv } from '../support/cli.ts'
 
 interface Run {
   code: number
@@ -37,19 +39,14 @@ function clubcred(dataDir: string, ...args: string[]): Promise<Run> {
   })
 }
 
-/** Runs `tasks` two at a time: the machine's cores are shared. */
-async function twoAtATime<T>(tasks: (() => Promise<T>)[]): Promise<T[]> {
-  const results: T[] = []
-  for (let i = 0; i < tasks.length; i += 2) results.push(...(await Promise.all(tasks.slice(i, i + 2).map((task) => task()))))
-  return results
-}
-
 describe('clubcred --help', () => {
   const dataDir = freshDataDir()
+  /** An admin command's `main`, in this process. */
+  const admin = (...args: string[]): Promise<Run> => cliInProcess(dataDirEnv(dataDir), args)
 
   it('clubcred --help lists serve and the usage line of every admin command, exit 0', async () => {
-    for (const flag of ['--help', '-h']) {
-      const { code, stdout } = await clubcred(dataDir, flag)
+    for (const run of [() => clubcred(dataDir, '--help'), () => admin('-h')]) {
+      const { code, stdout } = await run()
       assert.equal(code, 0)
       assert.match(stdout, /^usage: clubcred <command> \[options\]\n/)
       assert.match(stdout, /\n {2}serve /)
@@ -84,7 +81,7 @@ describe('clubcred --help', () => {
   it('clubcred <command> --help prints the usage and every option of each admin command, exit 0', async () => {
     const names = Object.keys(COMMANDS)
     assert.ok(names.length >= 22, 'every admin command')
-    const runs = await twoAtATime(names.map((name) => () => clubcred(dataDir, ...name.split(' '), '--help')))
+    const runs = await Promise.all(names.map((name) => admin(...name.split(' '), '--help')))
     names.forEach((name, i) => {
       const spec = COMMANDS[name]!
       const { code, stdout } = runs[i]!
@@ -95,25 +92,25 @@ describe('clubcred --help', () => {
   })
 
   it('a group lists its commands; an unknown command is a usage error in the JSON shape, exit 2', async () => {
-    const group = await clubcred(dataDir, 'webhook', '--help')
+    const group = await admin('webhook', '--help')
     assert.equal(group.code, 0)
     for (const name of Object.keys(COMMANDS).filter((name) => name.startsWith('webhook '))) assert.ok(group.stdout.includes(`\n  ${name} `), name)
-    const word = await clubcred(dataDir, 'help', 'webhook', 'create')
+    const word = await admin('help', 'webhook', 'create')
     assert.equal(word.code, 0)
-    assert.equal(word.stdout, (await clubcred(dataDir, 'webhook', 'create', '--help')).stdout, 'help <command> is <command> --help')
-    const unknown = await clubcred(dataDir, 'frobnicate', '--help')
+    assert.equal(word.stdout, (await admin('webhook', 'create', '--help')).stdout, 'help <command> is <command> --help')
+    const unknown = await admin('frobnicate', '--help')
     assert.equal(unknown.code, 2)
     assert.equal(JSON.parse(unknown.stdout).error.code, 'usage')
   })
 
   it('the admin commands keep their contract: one JSON object, usage errors for an unknown or missing option', async (t) => {
     t.after(() => removeDataDir(dataDir))
-    const created = await clubcred(dataDir, 'club', 'create', '--domain', 'chess', '--name', 'Chess Club')
+    const created = await admin('club', 'create', '--domain', 'chess', '--name', 'Chess Club')
     assert.equal(created.code, 0, created.stderr)
     assert.deepEqual(JSON.parse(created.stdout).domain, 'chess')
-    const unknownOption = await clubcred(dataDir, 'club', 'create', '--domain', 'go', '--name', 'Go', '--club', 'go')
+    const unknownOption = await admin('club', 'create', '--domain', 'go', '--name', 'Go', '--club', 'go')
     assert.deepEqual([unknownOption.code, JSON.parse(unknownOption.stdout).error.code], [2, 'usage'])
-    const missing = await clubcred(dataDir, 'webhook', 'create', '--club', 'chess')
+    const missing = await admin('webhook', 'create', '--club', 'chess')
     assert.deepEqual([missing.code, JSON.parse(missing.stdout)], [2, { error: { code: 'usage', message: '--url is required' } }])
   })
 })

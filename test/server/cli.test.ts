@@ -1,14 +1,16 @@
 /**
  * The admin CLI (docs/decisions/0002-admin-cli.md): every command prints exactly one JSON object on stdout; a
- * failure prints `{ error: { code, message } }` and exits non-zero.
+ * failure prints `{ error: { code, message } }` and exits non-zero. The commands run in this process
+ * (test/support/cli.ts); the last test starts real processes.
  */
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { SCOPE_NAMES } from '../../core/scopes.ts'
 import { freshDataDir, removeDataDir, runCli, type CliResult } from '../support/server.ts'
+import { cliProcess, dataDirEnv } from '../support/cli.ts'
 import type { Json } from '../support/json.ts'
 
 /** Exactly one JSON object on one line of stdout. */
@@ -175,10 +177,16 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     )
   })
 
-  it('CLI processes started together on a fresh data dir all succeed and agree on one master key', async () => {
+  it('CLI processes started together on a fresh data dir all succeed and agree on one master key; a failing one exits 2', async () => {
     const fresh = freshDataDir()
     try {
-      const results = await Promise.all(['a', 'b', 'c'].map((domain) => runCli(fresh, 'club', 'create', '--domain', domain, '--name', domain)))
+      const run = (...args: string[]) => cliProcess(dataDirEnv(fresh), args)
+      const [usage, ...results] = await Promise.all([
+        run('club', 'create', '--domain', 'x'),
+        ...['a', 'b', 'c'].map((domain) => run('club', 'create', '--domain', domain, '--name', domain)),
+      ])
+      assertFailure(usage!, 'usage')
+      assert.equal(usage!.code, 2, 'the exit status of the process')
       for (const result of results) assertSuccess(result)
       assert.match(readFileSync(join(fresh, 'master.key'), 'utf8'), /^[A-Za-z0-9_-]{43}\n$/)
       const db = new Database(join(fresh, 'clubcred.db'), { readonly: true })
@@ -189,6 +197,31 @@ describe('the admin CLI', { concurrency: 3 }, () => {
       }
     } finally {
       removeDataDir(fresh)
+    }
+  })
+})
+
+/** Open handles by kind (a child process of an earlier test may still be closing: fewer is fine). */
+function resourceCounts(): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const kind of process.getActiveResourcesInfo()) counts[kind] = (counts[kind] ?? 0) + 1
+  return counts
+}
+
+describe('the admin CLI in a process it shares', () => {
+  it('a command closes its storage, leaves no handle open and sets no exit code', async () => {
+    const dataDir = freshDataDir()
+    try {
+      const before = resourceCounts()
+      assertSuccess(await runCli(dataDir, 'club', 'create', '--domain', 'chess', '--name', 'Chess Club'))
+      assertSuccess(await runCli(dataDir, 'key', 'rotate', '--club', 'chess'))
+      assertFailure(await runCli(dataDir, 'client', 'rotate', '--client', 'cc_nope'), 'client-not-found')
+      for (const [kind, count] of Object.entries(resourceCounts())) assert.ok(count <= (before[kind] ?? 0), `a ${kind} was left open`)
+      // The last connection to close checkpoints the write-ahead log and removes it.
+      assert.deepEqual(readdirSync(dataDir).sort(), ['clubcred.db', 'master.key'], 'the storage is closed')
+      assert.equal(process.exitCode, undefined)
+    } finally {
+      removeDataDir(dataDir)
     }
   })
 })

@@ -14,9 +14,9 @@ import { request } from 'undici'
 import { DEFAULTS } from '../../core/config.ts'
 import { permuteIndex } from '../../core/status-lists/permute-index.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
+import { accessToken } from '../support/tokens.ts'
 import {
   ROOT,
-  accessToken,
   clubAndClient,
   collectStderr,
   freshDataDir,

@@ -11,6 +11,7 @@ import postgres from 'postgres'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoClientFrom, linesAfterListening } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
 
 const BATCH = 20
 const OUTAGE_MS = 3000
@@ -37,15 +38,7 @@ describe('the database down for a few seconds', { timeout: 180_000 }, () => {
       CLUBCRED_DATABASE_STATEMENT_TIMEOUT_MS: '2000',
     })
     const client = demoClientFrom(node.stderr)!
-    const tokenResponse = await node.http('/oauth/token', {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    })
-    const token = tokenResponse.json.access_token as string
+    const token = await accessToken(node, client)
     const call = (method: string, path: string, body?: unknown) =>
       node!.http(`/v2/clubs/demo${path}`, {
         method,

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { accessToken, cli, clubAndClient, removeDataDir, startServer } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { cli, clubAndClient, removeDataDir, startServer } from '../support/server.ts'
 
 /** `{ name: mode }` of every file in `dir`, the mode as an octal string. */
 function modes(dir: string): Record<string, string> {

@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict'
 import { after, describe, it } from 'node:test'
 import { SCOPE_NAMES } from '../../core/scopes.ts'
-import { accessToken, clubRoot, demoClientFrom, freshDataDir, removeDataDir, startServer } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { clubRoot, demoClientFrom, freshDataDir, removeDataDir, startServer } from '../support/server.ts'
 
 describe('starting the server', () => {
   const dataDir = freshDataDir()

@@ -9,7 +9,8 @@
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { after, before, describe, it } from 'node:test'
-import { ROOT, accessToken, demoClientFrom, linesAfterListening, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { ROOT, demoClientFrom, linesAfterListening, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 import { rawConnection } from '../support/raw-http.ts'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/

@@ -13,7 +13,8 @@ import { createCoreHarness, type CoreHarness } from '../support/core-issuer.ts'
 import { sqliteOutboxOf } from '../support/outbox-rows.ts'
 import { startSmtpSink, type SmtpSink, type SunkMessage } from '../support/smtp-sink.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
-import { accessToken, clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { clubAndClient, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 

@@ -14,6 +14,8 @@ import postgres from 'postgres'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { demoClientFrom } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { ADDRESS } from '../support/origin.ts'
 
 const TOTAL = 5000
 /** The batches' issuances and the one of the Idempotency-Key race. */
@@ -24,16 +26,6 @@ const LEASE_MS = 4000
 const SIGNED_WITHIN_MS = 120_000
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-function sharedAddress(origin: string): Record<string, string> {
-  return {
-    CLUBCRED_BASE_URL: origin,
-    CLUBCRED_AUTH_URL: `${origin}/oauth`,
-    CLUBCRED_PUBLIC_URL: origin,
-    CLUBCRED_SHARE_HOST: new URL(origin).host,
-    CLUBCRED_LEGACY_BASE_URL: origin,
-  }
-}
 
 describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () => {
   let server: TestPostgres
@@ -55,7 +47,7 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       CLUBCRED_DATABASE_POOL_SIZE: '4',
       // One deployment has one address: the nodes sit behind one name, so DIDs, token audiences and
       // credential URLs are the same whichever node made them.
-      ...sharedAddress('http://clubcred.test'),
+      ...ADDRESS,
     }
     const start = async (role: 'api' | 'worker') => {
       const node = await spawnNode({ ...env, CLUBCRED_ROLE: role })
@@ -75,18 +67,7 @@ describe('several nodes on one PostgreSQL database', { timeout: 300_000 }, () =>
       assert.deepEqual([refused.status, refused.json?.code], [404, 'route-not-found'], path)
     }
 
-    const tokenOf = async (node: NodeProcess) => {
-      const response = await node.http('/oauth/token', {
-        method: 'POST',
-        headers: {
-          authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-          'content-type': 'application/x-www-form-urlencoded',
-        },
-        body: 'grant_type=client_credentials',
-      })
-      assert.equal(response.status, 200, response.text)
-      return response.json.access_token as string
-    }
+    const tokenOf = (node: NodeProcess) => accessToken(node, client)
     // A token from one node is good on the other: no stickiness needed behind the load balancer.
     const token = await tokenOf(apiA)
     const tokens = new Map([

@@ -4,26 +4,21 @@
  * signs and verifies from the same database.
  */
 import assert from 'node:assert/strict'
-import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { promisify } from 'node:util'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { ROOT } from '../support/server.ts'
+import { cliWithEnv } from '../support/process-env.ts'
+import { accessToken } from '../support/tokens.ts'
 import type { Json } from '../support/json.ts'
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
+/** The admin command's printed object, asserting it succeeded. */
 async function cli(env: Record<string, string>, ...args: string[]): Promise<Json> {
-  const inherited: NodeJS.ProcessEnv = {}
-  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CLUBCRED_')) inherited[name] = value
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(ROOT, 'server/cli.ts'), ...args], {
-    cwd: ROOT,
-    env: { ...inherited, ...env },
-  })
-  return JSON.parse(stdout)
+  const result = await cliWithEnv(env, ...args)
+  assert.equal(result.code, 0, result.stdout + result.stderr)
+  return result.json
 }
 
 describe('the entries on PostgreSQL', { timeout: 180_000 }, () => {
@@ -46,16 +41,7 @@ describe('the entries on PostgreSQL', { timeout: 180_000 }, () => {
 
     deno = await spawnNode(env, { runtime: 'deno' })
     assert.doesNotMatch(deno.stderr, /created club "demo"/, 'the database had a club already: no demo bootstrap')
-    const token = await deno.http('/oauth/token', {
-      method: 'POST',
-      headers: {
-        authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'grant_type=client_credentials',
-    })
-    assert.equal(token.status, 200, token.text)
-    const headers = { authorization: `Bearer ${token.json.access_token}`, 'content-type': 'application/json' }
+    const headers = { authorization: `Bearer ${await accessToken(deno, client)}`, 'content-type': 'application/json' }
     const template = await deno.http('/v2/clubs/rowing/achievements', {
       method: 'POST',
       headers,

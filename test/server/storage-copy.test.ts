@@ -10,39 +10,16 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import { startPostgres, type TestPostgres } from '../support/postgres.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
-import { basic, clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
+import { session, sleep } from '../support/club-session.ts'
+import { ADDRESS } from '../support/origin.ts'
+import { clubAndClient, freshDataDir, removeDataDir, runCli } from '../support/server.ts'
 import type { Issuance, ClubEvent } from '../../client/types.ts'
-
-const ORIGIN = 'http://badges.rowing.test'
-const ADDRESS = {
-  CLUBCRED_BASE_URL: ORIGIN,
-  CLUBCRED_AUTH_URL: `${ORIGIN}/oauth`,
-  CLUBCRED_PUBLIC_URL: ORIGIN,
-  CLUBCRED_SHARE_HOST: 'badges.rowing.test',
-  CLUBCRED_LEGACY_BASE_URL: ORIGIN,
-}
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 interface Seen {
   issuances: { id: number; credentialId: string; revoked: boolean }[]
   jwts: Map<string, string>
   events: ClubEvent[]
   kid: string
-}
-
-async function session(node: NodeProcess, client: { client_id: string; client_secret: string }) {
-  const token = await node.http('/oauth/token', {
-    method: 'POST',
-    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  })
-  assert.equal(token.status, 200, token.text)
-  return (method: string, path: string, body?: unknown) =>
-    node.http(`/v2/clubs/rowing${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token.json.access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    })
 }
 
 /** What a client and a verifier see of the deployment. */

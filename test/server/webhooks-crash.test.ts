@@ -12,7 +12,8 @@ import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3
 import { defaultUrls } from '../../core/config.ts'
 import { createCoreIssuer } from '../../core/create-core-issuer.ts'
 import { loadMasterKey } from '../../server/master-key.ts'
-import { accessToken, freshDataDir, removeDataDir, startClockedServer } from '../support/server.ts'
+import { accessToken } from '../support/tokens.ts'
+import { freshDataDir, removeDataDir, startClockedServer } from '../support/server.ts'
 import { startReceiver } from '../support/webhook-receiver.ts'
 import { recipients } from '../core/issuances/support.ts'
 

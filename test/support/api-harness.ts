@@ -25,10 +25,9 @@ import type { KeyStore } from '../../core/ports/key-store.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 import type { FileLimits } from '../../core/config.ts'
-import { clientCredentialsGrant } from './token-request.ts'
+import { clientCredentialsGrant } from './tokens.ts'
+import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
-
-export const ORIGIN = 'http://localhost:8787'
 
 interface HarnessOptions {
   club?: string

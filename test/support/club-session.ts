@@ -1,38 +1,26 @@
 /**
  * What the backup tests (test/server/backup*.test.ts) check on a server before and after a restore, as a
- * client and a verifier see it: fixed public addresses (so that two servers on other ports publish the
- * same DIDs), a club session, every issuance once signed, and a JWT checked with jose against the DID
+ * client and a verifier see it (their fixed public address is `ADDRESS` of test/support/origin.ts): a
+ * club session, every issuance once signed, and a JWT checked with jose against the DID
  * document.
  */
 import assert from 'node:assert/strict'
 import { importJWK, jwtVerify, type JWTHeaderParameters } from 'jose'
-import { basic, type HttpResponse } from './server.ts'
+import { accessToken } from './tokens.ts'
+import type { HttpResponse } from './server.ts'
 import type { NodeProcess } from './node-process.ts'
 import type { Issuance } from '../../client/types.ts'
 import type { Json } from './json.ts'
 
-export const ORIGIN = 'http://badges.rowing.test'
-export const ADDRESS = {
-  CLUBCRED_BASE_URL: ORIGIN,
-  CLUBCRED_AUTH_URL: `${ORIGIN}/oauth`,
-  CLUBCRED_PUBLIC_URL: ORIGIN,
-  CLUBCRED_SHARE_HOST: 'badges.rowing.test',
-  CLUBCRED_LEGACY_BASE_URL: ORIGIN,
-}
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 export const randomKey = () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')
 
 export async function session(node: NodeProcess, client: { client_id: string; client_secret: string }) {
-  const token = await node.http('/oauth/token', {
-    method: 'POST',
-    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'grant_type=client_credentials',
-  })
-  assert.equal(token.status, 200, token.text)
+  const token = await accessToken(node, client)
   return (method: string, path: string, body?: unknown): Promise<HttpResponse> =>
     node.http(`/v2/clubs/rowing${path}`, {
       method,
-      headers: { authorization: `Bearer ${token.json.access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     })
 }

@@ -54,8 +54,3 @@ export async function clubWithClient(issuer: CoreIssuer, domain = 'chess', scope
   if (!(await issuer.clubs.find(domain))) await issuer.clubs.create({ domain, name: `${domain} club` })
   return issuer.clients.create({ club: domain, ...(scopes ? { scopes } : {}) })
 }
-
-/** Issues a token with the client credentials grant. */
-export function tokenFor(issuer: CoreIssuer, client: { client_id: string; client_secret: string }, scope: string | null = null) {
-  return issuer.tokens.issue({ clientId: client.client_id, clientSecret: client.client_secret, grantType: 'client_credentials', scope })
-}

@@ -1,21 +1,13 @@
 import type { NodeProcess } from './node-process.ts'
 import { demoClientFrom } from './server.ts'
+import { accessToken } from './tokens.ts'
 import type { Json } from './json.ts'
 
 /** A bearer token of the demo club's client, printed by the process that created it. */
 export async function demoToken(node: NodeProcess, stderr = node.stderr): Promise<string> {
   const client = demoClientFrom(stderr)
   if (!client) throw new Error(`no demo client in:\n${stderr}`)
-  const response = await node.http('/oauth/token', {
-    method: 'POST',
-    headers: {
-      authorization: `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`,
-      'content-type': 'application/x-www-form-urlencoded',
-    },
-    body: 'grant_type=client_credentials',
-  })
-  if (response.status !== 200) throw new Error(`token: ${response.status} ${response.text}`)
-  return (response.json as { access_token: string }).access_token
+  return accessToken(node, client)
 }
 
 /** Creates a template in the demo club and issues it to `count` recipients; returns the accepted issuance ids. */

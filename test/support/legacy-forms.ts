@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
-import { ORIGIN, type Api } from './api-harness.ts'
+import { type Api } from './api-harness.ts'
+import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
 
 /**

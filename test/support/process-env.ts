@@ -1,12 +1,12 @@
 /**
- * The CLI and the server as child processes with exactly the CLUBCRED_* variables a test gives (runCli
- * and spawnNode set the data dir or start a server that must listen): for a PostgreSQL URL, a master key,
- * and a server that is expected to refuse to start.
+ * The CLI and the server with exactly the CLUBCRED_* variables a test gives (runCli and spawnNode set the
+ * data dir or start a server that must listen): for a PostgreSQL URL, a master key, and a server that is
+ * expected to refuse to start. The CLI runs in this process (test/support/cli.ts), the server as a child.
  */
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { cliInProcess, type CliResult } from './cli.ts'
 import { ROOT } from './server.ts'
-import type { Json } from './json.ts'
 
 function inheritedEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
@@ -14,25 +14,9 @@ function inheritedEnv(): NodeJS.ProcessEnv {
   return env
 }
 
-/** `server/cli.ts ...args` with `env`: the exit code and stdout parsed as JSON. Never rejects on a non-zero exit. */
-export function cliWithEnv(env: Record<string, string>, ...args: string[]): Promise<{ code: number; json: Json; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', join(ROOT, 'server/cli.ts'), ...args],
-      { cwd: ROOT, env: { ...inheritedEnv(), ...env }, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') return reject(error)
-        let json: unknown
-        try {
-          json = JSON.parse(stdout)
-        } catch {
-          json = undefined
-        }
-        resolve({ code: error ? (error.code as number) : 0, json, stdout, stderr })
-      },
-    )
-  })
+/** The admin command `...args` with exactly `env`: the exit code and stdout parsed as JSON. Never rejects on a non-zero exit code. */
+export function cliWithEnv(env: Record<string, string>, ...args: string[]): Promise<CliResult> {
+  return cliInProcess(env, args)
 }
 
 /** Starts `server/node.ts` with `env`, expecting it to exit before listening: its exit code and stderr. SIGKILL after 30 s. */

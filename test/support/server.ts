@@ -1,9 +1,9 @@
 /**
- * The real server as a child process, and the admin CLI as a child process, on one data dir.
- * Tests talk to the server over HTTP with undici, as an integrator would.
+ * The real server as a child process, and the admin CLI (in this process, test/support/cli.ts), on one
+ * data dir. Tests talk to the server over HTTP with undici, as an integrator would.
  */
 import assert from 'node:assert/strict'
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,12 +15,14 @@ import { defaultUrls } from '../../core/config.ts'
 import { createCoreIssuer } from '../../core/create-core-issuer.ts'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
 import { loadMasterKey } from '../../server/master-key.ts'
+import { cliInProcess, dataDirEnv, type CliResult } from './cli.ts'
 import type { Json } from './json.ts'
+
+export type { CliResult } from './cli.ts'
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const NODE_ENTRY = join(ROOT, 'server/node.ts')
 const CLOCKED_ENTRY = join(ROOT, 'test/support/clocked-server.ts')
-const CLI_ENTRY = join(ROOT, 'server/cli.ts')
 
 /** A fresh data dir under the OS temp dir. */
 export function freshDataDir(): string {
@@ -250,30 +252,9 @@ export function removeDataDir(dataDir: string): void {
   rmSync(dataDir, { recursive: true, force: true })
 }
 
-export interface CliResult {
-  /** The exit code. */
-  code: number
-  /** stdout parsed as one JSON value. */
-  json: Json
-  stdout: string
-  stderr: string
-}
-
-/** Runs `node --import tsx server/cli.ts ...args` on `dataDir`. Never rejects on a non-zero exit. */
+/** Runs the admin command `...args` on `dataDir`, in this process. Never rejects on a non-zero exit code. */
 export function runCli(dataDir: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', CLI_ENTRY, ...args], { cwd: ROOT, env: childEnv(dataDir, {}), timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0
-      if (error && typeof error.code !== 'number') return reject(error)
-      let json: unknown
-      try {
-        json = JSON.parse(stdout)
-      } catch {
-        json = undefined
-      }
-      resolve({ code, json, stdout, stderr })
-    })
-  })
+  return cliInProcess(dataDirEnv(dataDir), args)
 }
 
 /** `runCli`, asserting success: returns the printed object. */
@@ -287,7 +268,8 @@ export async function cli(dataDir: string, ...args: string[]): Promise<Json> {
 
 /**
  * The admin operations in this process, on the server's data dir: what the CLI does, without paying a
- * process start per call. For test setup; the CLI itself is tested in test/server/cli.test.ts.
+ * JSON round trip, one connection for many calls. For test setup; the CLI itself is tested in
+ * test/server/cli.test.ts.
  */
 export function openAdmin(dataDir: string): CoreIssuer {
   const storage = createSqliteStorage({ driver: betterSqlite3Driver(join(dataDir, 'clubcred.db')) })
@@ -304,31 +286,6 @@ export async function adminClubAndClient(admin: CoreIssuer, domain: string, scop
 export async function clubAndClient(dataDir: string, domain: string, scopes?: string): Promise<{ client_id: string; client_secret: string; scopes: string[] }> {
   await cli(dataDir, 'club', 'create', '--domain', domain, '--name', `${domain} club`)
   return cli(dataDir, 'client', 'create', '--club', domain, ...(scopes ? ['--scopes', scopes] : []))
-}
-
-/** HTTP Basic as RFC 6749 §2.3.1 says: id and secret form-urlencoded, then base64. */
-export function basic(id: string, secret: string): string {
-  const encode = (value: string) => encodeURIComponent(value).replace(/%20/g, '+')
-  return 'Basic ' + Buffer.from(`${encode(id)}:${encode(secret)}`).toString('base64')
-}
-
-export const FORM = 'application/x-www-form-urlencoded'
-
-/** POST /oauth/token with the client credentials grant. */
-export function tokenRequest(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string) {
-  const body = new URLSearchParams({ grant_type: 'client_credentials', ...(scope !== undefined ? { scope } : {}) })
-  return server.http('/oauth/token', {
-    method: 'POST',
-    headers: { authorization: basic(client.client_id, client.client_secret), 'content-type': FORM },
-    body: body.toString(),
-  })
-}
-
-/** An access token, asserting the token endpoint said 200. */
-export async function accessToken(server: ServerProcess, client: { client_id: string; client_secret: string }, scope?: string): Promise<string> {
-  const response = await tokenRequest(server, client, scope)
-  if (response.status !== 200) throw new Error(`token endpoint said ${response.status}: ${response.text}`)
-  return response.json.access_token
 }
 
 /** GET the club root with a bearer token. */

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { OAuthError, ProblemError } from '../../../core/errors.ts'
-import { clubWithClient, createCoreHarness, tokenFor, type CoreHarness } from '../../support/core-issuer.ts'
+import { tokenFor } from '../../support/tokens.ts'
+import { clubWithClient, createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 
 describe('deleting a client', () => {
   let h: CoreHarness

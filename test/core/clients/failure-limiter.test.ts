@@ -3,7 +3,8 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { createFailureLimiter } from '../../../core/clients/failure-limiter.ts'
 import { OAuthError } from '../../../core/errors.ts'
 import { createTestClock } from '../../support/clock.ts'
-import { clubWithClient, createCoreHarness, tokenFor, type CoreHarness } from '../../support/core-issuer.ts'
+import { tokenFor } from '../../support/tokens.ts'
+import { clubWithClient, createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 
 describe('the failure limiter', () => {
   it('lets a key try until it reaches the limit, then tells it the seconds left in the window', () => {

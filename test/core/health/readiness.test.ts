@@ -6,7 +6,8 @@ import { StorageUnavailable } from '../../../core/errors.ts'
 import { createCoreIssuer } from '../../../core/create-core-issuer.ts'
 import { noMetrics, type MetricsPort } from '../../../core/ports/metrics.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
-import { clubWithClient, createCoreHarness, MASTER_KEY, tokenFor } from '../../support/core-issuer.ts'
+import { tokenFor } from '../../support/tokens.ts'
+import { clubWithClient, createCoreHarness, MASTER_KEY } from '../../support/core-issuer.ts'
 
 const SIGNS = { signs: true, maxSigningAgeMs: 60_000 }
 

@@ -4,7 +4,8 @@ import { decodeJwt, decodeProtectedHeader, importJWK, jwtVerify } from 'jose'
 import { OAuthError } from '../../../core/errors.ts'
 import { SCOPE_NAMES } from '../../../core/scopes.ts'
 import { TEST_EPOCH } from '../../support/clock.ts'
-import { clubWithClient, createCoreHarness, tokenFor, type CoreHarness } from '../../support/core-issuer.ts'
+import { tokenFor } from '../../support/tokens.ts'
+import { clubWithClient, createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 
 const oauthError = (code: string) => (error: unknown) => {
   assert.ok(error instanceof OAuthError, `expected OAuthError, got ${error}`)

@@ -6,7 +6,8 @@ import { createKeyStore } from '../../../core/keys/create-key-store.ts'
 import { createCoreIssuer } from '../../../core/create-core-issuer.ts'
 import { toBase64Url } from '../../../core/crypto/base64url.ts'
 import { TEST_EPOCH } from '../../support/clock.ts'
-import { MASTER_KEY, clubWithClient, createCoreHarness, tokenFor, type CoreHarness } from '../../support/core-issuer.ts'
+import { tokenFor } from '../../support/tokens.ts'
+import { MASTER_KEY, clubWithClient, createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 
 const isInvalidToken = (error: unknown) => {
   assert.ok(error instanceof ProblemError, `expected ProblemError, got ${error}`)

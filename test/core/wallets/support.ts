@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createIssuer, type Issuer } from '../../index.ts'
-import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
-import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
-import { createTestClock, type TestClock } from '../support/clock.ts'
+import { createIssuer, type Issuer } from '../../../index.ts'
+import { createSqliteStorage } from '../../../adapters/sqlite/index.ts'
+import { betterSqlite3Driver } from '../../../adapters/sqlite/driver-better-sqlite3.ts'
+import { createTestClock, type TestClock } from '../../support/clock.ts'
 
 /** A deployment on https, as OID4VCI requires (wallets refuse http issuers): every surface on one host. */
 export const HOST = 'clubcred.test'
-export const ORIGIN = `https://${HOST}`
-export const CREDENTIAL_ISSUER = `${ORIGIN}/open-badges/v3/issuers/chess`
+export const HTTPS_ORIGIN = `https://${HOST}`
+export const CREDENTIAL_ISSUER = `${HTTPS_ORIGIN}/open-badges/v3/issuers/chess`
 
 export interface WalletHarness {
   issuer: Issuer
@@ -32,7 +32,7 @@ export async function openWalletHarness(): Promise<WalletHarness> {
     storage: createSqliteStorage({ driver: betterSqlite3Driver(dbFile) }),
     masterKey: new Uint8Array(32).fill(9),
     clock,
-    urls: { base: ORIGIN, auth: `${ORIGIN}/oauth`, public: ORIGIN, shareHost: HOST, legacyBase: ORIGIN },
+    urls: { base: HTTPS_ORIGIN, auth: `${HTTPS_ORIGIN}/oauth`, public: HTTPS_ORIGIN, shareHost: HOST, legacyBase: HTTPS_ORIGIN },
     http: { onError: (error) => console.error(error) },
   })
   await issuer.clubs.create({ domain: 'chess', name: '체스 클럽' })

@@ -9,7 +9,7 @@ import { existsSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
 import { CREDENTIAL_ISSUER, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
-import type { Json } from '../support/json.ts'
+import type { Json } from '../../support/json.ts'
 
 const VIEWS = 1000
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'

@@ -3,28 +3,15 @@ import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { openApi, type Api } from '../support/api-harness.ts'
-import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
-import type { Clock } from '../../core/ports/clock.ts'
-import type { FileLimits } from '../../core/config.ts'
+import type { Api } from '../../support/api-harness.ts'
 
 /**
- * Helpers of the certificate-file tests (test/files/, test/http/issuance-files*.test.ts): an API like
- * `openApi` of test/support/api-harness.ts whose issuer may have a certificate renderer, and binary GETs.
+ * Helpers of the issuance-file tests (test/core/files/, test/adapters/pdf.test.ts, test/http/*files*,
+ * test/browser/): paths, a template issued once, designs, and reading PNGs and PDFs as tools outside
+ * clubcred do. The API is `openApi` (test/support/api-harness.ts), whose club is `chess`.
  */
 
 export const FILES_CLUB = 'chess'
-
-export type FilesApi = Api
-
-/** An issuer on a fresh SQLite file with the club `chess` ("Chess Club"), optionally with a certificate renderer. */
-export function openFilesApi({
-  certificates,
-  clock,
-  files,
-}: { certificates?: CertificateRenderer; clock?: Clock; files?: Partial<FileLimits> } = {}): Promise<FilesApi> {
-  return openApi({ club: FILES_CLUB, ...(certificates ? { certificates } : {}), ...(clock ? { clock } : {}), ...(files ? { files } : {}) })
-}
 
 /** The file path of an issuance, with a format (or none). */
 export function filePath(issuanceId: number, format?: string): string {

@@ -3,17 +3,18 @@ import { crc32 as zlibCrc32 } from 'node:zlib'
 import { after, before, describe, it } from 'node:test'
 import { DOMParser } from '@xmldom/xmldom'
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose'
-import { bakePng } from '../../core/files/bake-png.ts'
-import { bakeSvg, OPENBADGES_NAMESPACE } from '../../core/files/bake-svg.ts'
-import { crc32 } from '../../core/files/crc32.ts'
-import { encodePng } from '../../core/files/encode-png.ts'
-import { readPngChunks } from '../../core/files/png-chunks.ts'
-import { defaultBadgePng, defaultBadgeSvg, initialsOf } from '../../core/designs/default-badge.ts'
-import { imageProblem } from '../../core/designs/image.ts'
-import { assertSignedCredential } from '../support/ob3-schema.ts'
-import { assertProblem } from '../core/achievements/support.ts'
-import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pngChunks, type FilesApi } from './support.ts'
-import type { Json } from '../support/json.ts'
+import { bakePng } from '../../../core/files/bake-png.ts'
+import { bakeSvg, OPENBADGES_NAMESPACE } from '../../../core/files/bake-svg.ts'
+import { crc32 } from '../../../core/files/crc32.ts'
+import { encodePng } from '../../../core/files/encode-png.ts'
+import { readPngChunks } from '../../../core/files/png-chunks.ts'
+import { defaultBadgePng, defaultBadgeSvg, initialsOf } from '../../../core/designs/default-badge.ts'
+import { imageProblem } from '../../../core/designs/image.ts'
+import { assertSignedCredential } from '../../support/ob3-schema.ts'
+import { assertProblem } from '../achievements/support.ts'
+import { openApi, type Api } from '../../support/api-harness.ts'
+import { FILES_CLUB, createDesign, filePath, issueOne, pngChunks } from './support.ts'
+import type { Json } from '../../support/json.ts'
 
 /**
  * Baked badges (Open Badges 3.0 "Baking"): the PNG's `iTXt` chunk `openbadgecredential` and the
@@ -164,9 +165,9 @@ describe('the default badge', () => {
 })
 
 describe('baked badges of an issuance, un-baked and verified', () => {
-  let api: FilesApi
+  let api: Api
   before(async () => {
-    api = await openFilesApi()
+    api = await openApi()
   })
   after(() => api.close())
 
@@ -317,7 +318,7 @@ function credentialElements(svg: string): number {
  * Verifies a JWT as an outside verifier would, with jose against the club's published DID document: the
  * verification method the header's `kid` names, its `publicKeyJwk`, ES256.
  */
-async function verifyWithDidDocument(api: FilesApi, jwt: string) {
+async function verifyWithDidDocument(api: Api, jwt: string) {
   const didDocument = (await api.get(`/open-badges/v3/issuers/${FILES_CLUB}/did.json`)).json
   const { kid } = decodeProtectedHeader(jwt)
   const method = didDocument.verificationMethod.find((candidate: { id: string }) => candidate.id === kid)
@@ -327,6 +328,6 @@ async function verifyWithDidDocument(api: FilesApi, jwt: string) {
   return payload
 }
 
-function clubKeys(api: FilesApi) {
+function clubKeys(api: Api) {
   return api.keys.publicKeys(`club:${FILES_CLUB}`)
 }

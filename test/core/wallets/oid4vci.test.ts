@@ -10,8 +10,9 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
 import { Openid4vciClient } from '@openid4vc/openid4vci'
 import { Oauth2ClientErrorResponseError, clientAuthenticationAnonymous } from '@openid4vc/oauth2'
-import { CREDENTIAL_ISSUER, ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
-import type { Json } from '../support/json.ts'
+import { CREDENTIAL_ISSUER, HTTPS_ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import { clientCredentialsGrant } from '../../support/tokens.ts'
+import type { Json } from '../../support/json.ts'
 
 const CONFIGURATION_ID = 'OpenBadgeCredential_jwt_vc_json'
 
@@ -192,7 +193,7 @@ describe('OID4VCI pre-authorized code flow, played by the @openid4vc/openid4vci 
 })
 
 async function credentialRequest(accessToken: string | null, body: unknown, club = 'chess') {
-  const response = await harness.fetch(`${ORIGIN}/open-badges/v3/issuers/${club}/credential`, {
+  const response = await harness.fetch(`${HTTPS_ORIGIN}/open-badges/v3/issuers/${club}/credential`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(accessToken === null ? {} : { authorization: `Bearer ${accessToken}` }) },
     body: JSON.stringify(body),
@@ -201,7 +202,7 @@ async function credentialRequest(accessToken: string | null, body: unknown, club
 }
 
 async function tokenRequest(form: Record<string, string>, club = 'chess') {
-  const response = await harness.fetch(`${ORIGIN}/open-badges/v3/issuers/${club}/token`, {
+  const response = await harness.fetch(`${HTTPS_ORIGIN}/open-badges/v3/issuers/${club}/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(form).toString(),
@@ -213,7 +214,7 @@ const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
 
 describe('OID4VCI metadata', () => {
   it('serves the credential issuer metadata at the OID4VCI well-known address (inserted before the path)', async () => {
-    const response = await harness.fetch(`${ORIGIN}/.well-known/openid-credential-issuer/open-badges/v3/issuers/chess`)
+    const response = await harness.fetch(`${HTTPS_ORIGIN}/.well-known/openid-credential-issuer/open-badges/v3/issuers/chess`)
     assert.equal(response.status, 200)
     assert.match(response.headers.get('content-type') ?? '', /^application\/json/)
     assert.equal(response.headers.get('access-control-allow-origin'), '*')
@@ -241,7 +242,7 @@ describe('OID4VCI metadata', () => {
   })
 
   it('serves the authorization server metadata (RFC 8414) of the same identifier', async () => {
-    const response = await harness.fetch(`${ORIGIN}/.well-known/oauth-authorization-server/open-badges/v3/issuers/chess`)
+    const response = await harness.fetch(`${HTTPS_ORIGIN}/.well-known/oauth-authorization-server/open-badges/v3/issuers/chess`)
     assert.equal(response.status, 200)
     assert.deepEqual(await response.json(), {
       issuer: CREDENTIAL_ISSUER,
@@ -253,7 +254,7 @@ describe('OID4VCI metadata', () => {
   })
 
   it('an unknown club has no metadata (404, readable from any origin)', async () => {
-    const response = await harness.fetch(`${ORIGIN}/.well-known/openid-credential-issuer/open-badges/v3/issuers/nosuchclub`)
+    const response = await harness.fetch(`${HTTPS_ORIGIN}/.well-known/openid-credential-issuer/open-badges/v3/issuers/nosuchclub`)
     assert.equal(response.status, 404)
     assert.equal(response.headers.get('access-control-allow-origin'), '*')
   })
@@ -278,7 +279,7 @@ describe('OID4VCI metadata', () => {
     const code = async (response: Response) => ((await response.json()) as Json).grants[PRE_AUTHORIZED]['pre-authorized_code'] as string
     assert.notEqual(await code(first), await code(second))
     assert.equal((await harness.fetch(`${CREDENTIAL_ISSUER}/credential-offers/00000000-0000-4000-8000-000000000000`)).status, 404)
-    assert.equal((await harness.fetch(`${ORIGIN}/open-badges/v3/issuers/other/credential-offers/${credential.id}`)).status, 404, 'not under another club')
+    assert.equal((await harness.fetch(`${HTTPS_ORIGIN}/open-badges/v3/issuers/other/credential-offers/${credential.id}`)).status, 404, 'not under another club')
   })
 })
 
@@ -383,16 +384,14 @@ describe('OID4VCI errors', () => {
   it('an API access token of the club is no wallet access token, and a wallet token is no API token', async () => {
     const credential = await harness.issueOne()
     const client = await harness.issuer.clients.create({ club: 'chess' })
-    const api = await harness.fetch(`${ORIGIN}/oauth/token`, {
-      method: 'POST',
-      headers: { authorization: 'Basic ' + btoa(`${client.client_id}:${client.client_secret}`), 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'grant_type=client_credentials',
-    })
+    const api = await harness.fetch(`${HTTPS_ORIGIN}/oauth/token`, clientCredentialsGrant(client))
     const apiToken = ((await api.json()) as { access_token: string }).access_token
     assert.equal((await credentialRequest(apiToken, { credential_configuration_id: CONFIGURATION_ID })).status, 401)
 
     const { accessToken } = await redeem(await offerLinkFromSharePage(credential.shareUrl))
-    const read = await harness.fetch(`${ORIGIN}/v2/clubs/chess/issuances/${credential.issuanceId}`, { headers: { authorization: `Bearer ${accessToken}` } })
+    const read = await harness.fetch(`${HTTPS_ORIGIN}/v2/clubs/chess/issuances/${credential.issuanceId}`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    })
     assert.equal(read.status, 401)
   })
 })

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
 import { defaultBadgePng } from '../../core/designs/default-badge.ts'
-import { FILES_CLUB, createDesign, filePath, issueOne, openFilesApi, pdfText, poppler, skipWithoutPoppler, type FilesApi } from './support.ts'
+import { openApi, type Api } from '../support/api-harness.ts'
+import { FILES_CLUB, createDesign, filePath, issueOne, pdfText, poppler, skipWithoutPoppler } from '../core/files/support.ts'
 
 /**
  * The certificate PDF (docs/api.md §4.6) read back by poppler, as a person's viewer would: the
@@ -21,12 +22,12 @@ const skipWithoutZbar = !existsSync('/usr/bin/zbarimg') && !process.env.CI ? '/u
 const ISSUANCES = `/v2/clubs/${FILES_CLUB}/issuances`
 
 describe('the certificate PDF', { skip: skipWithoutPoppler }, () => {
-  let api: FilesApi
+  let api: Api
   let issuanceId: number
   let templateId: number
   let pdf: Uint8Array
   before(async () => {
-    api = await openFilesApi({ certificates: createPdfRenderer() })
+    api = await openApi({ certificates: createPdfRenderer() })
     ;({ issuanceId, templateId } = await issueOne(api))
     await api.issuer.worker.drain()
     const response = await api.get(filePath(issuanceId, 'pdf'))

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { buildCertificateModel, certificateDate, certificateNumber, type CertificateModelInput } from '../../core/files/certificate-model.ts'
-import { DEFAULT_LAYOUT } from '../../core/designs/design.ts'
-import type { TemplateView } from '../../core/achievements/present.ts'
+import { buildCertificateModel, certificateDate, certificateNumber, type CertificateModelInput } from '../../../core/files/certificate-model.ts'
+import { DEFAULT_LAYOUT } from '../../../core/designs/design.ts'
+import type { TemplateView } from '../../../core/achievements/present.ts'
 
 /** What a certificate prints, decided in core (core/files/certificate-model.ts) before any renderer. */
 
