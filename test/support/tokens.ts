@@ -4,7 +4,7 @@
  * `accessToken`), or the core issuer itself (`tokenFor`). Always the client credentials grant with
  * HTTP Basic (RFC 6749 §4.4, §2.3.1).
  */
-import type { CoreIssuer } from '../../core/issuer.ts'
+import type { CoreIssuer } from '../../core/core-issuer.ts'
 import type { HttpResponse } from './server.ts'
 
 export interface ClientCredentials {
