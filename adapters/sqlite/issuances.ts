@@ -15,8 +15,7 @@ const stored = (issuance: NewIssuance, sequence: number): Issuance => ({
 /**
  * The issuances of a claimed round, each by its id (a unique index since migration 0011). Written as
  * `club = ? AND id IN (…)`, SQLite walked the club's whole index and filtered it (every signing round read
- * as many rows as the club had issued: 105 ms a round at 1,000,000, 9 ms now); CROSS JOIN makes the ids
- * the outer loop (`npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts).
+ * as many rows as the club had issued); CROSS JOIN makes the ids the outer loop (`npm run -s bench:round`, test/adapters/sqlite-query-plans.test.ts).
  */
 export const ISSUANCES_BY_IDS = 'SELECT i.* FROM json_each(?) AS j CROSS JOIN issuances AS i ON i.id = j.value WHERE i.club = ?'
 

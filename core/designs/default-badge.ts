@@ -53,7 +53,7 @@ const DRAWN_MAX = 16
 
 /**
  * The default badge as PNG: the same disc, ring and (larger) star, anti-aliased by 4x4 supersampling at
- * edges, encoded by `encodePng` (no native module). Drawing takes 50 to 160 ms of the event loop, so it
+ * edges, encoded by `encodePng` (no native module). Drawing holds the event loop for a noticeable time, so it
  * is drawn once per colour and the same bytes are returned after that: callers MUST NOT modify them
  * (`bakePng` copies). At most `DRAWN_MAX` colours are kept, the oldest forgotten first.
  */
