@@ -73,13 +73,16 @@ describe('the data dir at rest', () => {
         sealed_private_key: string
         active: number
       }[]
-      assert.deepStrictEqual(rows.map((row) => row.owner).sort(), ['club:rest-a', 'club:rest-a', 'platform'])
+      // The club's ES256 and Ed25519 keys, each made and rotated once, and the platform's key.
+      assert.deepStrictEqual(rows.map((row) => row.owner).sort(), ['club-ed25519:rest-a', 'club-ed25519:rest-a', 'club:rest-a', 'club:rest-a', 'platform'])
       for (const row of rows) {
         assert.match(row.sealed_private_key, /^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/)
         assert.throws(() => JSON.parse(row.sealed_private_key))
-        assert.deepStrictEqual(Object.keys(JSON.parse(row.public_jwk)).sort(), ['crv', 'kty', 'x', 'y'])
+        const publicMembers = row.owner.startsWith('club-ed25519:') ? ['crv', 'kty', 'x'] : ['crv', 'kty', 'x', 'y']
+        assert.deepStrictEqual(Object.keys(JSON.parse(row.public_jwk)).sort(), publicMembers)
       }
       assert.equal(rows.filter((row) => row.owner === 'club:rest-a' && row.active === 1).length, 1)
+      assert.equal(rows.filter((row) => row.owner === 'club-ed25519:rest-a' && row.active === 1).length, 1)
 
       const hashes = db.prepare('SELECT secret_hash FROM clients').pluck().all() as string[]
       assert.equal(hashes.length, 3)
