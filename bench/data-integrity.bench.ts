@@ -1,5 +1,5 @@
 /**
- * The cost of the JSON-LD form (docs/data-integrity.md, Cost): `eddsa-rdfc-2022` proofs per second on
+ * The cost of the JSON-LD form (docs/data-integrity.md § Cost): `eddsa-rdfc-2022` proofs per second on
  * one core (the main thread, one after another), over credentials issued through the library on the
  * memory storage, beside ES256 JWT signing of the same credentials on the same thread (the Node signer
  * without worker threads) in the same run. Prints one JSON line; progress goes to stderr.

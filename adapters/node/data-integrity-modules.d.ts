@@ -1,5 +1,5 @@
 /**
- * Types for Digital Bazaar's untyped Data Integrity libraries (docs/data-integrity.md, Libraries): only
+ * Types for Digital Bazaar's untyped Data Integrity libraries (docs/data-integrity.md § Libraries): only
  * what adapters/node/data-integrity-signer.ts calls.
  */
 declare module '@digitalbazaar/data-integrity' {

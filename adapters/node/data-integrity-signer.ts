@@ -5,7 +5,7 @@ import type { DataIntegritySigner } from '../../core/ports/data-integrity-signer
 import type { SigningKey } from '../../core/ports/key-store.ts'
 
 /**
- * The `eddsa-rdfc-2022` signer on Digital Bazaar's libraries (docs/data-integrity.md, Libraries):
+ * The `eddsa-rdfc-2022` signer on Digital Bazaar's libraries (docs/data-integrity.md § Libraries):
  * jsonld-signatures builds the proof, @digitalbazaar/data-integrity hashes the canonical proof options
  * and document, the cryptosuite canonicalizes with RDFC-1.0 in safe mode. The Ed25519 signature itself
  * is WebCrypto's, as on every runtime. The libraries hash with node:crypto, which Deno provides too.

@@ -13,7 +13,7 @@ const LOCAL_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
 ])
 
 /**
- * The document loader of Data Integrity signing (docs/data-integrity.md, Contexts): the contexts of
+ * The document loader of Data Integrity signing (docs/data-integrity.md § Contexts): the contexts of
  * `OB3_CONTEXT` from the copies clubcred ships, never from the network. A signature must not depend on
  * what a remote server answers at signing time (a changed or hijacked context would change what is
  * signed), and signing must not wait on, or fail with, someone else's server. Any other URL is an error

@@ -22,7 +22,7 @@ export function clubKeyOwner(club: string): string {
 
 /**
  * The owner name of a club's Data Integrity signing keys (Ed25519): an owner of its own, because the
- * keys table holds one active key per owner (docs/data-integrity.md, Keys).
+ * keys table holds one active key per owner (docs/data-integrity.md § Keys).
  */
 export function clubDataIntegrityKeyOwner(club: string): string {
   return `${CLUB_ED25519_OWNER}${club}`

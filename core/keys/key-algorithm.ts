@@ -1,5 +1,5 @@
 /**
- * The signature algorithms of stored keys (docs/data-integrity.md, Keys): `ES256` (P-256) signs the
+ * The signature algorithms of stored keys (docs/data-integrity.md § Keys): `ES256` (P-256) signs the
  * VC-JWTs, the status lists and the access tokens; `Ed25519` signs the Data Integrity proofs
  * (`eddsa-rdfc-2022`). The names are JOSE's (RFC 9864 names Ed25519 by its curve), as stored in the
  * keys table's `alg` column.

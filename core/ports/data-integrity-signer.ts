@@ -22,7 +22,7 @@ export interface ProofRequest {
  * Adds Data Integrity proofs of the `eddsa-rdfc-2022` cryptosuite (W3C Data Integrity EdDSA
  * Cryptosuites v1.0) to credentials. The implementation canonicalizes with RDFC-1.0, which is what
  * needs a JSON-LD processor and (in the libraries that have one) node:crypto; core never does
- * (docs/data-integrity.md, Libraries). `clubcred/node` has the default on Digital Bazaar's libraries.
+ * (docs/data-integrity.md § Libraries). `clubcred/node` has the default on Digital Bazaar's libraries.
  */
 export interface DataIntegritySigner {
   /**

@@ -1,5 +1,5 @@
 /**
- * The JSON-LD form on Deno (docs/data-integrity.md, Runtimes): a credential issued in-process on the
+ * The JSON-LD form on Deno (docs/data-integrity.md § Runtimes): a credential issued in-process on the
  * memory storage, secured by the Data Integrity signer (Ed25519 through Deno's WebCrypto, the libraries'
  * hashing through Deno's node:crypto), verified by @digitalbazaar/vc with the did:web document and the
  * status list answered by the issuer's fetch handler.

@@ -12,7 +12,7 @@ export const ORIGIN = URLS.base
 
 const PUBLIC_ORIGIN = 'http://badges.rowing.test'
 
-/** A server process's public address (docs/install.md, Configuration). */
+/** A server process's public address (docs/install.md § Configuration). */
 export const ADDRESS = {
   CLUBCRED_BASE_URL: PUBLIC_ORIGIN,
   CLUBCRED_AUTH_URL: `${PUBLIC_ORIGIN}/oauth`,

@@ -1,5 +1,5 @@
 /**
- * The club's DID document (docs/data-integrity.md, Keys): its VC-JWT keys as `JsonWebKey2020`, its Data
+ * The club's DID document (docs/data-integrity.md § Keys): its VC-JWT keys as `JsonWebKey2020`, its Data
  * Integrity keys as `Multikey`, every one of them an assertion method, rotated ones included.
  */
 import assert from 'node:assert/strict'
