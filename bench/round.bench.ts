@@ -110,6 +110,7 @@ async function timeRounds(file: string, waiting: number) {
             validUntil: null,
             statusListId: listId,
             statusListIndex: i,
+            proof: null,
           })),
         )
         await tx.events.appendMany(

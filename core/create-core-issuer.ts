@@ -42,6 +42,7 @@ import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
 import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
+import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
@@ -67,6 +68,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   random?: RandomSource
   /** Signs credentials; default: portable WebCrypto. `createNodeSigner()` from `clubcred/node` is faster. */
   signer?: JwtSigner
+  /**
+   * Makes the Data Integrity proofs of credentials' JSON-LD form (`createDataIntegritySigner()` from
+   * `clubcred/node`); without one, credentials have their JWT only and their proofs wait, made once one is given.
+   */
+  dataIntegritySigner?: DataIntegritySigner | null
   /** Sends recipient e-mail; without one, messages wait in the outbox. */
   notifier?: Notifier | null
   /** Options of `issuer.worker`. */
@@ -129,6 +135,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     random,
     clientAuthFailures: createClientAuthLimiter({ storage, clock, ...config.clientAuthFailures }),
     signer: options.signer ?? webCryptoSigner,
+    dataIntegritySigner: options.dataIntegritySigner ?? null,
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,

@@ -8,6 +8,7 @@ import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { JwtSigner } from '../core/ports/signer.ts'
+import { createDataIntegritySigner } from '../adapters/node/data-integrity-signer.ts'
 import type { ServerConfig } from './config.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 import type { MetricsPort } from '../core/ports/metrics.ts'
@@ -70,6 +71,9 @@ export async function wireIssuer({
     webhooks: { allowPrivate: config.webhooksAllowPrivate },
     webhookTransport: webhookTransport ? loggedWebhookTransport(webhookTransport, logger) : null,
     signer,
+    // Data Integrity proofs (docs/data-integrity.md): Digital Bazaar's libraries are plain JavaScript
+    // over node:crypto, which Deno provides too.
+    dataIntegritySigner: createDataIntegritySigner(),
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),

@@ -1,3 +1,4 @@
+import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
@@ -33,6 +34,25 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
       return [...state.credentials.values()]
         .filter((credential) => credential.statusListId === statusListId && state.issuances.get(credential.issuanceId)?.revokedAt != null)
         .map((credential) => credential.statusListIndex)
+    },
+    async listUnproven(limit) {
+      // Insertion order is the order the rounds stored them: oldest first.
+      const unproven: CredentialRecord[] = []
+      for (const credential of state.credentials.values()) {
+        if (unproven.length === limit) break
+        if (credential.proof === null) unproven.push(copy(credential))
+      }
+      return unproven
+    },
+    async storeProofs(proofs) {
+      let stored = 0
+      for (const { id, proof } of proofs) {
+        const credential = state.credentials.get(id)
+        if (credential?.proof !== null) continue
+        put(journal, state.credentials, id, { ...credential, proof })
+        stored++
+      }
+      return stored
     },
   }
 }

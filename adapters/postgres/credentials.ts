@@ -19,9 +19,10 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
           valid_until: c.validUntil,
           status_list_id: c.statusListId,
           status_list_index: c.statusListIndex,
+          proof: c.proof,
         }))
         const inserted = await sql`INSERT INTO credentials
-          ${sql(rows, 'id', 'issuance_id', 'club', 'jwt', 'issued_at', 'valid_until', 'status_list_id', 'status_list_index')}
+          ${sql(rows, 'id', 'issuance_id', 'club', 'jwt', 'issued_at', 'valid_until', 'status_list_id', 'status_list_index', 'proof')}
           ON CONFLICT DO NOTHING RETURNING issuance_id`
         for (const row of inserted) stored.push(num(row.issuance_id))
       }
@@ -43,6 +44,16 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
       const rows = await sql`SELECT c.status_list_index AS i FROM credentials c JOIN issuances s ON s.id = c.issuance_id
         WHERE c.status_list_id = ${statusListId} AND s.revoked_at IS NOT NULL`
       return rows.map((row) => num(row.i))
+    },
+    async listUnproven(limit) {
+      return (await sql`SELECT * FROM credentials WHERE proof IS NULL ORDER BY id LIMIT ${limit}`).map(toCredential)
+    },
+    async storeProofs(proofs) {
+      if (proofs.length === 0) return 0
+      const updated = await sql`UPDATE credentials c SET proof = p.proof
+        FROM unnest(${proofs.map((p) => p.id)}::text[], ${proofs.map((p) => p.proof)}::text[]) AS p(id, proof)
+        WHERE c.id = p.id AND c.proof IS NULL`
+      return updated.count
     },
   }
 }

@@ -93,6 +93,7 @@ export const toCredential = (row: SqlRow): CredentialRecord => ({
   validUntil: nullableNum(row.valid_until),
   statusListId: num(row.status_list_id),
   statusListIndex: num(row.status_list_index),
+  proof: nullableStr(row.proof),
 })
 
 export const toDesign = (row: SqlRow): Design => ({

@@ -11,10 +11,10 @@ import { num } from '../shared/sql-values.ts'
  * DO NOTHING: a credential that would conflict (a job signed twice) is skipped, the others go in. Its
  * parameters are `credentialValues`.
  */
-const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
-  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
+const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index, proof)
+  VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 const credentialValues = (c: CredentialRecord) =>
-  [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex] as const
+  [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex, c.proof] as const
 
 /** The credentials of the issuances whose ids are the JSON array given (each once): each id to its sequence, then to its row. */
 export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
@@ -52,6 +52,14 @@ export function createCredentialStore(db: Database): CredentialStore {
           statusListId,
         )
         .map((row) => num(row.i))
+    },
+    async listUnproven(limit) {
+      return db.all('SELECT * FROM credentials WHERE proof IS NULL ORDER BY issuance_seq LIMIT ?', limit).map(toCredential)
+    },
+    async storeProofs(proofs) {
+      let stored = 0
+      for (const { id, proof } of proofs) stored += db.run('UPDATE credentials SET proof = ? WHERE id = ? AND proof IS NULL', proof, id)
+      return stored
     },
   }
 }

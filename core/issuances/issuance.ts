@@ -67,4 +67,12 @@ export interface CredentialRecord {
   validUntil: number | null
   statusListId: number
   statusListIndex: number
+  /**
+   * The credential's Data Integrity proof as JSON text (docs/data-integrity.md § Storage): `null` while
+   * it is still to be made, `NO_PROOF` (`''`) for a credential signed before clubcred made proofs.
+   */
+  proof: string | null
 }
+
+/** The `proof` of a credential signed before clubcred made Data Integrity proofs: it has no JSON-LD form. */
+export const NO_PROOF = ''

@@ -177,6 +177,13 @@ export interface CredentialStore {
   findByIssuances(issuanceIds: number[]): Promise<CredentialRecord[]>
   /** The status-list indexes, in list `statusListId`, of credentials whose issuance is revoked; any order. */
   listRevokedIndexes(statusListId: number): Promise<number[]>
+  /** Up to `limit` credentials whose proof is still to be made (`proof` null), oldest first. */
+  listUnproven(limit: number): Promise<CredentialRecord[]>
+  /**
+   * Stores each proof on its credential if that credential's proof is still to be made (`proof` null):
+   * a proof once stored never changes, as the credential does not. Returns how many it stored.
+   */
+  storeProofs(proofs: { id: string; proof: string }[]): Promise<number>
 }
 
 export interface SigningJobStore {

@@ -3,7 +3,7 @@ import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { timeOrderedUuid } from '../credentials/credential-id.ts'
 import { shareUrl, statusListUrl } from '../credentials/urls.ts'
-import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
+import { clubDataIntegrityKeyOwner, clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { composeCredentialEmail } from '../notifications/compose.ts'
 import { credentialOfferLink } from '../wallets/urls.ts'
@@ -135,6 +135,9 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   if (!club) throw new Error(`club ${clubDomain} is gone`)
   const did = clubDid(ctx.config, club.domain)
   const key = await ctx.keys.activeKey(clubKeyOwner(club.domain))
+  // The Ed25519 key before the first credential its proof will name: made now, it is in the DID
+  // document before any proof by it is published (docs/data-integrity.md § Keys).
+  if (ctx.dataIntegritySigner) await ctx.keys.activeKey(clubDataIntegrityKeyOwner(club.domain))
   const build = createOb3Builder(ctx.config, club, did, group[0]!.snapshot)
   // JWT times are whole seconds, and validFrom/validUntil must convert into nbf/exp exactly; the ids
   // carry the same moment to the millisecond.
@@ -166,6 +169,8 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
       validUntil,
       statusListId: job.statusListId,
       statusListIndex: job.statusListIndex,
+      // Made after the JWT, by the proof round (core/signing-queue/prove-pending.ts).
+      proof: null,
     })
   }
   const jwts = await ctx.signer.signMany(key, { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }, payloads)

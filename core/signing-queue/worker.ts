@@ -1,4 +1,5 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
+import { provePendingCredentials } from './prove-pending.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
 import { createWebhookSender } from '../webhooks/sender.ts'
@@ -8,6 +9,8 @@ export interface WorkerOptions {
   pollMs?: number
   /** Jobs per round. */
   batchSize?: number
+  /** Credentials per round of Data Integrity proofs, made when no signing job waits. */
+  proofBatchSize?: number
   /** Called with errors of a round; the worker keeps going. */
   onError?: (error: unknown) => void
 }
@@ -31,7 +34,10 @@ export interface IssuerWorker {
    * refuses a second credential for an issuance. Returns how many jobs it put back.
    */
   releaseHeld(): Promise<number>
-  /** Runs rounds until no signing job, no due mail and no due webhook delivery is left: for tests and scripts. */
+  /**
+   * Runs rounds until no signing job, no proof to make, no due mail and no due webhook delivery is left:
+   * for tests and scripts.
+   */
   drain(): Promise<void>
   /** One round; returns the jobs and messages it handled. */
   runOnce(): Promise<number>
@@ -39,7 +45,10 @@ export interface IssuerWorker {
   isRunning(): boolean
 }
 
-export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 1000, onError = defaultOnError }: WorkerOptions = {}): IssuerWorker {
+export function createWorker(
+  ctx: IssuerContext,
+  { pollMs = 1000, batchSize = 1000, proofBatchSize = 10, onError = defaultOnError }: WorkerOptions = {},
+): IssuerWorker {
   let running: Promise<void> | null = null
   let stopping = false
   let lastPurge = 0
@@ -47,7 +56,14 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
   const webhooks = createWebhookSender(ctx, { pollMs, onError })
 
   async function runOnce(): Promise<number> {
-    return (await signPendingCredentials(ctx, batchSize)) + (await housekeeping())
+    const signed = await signPendingCredentials(ctx, batchSize)
+    const proved = signed > 0 ? 0 : await provePendingCredentials(ctx, proofBatchSize)
+    return signed + proved + (await housekeeping())
+  }
+
+  /** Proofs only when no JWT was claimed: a JWT is what integrators wait for, a proof can trail it. */
+  async function prove(busy: boolean): Promise<number> {
+    return busy || stopping ? 0 : provePendingCredentials(ctx, proofBatchSize)
   }
 
   async function housekeeping(): Promise<number> {
@@ -117,9 +133,10 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
     while (!stopping) {
       try {
         const busy = await step()
+        const proved = await prove(busy)
         // A stop during the step: claim no mail round more (docs/shutdown.md).
         const mailed = stopping ? 0 : await housekeeping()
-        if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
+        if (!busy && proved === 0 && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         dropRounds()
         onError(error)
@@ -165,8 +182,9 @@ export function createWorker(ctx: IssuerContext, { pollMs = 1000, batchSize = 10
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
       for (;;) {
         const busy = await step()
+        const proved = await prove(busy)
         const mailed = await housekeeping()
-        if (busy || mailed > 0) continue
+        if (busy || proved > 0 || mailed > 0) continue
         if ((await ctx.storage.signingJobs.count()) === 0) {
           await webhooks.drain()
           return

@@ -43,6 +43,7 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
           validUntil: null,
           statusListId: 1,
           statusListIndex: 7,
+          proof: null,
         },
       ])
     })

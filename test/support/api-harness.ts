@@ -28,6 +28,7 @@ import type { FileLimits } from '../../core/config.ts'
 import { clientCredentialsGrant } from './tokens.ts'
 import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
+import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
 
 interface HarnessOptions {
   club?: string
@@ -36,6 +37,8 @@ interface HarnessOptions {
   files?: Partial<FileLimits>
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
+  /** Make Data Integrity proofs (the JSON-LD form) with Digital Bazaar's libraries, as the server does. */
+  proofs?: boolean
 }
 
 /** An answer as bytes; each view reads it its own way. */
@@ -64,7 +67,7 @@ interface Harness {
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
-async function openHarness({ club = 'chess', clock, certificates, files, listen = false }: HarnessOptions, label: string): Promise<Harness> {
+async function openHarness({ club = 'chess', clock, certificates, files, listen = false, proofs = false }: HarnessOptions, label: string): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
   const dbFile = join(dir, 'clubcred.db')
 
@@ -91,6 +94,7 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
       ...(files ? { files } : {}),
+      ...(proofs ? { dataIntegritySigner: createDataIntegritySigner() } : {}),
       http: { onError: (error) => console.error(error) },
     })
     return { issuer, storage, keys }
@@ -240,6 +244,8 @@ export interface VerificationApi {
   did: string
   /** The issuer's key store. */
   keys: KeyStore
+  /** The issuer's storage (the SQLite file), for what no HTTP answer shows. */
+  storage: StoragePort
   /**
    * A request with the all-scope bearer token (renewed as the clock moves), another token, or none
    * (`token: null`); JSON bodies are serialised.
@@ -264,11 +270,13 @@ export interface VerificationApiOptions {
   clock?: Clock
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
+  /** Make Data Integrity proofs (the JSON-LD form), as the server does. */
+  proofs?: boolean
 }
 
 /** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
-export async function openVerificationApi({ club, clock, listen }: VerificationApiOptions = {}): Promise<VerificationApi> {
-  const harness = await openHarness({ club, clock, listen }, 'verification')
+export async function openVerificationApi({ club, clock, listen, proofs }: VerificationApiOptions = {}): Promise<VerificationApi> {
+  const harness = await openHarness({ club, clock, listen, proofs }, 'verification')
   const { issuer, origin } = harness
 
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
@@ -309,6 +317,7 @@ export async function openVerificationApi({ club, clock, listen }: VerificationA
     dbFile: harness.dbFile,
     did: clubDid(issuer.config, harness.club),
     keys: harness.keys,
+    storage: harness.storage,
     async call(method, path, body, headers = {}, options = {}) {
       const callToken = options.token === undefined ? await currentToken() : options.token
       return send(absolute(path), withBody(method, { ...(callToken === null ? {} : { authorization: `Bearer ${callToken}` }), ...headers }, body))

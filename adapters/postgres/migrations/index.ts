@@ -3,6 +3,7 @@ import clientAuthFailures from './0002_client_auth_failures.ts'
 import webhooks from './0003_webhooks.ts'
 import queueAndLookups from './0004_queue_and_lookups.ts'
 import hotRowsUnchecked from './0005_hot_rows_unchecked.ts'
+import credentialProofs from './0006_credential_proofs.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -15,4 +16,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 3, name: 'webhooks', sql: webhooks },
   { version: 4, name: 'queue_and_lookups', sql: queueAndLookups },
   { version: 5, name: 'hot_rows_unchecked', sql: hotRowsUnchecked },
+  { version: 6, name: 'credential_proofs', sql: credentialProofs },
 ]

@@ -10,6 +10,7 @@ import webhooks from './0009_webhooks.ts'
 import signingJobsBySequence from './0010_signing_jobs_by_sequence.ts'
 import issuancesBySequence from './0011_issuances_by_sequence.ts'
 import credentialsByIssuanceSequence from './0012_credentials_by_issuance_sequence.ts'
+import credentialProofs from './0013_credential_proofs.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -29,4 +30,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 10, name: 'signing_jobs_by_sequence', sql: signingJobsBySequence },
   { version: 11, name: 'issuances_by_sequence', sql: issuancesBySequence },
   { version: 12, name: 'credentials_by_issuance_sequence', sql: credentialsByIssuanceSequence },
+  { version: 13, name: 'credential_proofs', sql: credentialProofs },
 ]

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import { NO_PROOF, type CredentialRecord } from '../../../core/issuances/issuance.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
 
@@ -14,6 +14,7 @@ function aCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecor
     validUntil: 1_950_000_000_000,
     statusListId: 1,
     statusListIndex: 4711,
+    proof: null,
     ...overrides,
   }
 }
@@ -41,6 +42,46 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(byId, credential)
       assert.equal(Object.getPrototypeOf(byId), Object.prototype)
       assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), credential)
+    })
+
+    it('proofs: listUnproven gives the credentials whose proof is null, oldest first, and storeProofs stores each once', async () => {
+      const ids = await issuances(4)
+      const [a, b, c, d] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
+      await store(a!, { ...b!, proof: NO_PROOF }, c!, d!)
+      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [a, c, d])
+      assert.deepStrictEqual(await storage().credentials.listUnproven(2), [a, c])
+
+      const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
+      const stored = await storage().transaction((tx) =>
+        tx.credentials.storeProofs([
+          { id: c!.id, proof },
+          { id: b!.id, proof },
+          { id: uuid(99), proof },
+        ]),
+      )
+      assert.equal(stored, 1, 'only the credential whose proof was null, not the one signed before proofs nor an unknown id')
+      assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof })
+      assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: NO_PROOF })
+      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [a, d])
+
+      // A proof once stored never changes: a second worker's proof of the same credential is not stored.
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: c!.id, proof: '{"other":true}' }])), 0)
+      assert.deepStrictEqual((await storage().credentials.findByIssuance(c!.issuanceId))?.proof, proof)
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([])), 0)
+    })
+
+    it('proofs stored in a unit that fails are not kept', async () => {
+      const [issuanceId] = await issuances(1)
+      const credential = aCredential({ issuanceId: issuanceId! })
+      await store(credential)
+      await assert.rejects(
+        storage().transaction(async (tx) => {
+          await tx.credentials.storeProofs([{ id: credential.id, proof: '{}' }])
+          throw new Error('rolled back')
+        }),
+        /rolled back/,
+      )
+      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [credential])
     })
 
     it('a credential without validUntil round-trips with null', async () => {

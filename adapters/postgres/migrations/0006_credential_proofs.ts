@@ -1,0 +1,13 @@
+/**
+ * The Data Integrity proof of each credential (docs/data-integrity.md § Storage): its JSON, `NULL` while
+ * it is still to be made. The credentials stored before this migration get `''`, "none": they were
+ * signed before clubcred made proofs and stay as they are. Added with a default, which PostgreSQL
+ * keeps in the catalogue without rewriting the table, then dropped, so new rows start `NULL`. The
+ * partial index holds only the credentials whose proof is still to be made, oldest first (the ids are
+ * time-ordered).
+ */
+export default /* sql */ `
+ALTER TABLE credentials ADD COLUMN proof text DEFAULT '';
+ALTER TABLE credentials ALTER COLUMN proof DROP DEFAULT;
+CREATE INDEX credentials_unproven ON credentials (id) WHERE proof IS NULL;
+`

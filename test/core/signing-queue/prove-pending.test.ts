@@ -1,0 +1,88 @@
+/**
+ * The proof round (docs/data-integrity.md § Signing): after its JWT, every credential gets its Data
+ * Integrity proof in the background, stored once; its JSON-LD form is the JWT's credential with that
+ * proof, verified by Digital Bazaar's VC library through the club's did:web document served here.
+ */
+import assert from 'node:assert/strict'
+import { after, before, describe, it } from 'node:test'
+import { decodeJwt } from 'jose'
+import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
+import { jsonLdFormOf } from '../../../core/credentials/json-ld-form.ts'
+import { clubDataIntegrityKeyOwner } from '../../../core/did-documents/did.ts'
+import { signPendingCredentials } from '../../../core/signing-queue/sign-pending.ts'
+import { provePendingCredentials } from '../../../core/signing-queue/prove-pending.ts'
+import { openVerificationApi, type VerificationApi } from '../../support/api-harness.ts'
+import { createCoreHarness } from '../../support/core-issuer.ts'
+import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
+import { createTemplate, credentialOf, issueTo, members } from '../../support/verification-steps.ts'
+import { recipients } from '../issuances/support.ts'
+
+describe('the proof round', () => {
+  let api: VerificationApi
+  before(async () => {
+    api = await openVerificationApi({ listen: true, proofs: true })
+  })
+  after(() => api.close())
+
+  it('gives every credential a proof after its JWT; the JSON-LD form is the JWT credential with it, and verifies', async () => {
+    const ids = await issueTo(api, await createTemplate(api, { name: '체스 입문' }), members(3, 'proved'))
+    await api.issuer.worker.drain()
+    for (const id of ids) {
+      const { id: credentialId, jwt } = await credentialOf(api, id)
+      const record = (await api.storage.credentials.findById(credentialId))!
+      const form = jsonLdFormOf(record)
+      assert.equal(form.state, 'ready')
+      if (form.state !== 'ready') continue
+      const { proof, ...credential } = form.credential
+      assert.deepStrictEqual(credential, decodeJwt(jwt).vc, 'the credential of the JWT, member for member')
+      assert.equal((proof as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+      const result = await verifyDataIntegrity(form.credential, (url) => api.get(url))
+      assert.equal(result.verified, true, JSON.stringify(result, null, 2))
+    }
+    assert.deepStrictEqual(await api.storage.credentials.listUnproven(10), [])
+  })
+})
+
+describe('without a Data Integrity signer', () => {
+  it('credentials have their JWT and their JSON-LD form is pending; wired later, the proofs are made', async () => {
+    const harness = createCoreHarness()
+    try {
+      await harness.issuer.clubs.create({ domain: 'chess', name: 'Chess' })
+      const template = await harness.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
+      await harness.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(1) })
+      await harness.issuer.worker.drain()
+      const [record] = await harness.storage.credentials.listUnproven(10)
+      assert.ok(record, 'the credential is stored, its proof to make')
+      assert.deepStrictEqual(jsonLdFormOf(record), { state: 'pending' })
+      assert.equal(await provePendingCredentials(harness.context, 10), 0, 'no signer, no proof')
+
+      const proving = { ...harness.context, dataIntegritySigner: createDataIntegritySigner() }
+      assert.equal(await provePendingCredentials(proving, 10), 1)
+      assert.equal(jsonLdFormOf((await harness.storage.credentials.findById(record.id))!).state, 'ready')
+    } finally {
+      await harness.close()
+    }
+  })
+})
+
+describe('the Ed25519 key', () => {
+  it('is made by the signing round, before the proof that names it', async () => {
+    const harness = createCoreHarness({ dataIntegritySigner: createDataIntegritySigner() })
+    try {
+      await harness.issuer.clubs.create({ domain: 'chess', name: 'Chess' })
+      const template = await harness.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
+      await harness.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(1) })
+      assert.deepStrictEqual(await harness.storage.keys.listByOwner(clubDataIntegrityKeyOwner('chess')), [], 'no key before')
+      assert.equal(await signPendingCredentials(harness.context), 1)
+      const [key] = await harness.storage.keys.listByOwner(clubDataIntegrityKeyOwner('chess'))
+      assert.ok(key, 'the JWT round made it')
+      const [unproven] = await harness.storage.credentials.listUnproven(10)
+      assert.ok(unproven, 'its proof is still to make')
+      await provePendingCredentials(harness.context, 10)
+      const proof = JSON.parse((await harness.storage.credentials.findById(unproven.id))!.proof!) as { verificationMethod: string }
+      assert.ok(proof.verificationMethod.endsWith(`#${key.kid}`), proof.verificationMethod)
+    } finally {
+      await harness.close()
+    }
+  })
+})
