@@ -5,6 +5,7 @@ import type { KeyStore } from './ports/key-store.ts'
 import type { RandomSource } from './ports/random.ts'
 import type { StoragePort } from './ports/storage.ts'
 import type { JwtSigner } from './ports/signer.ts'
+import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
@@ -20,6 +21,8 @@ export interface IssuerContext {
   random: RandomSource
   clientAuthFailures: ClientAuthLimiter
   signer: JwtSigner
+  /** Adds Data Integrity proofs (the JSON-LD forms); `null` leaves the JWT the only form. */
+  dataIntegritySigner: DataIntegritySigner | null
   /** Delivers e-mail from the outbox; `null` keeps messages in the outbox. */
   notifier: Notifier | null
   /** Woken when issuances are accepted, so that the signing worker starts at once. */

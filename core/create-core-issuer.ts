@@ -42,6 +42,7 @@ import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
 import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
+import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
@@ -67,6 +68,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   random?: RandomSource
   /** Signs credentials; default: portable WebCrypto. `createNodeSigner()` from `clubcred/node` is faster. */
   signer?: JwtSigner
+  /**
+   * Adds `eddsa-rdfc-2022` proofs for the JSON-LD forms (`createDataIntegritySigner()` from `clubcred/node`);
+   * without one, the status list is served as a VC-JWT to every request (docs/data-integrity.md § Status list).
+   */
+  dataIntegritySigner?: DataIntegritySigner | null
   /** Sends recipient e-mail; without one, messages wait in the outbox. */
   notifier?: Notifier | null
   /** Options of `issuer.worker`. */
@@ -129,6 +135,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     random,
     clientAuthFailures: createClientAuthLimiter({ storage, clock, ...config.clientAuthFailures }),
     signer: options.signer ?? webCryptoSigner,
+    dataIntegritySigner: options.dataIntegritySigner ?? null,
     notifier: options.notifier ?? null,
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
@@ -235,7 +242,8 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
         return credential.jwt
       },
       didDocument: (club: string) => didDocument(ctx, club),
-      statusList: (club: string, listId: number | null = null) => publishStatusList(club, listId),
+      statusList: (club: string, listId: number | null = null) => publishStatusList.jwt(club, listId),
+      statusListJsonLd: (club: string, listId: number | null = null) => publishStatusList.jsonLd(club, listId),
       async image(hash: string) {
         const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
         if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })

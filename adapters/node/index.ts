@@ -126,4 +126,6 @@ function fetchShaped(req: IncomingMessage): { method: string; headers: { get(nam
 
 export { createNodeSigner } from './signer.ts'
 
+export { createDataIntegritySigner } from './data-integrity-signer.ts'
+
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

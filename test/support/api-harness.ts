@@ -18,6 +18,8 @@ import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { toNodeListener } from '../../adapters/node/index.ts'
+import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
+import type { DataIntegritySigner } from '../../core/ports/data-integrity-signer.ts'
 import { clubDid } from '../../core/did-documents/did.ts'
 import { systemClock, type Clock } from '../../core/ports/clock.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
@@ -36,6 +38,8 @@ interface HarnessOptions {
   files?: Partial<FileLimits>
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
+  /** The issuer's Data Integrity signer; by default the Node one, as the server wires it; `null` for none. */
+  dataIntegritySigner?: DataIntegritySigner | null
 }
 
 /** An answer as bytes; each view reads it its own way. */
@@ -64,7 +68,10 @@ interface Harness {
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
-async function openHarness({ club = 'chess', clock, certificates, files, listen = false }: HarnessOptions, label: string): Promise<Harness> {
+async function openHarness(
+  { club = 'chess', clock, certificates, files, listen = false, dataIntegritySigner = createDataIntegritySigner() }: HarnessOptions,
+  label: string,
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
   const dbFile = join(dir, 'clubcred.db')
 
@@ -87,6 +94,7 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
     const issuer = createIssuer({
       storage,
       keys,
+      dataIntegritySigner,
       urls: defaultUrls(port, host),
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
@@ -264,11 +272,13 @@ export interface VerificationApiOptions {
   clock?: Clock
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
+  /** The issuer's Data Integrity signer; by default the Node one, as the server wires it; `null` for none. */
+  dataIntegritySigner?: DataIntegritySigner | null
 }
 
 /** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
-export async function openVerificationApi({ club, clock, listen }: VerificationApiOptions = {}): Promise<VerificationApi> {
-  const harness = await openHarness({ club, clock, listen }, 'verification')
+export async function openVerificationApi({ club, clock, listen, dataIntegritySigner }: VerificationApiOptions = {}): Promise<VerificationApi> {
+  const harness = await openHarness({ club, clock, listen, ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}) }, 'verification')
   const { issuer, origin } = harness
 
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
