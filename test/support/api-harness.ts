@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -40,6 +41,11 @@ interface HarnessOptions {
   listen?: boolean
   /** The issuer's Data Integrity signer; by default the Node one, as the server wires it; `null` for none. */
   dataIntegritySigner?: DataIntegritySigner | null
+  /**
+   * Serve over https with this certificate (PEM) instead, at `https://localhost:<port>` (still listening
+   * on 127.0.0.1): the URLs, and so the club's did:web, name `localhost:<port>`. Implies `listen`.
+   */
+  tls?: { key: string; cert: string }
 }
 
 /** An answer as bytes; each view reads it its own way. */
@@ -69,10 +75,11 @@ interface Harness {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 async function openHarness(
-  { club = 'chess', clock, certificates, files, listen = false, dataIntegritySigner = createDataIntegritySigner() }: HarnessOptions,
+  { club = 'chess', clock, certificates, files, listen: listenHttp = false, dataIntegritySigner = createDataIntegritySigner(), tls }: HarnessOptions,
   label: string,
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
+  const listen = listenHttp || tls !== undefined
   const dbFile = join(dir, 'clubcred.db')
 
   let server: Server | null = null
@@ -81,12 +88,17 @@ async function openHarness(
   // The handler is set once the issuer exists; the issuer's URLs need the port first.
   let handler: ((request: Request) => Promise<Response>) | null = null
   if (listen) {
-    server = createServer((req, res) => toNodeListener(handler!)(req, res))
+    const listener = (req: Parameters<ReturnType<typeof toNodeListener>>[0], res: Parameters<ReturnType<typeof toNodeListener>>[1]) =>
+      toNodeListener(handler!)(req, res)
+    server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, listener) : createServer(listener)
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
-    host = '127.0.0.1'
+    host = tls ? 'localhost' : '127.0.0.1'
   }
-  const origin = `http://${host}:${port}`
+  const origin = `${tls ? 'https' : 'http'}://${host}:${port}`
+  const urls = Object.fromEntries(
+    Object.entries(defaultUrls(port, host)).map(([name, url]) => [name, tls ? url.replace(/^http:/, 'https:') : url]),
+  ) as ReturnType<typeof defaultUrls>
 
   function open(): { issuer: Issuer; storage: StoragePort; keys: KeyStore } {
     const storage = createSqliteStorage({ driver: betterSqlite3Driver(dbFile) })
@@ -95,7 +107,7 @@ async function openHarness(
       storage,
       keys,
       dataIntegritySigner,
-      urls: defaultUrls(port, host),
+      urls,
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
       ...(files ? { files } : {}),
@@ -108,7 +120,7 @@ async function openHarness(
   handler = issuer.fetch
   await issuer.clubs.create({ domain: club, name: 'Chess Club' })
 
-  const agent = listen ? new Agent({ keepAliveTimeout: 1000 }) : null
+  const agent = listen ? new Agent({ keepAliveTimeout: 1000, ...(tls ? { connect: { ca: tls.cert } } : {}) }) : null
   const send: Send = async (url, init) => {
     if (agent) {
       const response = await request(url, { method: init.method as 'GET', headers: init.headers, body: init.body ?? null, dispatcher: agent })
@@ -274,11 +286,16 @@ export interface VerificationApiOptions {
   listen?: boolean
   /** The issuer's Data Integrity signer; by default the Node one, as the server wires it; `null` for none. */
   dataIntegritySigner?: DataIntegritySigner | null
+  /** Serve over https at `https://localhost:<port>` with this certificate (PEM); implies `listen`. */
+  tls?: { key: string; cert: string }
 }
 
 /** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
-export async function openVerificationApi({ club, clock, listen, dataIntegritySigner }: VerificationApiOptions = {}): Promise<VerificationApi> {
-  const harness = await openHarness({ club, clock, listen, ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}) }, 'verification')
+export async function openVerificationApi({ club, clock, listen, dataIntegritySigner, tls }: VerificationApiOptions = {}): Promise<VerificationApi> {
+  const harness = await openHarness(
+    { club, clock, listen, ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}), ...(tls ? { tls } : {}) },
+    'verification',
+  )
   const { issuer, origin } = harness
 
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {
