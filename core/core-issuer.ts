@@ -21,7 +21,7 @@ import type { EventView } from './events/list.ts'
 import type { Verdict } from './verification/verify-issuance.ts'
 import type { ShareView } from './verification/share-view.ts'
 import type { DidDocument } from './did-documents/did-document.ts'
-import type { SignedStatusList } from './status-lists/credential.ts'
+import type { SecuredStatusList, SignedStatusList } from './status-lists/credential.ts'
 import type { IssuerWorker } from './signing-queue/worker.ts'
 import type { Readiness, ReadinessOptions, SigningQueueState } from './health/readiness.ts'
 import type { SigningKey } from './ports/key-store.ts'
@@ -196,6 +196,11 @@ export interface CoreIssuer {
     didDocument(club: string): Promise<DidDocument>
     /** The club's revocation list credential; `listId` `null` is its first list. `status-list-not-found`. */
     statusList(club: string, listId?: number | null): Promise<SignedStatusList>
+    /**
+     * The same list as JSON-LD with an `eddsa-rdfc-2022` proof of the club's Ed25519 key, or `null` when
+     * the issuer has no Data Integrity signer. `status-list-not-found`.
+     */
+    statusListJsonLd(club: string, listId?: number | null): Promise<SecuredStatusList | null>
     /** A stored image by its content hash (badge images, logos), or `image-not-found`. */
     image(hash: string): Promise<StoredImage>
     /** What the share page of a credential shows, or `null` (no such credential in this club). */

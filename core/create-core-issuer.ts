@@ -69,8 +69,9 @@ export interface IssuerOptions extends IssuerConfigInput {
   /** Signs credentials; default: portable WebCrypto. `createNodeSigner()` from `clubcred/node` is faster. */
   signer?: JwtSigner
   /**
-   * Makes the Data Integrity proofs of credentials' JSON-LD form (`createDataIntegritySigner()` from
-   * `clubcred/node`); without one, credentials have their JWT only and their proofs wait, made once one is given.
+   * Makes the `eddsa-rdfc-2022` proofs of the JSON-LD forms (`createDataIntegritySigner()` from
+   * `clubcred/node`). Without one, credentials have their JWT only (their proofs wait, made once an issuer
+   * with one runs) and the status list is a VC-JWT to every request (docs/data-integrity.md § Status list).
    */
   dataIntegritySigner?: DataIntegritySigner | null
   /** Sends recipient e-mail; without one, messages wait in the outbox. */
@@ -242,7 +243,8 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
         return credential.jwt
       },
       didDocument: (club: string) => didDocument(ctx, club),
-      statusList: (club: string, listId: number | null = null) => publishStatusList(club, listId),
+      statusList: (club: string, listId: number | null = null) => publishStatusList.jwt(club, listId),
+      statusListJsonLd: (club: string, listId: number | null = null) => publishStatusList.jsonLd(club, listId),
       async image(hash: string) {
         const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
         if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })

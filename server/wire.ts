@@ -8,7 +8,7 @@ import type { IssuerUrls } from '../core/config.ts'
 import type { Clock } from '../core/ports/clock.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 import type { JwtSigner } from '../core/ports/signer.ts'
-import { createDataIntegritySigner } from '../adapters/node/data-integrity-signer.ts'
+import type { DataIntegritySigner } from '../core/ports/data-integrity-signer.ts'
 import type { ServerConfig } from './config.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 import type { MetricsPort } from '../core/ports/metrics.ts'
@@ -71,9 +71,8 @@ export async function wireIssuer({
     webhooks: { allowPrivate: config.webhooksAllowPrivate },
     webhookTransport: webhookTransport ? loggedWebhookTransport(webhookTransport, logger) : null,
     signer,
-    // Data Integrity proofs (docs/data-integrity.md): Digital Bazaar's libraries are plain JavaScript
-    // over node:crypto, which Deno provides too.
-    dataIntegritySigner: createDataIntegritySigner(),
+    // The JSON-LD forms' proofs: Digital Bazaar's libraries, the same on both runtimes (docs/data-integrity.md § Runtimes).
+    dataIntegritySigner: dataIntegritySignerOnFirstUse(),
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),
@@ -82,4 +81,18 @@ export async function wireIssuer({
     ...(metrics ? { metrics: metrics.port } : {}),
     ...(clock ? { clock } : {}),
   })
+}
+
+/**
+ * The Node Data Integrity signer, loaded when the first proof is asked for: its JSON-LD libraries are
+ * slow to load, and a start, or a CLI command, that signs no proof should not wait for them.
+ */
+function dataIntegritySignerOnFirstUse(): DataIntegritySigner {
+  let signer: Promise<DataIntegritySigner> | undefined
+  return {
+    async signMany(key, verificationMethod, requests, documentLoader) {
+      signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) => module.createDataIntegritySigner())
+      return (await signer).signMany(key, verificationMethod, requests, documentLoader)
+    },
+  }
 }

@@ -11,6 +11,7 @@ import { v1FormSchema } from '../../core/achievements/v1-form.ts'
 import { clubRootSchema } from '../../core/clubs/read-root.ts'
 import { designViewSchema } from '../../core/designs/present.ts'
 import { didDocumentSchema } from '../../core/did-documents/did-document.ts'
+import { securedStatusListSchema } from '../../core/status-lists/credential.ts'
 import { eventViewSchema } from '../../core/events/present.ts'
 import { batchResultSchema } from '../../core/issuances/batch-result.ts'
 import { issuanceDetailSchema, issuanceItemSchema } from '../../core/issuances/present.ts'
@@ -24,6 +25,7 @@ import { authorizationServerMetadataSchema, credentialIssuerMetadataSchema } fro
 import { nonceResponseSchema } from '../../core/wallets/nonce.ts'
 import { credentialOfferSchema } from '../../core/wallets/offer.ts'
 import { walletTokenResponseSchema } from '../../core/wallets/redeem-code.ts'
+import { JSON_LD_MEDIA_TYPES } from './json-ld-negotiation.ts'
 import * as achievements from './routes/achievements.ts'
 import * as club from './routes/club.ts'
 import * as designs from './routes/designs.ts'
@@ -43,6 +45,11 @@ import type { Operation } from './operation.ts'
 const AS_JSON = 'application/json'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
+/** The status list in its two forms, chosen by `Accept` (`wantsJsonLd`): the VC-JWT, or JSON-LD under any JSON-LD media type. */
+const STATUS_LIST_ANSWER = {
+  'application/vc+jwt': v.string(),
+  ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, securedStatusListSchema])),
+}
 const RECIPIENTS_NOTE = 'Each recipients[] entry is checked on its own against the Recipient schema; failures are'
 
 /**
@@ -264,9 +271,9 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.firstStatusList}`,
     auth: 'public',
     handle: publicSurface.firstStatusList,
-    answer: { 'application/vc+jwt': v.string() },
+    answer: STATUS_LIST_ANSWER,
     conditional: true,
-    summary: "The club's first revocation list (Bitstring Status List VC-JWT)",
+    summary: "The club's first revocation list (Bitstring Status List: VC-JWT, or JSON-LD with a Data Integrity proof by Accept)",
     tag: 'verification',
   },
   {
@@ -274,7 +281,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.statusList}`,
     auth: 'public',
     handle: publicSurface.laterStatusList,
-    answer: { 'application/vc+jwt': v.string() },
+    answer: STATUS_LIST_ANSWER,
     conditional: true,
     summary: 'A later revocation list of the club',
     tag: 'verification',

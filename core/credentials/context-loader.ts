@@ -19,8 +19,19 @@ const LOCAL_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
  * signed), and signing must not wait on, or fail with, someone else's server. Any other URL is an error
  * that names it.
  */
-export const contextLoader: DocumentLoader = async (url) => {
-  const document = LOCAL_CONTEXTS.get(url)
-  if (document === undefined) throw new Error(`the JSON-LD context ${url} is not one clubcred holds, and contexts are never fetched`)
-  return { contextUrl: null, documentUrl: url, document }
+export const contextLoader: DocumentLoader = localLoader(LOCAL_CONTEXTS)
+
+/**
+ * The document loader of the status list's proof (docs/data-integrity.md § Status list): the
+ * Bitstring Status List credential names only the VC 2.0 context, which defines every term it uses, so
+ * this loader holds that one context and refuses any other.
+ */
+export const statusListContextLoader: DocumentLoader = localLoader(new Map([[VC_V2, LOCAL_CONTEXTS.get(VC_V2)]]))
+
+function localLoader(contexts: ReadonlyMap<string, unknown>): DocumentLoader {
+  return async (url) => {
+    const document = contexts.get(url)
+    if (document === undefined) throw new Error(`the JSON-LD context ${url} is not one clubcred holds, and contexts are never fetched`)
+    return { contextUrl: null, documentUrl: url, document }
+  }
 }

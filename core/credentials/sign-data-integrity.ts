@@ -1,5 +1,5 @@
 import { contextLoader } from './context-loader.ts'
-import type { DataIntegritySigner } from '../ports/data-integrity-signer.ts'
+import type { DataIntegritySigner, DocumentLoader } from '../ports/data-integrity-signer.ts'
 import type { SigningKey } from '../ports/key-store.ts'
 
 /** An OB 3.0 credential as a JSON object: the `vc` of a VC-JWT's payload (core/credentials/build-ob3.ts). */
@@ -11,13 +11,14 @@ export type CredentialObject = Record<string, unknown>
  * whose `verificationMethod` is `<issuer DID>#<kid>` of the club's Ed25519 key as its DID document
  * lists it. The proof's `created` is the credential's `validFrom`, as the JWT's `nbf` is: Ed25519 is
  * deterministic, so the same credential and key always give the same proof. Contexts load only from
- * clubcred's copies (`contextLoader`), in JSON-LD safe mode.
+ * clubcred's copies (`contextLoader`, or a narrower loader of them), in JSON-LD safe mode.
  */
 export async function signDataIntegrity(
   signer: DataIntegritySigner,
   key: SigningKey,
   did: string,
   credentials: CredentialObject[],
+  documentLoader: DocumentLoader = contextLoader,
 ): Promise<CredentialObject[]> {
   if (key.alg !== 'Ed25519') throw new TypeError(`a Data Integrity proof is signed with the club's Ed25519 key, not an ${key.alg} key`)
   const requests = credentials.map((credential) => {
@@ -25,5 +26,5 @@ export async function signDataIntegrity(
     if (typeof credential.validFrom !== 'string') throw new TypeError(`credential ${String(credential.id)} has no validFrom`)
     return { credential, created: credential.validFrom }
   })
-  return signer.signMany(key, `${did}#${key.kid}`, requests, contextLoader)
+  return signer.signMany(key, `${did}#${key.kid}`, requests, documentLoader)
 }

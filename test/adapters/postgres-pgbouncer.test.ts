@@ -12,6 +12,7 @@ import { createIssuer, type Issuer } from '../../index.ts'
 import { createPostgresStorage } from '../../adapters/postgres/index.ts'
 import { MIGRATIONS } from '../../adapters/postgres/migrations/index.ts'
 import { storageSuite } from '../conformance/storage.suite.ts'
+import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
 import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 import { startPgBouncer, type TestPgBouncer } from '../support/pgbouncer.ts'
@@ -88,7 +89,7 @@ twoNodesSuite({
 })
 
 async function node(url: string): Promise<Issuer> {
-  return createIssuer({ storage: await openPooled(url), masterKey: MASTER_KEY, urls: URLS })
+  return createIssuer({ storage: await openPooled(url), masterKey: MASTER_KEY, urls: URLS, dataIntegritySigner: createDataIntegritySigner() })
 }
 
 describe('clubcred through PgBouncer in transaction mode', { timeout: 120_000 }, () => {

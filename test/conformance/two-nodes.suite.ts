@@ -20,8 +20,8 @@ const CLUB = 'chess'
 
 /**
  * Two issuers (`createIssuer`) on one fresh, empty database: each with its own storage connection, key
- * store and caches, the same master key, `urls: defaultUrls(8787)`, the system clock and every other
- * option at its default. `close` closes both and removes the database.
+ * store and caches, the same master key, `urls: defaultUrls(8787)`, the Node Data Integrity signer (as
+ * the server wires it), the system clock and every other option at its default. `close` closes both and removes the database.
  */
 export interface TwoNodes {
   a: Issuer
@@ -69,6 +69,7 @@ export function twoNodesSuite({ name, open }: { name: string; open: () => Promis
       // B's caches hold the valid state before the revocation: its verdict and its signed list.
       assert.deepStrictEqual(await verdict(b, revokedId!), { isValid: true, status: 'valid' })
       assert.equal((await statusBits(b, entry.statusListCredential, [entry.statusListIndex]))[0], false)
+      assert.equal((await statusBits(b, entry.statusListCredential, [entry.statusListIndex], 'application/ld+json'))[0], false)
 
       assert.equal((await api.call(a, 'POST', `/v2/clubs/${CLUB}/issuances/${revokedId}/revoke`, {})).status, 200)
       assert.deepStrictEqual(await verdict(b, revokedId!), { isValid: true, status: 'revoked' }, "B's verdict at once")
@@ -78,6 +79,8 @@ export function twoNodesSuite({ name, open }: { name: string; open: () => Promis
         return read[0] ? read : null
       })
       assert.deepStrictEqual(bits, [true, false], "B's status list shows the revocation, and only it")
+      const jsonLdBits = await statusBits(b, entry.statusListCredential, [entry.statusListIndex, kept.statusListIndex], 'application/ld+json')
+      assert.deepStrictEqual(jsonLdBits, [true, false], "B's JSON-LD status list shows it as soon as its JWT does")
     })
 
     it('a key rotation through A is what B signs with, and B publishes the new key in its DID document', async () => {
@@ -190,10 +193,15 @@ function statusEntry(jwt: string): { statusListIndex: number; statusListCredenti
   return { statusListIndex: Number(entry.statusListIndex), statusListCredential: entry.statusListCredential }
 }
 
-/** The bits at `indexes` of the status list `url` as `node` serves it. */
-async function statusBits(node: Issuer, url: string, indexes: number[]): Promise<boolean[]> {
-  const answer = await node.fetch(new Request(url))
+/** The bits at `indexes` of the status list `url` as `node` serves it: the VC-JWT, or the JSON-LD form when `accept` asks for it. */
+async function statusBits(node: Issuer, url: string, indexes: number[], accept?: string): Promise<boolean[]> {
+  const answer = await node.fetch(new Request(url, accept === undefined ? {} : { headers: { accept } }))
   assert.equal(answer.status, 200)
-  const list = await decodeList({ encodedList: decodeJwt<{ vc: Json }>(await answer.text()).vc.credentialSubject.encodedList })
+  const jsonLd = accept !== undefined
+  assert.equal(answer.headers.get('content-type'), jsonLd ? accept : 'application/vc+jwt')
+  const text = await answer.text()
+  const credential: Json = jsonLd ? JSON.parse(text) : decodeJwt<{ vc: Json }>(text).vc
+  if (jsonLd) assert.equal(credential.proof.cryptosuite, 'eddsa-rdfc-2022')
+  const list = await decodeList({ encodedList: credential.credentialSubject.encodedList })
   return indexes.map((index) => list.getStatus(index))
 }

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { toBase64Url } from '../../core/crypto/base64url.ts'
 import { STATUS_LIST_SIZE } from '../../core/status-lists/allocate-index.ts'
+import { JSON_LD_MEDIA_TYPES } from '../../adapters/http/json-ld-negotiation.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ORIGIN } from '../support/origin.ts'
 import { newApiKey, svgBase64 } from '../support/legacy-forms.ts'
@@ -59,7 +60,7 @@ async function send<Body = unknown>(
   }
   const response = await api.issuer.fetch(new Request(`${ORIGIN}${url}${init.query ?? ''}`, { method, headers, ...(body !== undefined ? { body } : {}) }))
   const contentType = response.headers.get('content-type')
-  const isText = contentType === null || /json|text|jwt|svg/.test(contentType)
+  const isText = contentType === null || /json|text|jwt|svg|^application\/vc$/.test(contentType)
   const text = isText ? await response.text() : (await response.arrayBuffer(), '')
   checker.check(method, path, { status: response.status, contentType, text: isText ? text : '' })
   return { status: response.status, headers: response.headers, text, json: /json/.test(contentType ?? '') && text ? JSON.parse(text) : null }
@@ -71,7 +72,7 @@ const ISSUER = '/open-badges/v3/issuers/{domain}'
 
 describe('every answer matches the OpenAPI document', () => {
   before(async () => {
-    api = await openApi()
+    api = await openApi({ proofs: true })
     document = (await (await api.issuer.fetch(new Request(`${ORIGIN}/openapi.json`))).json()) as OpenApiDocument
     checker = responseChecker(document)
   })
@@ -216,6 +217,11 @@ describe('every answer matches the OpenAPI document', () => {
       tx.statusLists.insert({ club: api.club, purpose: 'revocation', size: STATUS_LIST_SIZE, seed: toBase64Url(new Uint8Array(16)), createdAt: Date.now() }),
     )
     assert.equal((await send('GET', `${ISSUER}/status-lists/revocation/{listId}`, { domain: api.club, listId: second.id })).status, 200)
+    // The JSON-LD form, under each media type that asks for it.
+    for (const accept of JSON_LD_MEDIA_TYPES) {
+      const secured = await send('GET', `${ISSUER}/status-lists/revocation/{listId}`, { domain: api.club, listId: second.id }, { headers: { accept } })
+      assert.equal(secured.headers.get('content-type'), accept)
+    }
     assert.equal((await send('GET', `${ISSUER}/status-lists/revocation/{listId}`, { domain: api.club, listId: 999 })).status, 404)
     assert.equal((await send('GET', '/open-badges/v3/images/{hash}', { hash: ids.image })).status, 200)
     assert.equal((await send('GET', '/skills/{tag}', { tag: ids.skill })).status, 200)

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { createServer, type Server } from 'node:http'
+import { createServer as createHttpsServer } from 'node:https'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -18,6 +19,8 @@ import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import { createSqliteStorage } from '../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../adapters/sqlite/driver-better-sqlite3.ts'
 import { toNodeListener } from '../../adapters/node/index.ts'
+import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
+import type { DataIntegritySigner } from '../../core/ports/data-integrity-signer.ts'
 import { clubDid } from '../../core/did-documents/did.ts'
 import { systemClock, type Clock } from '../../core/ports/clock.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
@@ -28,7 +31,6 @@ import type { FileLimits } from '../../core/config.ts'
 import { clientCredentialsGrant } from './tokens.ts'
 import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
-import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
 
 interface HarnessOptions {
   club?: string
@@ -37,8 +39,15 @@ interface HarnessOptions {
   files?: Partial<FileLimits>
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
-  /** Make Data Integrity proofs (the JSON-LD form) with Digital Bazaar's libraries, as the server does. */
+  /** The issuer's Data Integrity signer; none by default, so that tests not about the JSON-LD form spend no CPU on proofs. */
+  dataIntegritySigner?: DataIntegritySigner | null
+  /** Make Data Integrity proofs with the Node signer, as the server does (`dataIntegritySigner` wins when given). */
   proofs?: boolean
+  /**
+   * Serve over https with this certificate (PEM) instead, at `https://localhost:<port>` (still listening
+   * on 127.0.0.1): the URLs, and so the club's did:web, name `localhost:<port>`. Implies `listen`.
+   */
+  tls?: { key: string; cert: string }
 }
 
 /** An answer as bytes; each view reads it its own way. */
@@ -67,8 +76,12 @@ interface Harness {
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
-async function openHarness({ club = 'chess', clock, certificates, files, listen = false, proofs = false }: HarnessOptions, label: string): Promise<Harness> {
+async function openHarness(
+  { club = 'chess', clock, certificates, files, listen: listenHttp = false, dataIntegritySigner, proofs = false, tls }: HarnessOptions,
+  label: string,
+): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
+  const listen = listenHttp || tls !== undefined
   const dbFile = join(dir, 'clubcred.db')
 
   let server: Server | null = null
@@ -77,12 +90,17 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
   // The handler is set once the issuer exists; the issuer's URLs need the port first.
   let handler: ((request: Request) => Promise<Response>) | null = null
   if (listen) {
-    server = createServer((req, res) => toNodeListener(handler!)(req, res))
+    const listener = (req: Parameters<ReturnType<typeof toNodeListener>>[0], res: Parameters<ReturnType<typeof toNodeListener>>[1]) =>
+      toNodeListener(handler!)(req, res)
+    server = tls ? createHttpsServer({ key: tls.key, cert: tls.cert }, listener) : createServer(listener)
     await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
     port = (server.address() as AddressInfo).port
-    host = '127.0.0.1'
+    host = tls ? 'localhost' : '127.0.0.1'
   }
-  const origin = `http://${host}:${port}`
+  const origin = `${tls ? 'https' : 'http'}://${host}:${port}`
+  const urls = Object.fromEntries(
+    Object.entries(defaultUrls(port, host)).map(([name, url]) => [name, tls ? url.replace(/^http:/, 'https:') : url]),
+  ) as ReturnType<typeof defaultUrls>
 
   function open(): { issuer: Issuer; storage: StoragePort; keys: KeyStore } {
     const storage = createSqliteStorage({ driver: betterSqlite3Driver(dbFile) })
@@ -90,11 +108,11 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
     const issuer = createIssuer({
       storage,
       keys,
-      urls: defaultUrls(port, host),
+      dataIntegritySigner: dataIntegritySigner ?? (proofs ? createDataIntegritySigner() : null),
+      urls,
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
       ...(files ? { files } : {}),
-      ...(proofs ? { dataIntegritySigner: createDataIntegritySigner() } : {}),
       http: { onError: (error) => console.error(error) },
     })
     return { issuer, storage, keys }
@@ -104,7 +122,7 @@ async function openHarness({ club = 'chess', clock, certificates, files, listen 
   handler = issuer.fetch
   await issuer.clubs.create({ domain: club, name: 'Chess Club' })
 
-  const agent = listen ? new Agent({ keepAliveTimeout: 1000 }) : null
+  const agent = listen ? new Agent({ keepAliveTimeout: 1000, ...(tls ? { connect: { ca: tls.cert } } : {}) }) : null
   const send: Send = async (url, init) => {
     if (agent) {
       const response = await request(url, { method: init.method as 'GET', headers: init.headers, body: init.body ?? null, dispatcher: agent })
@@ -270,13 +288,20 @@ export interface VerificationApiOptions {
   clock?: Clock
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
-  /** Make Data Integrity proofs (the JSON-LD form), as the server does. */
+  /** The issuer's Data Integrity signer; none by default. */
+  dataIntegritySigner?: DataIntegritySigner | null
+  /** Make Data Integrity proofs with the Node signer, as the server does. */
   proofs?: boolean
+  /** Serve over https at `https://localhost:<port>` with this certificate (PEM); implies `listen`. */
+  tls?: { key: string; cert: string }
 }
 
 /** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
-export async function openVerificationApi({ club, clock, listen, proofs }: VerificationApiOptions = {}): Promise<VerificationApi> {
-  const harness = await openHarness({ club, clock, listen, proofs }, 'verification')
+export async function openVerificationApi({ club, clock, listen, dataIntegritySigner, proofs, tls }: VerificationApiOptions = {}): Promise<VerificationApi> {
+  const harness = await openHarness(
+    { club, clock, listen, proofs, ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}), ...(tls ? { tls } : {}) },
+    'verification',
+  )
   const { issuer, origin } = harness
 
   async function send(url: string, init: Parameters<Send>[1]): Promise<RawResponse> {

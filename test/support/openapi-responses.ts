@@ -75,7 +75,8 @@ export function responseChecker(served: object): ResponseChecker {
         const entry = content[mediaType] as JsonObject | undefined
         assert.ok(entry, `${where}: ${mediaType} is not among the declared ${Object.keys(content).join(', ')}`)
         if (entry.schema !== undefined) {
-          const body = /json/.test(mediaType) ? JSON.parse(answer.text) : answer.text
+          // application/vc (VC 2.0) is JSON without the +json suffix.
+          const body = /json|^application\/vc$/.test(mediaType) ? JSON.parse(answer.text) : answer.text
           const validate = validatorFor(`${where} ${mediaType}`, entry.schema)
           if (!validate(body)) {
             const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`)

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { skillUrl } from '../../../core/credentials/urls.ts'
 import { ifNoneMatch } from '../conditional.ts'
 import { ANY_ORIGIN } from '../cors.ts'
+import { wantsJsonLd } from '../json-ld-negotiation.ts'
 import { json } from '../responses.ts'
 import { numericId, param } from '../router.ts'
 import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
@@ -71,22 +72,30 @@ export function laterStatusList({ issuer, request }: Call): Promise<Response> {
   return statusList(issuer, request, param(request, 'domain'), numericId(request, 'listId'))
 }
 
+/**
+ * The list as a VC-JWT, or as JSON-LD with a Data Integrity proof when the request asks for it
+ * (`wantsJsonLd`); each form with its own ETag, so that a 304 never answers one form for the other.
+ */
 async function statusList(issuer: Call['issuer'], request: Request, club: string, listId: number | null): Promise<Response> {
+  const headers = { ...ANY_ORIGIN, 'cache-control': 'public, max-age=60, must-revalidate', vary: 'Accept' }
+  const mediaType = wantsJsonLd(request)
+  const secured = mediaType ? await issuer.verification.statusListJsonLd(club, listId) : null
+  if (mediaType && secured) return conditional(request, secured.etag, secured.document, { ...headers, 'content-type': mediaType })
   const list = await issuer.verification.statusList(club, listId)
-  return conditional(request, list.etag, list.jwt, {
-    ...ANY_ORIGIN,
-    'content-type': 'application/vc+jwt',
-    'cache-control': 'public, max-age=60, must-revalidate',
-  })
+  return conditional(request, list.etag, list.jwt, { ...headers, 'content-type': 'application/vc+jwt' })
 }
 
 /** 304 when the client's `If-None-Match` already names this version, else the body with its ETag. */
 function conditional(request: Request, etag: string, body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string>): Response {
   if (ifNoneMatch(request, etag)) {
-    return new Response(null, {
-      status: 304,
-      headers: { etag, 'cache-control': headers['cache-control']!, 'access-control-allow-origin': headers['access-control-allow-origin']! },
-    })
+    const notModified: Record<string, string> = {
+      etag,
+      'cache-control': headers['cache-control']!,
+      'access-control-allow-origin': headers['access-control-allow-origin']!,
+    }
+    // A 304 carries the Vary its 200 would (RFC 9110 §15.4.5), so that a cache keys it the same way.
+    if (headers.vary !== undefined) notModified.vary = headers.vary
+    return new Response(null, { status: 304, headers: notModified })
   }
   return new Response(body, { status: 200, headers: { ...headers, etag } })
 }
