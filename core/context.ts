@@ -6,6 +6,7 @@ import type { RandomSource } from './ports/random.ts'
 import type { StoragePort } from './ports/storage.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { Notifier } from './ports/notifier.ts'
+import type { PresentationVerifier } from './ports/presentation-verifier.ts'
 import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
@@ -22,6 +23,8 @@ export interface IssuerContext {
   signer: JwtSigner
   /** Delivers e-mail from the outbox; `null` keeps messages in the outbox. */
   notifier: Notifier | null
+  /** Checks wallets' DID Authentication presentations; `null` offers no Learner Credential Wallet exchange. */
+  presentationVerifier: PresentationVerifier | null
   /** Woken when issuances are accepted, so that the signing worker starts at once. */
   signingQueue: Signal
   /** Seals webhook secrets with the master key; `null` when the issuer got a KeyStore instead of a master key. */

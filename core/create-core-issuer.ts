@@ -42,6 +42,7 @@ import { authenticateApiKey, createApiKey } from './api-keys/create.ts'
 import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
+import type { PresentationVerifier } from './ports/presentation-verifier.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
@@ -69,6 +70,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   signer?: JwtSigner
   /** Sends recipient e-mail; without one, messages wait in the outbox. */
   notifier?: Notifier | null
+  /**
+   * Checks the Learner Credential Wallet's DID Authentication (`createPresentationVerifier()` from
+   * `clubcred/node`); without one, no "Add to Learner Credential Wallet" link is offered.
+   */
+  presentationVerifier?: PresentationVerifier | null
   /** Options of `issuer.worker`. */
   worker?: WorkerOptions
   /** Renders certificate PDFs (`createPdfRenderer()` from `clubcred/pdf`); without one, files are `png` and `svg` only. */
@@ -130,6 +136,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     clientAuthFailures: createClientAuthLimiter({ storage, clock, ...config.clientAuthFailures }),
     signer: options.signer ?? webCryptoSigner,
     notifier: options.notifier ?? null,
+    presentationVerifier: options.presentationVerifier ?? null,
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,
