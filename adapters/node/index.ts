@@ -125,5 +125,6 @@ function fetchShaped(req: IncomingMessage): { method: string; headers: { get(nam
 }
 
 export { createNodeSigner } from './signer.ts'
+export { createPresentationVerifier } from './presentation-verifier.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

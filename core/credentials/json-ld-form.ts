@@ -1,9 +1,9 @@
 import type { CredentialRecord } from '../issuances/issuance.ts'
 
 /*
- * STAND-IN for the contract the proof-storage slice puts here (docs/learner-credential-wallet.md § The JSON-LD
- * form): the types and `jsonLdFormOf` are that contract, exactly; the body is a placeholder until that slice
- * is merged, and its merge replaces this whole file. Until then no stored credential has a proof, so every
+ * STAND-IN for the contract the proof-storage slice puts here (docs/learner-credential-wallet.md § The JSON-LD form):
+ * the types and `jsonLdFormOf` are that contract, exactly; the body is a placeholder until that slice is
+ * merged, and its merge replaces this whole file. Until then no stored credential has a proof, so every
  * record is `none` unless a test registered its form with `registerJsonLdFormForTests`.
  */
 export type JsonLdForm = { state: 'ready'; credential: Record<string, unknown> } | { state: 'pending' } | { state: 'none' }
