@@ -7,6 +7,7 @@ import type { StoragePort } from './ports/storage.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
 import type { Notifier } from './ports/notifier.ts'
+import type { PresentationVerifier } from './ports/presentation-verifier.ts'
 import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
@@ -25,6 +26,8 @@ export interface IssuerContext {
   dataIntegritySigner: DataIntegritySigner | null
   /** Delivers e-mail from the outbox; `null` keeps messages in the outbox. */
   notifier: Notifier | null
+  /** Checks wallets' DID Authentication presentations; `null` offers no Learner Credential Wallet exchange. */
+  presentationVerifier: PresentationVerifier | null
   /** Woken when issuances are accepted, so that the signing worker starts at once. */
   signingQueue: Signal
   /** Seals webhook secrets with the master key; `null` when the issuer got a KeyStore instead of a master key. */

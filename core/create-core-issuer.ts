@@ -43,6 +43,7 @@ import { listDesigns, readDesign } from './designs/read.ts'
 import { ProblemError } from './errors.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
+import type { PresentationVerifier } from './ports/presentation-verifier.ts'
 import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
@@ -76,6 +77,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   dataIntegritySigner?: DataIntegritySigner | null
   /** Sends recipient e-mail; without one, messages wait in the outbox. */
   notifier?: Notifier | null
+  /**
+   * Checks the Learner Credential Wallet's DID Authentication (`createPresentationVerifier()` from
+   * `clubcred/node`); without one, no "Add to Learner Credential Wallet" link is offered.
+   */
+  presentationVerifier?: PresentationVerifier | null
   /** Options of `issuer.worker`. */
   worker?: WorkerOptions
   /** Renders certificate PDFs (`createPdfRenderer()` from `clubcred/pdf`); without one, files are `png` and `svg` only. */
@@ -138,6 +144,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     signer: options.signer ?? webCryptoSigner,
     dataIntegritySigner: options.dataIntegritySigner ?? null,
     notifier: options.notifier ?? null,
+    presentationVerifier: options.presentationVerifier ?? null,
     signingQueue: createSignal(),
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,

@@ -30,6 +30,10 @@ export const PUBLIC_PATHS = {
   walletToken: `${OPEN_BADGES}/issuers/{domain}/token`,
   walletNonce: `${OPEN_BADGES}/issuers/{domain}/nonce`,
   walletCredential: `${OPEN_BADGES}/issuers/{domain}/credential`,
+  /** Learner Credential Wallet: the stable link (share page, mail) that redirects to a fresh request for the wallet. */
+  lcwRequest: `${OPEN_BADGES}/issuers/{domain}/lcw-requests/{credentialId}`,
+  /** Learner Credential Wallet: one exchange (its signed challenge), where the wallet posts its DID Authentication. */
+  lcwExchange: `${OPEN_BADGES}/issuers/{domain}/lcw-exchanges/{exchange}`,
 } as const
 
 /**

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { createIssuer, type Issuer } from '../index.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
+import { createPresentationVerifier } from '../adapters/node/presentation-verifier.ts'
 import { openStorage } from './storage.ts'
 import { checkMasterKey, MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { IssuerUrls } from '../core/config.ts'
@@ -73,6 +74,8 @@ export async function wireIssuer({
     signer,
     // The JSON-LD forms' proofs: Digital Bazaar's libraries, the same on both runtimes (docs/data-integrity.md § Runtimes).
     dataIntegritySigner: dataIntegritySignerOnFirstUse(),
+    // The Learner Credential Wallet's DID Authentication; jsonld-signatures runs on Node and Deno alike.
+    presentationVerifier: createPresentationVerifier(),
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),

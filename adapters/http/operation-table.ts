@@ -368,6 +368,26 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'wallets',
     body: wallet.credentialRequestSchema,
   },
+  {
+    method: 'GET',
+    path: `{public}${PUBLIC_PATHS.lcwRequest}`,
+    auth: 'public',
+    handle: wallet.lcwRequest,
+    status: 303,
+    answer: {},
+    summary: 'Learner Credential Wallet: redirect to a fresh request for the wallet (lcw.app/request.html)',
+    tag: 'wallets',
+  },
+  {
+    method: 'POST',
+    path: `{public}${PUBLIC_PATHS.lcwExchange}`,
+    auth: 'public',
+    handle: wallet.lcwExchange,
+    answer: { [AS_JSON]: wallet.lcwCredentialSchema },
+    summary: "Learner Credential Wallet: the wallet's DID Authentication in, the credential's JSON-LD form out (once)",
+    tag: 'wallets',
+    body: wallet.lcwPresentationSchema,
+  },
 
   {
     method: 'GET',

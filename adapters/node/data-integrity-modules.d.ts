@@ -19,10 +19,19 @@ declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
 }
 
 declare module 'jsonld-signatures' {
-  type Loader = (url: string) => Promise<{ contextUrl: string | null; documentUrl: string; document: unknown }>
+  export type Loader = (url: string) => Promise<{ contextUrl: string | null; documentUrl: string; document: unknown }>
+  /** The base of signature suites that hash canonical proof options and document (jsonld-signatures 11). */
+  export class LinkedDataSignature {
+    constructor(options: { type: string; contextUrl?: string })
+    getVerificationMethod(options: { proof: unknown; documentLoader: Loader }): Promise<unknown>
+    verifySignature(options: { verifyData: Uint8Array<ArrayBuffer>; verificationMethod: unknown; proof: unknown }): Promise<boolean>
+    ensureSuiteContext(options: { document: unknown; addSuiteContext?: boolean }): void
+  }
   const jsigs: {
     sign<T extends object>(document: T, options: { suite: unknown; purpose: unknown; documentLoader: Loader }): Promise<T & { proof: unknown }>
-    purposes: { AssertionProofPurpose: new () => unknown }
+    verify(document: object, options: { suite: unknown; purpose: unknown; documentLoader: Loader }): Promise<{ verified: boolean; error?: Error & { errors?: Error[] } }>
+    purposes: { AssertionProofPurpose: new () => unknown; AuthenticationProofPurpose: new (options: { challenge: string; domain?: string }) => unknown }
+    suites: { LinkedDataSignature: typeof LinkedDataSignature }
   }
   export default jsigs
 }

@@ -126,5 +126,6 @@ function fetchShaped(req: IncomingMessage): { method: string; headers: { get(nam
 
 export { createNodeSigner } from './signer.ts'
 export { createDataIntegritySigner } from './data-integrity-signer.ts'
+export { createPresentationVerifier } from './presentation-verifier.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

@@ -26,3 +26,25 @@ export function toBase58btc(bytes: Uint8Array): string {
   for (let j = digits.length - 1; j >= 0; j--) text += ALPHABET[digits[j]!]!
   return text
 }
+
+/** The bytes of a base58btc text (without multibase's `z`), or `null` when a character is not of the alphabet. */
+export function fromBase58btc(text: string): Uint8Array<ArrayBuffer> | null {
+  let zeros = 0
+  while (zeros < text.length && text[zeros] === '1') zeros++
+  // Little-endian bytes of the number the characters after the leading ones spell.
+  const bytes: number[] = []
+  for (let i = zeros; i < text.length; i++) {
+    let carry = ALPHABET.indexOf(text[i]!)
+    if (carry < 0) return null
+    for (let j = 0; j < bytes.length; j++) {
+      carry += bytes[j]! * 58
+      bytes[j] = carry & 0xff
+      carry >>= 8
+    }
+    while (carry > 0) {
+      bytes.push(carry & 0xff)
+      carry >>= 8
+    }
+  }
+  return Uint8Array.from([...new Array<number>(zeros).fill(0), ...bytes.reverse()])
+}

@@ -11,6 +11,8 @@ export function composeCredentialEmail(
   issuance: Issuance,
   link: string,
   walletLink: string,
+  /** The Learner Credential Wallet link (docs/learner-credential-wallet.md), or `null` when none is offered. */
+  lcwLink: string | null = null,
 ): { to: string; subject: string; text: string; html: string } {
   const name = issuance.recipient.name
   const issuer = template.coIssuers[0]?.name ?? ''
@@ -21,6 +23,7 @@ export function composeCredentialEmail(
     '',
     `View, verify and share it: ${link}`,
     `디지털 지갑에 추가 / Add it to your digital wallet: ${walletLink}`,
+    ...(lcwLink ? [`Learner Credential Wallet에 추가 / Add to Learner Credential Wallet: ${lcwLink}`] : []),
     '',
   ].join('\n')
   const html = `<!doctype html><html><body>
@@ -28,6 +31,6 @@ export function composeCredentialEmail(
 <p>${escapeHtml(name)}, ${escapeHtml(issuer)} has issued you <strong>${escapeHtml(template.nameEn ?? template.name)}</strong>.</p>
 <p><a href="${escapeHtml(link)}">View, verify and share it</a></p>
 <p><a href="${escapeHtml(walletLink)}">디지털 지갑에 추가 / Add it to your digital wallet</a></p>
-</body></html>`
+${lcwLink ? `<p><a href="${escapeHtml(lcwLink)}">Learner Credential Wallet에 추가 / Add to Learner Credential Wallet</a></p>\n` : ''}</body></html>`
   return { to: issuance.recipient.email, subject, text, html }
 }

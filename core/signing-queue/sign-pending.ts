@@ -6,7 +6,7 @@ import { shareUrl, statusListUrl } from '../credentials/urls.ts'
 import { clubDataIntegrityKeyOwner, clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { composeCredentialEmail } from '../notifications/compose.ts'
-import { credentialOfferLink } from '../wallets/urls.ts'
+import { credentialOfferLink, lcwRequestLink } from '../wallets/urls.ts'
 import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
@@ -209,7 +209,9 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
         issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
         if (issuance.mode === 'email') {
           const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
-          const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink)
+          // Every credential signed now gets its JSON-LD form (docs/data-integrity.md), so its mail offers the wallet that takes it.
+          const lcwLink = ctx.presentationVerifier && ctx.dataIntegritySigner ? lcwRequestLink(ctx.config, issuance.club, record.id) : null
+          const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink, lcwLink)
           messages.push({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
         }
       }

@@ -1,5 +1,6 @@
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
-import { credentialOfferLink } from '../wallets/urls.ts'
+import { credentialOfferLink, lcwRequestLink } from '../wallets/urls.ts'
+import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialStatus } from '../credentials/status.ts'
 import type { Verdict } from './verify-issuance.ts'
@@ -24,8 +25,12 @@ export interface ShareView {
     tags: string[]
     partners: { name: string; role: string; isVerified: boolean }[]
   }
-  /** `walletOffer`: the OID4VCI credential offer link (`openid-credential-offer://…`) that opens a wallet. */
-  urls: { share: string; verify: string; jwt: string; walletOffer: string }
+  /**
+   * `walletOffer`: the OID4VCI credential offer link (`openid-credential-offer://…`) that opens a wallet.
+   * `lcw`: the Learner Credential Wallet link, only when the credential's JSON-LD form exists (that wallet
+   * takes nothing else) and the issuer checks DID Authentication; otherwise `null`.
+   */
+  urls: { share: string; verify: string; jwt: string; walletOffer: string; lcw: string | null }
 }
 
 /** The achievement as the signed credential carries it: every member is read defensively. */
@@ -82,6 +87,7 @@ export async function shareView(
       verify: verifyUrl(ctx.config, issuance.id),
       jwt: jwtUrl(ctx.config, credentialId),
       walletOffer: credentialOfferLink(ctx.config, club, credentialId),
+      lcw: ctx.presentationVerifier && jsonLdFormOf(credential).state === 'ready' ? lcwRequestLink(ctx.config, club, credentialId) : null,
     },
   }
 }

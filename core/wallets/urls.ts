@@ -29,3 +29,14 @@ export const credentialOfferUri = (config: IssuerConfig, club: string, credentia
  */
 export const credentialOfferLink = (config: IssuerConfig, club: string, credentialId: string): string =>
   `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(credentialOfferUri(config, club, credentialId))}`
+
+/**
+ * The Learner Credential Wallet link of one credential (docs/learner-credential-wallet.md): stable, so the
+ * share page and the mail carry the same one; each visit redirects to a fresh request for the wallet.
+ */
+export const lcwRequestLink = (config: IssuerConfig, club: string, credentialId: string): string =>
+  config.urls.public + fillPath(PUBLIC_PATHS.lcwRequest, { domain: club, credentialId })
+
+/** Where the wallet posts its DID Authentication for the exchange `exchange` (the request's `vc_request_url`). */
+export const lcwExchangeUrl = (config: IssuerConfig, club: string, exchange: string): string =>
+  config.urls.public + fillPath(PUBLIC_PATHS.lcwExchange, { domain: club, exchange })

@@ -7,13 +7,14 @@ import type { IssuerContext } from '../context.ts'
  * What a wallet token is for. Each purpose has its own key, so a token of one purpose can never pass as
  * another, and none passes as an API access token (those are ES256 under the platform key itself).
  */
-export type WalletTokenPurpose = 'pre-authorized-code' | 'access-token' | 'c-nonce'
+export type WalletTokenPurpose = 'pre-authorized-code' | 'access-token' | 'c-nonce' | 'lcw-exchange'
 
 /** The `typ` of each purpose's JWT (explicit typing, RFC 8725 §3.11). */
 const TYP: Record<WalletTokenPurpose, string> = {
   'pre-authorized-code': 'oid4vci-code+jwt',
   'access-token': 'at+jwt',
   'c-nonce': 'oid4vci-nonce+jwt',
+  'lcw-exchange': 'lcw-exchange+jwt',
 }
 
 export interface WalletKeys {

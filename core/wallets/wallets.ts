@@ -5,6 +5,7 @@ import { createNonce } from './nonce.ts'
 import { credentialOffer, type CredentialOffer } from './offer.ts'
 import { redeemPreAuthorizedCode, type PreAuthorizedTokenRequest, type WalletTokenResponse } from './redeem-code.ts'
 import { createWalletKeys } from './wallet-keys.ts'
+import { completeLcwExchange, lcwRequest } from './lcw-exchange.ts'
 
 /**
  * Each club as an OID4VCI 1.0 credential issuer with the pre-authorized code flow: metadata,
@@ -27,6 +28,16 @@ export interface Wallets {
    * is called once the token holds. Throws `CredentialError` (OID4VCI 1.0 §8.3.1 codes).
    */
   credential(club: string, accessToken: string, readRequest: () => Promise<unknown>): Promise<CredentialResponse>
+  /**
+   * Learner Credential Wallet: a fresh request link (`https://lcw.app/request.html?…`) for the credential;
+   * `credential-not-found`, `credential-revoked`, `credential-pending`, `json-ld-form-unavailable`.
+   */
+  lcwRequest(club: string, credentialId: string): Promise<string>
+  /**
+   * Learner Credential Wallet: completes the exchange with the wallet's DID Authentication presentation and
+   * answers the credential's JSON-LD form; also `wallet-exchange-not-found`, `invalid-presentation`, `wallet-exchange-used`.
+   */
+  lcwExchange(club: string, exchange: string, presentation: unknown): Promise<Record<string, unknown>>
 }
 
 export function createWallets(ctx: IssuerContext): Wallets {
@@ -38,5 +49,7 @@ export function createWallets(ctx: IssuerContext): Wallets {
     token: (club, request) => redeemPreAuthorizedCode(ctx, keys, club, request),
     nonce: (club) => createNonce(ctx, keys, club),
     credential: (club, accessToken, readRequest) => issueCredential(ctx, keys, club, accessToken, readRequest),
+    lcwRequest: (club, credentialId) => lcwRequest(ctx, keys, club, credentialId),
+    lcwExchange: (club, exchange, presentation) => completeLcwExchange(ctx, keys, club, exchange, presentation),
   }
 }

@@ -40,6 +40,7 @@ function aView(overrides: Partial<ShareView> = {}, achievement: Partial<ShareVie
       verify: 'http://localhost:8787/open-badges/v3/achievements/1/verify',
       jwt: `http://localhost:8787/open-badges/v3/credentials/${ID}`,
       walletOffer: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`http://localhost:8787/open-badges/v3/issuers/chess/credential-offers/${ID}`)}`,
+      lcw: null,
     },
     ...overrides,
   }
@@ -96,6 +97,7 @@ describe('renderSharePage', () => {
             verify: `http://localhost:8787/"><script>`,
             jwt: 'x',
             walletOffer: `openid-credential-offer://?"><script>`,
+            lcw: null,
           },
         },
         {

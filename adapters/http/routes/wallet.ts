@@ -93,3 +93,30 @@ export async function credential({ issuer, request }: Call): Promise<Response> {
   }
   return json(await issuer.wallets.credential(param(request, 'domain'), token, readRequest), 200, ANY)
 }
+
+/**
+ * `GET …/lcw-requests/{credentialId}`: the stable "Add to Learner Credential Wallet" link of the share page
+ * and the mail. A person's browser follows it to a fresh request on the wallet's site, which opens the app
+ * (docs/learner-credential-wallet.md); nothing is stored, and the answer is never cached (each is a new exchange).
+ */
+export async function lcwRequest({ issuer, request }: Call): Promise<Response> {
+  const location = await issuer.wallets.lcwRequest(param(request, 'domain'), param(request, 'credentialId'))
+  return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...ANY } })
+}
+
+/** The wallet's DID Authentication presentation (the body of `POST …/lcw-exchanges/{exchange}`), for the document. */
+export const lcwPresentationSchema = v.object({
+  '@context': v.array(v.string()),
+  type: v.union([v.string(), v.array(v.string())]),
+  holder: v.string(),
+  proof: v.object({ type: v.literal('Ed25519Signature2020'), proofPurpose: v.literal('authentication'), challenge: v.string() }),
+})
+
+/** The credential's JSON-LD form, as the exchange answers it (docs/data-integrity.md). */
+export const lcwCredentialSchema = v.looseObject({ '@context': v.array(v.string()), id: v.string(), type: v.array(v.string()), proof: v.looseObject({}) })
+
+/** `POST …/lcw-exchanges/{exchange}`: the wallet's DID Authentication in, the credential's JSON-LD form out, once. */
+export async function lcwExchange({ issuer, request }: Call): Promise<Response> {
+  const presentation = await readJson(request, issuer.config.maxBodyBytes)
+  return json(await issuer.wallets.lcwExchange(param(request, 'domain'), param(request, 'exchange'), presentation), 200, { 'cache-control': 'no-store', ...ANY })
+}

@@ -18,5 +18,6 @@ export function walletBlock(view: ShareView, qr: string): Markup {
 <figcaption>OpenID4VCI 지갑용 QR 코드 <span lang="en">QR code for OpenID4VCI wallets</span></figcaption>
 </figure>
 </div>
+${view.urls.lcw ? html`<p class="wallet__lcw"><a class="button button--lcw" href="${view.urls.lcw}">Learner Credential Wallet에 추가 <span lang="en">Add to Learner Credential Wallet</span></a></p>` : null}
 </section>`
 }

@@ -5,6 +5,11 @@ import { createIssuer, type Issuer } from '../../../index.ts'
 import { createSqliteStorage } from '../../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../../adapters/sqlite/driver-better-sqlite3.ts'
 import { createTestClock, type TestClock } from '../../support/clock.ts'
+import { createKeyStore } from '../../../core/keys/create-key-store.ts'
+import type { KeyStore } from '../../../core/ports/key-store.ts'
+import type { DataIntegritySigner } from '../../../core/ports/data-integrity-signer.ts'
+import type { PresentationVerifier } from '../../../core/ports/presentation-verifier.ts'
+import type { StoragePort } from '../../../core/ports/storage.ts'
 
 /** A deployment on https, as OID4VCI requires (wallets refuse http issuers): every surface on one host. */
 export const HOST = 'clubcred.test'
@@ -14,24 +19,33 @@ export const CREDENTIAL_ISSUER = `${HTTPS_ORIGIN}/open-badges/v3/issuers/chess`
 export interface WalletHarness {
   issuer: Issuer
   clock: TestClock
+  /** The issuer's key store (the club's Ed25519 key signs JSON-LD forms). */
+  keys: KeyStore
+  /** The issuer's storage (the SQLite file). */
+  storage: StoragePort
   /** The SQLite file the issuer stores in. */
   dbFile: string
   /** `fetch` for a wallet: every request goes to the issuer's own fetch handler, as over the network. */
   fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
   /** Issues one credential of a fresh template to one recipient and signs it; returns its pointer. */
-  issueOne(options?: { expiresAt?: string }): Promise<{ issuanceId: number; id: string; shareUrl: string; jwtUrl: string }>
+  issueOne(options?: { expiresAt?: string; mode?: 'none' | 'email' }): Promise<{ issuanceId: number; id: string; shareUrl: string; jwtUrl: string }>
   close(): Promise<void>
 }
 
 /** An issuer on a fresh SQLite file, a test clock and club `chess`, reached through its fetch handler. */
-export async function openWalletHarness(): Promise<WalletHarness> {
+export async function openWalletHarness(
+  options: { presentationVerifier?: PresentationVerifier; dataIntegritySigner?: DataIntegritySigner } = {},
+): Promise<WalletHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-wallet-'))
   const dbFile = join(dir, 'clubcred.db')
   const clock = createTestClock()
+  const storage = createSqliteStorage({ driver: betterSqlite3Driver(dbFile) })
+  const keys = createKeyStore({ storage, masterKey: new Uint8Array(32).fill(9), clock })
   const issuer = createIssuer({
-    storage: createSqliteStorage({ driver: betterSqlite3Driver(dbFile) }),
-    masterKey: new Uint8Array(32).fill(9),
+    storage,
+    keys,
     clock,
+    ...options,
     urls: { base: HTTPS_ORIGIN, auth: `${HTTPS_ORIGIN}/oauth`, public: HTTPS_ORIGIN, shareHost: HOST, legacyBase: HTTPS_ORIGIN },
     http: { onError: (error) => console.error(error) },
   })
@@ -41,12 +55,14 @@ export async function openWalletHarness(): Promise<WalletHarness> {
   return {
     issuer,
     clock,
+    keys,
+    storage,
     dbFile,
     fetch: (input, init) => issuer.fetch(new Request(input, init)),
-    async issueOne({ expiresAt } = {}) {
+    async issueOne({ expiresAt, mode = 'none' } = {}) {
       const { result } = await issuer.issuances.issue('chess', {
         achievementFormId: template.id,
-        mode: 'none',
+        mode,
         recipients: [{ name: 'Kim Minsu', email: `minsu.${Math.random().toString(36).slice(2)}@chess.example` }],
         ...(expiresAt ? { expiresAt } : {}),
       })

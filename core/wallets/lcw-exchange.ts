@@ -1,0 +1,81 @@
+import { ProblemError } from '../errors.ts'
+import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
+import type { IssuerContext } from '../context.ts'
+import type { CredentialRecord } from '../issuances/issuance.ts'
+import { didAuthenticationLoader } from './did-key.ts'
+import { LCW_EXCHANGE_TTL_SECONDS } from './lifetimes.ts'
+import { redeemOnce } from './redeem-once.ts'
+import { redeemableCredential } from './redeemable-credential.ts'
+import { credentialIssuerId, lcwExchangeUrl } from './urls.ts'
+import type { WalletKeys } from './wallet-keys.ts'
+
+/** The page of the wallet's site that hands a request to the installed app (`dccrequest://request?…`). */
+export const LCW_REQUEST_PAGE = 'https://lcw.app/request.html'
+
+/**
+ * A fresh request for the Learner Credential Wallet (docs/learner-credential-wallet.md § The request link):
+ * `https://lcw.app/request.html?issuer=…&auth_type=bearer&challenge=<exchange>&vc_request_url=<exchange URL>`,
+ * where the exchange is a signed, short-lived token naming the credential: nothing is stored. Refused for
+ * a credential that may not go into a wallet (revoked) or that has no JSON-LD form (not yet, or never).
+ */
+export async function lcwRequest(ctx: IssuerContext, keys: WalletKeys, club: string, credentialId: string): Promise<string> {
+  if (!ctx.presentationVerifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
+  const credential = await offerable(ctx, club, credentialId)
+  const issuer = credentialIssuerId(ctx.config, club)
+  const exchange = await keys.sign('lcw-exchange', { iss: issuer, sub: credential.id, jti: ctx.random.uuid() }, LCW_EXCHANGE_TTL_SECONDS)
+  const query = new URLSearchParams({ issuer, auth_type: 'bearer', challenge: exchange, vc_request_url: lcwExchangeUrl(ctx.config, club, exchange) })
+  return `${LCW_REQUEST_PAGE}?${query.toString()}`
+}
+
+/**
+ * The wallet's POST to the exchange: its DID Authentication presentation, whose proof answers the
+ * exchange as its challenge. Checked in this order, each refusal a problem and nothing written: the
+ * exchange (signed by this issuer for this club, not expired), the credential (still offerable), the
+ * presentation (Ed25519Signature2020 by the holder's did:key for `authentication`), and last the one
+ * write, which makes the exchange used (`redeemOnce`, shared with OID4VCI codes). The answer is the
+ * credential's JSON-LD form, as it is stored: the wallet's DID is not written into it (see the doc).
+ */
+export async function completeLcwExchange(ctx: IssuerContext, keys: WalletKeys, club: string, exchange: string, body: unknown): Promise<Record<string, unknown>> {
+  const verifier = ctx.presentationVerifier
+  if (!verifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
+  const claims = await keys.verify('lcw-exchange', exchange, credentialIssuerId(ctx.config, club))
+  if (!claims || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
+    throw new ProblemError('wallet-exchange-not-found', { detail: 'This exchange does not exist or has expired; open the link on the credential’s page again.' })
+  }
+  const credential = await offerable(ctx, club, claims.sub)
+  if (typeof body !== 'object' || body === null || Array.isArray(body) || !isPresentation(body as Record<string, unknown>)) {
+    throw new ProblemError('invalid-presentation', { detail: 'Send a DID Authentication verifiable presentation whose proof answers this exchange’s challenge.' })
+  }
+  const result = await verifier.verifyAuthentication(body as Record<string, unknown>, { challenge: exchange }, didAuthenticationLoader)
+  if (!result.verified) throw new ProblemError('invalid-presentation', { detail: result.reason })
+  const form = readyForm(credential)
+  if (!(await redeemOnce(ctx, { jti: claims.jti, expiresAt: claims.exp * 1000 }))) {
+    throw new ProblemError('wallet-exchange-used', { detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.' })
+  }
+  return form
+}
+
+const isPresentation = (body: Record<string, unknown>): boolean => [body.type].flat().includes('VerifiablePresentation')
+
+/** The credential `credentialId` of `club` when a wallet may have it now, with its JSON-LD form ready. */
+async function offerable(ctx: IssuerContext, club: string, credentialId: string): Promise<CredentialRecord> {
+  const redeemable = await redeemableCredential(ctx, club, credentialId)
+  if ('refusal' in redeemable) {
+    const found = await ctx.storage.credentials.findById(credentialId)
+    if (!found || found.club !== club) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
+    throw new ProblemError('credential-revoked', { detail: 'The credential has been revoked; it is not handed to wallets.' })
+  }
+  readyForm(redeemable.credential)
+  return redeemable.credential
+}
+
+function readyForm(credential: CredentialRecord): Record<string, unknown> {
+  const form = jsonLdFormOf(credential)
+  if (form.state === 'pending') throw new ProblemError('credential-pending', { detail: 'The credential’s Data Integrity proof is being made; try again in a minute.' })
+  if (form.state === 'none') {
+    throw new ProblemError('json-ld-form-unavailable', {
+      detail: 'This credential was signed before Data Integrity proofs existed and has no JSON-LD form; download its JWT instead.',
+    })
+  }
+  return form.credential
+}

@@ -1,0 +1,200 @@
+/**
+ * The Learner Credential Wallet takes a credential from the share page (docs/learner-credential-wallet.md):
+ * the button's link, the redirect to the wallet's request page, the deep link the app parses, its DID
+ * Authentication signed with its own did:key by the libraries the app uses (test/support/lcw-wallet.ts),
+ * the POST, and the credential in hand, verified with Digital Bazaar's VC library. Then every refusal:
+ * a second wallet, a revoked credential, an expired exchange, a wrong challenge, a bad signature.
+ */
+import assert from 'node:assert/strict'
+import { afterEach, beforeEach, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
+import { decodeJwt } from 'jose'
+import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
+import { createPresentationVerifier } from '../../../adapters/node/presentation-verifier.ts'
+import { jsonLdFormOf } from '../../../core/credentials/json-ld-form.ts'
+import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
+import type { RawResponse } from '../../support/api-harness.ts'
+import {
+  deepLinkFromRequestPage,
+  didAuthentication,
+  extractCredentialsFrom,
+  legacyRequestParams,
+  mintProfile,
+  postPresentation,
+  type CredentialRequestParams,
+} from '../../support/lcw-wallet.ts'
+import { CREDENTIAL_ISSUER, openWalletHarness, type WalletHarness } from './support.ts'
+
+let h: WalletHarness
+
+beforeEach(async () => {
+  h = await openWalletHarness({ presentationVerifier: createPresentationVerifier(), dataIntegritySigner: createDataIntegritySigner() })
+})
+afterEach(() => h.close())
+
+/** Issues a credential, signed and proved by the worker; returns it with its stored JSON-LD form. */
+async function issueWithJsonLdForm(options: { mode?: 'none' | 'email' } = {}) {
+  const pointer = await h.issueOne(options)
+  const form = jsonLdFormOf((await h.storage.credentials.findById(pointer.id))!)
+  assert.equal(form.state, 'ready', 'the worker made its proof')
+  const credential = form.state === 'ready' ? form.credential : {}
+  const jwt = await (await h.fetch(pointer.jwtUrl)).text()
+  const { proof: _proof, ...unsecured } = credential
+  assert.deepStrictEqual(unsecured, decodeJwt(jwt).vc, 'the JSON-LD form is the credential of the JWT')
+  return { ...pointer, credential }
+}
+
+/** Sets a credential's stored proof, as a credential from before proofs (`''`) or one whose proof is still to make (`null`). */
+function setStoredProof(id: string, proof: string | null): void {
+  const db = new Database(h.dbFile)
+  db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(proof, id)
+  db.close()
+}
+
+/** The share page's "Add to Learner Credential Wallet" href, or `null` when the page has none. */
+async function lcwButtonOf(shareUrl: string): Promise<string | null> {
+  const page = await (await h.fetch(shareUrl)).text()
+  const match =
+    /<a class="button button--lcw" href="([^"]*)">Learner Credential Wallet에 추가 <span lang="en">Add to Learner Credential Wallet<\/span><\/a>/.exec(page)
+  return match ? match[1]!.replace(/&amp;/g, '&') : null
+}
+
+/** The recipient taps the button: the browser follows the redirect to the wallet's page, which opens the app. */
+async function tap(link: string): Promise<CredentialRequestParams> {
+  const redirect = await h.fetch(link, { redirect: 'manual' })
+  assert.equal(redirect.status, 303, await redirect.clone().text())
+  assert.equal(redirect.headers.get('cache-control'), 'no-store')
+  return legacyRequestParams(deepLinkFromRequestPage(redirect.headers.get('location')!))
+}
+
+const wallet = (params: CredentialRequestParams, presentation: unknown) => postPresentation(h.fetch as typeof fetch, params, presentation)
+
+/** The verifier's view of the server: its did:web over http on loopback is the harness's https host. */
+const get = async (url: string): Promise<RawResponse> => {
+  const response = await h.fetch(url.replace(/^http:/, 'https:'))
+  const text = await response.text()
+  let body = null
+  try {
+    body = JSON.parse(text)
+  } catch {
+    // not JSON
+  }
+  return { status: response.status, headers: response.headers, text, body }
+}
+
+const redemptions = () => {
+  const db = new Database(h.dbFile, { readonly: true })
+  try {
+    return (db.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE scope = 'oid4vci-code'").get() as { n: number }).n
+  } finally {
+    db.close()
+  }
+}
+
+describe('Learner Credential Wallet', () => {
+  it('takes the credential from the share page: link, request page, DID Authentication, the signed JSON-LD credential', async () => {
+    const issued = await issueWithJsonLdForm()
+    const link = await lcwButtonOf(issued.shareUrl)
+    assert.ok(link, 'the share page shows the button')
+    const params = await tap(link)
+    assert.equal(params.auth_type, 'bearer', 'the wallet accepts only auth_type=bearer')
+    assert.equal(params.issuer, CREDENTIAL_ISSUER)
+    assert.ok(params.vc_request_url.startsWith(`${CREDENTIAL_ISSUER}/lcw-exchanges/`))
+
+    const profile = await mintProfile()
+    const response = await wallet(params, await didAuthentication(profile, params.challenge!))
+    assert.equal(response.status, 200, await response.clone().text())
+    const credentials = extractCredentialsFrom(await response.json())
+    assert.equal(credentials?.length, 1)
+    assert.deepEqual(credentials![0], issued.credential, 'the stored JSON-LD form, unchanged')
+    const verified = await verifyDataIntegrity(credentials![0], get, new Date(h.clock.now()))
+    assert.equal(
+      verified.verified,
+      true,
+      JSON.stringify(verified, (k, v) => (v instanceof Error ? { message: v.message, errors: (v as Error & { errors?: unknown }).errors } : v)).slice(0, 3000),
+    )
+  })
+
+  it('is one-time: a second wallet with the same request is refused, and a new tap works', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    assert.equal((await wallet(params, await didAuthentication(await mintProfile(), params.challenge!))).status, 200)
+    const second = await wallet(params, await didAuthentication(await mintProfile(), params.challenge!))
+    assert.equal(second.status, 409)
+    const problem = await second.json()
+    assert.equal(problem.code, 'wallet-exchange-used')
+    assert.match(second.headers.get('content-type')!, /problem\+json/)
+    const again = await tap((await lcwButtonOf(issued.shareUrl))!)
+    assert.equal((await wallet(again, await didAuthentication(await mintProfile(), again.challenge!))).status, 200)
+  })
+
+  it('refuses a revoked credential: no button, no request, and an open exchange fails', async () => {
+    const issued = await issueWithJsonLdForm()
+    const link = (await lcwButtonOf(issued.shareUrl))!
+    const params = await tap(link)
+    await h.issuer.issuances.revoke('chess', issued.issuanceId, { reason: 'test' })
+    assert.equal(await lcwButtonOf(issued.shareUrl), null)
+    const redirect = await h.fetch(link, { redirect: 'manual' })
+    assert.equal(redirect.status, 410)
+    const response = await wallet(params, await didAuthentication(await mintProfile(), params.challenge!))
+    assert.equal(response.status, 410)
+    assert.equal((await response.json()).code, 'credential-revoked')
+    assert.equal(redemptions(), 0, 'nothing stored')
+  })
+
+  it('refuses an expired exchange', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    h.clock.advance(10 * 60 * 1000 + 1000)
+    const response = await wallet(params, await didAuthentication(await mintProfile(), params.challenge!))
+    assert.equal(response.status, 404)
+    assert.equal((await response.json()).code, 'wallet-exchange-not-found')
+    assert.equal(redemptions(), 0)
+  })
+
+  it('refuses a bad DID Authentication (wrong challenge, bad signature, none) with a 400 and stores nothing', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    const profile = await mintProfile()
+    const wrongChallenge = await didAuthentication(profile, 'another-challenge')
+    const forged = await didAuthentication(profile, params.challenge!)
+    const proof = forged.proof as { proofValue: string }
+    proof.proofValue = `${proof.proofValue.slice(0, -4)}${proof.proofValue.endsWith('1111') ? '2222' : '1111'}`
+    const otherHolder = await didAuthentication(profile, params.challenge!, (await mintProfile()).did)
+    for (const [name, body] of [
+      ['wrong challenge', wrongChallenge],
+      ['bad signature', forged],
+      ['another holder', otherHolder],
+      ['no presentation', {}],
+    ] as const) {
+      const response = await wallet(params, body)
+      assert.equal(response.status, 400, name)
+      assert.equal((await response.json()).code, 'invalid-presentation', name)
+    }
+    assert.equal(redemptions(), 0, 'nothing stored')
+    assert.equal((await wallet(params, await didAuthentication(profile, params.challenge!))).status, 200, 'the exchange still works')
+  })
+
+  it('shows no button and refuses a request for a credential without a JSON-LD form', async () => {
+    const pointer = await h.issueOne()
+    setStoredProof(pointer.id, '')
+    assert.equal(await lcwButtonOf(pointer.shareUrl), null)
+    const redirect = await h.fetch(`${CREDENTIAL_ISSUER}/lcw-requests/${pointer.id}`, { redirect: 'manual' })
+    assert.equal(redirect.status, 409)
+    assert.equal((await redirect.json()).code, 'json-ld-form-unavailable')
+    setStoredProof(pointer.id, null)
+    assert.equal(await lcwButtonOf(pointer.shareUrl), null)
+    assert.equal((await h.fetch(`${CREDENTIAL_ISSUER}/lcw-requests/${pointer.id}`, { redirect: 'manual' })).status, 409)
+  })
+
+  it('the mail carries the link, in the text and the HTML part', async () => {
+    const issued = await issueWithJsonLdForm({ mode: 'email' })
+    const db = new Database(h.dbFile, { readonly: true })
+    const row = db.prepare('SELECT text_body, html_body FROM outbox WHERE issuance_id = ?').get(issued.issuanceId) as { text_body: string; html_body: string }
+    db.close()
+    const link = `${CREDENTIAL_ISSUER}/lcw-requests/${issued.id}`
+    assert.ok(row.text_body.includes(`Learner Credential Wallet에 추가 / Add to Learner Credential Wallet: ${link}`), row.text_body)
+    assert.ok(row.html_body.includes(`<a href="${link}">Learner Credential Wallet에 추가 / Add to Learner Credential Wallet</a>`), row.html_body)
+    assert.equal(await lcwButtonOf(issued.shareUrl), link, 'the same link as the share page')
+  })
+})
