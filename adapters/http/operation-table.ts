@@ -15,6 +15,7 @@ import { eventViewSchema } from '../../core/events/present.ts'
 import { batchResultSchema } from '../../core/issuances/batch-result.ts'
 import { issuanceDetailSchema, issuanceItemSchema } from '../../core/issuances/present.ts'
 import { credentialViewSchema } from '../../core/issuances/read.ts'
+import { jsonLdCredentialSchema } from '../../core/credentials/json-ld-form.ts'
 import { v1BatchResultSchema, v1IssuanceViewSchema } from '../../core/issuances/v1.ts'
 import { pageSchema } from '../../core/lists/cursor.ts'
 import { tokenResponseSchema } from '../../core/tokens/issue.ts'
@@ -36,6 +37,7 @@ import * as publicSurface from './routes/public.ts'
 import * as v1 from './routes/v1.ts'
 import * as wallet from './routes/wallet.ts'
 import { dataOf } from './responses.ts'
+import { JSON_LD_MEDIA_TYPES } from './json-ld-negotiation.ts'
 import { legacyFormCreatedSchema } from './legacy-error.ts'
 import { openApiDocumentSchema } from './openapi/document-shape.ts'
 import type { Operation } from './operation.ts'
@@ -243,10 +245,14 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'GET',
     path: `{public}${PUBLIC_PATHS.credential}`,
     auth: 'public',
-    handle: publicSurface.credentialJwt,
-    answer: { 'text/plain': v.string() },
+    handle: publicSurface.credential,
+    answer: {
+      'text/plain': v.string(),
+      ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, jsonLdCredentialSchema])),
+    },
     conditional: true,
-    summary: 'The signed JWT (text/plain)',
+    vary: 'Accept',
+    summary: 'The credential: its signed JWT (text/plain), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
     tag: 'verification',
   },
   {

@@ -50,7 +50,11 @@ export const PROBLEMS = {
     title: 'Server busy',
     headers: (error) => ({ 'retry-after': String(error.extra?.retryAfter ?? 1) }),
   },
-  'credential-pending': { status: 409, title: 'Credential not yet created' },
+  'credential-pending': {
+    status: 409,
+    title: 'Credential not yet created',
+    headers: (error): Record<string, string> => (error.extra?.retryAfter === undefined ? {} : { 'retry-after': String(error.extra.retryAfter) }),
+  },
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused with another request' },
   'idempotency-in-flight': { status: 409, title: 'A request with this idempotency key is in flight' },
   'too-many-recipients': { status: 422, title: 'Too many recipients' },

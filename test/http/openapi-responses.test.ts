@@ -12,7 +12,7 @@ import { STATUS_LIST_SIZE } from '../../core/status-lists/allocate-index.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ORIGIN } from '../support/origin.ts'
 import { newApiKey, svgBase64 } from '../support/legacy-forms.ts'
-import { closed, responseChecker, type ResponseChecker } from '../support/openapi-responses.ts'
+import { closed, isJson, responseChecker, type ResponseChecker } from '../support/openapi-responses.ts'
 import { clientCredentialsGrant } from '../support/tokens.ts'
 import type { Achievement, BatchItem, BatchResult, Design, IssuanceDetail, Verdict } from '../../client/index.ts'
 
@@ -59,10 +59,11 @@ async function send<Body = unknown>(
   }
   const response = await api.issuer.fetch(new Request(`${ORIGIN}${url}${init.query ?? ''}`, { method, headers, ...(body !== undefined ? { body } : {}) }))
   const contentType = response.headers.get('content-type')
-  const isText = contentType === null || /json|text|jwt|svg/.test(contentType)
+  const mediaType = (contentType ?? '').split(';')[0]!.trim()
+  const isText = contentType === null || isJson(mediaType) || /text|jwt|svg/.test(mediaType)
   const text = isText ? await response.text() : (await response.arrayBuffer(), '')
   checker.check(method, path, { status: response.status, contentType, text: isText ? text : '' })
-  return { status: response.status, headers: response.headers, text, json: /json/.test(contentType ?? '') && text ? JSON.parse(text) : null }
+  return { status: response.status, headers: response.headers, text, json: isJson(mediaType) && text ? JSON.parse(text) : null }
 }
 
 const CLUB = '/v2/clubs/{clubDomain}'
@@ -71,7 +72,7 @@ const ISSUER = '/open-badges/v3/issuers/{domain}'
 
 describe('every answer matches the OpenAPI document', () => {
   before(async () => {
-    api = await openApi()
+    api = await openApi({ proofs: true })
     document = (await (await api.issuer.fetch(new Request(`${ORIGIN}/openapi.json`))).json()) as OpenApiDocument
     checker = responseChecker(document)
   })
@@ -208,6 +209,10 @@ describe('every answer matches the OpenAPI document', () => {
       ).status,
       304,
     )
+    for (const accept of ['application/ld+json', 'application/vc+ld+json', 'application/vc', 'application/json']) {
+      const jsonLd = await send('GET', '/open-badges/v3/credentials/{credentialId}', { credentialId: ids.credential }, { headers: { accept } })
+      assert.equal(jsonLd.headers.get('content-type'), accept)
+    }
     assert.equal((await send('GET', `${ISSUER}/did.json`, { domain: api.club })).status, 200)
     assert.equal((await send('GET', `${ISSUER}/did.json`, { domain: 'nobody' })).status, 404)
     assert.equal((await send('GET', `${ISSUER}/status-lists/revocation`, { domain: api.club })).status, 200)

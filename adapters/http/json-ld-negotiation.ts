@@ -1,0 +1,133 @@
+/*
+ * Which form of a credential a request asks for (docs/data-integrity.md § Negotiation): its JWT, as the
+ * route always answered, or its JSON-LD form with its Data Integrity proof. The `Accept` header is read
+ * as RFC 9110 §12.5.1 says: media ranges with parameters and a weight, the most specific range matching a
+ * type giving its weight, `q=0` meaning "not acceptable", no header meaning anything.
+ */
+
+/** The media types of the JSON-LD form; a tie between them goes to the earlier one. */
+export const JSON_LD_MEDIA_TYPES = ['application/ld+json', 'application/vc+ld+json', 'application/vc', 'application/json'] as const
+export type JsonLdMediaType = (typeof JSON_LD_MEDIA_TYPES)[number]
+
+/** The media types the JWT answers to: what it is served as (`text/plain`) and the JWT types (RFC 7519, VC-JOSE-COSE). */
+export const JWT_MEDIA_TYPES = ['text/plain', 'application/jwt', 'application/vc+jwt'] as const
+
+interface MediaRange {
+  type: string
+  subtype: string
+  /** 0 to 1; 0 is "not acceptable". */
+  q: number
+}
+
+/** How closely a range names a type: the most specific range that matches decides (RFC 9110 §12.5.1). */
+const Specificity = { None: -1, Any: 0, Subtypes: 1, Exact: 2 } as const
+type Specificity = (typeof Specificity)[keyof typeof Specificity]
+
+interface Preference {
+  q: number
+  specificity: Specificity
+}
+
+/**
+ * The JSON-LD media type a request prefers to the JWT, or `null` when the JWT is to be answered. The
+ * JSON-LD form is chosen only when its best weight is above the JWT's: a tie (no `Accept`, any type,
+ * any `application` type, or JSON, text and anything at once as many HTTP libraries send by default) keeps
+ * the JWT, the form every client got before the JSON-LD one existed.
+ */
+export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaType | null {
+  const header = typeof accept === 'string' || accept === null ? accept : accept.headers.get('accept')
+  const ranges = parseAccept(header)
+  if (ranges === null) return null
+  const jwt = Math.max(...JWT_MEDIA_TYPES.map((type) => preferenceOf(type, ranges).q))
+  let best: { type: JsonLdMediaType; preference: Preference } | null = null
+  for (const type of JSON_LD_MEDIA_TYPES) {
+    const preference = preferenceOf(type, ranges)
+    if (!best || outranks(preference, best.preference)) best = { type, preference }
+  }
+  if (!best || best.preference.q === 0 || best.preference.q <= jwt) return null
+  return best.type
+}
+
+/** Whether a request (or its `Accept` value) asks for the JSON-LD form rather than the JWT. */
+export function wantsJsonLd(accept: Request | string | null): boolean {
+  return jsonLdMediaType(accept) !== null
+}
+
+/** Higher weight first; at equal weight, the type named outright over one a wildcard reaches. */
+function outranks(a: Preference, b: Preference): boolean {
+  return a.q > b.q || (a.q === b.q && a.specificity > b.specificity)
+}
+
+/** The weight `ranges` give `mediaType`: that of the most specific range matching it (the highest among equals), else 0. */
+function preferenceOf(mediaType: string, ranges: readonly MediaRange[]): Preference {
+  const [type, subtype] = mediaType.split('/') as [string, string]
+  let found: Preference = { q: 0, specificity: Specificity.None }
+  for (const range of ranges) {
+    const specificity = specificityOf(range, type, subtype)
+    if (specificity === Specificity.None) continue
+    if (specificity > found.specificity || (specificity === found.specificity && range.q > found.q)) found = { q: range.q, specificity }
+  }
+  return found
+}
+
+function specificityOf(range: MediaRange, type: string, subtype: string): Specificity {
+  if (range.type === '*' && range.subtype === '*') return Specificity.Any
+  if (range.type !== type) return Specificity.None
+  if (range.subtype === '*') return Specificity.Subtypes
+  return range.subtype === subtype ? Specificity.Exact : Specificity.None
+}
+
+/**
+ * The media ranges of an `Accept` value, or `null` when there is none to read (no header, an empty one,
+ * or nothing but malformed ranges): then any type is acceptable. A malformed range (no `/`, a weight that
+ * is no qvalue) is left out, the others still count. Parameters other than `q` do not narrow the match:
+ * the forms have none (`application/ld+json; profile=…` still names the JSON-LD form).
+ */
+function parseAccept(header: string | null): MediaRange[] | null {
+  if (header === null) return null
+  const ranges: MediaRange[] = []
+  for (const element of splitOutsideQuotes(header, ',')) {
+    const [name = '', ...parameters] = splitOutsideQuotes(element, ';').map((part) => part.trim())
+    const match = /^([!#$%&'*+.^_`|~0-9a-z-]+)\/([!#$%&'*+.^_`|~0-9a-z-]+)$/i.exec(name)
+    if (!match) continue
+    const [type, subtype] = [match[1]!.toLowerCase(), match[2]!.toLowerCase()]
+    if (type === '*' && subtype !== '*') continue
+    let q = 1
+    let valid = true
+    for (const parameter of parameters) {
+      const [key = '', value = ''] = parameter.split('=', 2).map((part) => part.trim())
+      if (key.toLowerCase() !== 'q') continue
+      // RFC 9110 §12.4.2: qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] )
+      if (!/^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/.test(value)) valid = false
+      else q = Number(value)
+      // The weight ends the media range's parameters; anything after it is an accept extension.
+      break
+    }
+    if (valid) ranges.push({ type, subtype, q })
+  }
+  return ranges.length > 0 ? ranges : null
+}
+
+/** `value` split at `separator`, except inside a quoted string (a parameter value may hold one). */
+function splitOutsideQuotes(value: string, separator: ',' | ';'): string[] {
+  const parts: string[] = []
+  let current = ''
+  let quoted = false
+  for (let index = 0; index < value.length; index++) {
+    const char = value[index]!
+    if (quoted && char === '\\') {
+      current += char + (value[index + 1] ?? '')
+      index++
+      continue
+    }
+    if (char === '"') quoted = !quoted
+    if (char === separator && !quoted) {
+      parts.push(current)
+      current = ''
+    } else {
+      current += char
+    }
+  }
+  parts.push(current)
+  return parts.filter((part) => part.trim() !== '')
+}
