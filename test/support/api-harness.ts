@@ -178,6 +178,8 @@ export interface Api {
   storage: StoragePort
   /** The issuer's key store (the harness builds it), for tests that check or forge signatures. */
   keys: KeyStore
+  /** The SQLite file the issuer stores into, for rows the storage port never writes. */
+  dbFile: string
   club: string
   token: string
   /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
@@ -200,6 +202,7 @@ export async function openApi(options: Omit<HarnessOptions, 'listen'> = {}): Pro
     issuer: harness.issuer,
     storage: harness.storage,
     keys: harness.keys,
+    dbFile: harness.dbFile,
     club: harness.club,
     token,
     async call(method, path, body, headers = {}) {
