@@ -243,6 +243,8 @@ describe('every answer matches the OpenAPI document', () => {
     const request = { credential_configuration_id: 'OpenBadgeCredential_jwt_vc_json' }
     const bearer = { authorization: `Bearer ${token.json.access_token}` }
     assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: request, headers: bearer })).status, 200)
+    const jsonLd = { credential_configuration_id: 'OpenBadgeCredential_ldp_vc' }
+    assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: jsonLd, headers: bearer })).status, 200)
     assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: request, headers: { authorization: 'Bearer forged' } })).status, 401)
   })
 

@@ -5,6 +5,7 @@ import { createIssuer, type Issuer } from '../../../index.ts'
 import { createSqliteStorage } from '../../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../../adapters/sqlite/driver-better-sqlite3.ts'
 import { createTestClock, type TestClock } from '../../support/clock.ts'
+import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
 
 /** A deployment on https, as OID4VCI requires (wallets refuse http issuers): every surface on one host. */
 export const HOST = 'clubcred.test'
@@ -23,8 +24,11 @@ export interface WalletHarness {
   close(): Promise<void>
 }
 
-/** An issuer on a fresh SQLite file, a test clock and club `chess`, reached through its fetch handler. */
-export async function openWalletHarness(): Promise<WalletHarness> {
+/**
+ * An issuer on a fresh SQLite file, a test clock and club `chess`, reached through its fetch handler;
+ * with `proofs`, it makes Data Integrity proofs (the JSON-LD form) as the server does.
+ */
+export async function openWalletHarness({ proofs = false }: { proofs?: boolean } = {}): Promise<WalletHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-wallet-'))
   const dbFile = join(dir, 'clubcred.db')
   const clock = createTestClock()
@@ -32,6 +36,7 @@ export async function openWalletHarness(): Promise<WalletHarness> {
     storage: createSqliteStorage({ driver: betterSqlite3Driver(dbFile) }),
     masterKey: new Uint8Array(32).fill(9),
     clock,
+    ...(proofs ? { dataIntegritySigner: createDataIntegritySigner() } : {}),
     urls: { base: HTTPS_ORIGIN, auth: `${HTTPS_ORIGIN}/oauth`, public: HTTPS_ORIGIN, shareHost: HOST, legacyBase: HTTPS_ORIGIN },
     http: { onError: (error) => console.error(error) },
   })
