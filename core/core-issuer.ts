@@ -10,6 +10,7 @@ import type { ListQuery, Page } from './lists/cursor.ts'
 import type { CoIssuerView, TemplateView } from './achievements/present.ts'
 import type { V1Form } from './achievements/v1-form.ts'
 import type { ApiKeyView } from './api-keys/list.ts'
+import type { CredentialForms } from './credentials/json-ld-form.ts'
 import type { DesignView } from './designs/present.ts'
 import type { StoredImage } from './designs/design.ts'
 import type { BatchResult } from './issuances/issue.ts'
@@ -192,6 +193,11 @@ export interface CoreIssuer {
     verify(issuanceId: number): Promise<Verdict>
     /** The signed JWT of a credential, or `credential-not-found`. */
     credentialJwt(credentialId: string): Promise<string>
+    /**
+     * A credential's two forms (docs/data-integrity.md § Storage): its signed JWT and its JSON-LD form
+     * (`ready`, `pending` or `none`), or `credential-not-found`.
+     */
+    credentialForms(credentialId: string): Promise<CredentialForms>
     /** The club's did:web DID document, every key current and rotated. */
     didDocument(club: string): Promise<DidDocument>
     /** The club's revocation list credential; `listId` `null` is its first list. `status-list-not-found`. */

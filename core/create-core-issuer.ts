@@ -23,6 +23,7 @@ import type { Principal } from './tokens/principal.ts'
 import type { ScopeName } from './scopes.ts'
 import type { ListQuery } from './lists/cursor.ts'
 import { webCryptoSigner } from './credentials/webcrypto-signer.ts'
+import { jsonLdFormOf, type CredentialForms } from './credentials/json-ld-form.ts'
 import { listEvents } from './events/list.ts'
 import { withIdempotency } from './idempotency/claim.ts'
 import { issueBatch } from './issuances/issue.ts'
@@ -248,6 +249,11 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
         const credential = await storage.credentials.findById(credentialId)
         if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
         return credential.jwt
+      },
+      async credentialForms(credentialId: string): Promise<CredentialForms> {
+        const credential = await storage.credentials.findById(credentialId)
+        if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
+        return { jwt: credential.jwt, jsonLd: jsonLdFormOf(credential) }
       },
       didDocument: (club: string) => didDocument(ctx, club),
       statusList: (club: string, listId: number | null = null) => publishStatusList.jwt(club, listId),

@@ -16,6 +16,7 @@ import { eventViewSchema } from '../../core/events/present.ts'
 import { batchResultSchema } from '../../core/issuances/batch-result.ts'
 import { issuanceDetailSchema, issuanceItemSchema } from '../../core/issuances/present.ts'
 import { credentialViewSchema } from '../../core/issuances/read.ts'
+import { jsonLdCredentialSchema } from '../../core/credentials/json-ld-form.ts'
 import { v1BatchResultSchema, v1IssuanceViewSchema } from '../../core/issuances/v1.ts'
 import { pageSchema } from '../../core/lists/cursor.ts'
 import { tokenResponseSchema } from '../../core/tokens/issue.ts'
@@ -45,7 +46,7 @@ import type { Operation } from './operation.ts'
 const AS_JSON = 'application/json'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
-/** The status list in its two forms, chosen by `Accept` (`wantsJsonLd`): the VC-JWT, or JSON-LD under any JSON-LD media type. */
+/** The status list in its two forms, chosen by `Accept` (`jsonLdMediaType`): the VC-JWT, or JSON-LD under any JSON-LD media type. */
 const STATUS_LIST_ANSWER = {
   'application/vc+jwt': v.string(),
   ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, securedStatusListSchema])),
@@ -250,10 +251,14 @@ export const OPERATIONS: readonly Operation[] = [
     method: 'GET',
     path: `{public}${PUBLIC_PATHS.credential}`,
     auth: 'public',
-    handle: publicSurface.credentialJwt,
-    answer: { 'text/plain': v.string() },
+    handle: publicSurface.credential,
+    answer: {
+      'text/plain': v.string(),
+      ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, jsonLdCredentialSchema])),
+    },
     conditional: true,
-    summary: 'The signed JWT (text/plain)',
+    vary: 'Accept',
+    summary: 'The credential: its signed JWT (text/plain), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
     tag: 'verification',
   },
   {
@@ -383,7 +388,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: `{public}${PUBLIC_PATHS.lcwExchange}`,
     auth: 'public',
     handle: wallet.lcwExchange,
-    answer: { [AS_JSON]: wallet.lcwCredentialSchema },
+    answer: { [AS_JSON]: jsonLdCredentialSchema },
     summary: "Learner Credential Wallet: the wallet's DID Authentication in, the credential's JSON-LD form out (once)",
     tag: 'wallets',
     body: wallet.lcwPresentationSchema,

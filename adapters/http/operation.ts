@@ -56,6 +56,8 @@ interface OperationDoc {
   notFoundAnswers?: true
   /** Honours `If-None-Match` with a 304 (an ETag on every answer). */
   conditional?: true
+  /** The request header the answer is negotiated on, sent as `Vary` on every answer, errors and 304s included (public operations). */
+  vary?: 'Accept'
 }
 
 /** An operation of a club: bearer token, club binding and scope are checked by the router from `scope`. */

@@ -50,7 +50,11 @@ export const PROBLEMS = {
     title: 'Server busy',
     headers: (error) => ({ 'retry-after': String(error.extra?.retryAfter ?? 1) }),
   },
-  'credential-pending': { status: 409, title: 'Credential not yet created' },
+  'credential-pending': {
+    status: 409,
+    title: 'Credential not yet created',
+    headers: (error): Record<string, string> => (error.extra?.retryAfter === undefined ? {} : { 'retry-after': String(error.extra.retryAfter) }),
+  },
   'credential-revoked': { status: 410, title: 'Credential revoked' },
   'json-ld-form-unavailable': { status: 409, title: 'Credential has no JSON-LD form' },
   'wallet-exchange-not-found': { status: 404, title: 'Wallet exchange not found' },

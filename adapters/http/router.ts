@@ -55,14 +55,19 @@ function handlerOf(operation: Operation, served: Served, problemBaseUrl: string)
   const { handle } = operation
   if (!isPublicPath(operation.path)) return async (request) => handle({ ...served, request })
   // The public surface's errors (404 credential-not-found, a wallet's invalid_grant...) are readable from any origin too.
+  const { vary } = operation
   return async (request) => {
+    let response: Response
     try {
-      return await handle({ ...served, request })
+      response = await handle({ ...served, request })
     } catch (error) {
-      const response = knownErrorResponse(error, problemBaseUrl, requestIdOf(request))
-      if (!response) throw error
-      return readableFromAnyOrigin(response)
+      const known = knownErrorResponse(error, problemBaseUrl, requestIdOf(request))
+      if (!known) throw error
+      response = readableFromAnyOrigin(known)
     }
+    // A cache keeps one answer per value of the header the answer was chosen by, errors included.
+    if (vary) response.headers.append('vary', vary)
+    return response
   }
 }
 

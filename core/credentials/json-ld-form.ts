@@ -1,3 +1,4 @@
+import * as v from 'valibot'
 import { decodeJwt } from 'jose'
 import { NO_PROOF, type CredentialRecord } from '../issuances/issuance.ts'
 import type { CredentialObject } from './sign-data-integrity.ts'
@@ -9,6 +10,28 @@ import type { CredentialObject } from './sign-data-integrity.ts'
  * - `none`: the credential was signed before clubcred made proofs, and has its JWT only.
  */
 export type JsonLdForm = { state: 'ready'; credential: CredentialObject } | { state: 'pending' } | { state: 'none' }
+
+/** The Data Integrity proof of the JSON-LD form (docs/data-integrity.md): `eddsa-rdfc-2022` by the club's Ed25519 key. */
+export const dataIntegrityProofSchema = v.object({
+  type: v.literal('DataIntegrityProof'),
+  created: v.string(),
+  verificationMethod: v.string(),
+  cryptosuite: v.literal('eddsa-rdfc-2022'),
+  proofPurpose: v.literal('assertionMethod'),
+  proofValue: v.string(),
+})
+
+/** The JSON-LD form as served: the `vc` of the JWT (docs/api.md §2.8 `payload.vc`), member for member, with its `proof`. */
+export const jsonLdCredentialSchema = v.objectWithRest(
+  { '@context': v.array(v.unknown()), id: v.string(), type: v.array(v.string()), proof: dataIntegrityProofSchema },
+  v.unknown(),
+)
+
+/** A stored credential as its two presentations: the signed JWT, and the JSON-LD form in its state. */
+export interface CredentialForms {
+  jwt: string
+  jsonLd: JsonLdForm
+}
 
 /** The JSON-LD form of `record`, assembled from its JWT and its proof: never signed again on read. */
 export function jsonLdFormOf(record: CredentialRecord): JsonLdForm {

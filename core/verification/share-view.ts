@@ -1,9 +1,9 @@
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
 import { credentialOfferLink, lcwRequestLink } from '../wallets/urls.ts'
-import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialStatus } from '../credentials/status.ts'
 import type { Verdict } from './verify-issuance.ts'
+import { jsonLdFormOf, type JsonLdForm } from '../credentials/json-ld-form.ts'
 
 /** Everything the share page shows (docs/api.md §4.11), taken from the signed credential, not the live template. */
 export interface ShareView {
@@ -25,6 +25,8 @@ export interface ShareView {
     tags: string[]
     partners: { name: string; role: string; isVerified: boolean }[]
   }
+  /** Whether the JSON-LD form can be downloaded (`ready`), is being made (`pending`), or does not exist (`none`). */
+  jsonLd: JsonLdForm['state']
   /**
    * `walletOffer`: the OID4VCI credential offer link (`openid-credential-offer://…`) that opens a wallet.
    * `lcw`: the Learner Credential Wallet link, only when the credential's JSON-LD form exists (that wallet
@@ -67,6 +69,7 @@ export async function shareView(
     validUntil: vc.validUntil ?? null,
     verdict: { isValid: verdict.isValid, status: verdict.status ?? 'valid' },
     checkedAt,
+    jsonLd: jsonLdFormOf(credential).state,
     achievement: {
       name: String(achievement.name ?? ''),
       nameEn: snapshot?.view.nameEn ?? null,

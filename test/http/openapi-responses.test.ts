@@ -13,8 +13,10 @@ import { JSON_LD_MEDIA_TYPES } from '../../adapters/http/json-ld-negotiation.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { ORIGIN } from '../support/origin.ts'
 import { newApiKey, svgBase64 } from '../support/legacy-forms.ts'
-import { closed, responseChecker, type ResponseChecker } from '../support/openapi-responses.ts'
+import { closed, isJson, responseChecker, type ResponseChecker } from '../support/openapi-responses.ts'
 import { clientCredentialsGrant } from '../support/tokens.ts'
+import { deepLinkFromRequestPage, didAuthentication, legacyRequestParams, mintProfile } from '../support/lcw-wallet.ts'
+import { createPresentationVerifier } from '../../adapters/node/presentation-verifier.ts'
 import type { Achievement, BatchItem, BatchResult, Design, IssuanceDetail, Verdict } from '../../client/index.ts'
 
 const PRE_AUTHORIZED = 'urn:ietf:params:oauth:grant-type:pre-authorized_code'
@@ -60,10 +62,11 @@ async function send<Body = unknown>(
   }
   const response = await api.issuer.fetch(new Request(`${ORIGIN}${url}${init.query ?? ''}`, { method, headers, ...(body !== undefined ? { body } : {}) }))
   const contentType = response.headers.get('content-type')
-  const isText = contentType === null || /json|text|jwt|svg|^application\/vc$/.test(contentType)
+  const mediaType = (contentType ?? '').split(';')[0]!.trim()
+  const isText = contentType === null || isJson(mediaType) || /text|jwt|svg/.test(mediaType)
   const text = isText ? await response.text() : (await response.arrayBuffer(), '')
   checker.check(method, path, { status: response.status, contentType, text: isText ? text : '' })
-  return { status: response.status, headers: response.headers, text, json: /json/.test(contentType ?? '') && text ? JSON.parse(text) : null }
+  return { status: response.status, headers: response.headers, text, json: isJson(mediaType) && text ? JSON.parse(text) : null }
 }
 
 const CLUB = '/v2/clubs/{clubDomain}'
@@ -72,7 +75,7 @@ const ISSUER = '/open-badges/v3/issuers/{domain}'
 
 describe('every answer matches the OpenAPI document', () => {
   before(async () => {
-    api = await openApi({ proofs: true })
+    api = await openApi({ proofs: true, presentationVerifier: createPresentationVerifier() })
     document = (await (await api.issuer.fetch(new Request(`${ORIGIN}/openapi.json`))).json()) as OpenApiDocument
     checker = responseChecker(document)
   })
@@ -209,6 +212,10 @@ describe('every answer matches the OpenAPI document', () => {
       ).status,
       304,
     )
+    for (const accept of ['application/ld+json', 'application/vc+ld+json', 'application/vc', 'application/json']) {
+      const jsonLd = await send('GET', '/open-badges/v3/credentials/{credentialId}', { credentialId: ids.credential }, { headers: { accept } })
+      assert.equal(jsonLd.headers.get('content-type'), accept)
+    }
     assert.equal((await send('GET', `${ISSUER}/did.json`, { domain: api.club })).status, 200)
     assert.equal((await send('GET', `${ISSUER}/did.json`, { domain: 'nobody' })).status, 404)
     assert.equal((await send('GET', `${ISSUER}/status-lists/revocation`, { domain: api.club })).status, 200)
@@ -225,6 +232,18 @@ describe('every answer matches the OpenAPI document', () => {
     assert.equal((await send('GET', `${ISSUER}/status-lists/revocation/{listId}`, { domain: api.club, listId: 999 })).status, 404)
     assert.equal((await send('GET', '/open-badges/v3/images/{hash}', { hash: ids.image })).status, 200)
     assert.equal((await send('GET', '/skills/{tag}', { tag: ids.skill })).status, 200)
+  })
+
+  it('the Learner Credential Wallet: the request link (303), then the exchange with a DID Authentication', async () => {
+    const redirect = await send('GET', `${ISSUER}/lcw-requests/{credentialId}`, { domain: api.club, credentialId: ids.credential })
+    assert.equal(redirect.status, 303, redirect.text)
+    const params = legacyRequestParams(deepLinkFromRequestPage(redirect.headers.get('location')!))
+    const exchange = new URL(params.vc_request_url).pathname.split('/').pop()!
+    const presentation = await didAuthentication(await mintProfile(), params.challenge!)
+    const path = `${ISSUER}/lcw-exchanges/{exchange}`
+    assert.equal((await send('POST', path, { domain: api.club, exchange }, { body: {} })).status, 400)
+    assert.equal((await send('POST', path, { domain: api.club, exchange }, { body: presentation })).status, 200)
+    assert.equal((await send('POST', path, { domain: api.club, exchange }, { body: presentation })).status, 409)
   })
 
   it('wallets: metadata, an offer, its code for a token, a nonce, the credential, and their errors', async () => {
@@ -244,6 +263,8 @@ describe('every answer matches the OpenAPI document', () => {
     const request = { credential_configuration_id: 'OpenBadgeCredential_jwt_vc_json' }
     const bearer = { authorization: `Bearer ${token.json.access_token}` }
     assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: request, headers: bearer })).status, 200)
+    const jsonLd = { credential_configuration_id: 'OpenBadgeCredential_ldp_vc' }
+    assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: jsonLd, headers: bearer })).status, 200)
     assert.equal((await send('POST', `${ISSUER}/credential`, issuer, { body: request, headers: { authorization: 'Bearer forged' } })).status, 401)
   })
 
@@ -294,7 +315,8 @@ describe('every answer matches the OpenAPI document', () => {
     )
     const unchecked = operations
       .filter(({ key, operation }) => {
-        const successes = Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status))
+        // A redirect is the success of an operation that sends the browser on (the wallet's request link).
+        const successes = Object.keys(operation.responses).filter((status) => /^[23]\d\d$/.test(status))
         return !successes.some((status) => checker.checked.has(`${key} ${status}`))
       })
       .map(({ key }) => key)
@@ -305,9 +327,9 @@ describe('every answer matches the OpenAPI document', () => {
   it('every operation declares a success body and an error body', () => {
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
-        const success = Object.entries(operation.responses).find(([status]) => /^2\d\d$/.test(status))
+        const success = Object.entries(operation.responses).find(([status]) => /^[23]\d\d$/.test(status))
         assert.ok(success, `${method} ${path}: no success`)
-        assert.ok(Object.keys(success[1].content ?? {}).length > 0, `${method} ${path}: no success content`)
+        if (success[0].startsWith('2')) assert.ok(Object.keys(success[1].content ?? {}).length > 0, `${method} ${path}: no success content`)
         assert.ok(operation.responses.default?.content?.['application/problem+json'], `${method} ${path}: no error body`)
       }
     }

@@ -25,6 +25,7 @@ function aView(overrides: Partial<ShareView> = {}, achievement: Partial<ShareVie
     validUntil: null,
     verdict: { isValid: true, status: 'valid' },
     checkedAt: Date.UTC(2030, 0, 2),
+    jsonLd: 'ready',
     achievement: {
       name: '체스 입문',
       nameEn: null,
@@ -137,6 +138,21 @@ describe('renderSharePage', () => {
     const hostile = render(aView({ urls: { ...aView().urls, walletOffer: `openid-credential-offer://?"><script>alert(1)</script>` } }))
     assert.ok(!/<script/i.test(hostile))
     assert.ok(hostile.includes('href="openid-credential-offer://?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'))
+  })
+
+  it('offers the JSON-LD download once its proof is made, says it is being prepared before, and offers none for a credential from before proofs', () => {
+    const link = `<a class="button" href="/credentials/${ID}/credential.json" download>JSON-LD 내려받기 <span lang="en">Download JSON-LD</span></a>`
+    const jwtLink = `href="/credentials/${ID}/credential.jwt"`
+    const ready = render(aView({ jsonLd: 'ready' }))
+    assert.ok(ready.includes(link))
+    assert.ok(!ready.includes('class="button button--waiting"'))
+    const pending = render(aView({ jsonLd: 'pending' }))
+    assert.ok(!pending.includes('credential.json'), 'no link to a form without its proof')
+    assert.ok(pending.includes('<span class="button button--waiting" role="status">JSON-LD 준비 중'))
+    const none = render(aView({ jsonLd: 'none' }))
+    assert.ok(!none.includes('credential.json'))
+    assert.ok(!none.includes('JSON-LD 준비 중'))
+    for (const page of [ready, pending, none]) assert.ok(page.includes(jwtLink), 'the JWT is always offered')
   })
 
   it('renders the narrative as one list item per line, without the engraved numbers', () => {

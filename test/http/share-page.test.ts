@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
 import { decodeJwt } from 'jose'
 import { openApi, openVerificationApi, type Api } from '../support/api-harness.ts'
 import { createTestClock, TEST_EPOCH, type TestClock } from '../support/clock.ts'
@@ -31,7 +32,7 @@ let clock: TestClock
 
 beforeEach(async () => {
   clock = createTestClock()
-  api = await openApi({ clock })
+  api = await openApi({ clock, proofs: true })
 })
 afterEach(async () => {
   await api.close()
@@ -68,6 +69,19 @@ async function issued(template: Record<string, unknown> = {}, request: Record<st
   const pointer = (await readIssuance(api, issuanceId)).credential as { id: string; shareUrl: string; verifyUrl: string }
   assert.ok(pointer, 'the credential exists after the worker drained')
   return { issuanceId, pointer }
+}
+
+/**
+ * Sets a credential's stored proof as another state would leave it: `null` (still to be made) or `''`
+ * (signed before proofs). Through the SQLite file: the storage port only ever fills a missing proof.
+ */
+async function markProof(credentialId: string, proof: string | null): Promise<void> {
+  const db = new Database(api.dbFile)
+  try {
+    db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(proof, credentialId)
+  } finally {
+    db.close()
+  }
 }
 
 /** The value of the first attribute `name` in `html` on an element matching `tagPattern`, unescaped. */
@@ -180,6 +194,7 @@ describe('the share page of a valid credential', () => {
     const { text } = await get(pointer.shareUrl)
     assert.equal(attribute(text, /<a [^>]*credential\.jwt[^>]*>/, 'href'), `/credentials/${pointer.id}/credential.jwt`)
     assert.equal(attribute(text, /<a [^>]*credential\.json[^>]*>/, 'href'), `/credentials/${pointer.id}/credential.json`)
+    assert.match(text, /credential\.json" download>JSON-LD 내려받기 <span lang="en">Download JSON-LD<\/span>/)
     assert.equal(attribute(text, /<input [^>]*readonly[^>]*>/, 'value'), pointer.verifyUrl)
     assert.equal(attribute(text, /<a href="http:\/\/localhost:8787\/open-badges\/v3\/achievements\/[^>]*>/, 'href'), pointer.verifyUrl)
   })
@@ -308,16 +323,48 @@ describe('downloads on the share host', () => {
     assert.equal(download.text, (await readCredential(api, issuanceId)).jwt)
   })
 
-  it('credential.json is the JWT payload`s vc as an application/json attachment', async () => {
+  it('credential.json is the JSON-LD form, the JWT payload`s vc with its Data Integrity proof, as an application/ld+json attachment', async () => {
     const { issuanceId, pointer } = await issued()
     const download = await get(`${pointer.shareUrl}/credential.json`)
     assert.equal(download.status, 200)
-    assert.equal(download.headers.get('content-type'), 'application/json; charset=utf-8')
+    assert.equal(download.headers.get('content-type'), 'application/ld+json')
     assert.equal(download.headers.get('content-disposition'), `attachment; filename="credential-${pointer.id}.json"`)
     assertSecurityHeaders(download)
     const vc = decodeJwt<{ vc: Json }>((await readCredential(api, issuanceId)).jwt).vc
-    assert.deepStrictEqual(JSON.parse(download.text), vc)
+    const { proof, ...credential } = JSON.parse(download.text)
+    assert.deepStrictEqual(credential, vc)
     assert.equal(vc.id, `urn:uuid:${pointer.id}`)
+    assert.deepStrictEqual(proof, JSON.parse((await api.storage.credentials.findById(pointer.id))!.proof!), 'the stored proof')
+    const served = await get(`http://localhost:8787/open-badges/v3/credentials/${pointer.id}`, { headers: { accept: 'application/ld+json' } })
+    assert.deepStrictEqual(JSON.parse(download.text), JSON.parse(served.text), 'the form the credential address serves (verified there)')
+  })
+
+  it('while the proof is being made, the page says the JSON-LD file is being prepared and its download is a 409 page to retry', async () => {
+    const { issuanceId, pointer } = await issued()
+    await markProof(pointer.id, null)
+    const { text } = await get(pointer.shareUrl)
+    assert.doesNotMatch(text, /href="[^"]*credential\.json"/, 'no link to a form without its proof')
+    assert.match(text, /JSON-LD 준비 중/)
+    assert.match(text, /JSON-LD being prepared/)
+    assert.match(text, /href="[^"]*credential\.jwt"/, 'the JWT is offered')
+    const download = await get(`${pointer.shareUrl}/credential.json`)
+    assertHtmlPage(download, 409)
+    assert.equal(download.headers.get('retry-after'), '5')
+    assert.ok(download.text.includes('<h1>JSON-LD 파일을 준비하고 있습니다</h1>'))
+    assert.ok(!download.text.includes('"@context"'), 'no credential without its proof')
+    assert.equal((await get(`${pointer.shareUrl}/credential.jwt`)).text, (await readCredential(api, issuanceId)).jwt)
+  })
+
+  it('a credential signed before proofs existed offers its JWT only; its JSON-LD download is a 404 page saying so', async () => {
+    const { pointer } = await issued()
+    await markProof(pointer.id, '')
+    const { text } = await get(pointer.shareUrl)
+    assert.doesNotMatch(text, /credential\.json/)
+    assert.doesNotMatch(text, /JSON-LD/)
+    assert.match(text, /href="[^"]*credential\.jwt"/)
+    const download = await get(`${pointer.shareUrl}/credential.json`)
+    assertHtmlPage(download, 404)
+    assert.ok(download.text.includes('<h1>이 자격증명에는 JSON-LD 파일이 없습니다</h1>'))
   })
 
   it('answers a 404 page for a download of another club`s credential or an unknown one', async () => {

@@ -14,7 +14,7 @@ import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import { verifyCredential } from '@digitalbazaar/vc'
 import { decodeList } from '@digitalbazaar/vc-bitstring-status-list'
 import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
-import { wantsJsonLd } from '../../adapters/http/json-ld-negotiation.ts'
+import { jsonLdMediaType } from '../../adapters/http/json-ld-negotiation.ts'
 import { clubDataIntegrityKeyOwner } from '../../core/did-documents/did.ts'
 import type { DataIntegritySigner } from '../../core/ports/data-integrity-signer.ts'
 import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
@@ -215,8 +215,8 @@ describe('an issuer without a Data Integrity signer', () => {
   })
 })
 
-describe('wantsJsonLd: which Accept values mean the JSON-LD form', () => {
-  const asked = (accept?: string) => wantsJsonLd(new Request('http://localhost/', accept === undefined ? {} : { headers: { accept } }))
+describe('jsonLdMediaType: which Accept values mean the JSON-LD form', () => {
+  const asked = (accept?: string) => jsonLdMediaType(new Request('http://localhost/', accept === undefined ? {} : { headers: { accept } }))
   it('the four JSON-LD media types, by weight; the JWT when it weighs more, or for wildcards and nothing', () => {
     assert.equal(asked('application/json;q=0.2, application/vc;q=0.8'), 'application/vc')
     assert.equal(asked('application/json, application/ld+json'), 'application/ld+json', 'a tie goes to the earlier of the list')

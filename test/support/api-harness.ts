@@ -31,6 +31,7 @@ import type { FileLimits } from '../../core/config.ts'
 import { clientCredentialsGrant } from './tokens.ts'
 import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
+import type { PresentationVerifier } from '../../core/ports/presentation-verifier.ts'
 
 interface HarnessOptions {
   club?: string
@@ -43,6 +44,8 @@ interface HarnessOptions {
   dataIntegritySigner?: DataIntegritySigner | null
   /** Make Data Integrity proofs with the Node signer, as the server does (`dataIntegritySigner` wins when given). */
   proofs?: boolean
+  /** Checks the Learner Credential Wallet's DID Authentication (its exchange is offered only with one). */
+  presentationVerifier?: PresentationVerifier
   /**
    * Serve over https with this certificate (PEM) instead, at `https://localhost:<port>` (still listening
    * on 127.0.0.1): the URLs, and so the club's did:web, name `localhost:<port>`. Implies `listen`.
@@ -77,7 +80,7 @@ interface Harness {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 async function openHarness(
-  { club = 'chess', clock, certificates, files, listen: listenHttp = false, dataIntegritySigner, proofs = false, tls }: HarnessOptions,
+  { club = 'chess', clock, certificates, files, listen: listenHttp = false, dataIntegritySigner, proofs = false, presentationVerifier, tls }: HarnessOptions,
   label: string,
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
@@ -109,6 +112,7 @@ async function openHarness(
       storage,
       keys,
       dataIntegritySigner: dataIntegritySigner ?? (proofs ? createDataIntegritySigner() : null),
+      ...(presentationVerifier ? { presentationVerifier } : {}),
       urls,
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
@@ -196,6 +200,8 @@ export interface Api {
   storage: StoragePort
   /** The issuer's key store (the harness builds it), for tests that check or forge signatures. */
   keys: KeyStore
+  /** The SQLite file the issuer stores into, for rows the storage port never writes. */
+  dbFile: string
   club: string
   token: string
   /** A request through `issuer.fetch`, the same handler the server mounts; JSON in, JSON out. */
@@ -218,6 +224,7 @@ export async function openApi(options: Omit<HarnessOptions, 'listen'> = {}): Pro
     issuer: harness.issuer,
     storage: harness.storage,
     keys: harness.keys,
+    dbFile: harness.dbFile,
     club: harness.club,
     token,
     async call(method, path, body, headers = {}) {

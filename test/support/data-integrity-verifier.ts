@@ -77,8 +77,8 @@ function revocationChecker(get: Get) {
   }
 }
 
-/** Verifies a JSON-LD credential's `eddsa-rdfc-2022` proof and its revocation status, at `now` (default: the real time). */
-export function verifyDataIntegrity(credential: unknown, get: Get, now?: Date): Promise<VerificationResult> {
+/** Verifies a JSON-LD credential's `eddsa-rdfc-2022` proof and its revocation status, at `now` (default: the machine's time). */
+export function verifyDataIntegrity(credential: unknown, get: Get, { now }: { now?: Date } = {}): Promise<VerificationResult> {
   return verifyCredential({
     credential,
     ...(now ? { now } : {}),

@@ -75,8 +75,7 @@ export function responseChecker(served: object): ResponseChecker {
         const entry = content[mediaType] as JsonObject | undefined
         assert.ok(entry, `${where}: ${mediaType} is not among the declared ${Object.keys(content).join(', ')}`)
         if (entry.schema !== undefined) {
-          // application/vc (VC 2.0) is JSON without the +json suffix.
-          const body = /json|^application\/vc$/.test(mediaType) ? JSON.parse(answer.text) : answer.text
+          const body = isJson(mediaType) ? JSON.parse(answer.text) : answer.text
           const validate = validatorFor(`${where} ${mediaType}`, entry.schema)
           if (!validate(body)) {
             const errors = (validate.errors ?? []).map((error) => `${error.instancePath || '/'} ${error.message} ${JSON.stringify(error.params)}`)
@@ -87,4 +86,9 @@ export function responseChecker(served: object): ResponseChecker {
       checked.add(where)
     },
   }
+}
+
+/** A JSON media type: `…json` or VC 2.0's `application/vc` (a JSON-LD credential). */
+export function isJson(mediaType: string): boolean {
+  return /json/.test(mediaType) || mediaType === 'application/vc'
 }

@@ -134,7 +134,11 @@ function responsesOf(operation: Operation): Record<string, unknown> {
   const content = Object.fromEntries(
     Object.entries(operation.answer).map(([mediaType, schema]) => [mediaType, schema === null ? {} : { schema: responseSchema(schema) }]),
   )
-  const success = { description: 'Success', headers: REQUEST_ID_HEADERS, content }
+  // A redirect has no body, only where it sends the client.
+  const success =
+    operation.status === 303
+      ? { description: 'See Other', headers: { ...REQUEST_ID_HEADERS, Location: { schema: { type: 'string', format: 'uri' } } } }
+      : { description: 'Success', headers: REQUEST_ID_HEADERS, content }
   const responses: Record<string, unknown> = { [String(operation.status ?? 200)]: success }
   if (operation.notFoundAnswers) responses['404'] = { ...success, description: 'No such credential: the verdict says so' }
   if (operation.conditional) responses['304'] = { description: 'Not modified: the If-None-Match named this version', headers: REQUEST_ID_HEADERS }

@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import { skillUrl } from '../../../core/credentials/urls.ts'
+import { ProblemError } from '../../../core/errors.ts'
 import { ifNoneMatch } from '../conditional.ts'
+import { jsonLdMediaType } from '../json-ld-negotiation.ts'
 import { ANY_ORIGIN } from '../cors.ts'
-import { wantsJsonLd } from '../json-ld-negotiation.ts'
 import { json } from '../responses.ts'
 import { numericId, param } from '../router.ts'
 import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
@@ -19,15 +20,32 @@ export async function verify({ issuer, request }: Call): Promise<Response> {
   return json(verdict, verdict.statusCode, { ...ANY_ORIGIN, 'cache-control': 'public, max-age=10, must-revalidate' })
 }
 
-export async function credentialJwt({ issuer, request }: Call): Promise<Response> {
+/**
+ * A credential, negotiated (docs/data-integrity.md § Negotiation): its JWT, or its JSON-LD form as the
+ * JSON-LD media type asked for. A credential signed before proofs existed has its JWT only, for every
+ * Accept; one whose proof is still being made answers 409 `credential-pending` to a request for the
+ * JSON-LD form rather than a form without its proof. Both forms never change once made, each with its own ETag.
+ */
+export async function credential({ issuer, request }: Call): Promise<Response> {
   const id = param(request, 'credentialId')
-  const jwt = await issuer.verification.credentialJwt(id)
-  return conditional(request, `"${id}"`, jwt, {
-    ...ANY_ORIGIN,
-    'content-type': 'text/plain; charset=utf-8',
-    'cache-control': 'public, max-age=31536000, immutable',
-  })
+  const { jwt, jsonLd } = await issuer.verification.credentialForms(id)
+  const mediaType = jsonLdMediaType(request)
+  const immutable = { ...ANY_ORIGIN, 'cache-control': 'public, max-age=31536000, immutable' }
+  if (mediaType === null || jsonLd.state === 'none') {
+    return conditional(request, `"${id}"`, jwt, { ...immutable, 'content-type': 'text/plain; charset=utf-8' })
+  }
+  if (jsonLd.state === 'pending') {
+    throw new ProblemError('credential-pending', {
+      detail: 'The JSON-LD form of this credential (its Data Integrity proof) is still being made: ask again in a moment, or accept its JWT (text/plain).',
+      extra: { retryAfter: PROOF_RETRY_SECONDS },
+    })
+  }
+  const etag = `"${id}.${mediaType.slice('application/'.length)}"`
+  return conditional(request, etag, JSON.stringify(jsonLd.credential), { ...immutable, 'content-type': mediaType })
 }
+
+/** A proof follows its JWT within seconds when the worker keeps up (docs/data-integrity.md § Signing). */
+const PROOF_RETRY_SECONDS = 5
 
 export async function didDocument({ issuer, request }: Call): Promise<Response> {
   const document = JSON.stringify(await issuer.verification.didDocument(param(request, 'domain')))
@@ -74,11 +92,11 @@ export function laterStatusList({ issuer, request }: Call): Promise<Response> {
 
 /**
  * The list as a VC-JWT, or as JSON-LD with a Data Integrity proof when the request asks for it
- * (`wantsJsonLd`); each form with its own ETag, so that a 304 never answers one form for the other.
+ * (`jsonLdMediaType`); each form with its own ETag, so that a 304 never answers one form for the other.
  */
 async function statusList(issuer: Call['issuer'], request: Request, club: string, listId: number | null): Promise<Response> {
   const headers = { ...ANY_ORIGIN, 'cache-control': 'public, max-age=60, must-revalidate', vary: 'Accept' }
-  const mediaType = wantsJsonLd(request)
+  const mediaType = jsonLdMediaType(request)
   const secured = mediaType ? await issuer.verification.statusListJsonLd(club, listId) : null
   if (mediaType && secured) return conditional(request, secured.etag, secured.document, { ...headers, 'content-type': mediaType })
   const list = await issuer.verification.statusList(club, listId)

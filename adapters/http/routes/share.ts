@@ -1,9 +1,10 @@
-import { decodeJwt } from 'jose'
 import { Router, type IRequest } from 'itty-router'
 import { param } from '../router.ts'
 import { downloadResponse, htmlResponse } from '../share-page/headers.ts'
 import {
+  JSON_LD_PENDING,
   METHOD_NOT_ALLOWED,
+  NO_JSON_LD_FORM,
   NO_SUCH_CREDENTIAL,
   NO_SUCH_PAGE,
   SERVER_ERROR,
@@ -85,11 +86,14 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
     return downloadResponse(jwt, 'text/plain; charset=utf-8', `credential-${found.credentialId}.jwt`)
   })
 
+  // The JSON-LD form, named `.json` so that the file pickers of wallets and verifiers take it.
   router.get(paths[2]!, async (request: IRequest, club: string) => {
     const found = await view(request, club)
     if (!found) return errorPage(NO_SUCH_CREDENTIAL)
-    const vc = decodeJwt(await issuer.verification.credentialJwt(found.credentialId)).vc
-    return downloadResponse(`${JSON.stringify(vc, null, 2)}\n`, 'application/json; charset=utf-8', `credential-${found.credentialId}.json`)
+    const { jsonLd } = await issuer.verification.credentialForms(found.credentialId)
+    if (jsonLd.state === 'pending') return errorPage(JSON_LD_PENDING, { 'retry-after': '5' })
+    if (jsonLd.state === 'none') return errorPage(NO_JSON_LD_FORM)
+    return downloadResponse(`${JSON.stringify(jsonLd.credential, null, 2)}\n`, 'application/ld+json', `credential-${found.credentialId}.json`)
   })
 
   for (const path of paths) router.all(path, () => errorPage(METHOD_NOT_ALLOWED, { allow: 'GET, HEAD' }))

@@ -112,11 +112,11 @@ export const lcwPresentationSchema = v.object({
   proof: v.object({ type: v.literal('Ed25519Signature2020'), proofPurpose: v.literal('authentication'), challenge: v.string() }),
 })
 
-/** The credential's JSON-LD form, as the exchange answers it (docs/data-integrity.md). */
-export const lcwCredentialSchema = v.looseObject({ '@context': v.array(v.string()), id: v.string(), type: v.array(v.string()), proof: v.looseObject({}) })
-
 /** `POST …/lcw-exchanges/{exchange}`: the wallet's DID Authentication in, the credential's JSON-LD form out, once. */
 export async function lcwExchange({ issuer, request }: Call): Promise<Response> {
   const presentation = await readJson(request, issuer.config.maxBodyBytes)
-  return json(await issuer.wallets.lcwExchange(param(request, 'domain'), param(request, 'exchange'), presentation), 200, { 'cache-control': 'no-store', ...ANY })
+  return json(await issuer.wallets.lcwExchange(param(request, 'domain'), param(request, 'exchange'), presentation), 200, {
+    'cache-control': 'no-store',
+    ...ANY,
+  })
 }

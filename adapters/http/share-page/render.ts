@@ -97,6 +97,21 @@ function criteria(narrative: string): Markup | null {
 const offersWallet = (tone: VerdictTone): boolean => tone === 'valid' || tone === 'expired'
 
 /**
+ * The JSON-LD form with its Data Integrity proof, the file the Learner Credential Wallet and VerifierPlus
+ * take (docs/api.md §4.15): offered once its proof is made, announced while it is being made, and absent
+ * for a credential signed before clubcred made proofs (docs/data-integrity.md § Storage).
+ */
+function jsonLdDownload(state: ShareView['jsonLd'], base: string): Markup | null {
+  if (state === 'ready') {
+    return html`<li><a class="button" href="${base}/credential.json" download>JSON-LD 내려받기 <span lang="en">Download JSON-LD</span></a></li>`
+  }
+  if (state === 'pending') {
+    return html`<li><span class="button button--waiting" role="status">JSON-LD 준비 중, 잠시 후 새로 고침 <span lang="en">JSON-LD being prepared: reload shortly</span></span></li>`
+  }
+  return null
+}
+
+/**
  * Downloads, the verify link and the QR code stay whatever the verdict (anyone checking them sees it);
  * LinkedIn is offered only for what may still be shown off: not a revoked or forged credential.
  */
@@ -106,7 +121,7 @@ function takeAway(view: ShareView, qr: string, tone: VerdictTone): Markup {
 <h2>자격증명 가져가기<span lang="en">Take your credential</span></h2>
 <ul class="actions">
 <li><a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a></li>
-<li><a class="button" href="${base}/credential.json" download>JSON 내려받기 <span lang="en">Download JSON</span></a></li>
+${jsonLdDownload(view.jsonLd, base)}
 ${offersWallet(tone) ? html`<li><a class="button button--linkedin" href="${linkedInAddUrl(view)}" target="_blank" rel="noopener noreferrer">LinkedIn 프로필에 추가 <span lang="en">Add to LinkedIn</span></a></li>` : null}
 </ul>
 <div class="verify">

@@ -45,6 +45,7 @@ h2 span{color:#5b6472;font-weight:500;font-size:.9rem;margin-left:.35rem}
 .actions{display:flex;flex-wrap:wrap;gap:.5rem;margin:.5rem 0 0;padding:0;list-style:none}
 .button{display:inline-block;padding:.5rem .9rem;border-radius:8px;border:1px solid #c9d0db;background:#fff;color:#1b1f24;text-decoration:none;font-weight:600;font-size:.95rem}
 .button:hover,.button:focus-visible{background:#f2f4f7}
+.button--waiting{color:#5b6573;border-style:dashed;font-weight:400}
 .button--linkedin{background:#0a66c2;border-color:#0a66c2;color:#fff}
 .button--linkedin:hover,.button--linkedin:focus-visible{background:#004182}
 .verify label{display:block;margin:.75rem 0 .25rem;font-size:.9rem;color:#5b6472}

@@ -107,7 +107,7 @@ describe('Learner Credential Wallet', () => {
     const credentials = extractCredentialsFrom(await response.json())
     assert.equal(credentials?.length, 1)
     assert.deepEqual(credentials![0], issued.credential, 'the stored JSON-LD form, unchanged')
-    const verified = await verifyDataIntegrity(credentials![0], get, new Date(h.clock.now()))
+    const verified = await verifyDataIntegrity(credentials![0], get, { now: new Date(h.clock.now()) })
     assert.equal(
       verified.verified,
       true,

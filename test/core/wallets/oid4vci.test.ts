@@ -227,7 +227,7 @@ describe('OID4VCI metadata', () => {
       { name: '체스 클럽', locale: 'ko' },
       { name: '체스 클럽', locale: 'en' },
     ])
-    assert.deepEqual(Object.keys(metadata.credential_configurations_supported), [CONFIGURATION_ID])
+    assert.deepEqual(Object.keys(metadata.credential_configurations_supported), [CONFIGURATION_ID, 'OpenBadgeCredential_ldp_vc'])
     const configuration = metadata.credential_configurations_supported[CONFIGURATION_ID]
     assert.equal(configuration.format, 'jwt_vc_json')
     assert.deepEqual(configuration.credential_definition, { type: ['VerifiableCredential', 'OpenBadgeCredential'] })

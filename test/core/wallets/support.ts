@@ -10,6 +10,7 @@ import type { KeyStore } from '../../../core/ports/key-store.ts'
 import type { DataIntegritySigner } from '../../../core/ports/data-integrity-signer.ts'
 import type { PresentationVerifier } from '../../../core/ports/presentation-verifier.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
+import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
 
 /** A deployment on https, as OID4VCI requires (wallets refuse http issuers): every surface on one host. */
 export const HOST = 'clubcred.test'
@@ -32,10 +33,14 @@ export interface WalletHarness {
   close(): Promise<void>
 }
 
-/** An issuer on a fresh SQLite file, a test clock and club `chess`, reached through its fetch handler. */
-export async function openWalletHarness(
-  options: { presentationVerifier?: PresentationVerifier; dataIntegritySigner?: DataIntegritySigner } = {},
-): Promise<WalletHarness> {
+/**
+ * An issuer on a fresh SQLite file, a test clock and club `chess`, reached through its fetch handler;
+ * with `proofs`, it makes Data Integrity proofs (the JSON-LD form) as the server does.
+ */
+export async function openWalletHarness({
+  proofs = false,
+  ...options
+}: { proofs?: boolean; presentationVerifier?: PresentationVerifier; dataIntegritySigner?: DataIntegritySigner } = {}): Promise<WalletHarness> {
   const dir = mkdtempSync(join(tmpdir(), 'clubcred-wallet-'))
   const dbFile = join(dir, 'clubcred.db')
   const clock = createTestClock()
@@ -45,6 +50,7 @@ export async function openWalletHarness(
     storage,
     keys,
     clock,
+    ...(proofs ? { dataIntegritySigner: createDataIntegritySigner() } : {}),
     ...options,
     urls: { base: HTTPS_ORIGIN, auth: `${HTTPS_ORIGIN}/oauth`, public: HTTPS_ORIGIN, shareHost: HOST, legacyBase: HTTPS_ORIGIN },
     http: { onError: (error) => console.error(error) },
