@@ -29,7 +29,10 @@ declare module 'jsonld-signatures' {
   }
   const jsigs: {
     sign<T extends object>(document: T, options: { suite: unknown; purpose: unknown; documentLoader: Loader }): Promise<T & { proof: unknown }>
-    verify(document: object, options: { suite: unknown; purpose: unknown; documentLoader: Loader }): Promise<{ verified: boolean; error?: Error & { errors?: Error[] } }>
+    verify(
+      document: object,
+      options: { suite: unknown; purpose: unknown; documentLoader: Loader },
+    ): Promise<{ verified: boolean; error?: Error & { errors?: Error[] } }>
     purposes: { AssertionProofPurpose: new () => unknown; AuthenticationProofPurpose: new (options: { challenge: string; domain?: string }) => unknown }
     suites: { LinkedDataSignature: typeof LinkedDataSignature }
   }

@@ -52,7 +52,15 @@ class Ed25519Signature2020Check extends jsigs.suites.LinkedDataSignature {
     return method
   }
 
-  override async verifySignature({ verifyData, verificationMethod, proof }: { verifyData: Uint8Array<ArrayBuffer>; verificationMethod: { publicKeyMultibase: string }; proof: { proofValue?: unknown } }) {
+  override async verifySignature({
+    verifyData,
+    verificationMethod,
+    proof,
+  }: {
+    verifyData: Uint8Array<ArrayBuffer>
+    verificationMethod: { publicKeyMultibase: string }
+    proof: { proofValue?: unknown }
+  }) {
     if (typeof proof.proofValue !== 'string' || !proof.proofValue.startsWith('z')) return false
     const signature = fromBase58btc(proof.proofValue.slice(1))
     const multikey = fromBase58btc(verificationMethod.publicKeyMultibase.slice(1))

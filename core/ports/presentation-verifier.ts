@@ -21,5 +21,9 @@ export interface PresentationVerifier {
    * for authentication. Every context and DID document MUST be loaded through `documentLoader`, never
    * fetched otherwise, in JSON-LD safe mode. Never throws for a bad presentation: says why.
    */
-  verifyAuthentication(presentation: Record<string, unknown>, expected: AuthenticationExpectation, documentLoader: DocumentLoader): Promise<AuthenticationResult>
+  verifyAuthentication(
+    presentation: Record<string, unknown>,
+    expected: AuthenticationExpectation,
+    documentLoader: DocumentLoader,
+  ): Promise<AuthenticationResult>
 }

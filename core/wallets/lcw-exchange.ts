@@ -35,22 +35,34 @@ export async function lcwRequest(ctx: IssuerContext, keys: WalletKeys, club: str
  * write, which makes the exchange used (`redeemOnce`, shared with OID4VCI codes). The answer is the
  * credential's JSON-LD form, as it is stored: the wallet's DID is not written into it (see the doc).
  */
-export async function completeLcwExchange(ctx: IssuerContext, keys: WalletKeys, club: string, exchange: string, body: unknown): Promise<Record<string, unknown>> {
+export async function completeLcwExchange(
+  ctx: IssuerContext,
+  keys: WalletKeys,
+  club: string,
+  exchange: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
   const verifier = ctx.presentationVerifier
   if (!verifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
   const claims = await keys.verify('lcw-exchange', exchange, credentialIssuerId(ctx.config, club))
   if (!claims || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
-    throw new ProblemError('wallet-exchange-not-found', { detail: 'This exchange does not exist or has expired; open the link on the credential’s page again.' })
+    throw new ProblemError('wallet-exchange-not-found', {
+      detail: 'This exchange does not exist or has expired; open the link on the credential’s page again.',
+    })
   }
   const credential = await offerable(ctx, club, claims.sub)
   if (typeof body !== 'object' || body === null || Array.isArray(body) || !isPresentation(body as Record<string, unknown>)) {
-    throw new ProblemError('invalid-presentation', { detail: 'Send a DID Authentication verifiable presentation whose proof answers this exchange’s challenge.' })
+    throw new ProblemError('invalid-presentation', {
+      detail: 'Send a DID Authentication verifiable presentation whose proof answers this exchange’s challenge.',
+    })
   }
   const result = await verifier.verifyAuthentication(body as Record<string, unknown>, { challenge: exchange }, didAuthenticationLoader)
   if (!result.verified) throw new ProblemError('invalid-presentation', { detail: result.reason })
   const form = readyForm(credential)
   if (!(await redeemOnce(ctx, { jti: claims.jti, expiresAt: claims.exp * 1000 }))) {
-    throw new ProblemError('wallet-exchange-used', { detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.' })
+    throw new ProblemError('wallet-exchange-used', {
+      detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.',
+    })
   }
   return form
 }
@@ -71,7 +83,8 @@ async function offerable(ctx: IssuerContext, club: string, credentialId: string)
 
 function readyForm(credential: CredentialRecord): Record<string, unknown> {
   const form = jsonLdFormOf(credential)
-  if (form.state === 'pending') throw new ProblemError('credential-pending', { detail: 'The credential’s Data Integrity proof is being made; try again in a minute.' })
+  if (form.state === 'pending')
+    throw new ProblemError('credential-pending', { detail: 'The credential’s Data Integrity proof is being made; try again in a minute.' })
   if (form.state === 'none') {
     throw new ProblemError('json-ld-form-unavailable', {
       detail: 'This credential was signed before Data Integrity proofs existed and has no JSON-LD form; download its JWT instead.',
