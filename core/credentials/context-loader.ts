@@ -22,5 +22,6 @@ const LOCAL_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
 export const contextLoader: DocumentLoader = async (url) => {
   const document = LOCAL_CONTEXTS.get(url)
   if (document === undefined) throw new Error(`the JSON-LD context ${url} is not one clubcred holds, and contexts are never fetched`)
-  return { contextUrl: null, documentUrl: url, document }
+  // Static: clubcred's copies are fixed for the life of the process, and the processor may keep them resolved.
+  return { contextUrl: null, documentUrl: url, document, tag: 'static' }
 }
