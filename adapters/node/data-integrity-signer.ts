@@ -109,11 +109,13 @@ function loaderOf(call) {
 async function sign({ call, kid, jwk, verificationMethod, requests }) {
   const [{ DataIntegrityProof }, { cryptosuite }, jsigsModule] = await libraries
   const jsigs = jsigsModule.default
-  let privateKey = keys.get(kid)
+  // By kid and public key: a key given under a kid seen before with another key is that other key.
+  const cached = kid + ' ' + jwk.x
+  let privateKey = keys.get(cached)
   if (!privateKey) {
     if (keys.size >= 1000) keys.clear()
     privateKey = await crypto.subtle.importKey('jwk', jwk, { name: 'Ed25519' }, false, ['sign'])
-    keys.set(kid, privateKey)
+    keys.set(cached, privateKey)
   }
   const signer = { id: verificationMethod, algorithm: 'Ed25519', sign: async ({ data }) => new Uint8Array(await crypto.subtle.sign('Ed25519', privateKey, data)) }
   const purpose = new jsigs.purposes.AssertionProofPurpose()
@@ -125,6 +127,12 @@ async function sign({ call, kid, jwk, verificationMethod, requests }) {
   }
   return secured
 }
+// The message of an error and of its causes: jsonld wraps the document loader's error (in details.cause), which names the URL.
+function causes(error) {
+  const messages = []
+  for (let e = error; e; e = e.cause || (e.details && e.details.cause)) messages.push(String(e.message || e))
+  return messages.join(': ')
+}
 parentPort.on('message', (message) => {
   if (message.type === 'loaded') {
     const waiting = loads.get(message.load)
@@ -135,7 +143,7 @@ parentPort.on('message', (message) => {
   }
   sign(message).then(
     (secured) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, secured }),
-    (error) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, error: String((error && error.message) || error) }),
+    (error) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, error: causes(error) }),
   )
 })
 `
