@@ -9,7 +9,14 @@
  * `msPerProof` is the median round. The proof's time is almost all RDFC-1.0 canonicalization (JSON-LD
  * expansion to RDF, then blank-node labelling) of the credential and of the proof options; the Ed25519
  * signature is a few tens of µs of it.
+ *
+ * Then the signer as the proof round uses it (docs/data-integrity.md § Signing): the `--credentials` in
+ * one `signMany` call on the calling thread (`threads: 0`) and in `--threads N` worker threads (default:
+ * the signer's own), each time with the main thread's event-loop delay (perf_hooks, p99 and max, ms)
+ * while the call runs: `byThreads`.
  */
+import { availableParallelism } from 'node:os'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { createIssuer, defaultUrls } from '../index.ts'
 import { createMemoryStorage } from '../adapters/memory/index.ts'
 import { createNodeSigner } from '../adapters/node/index.ts'
@@ -19,7 +26,12 @@ import { clubDataIntegrityKeyOwner, clubDid, clubKeyOwner } from '../core/did-do
 import { createKeyStore } from '../core/keys/create-key-store.ts'
 import { benchSettings } from './settings.ts'
 
-const { credentials: CREDENTIALS, warmup: WARMUP, rounds: ROUNDS } = benchSettings({ credentials: 200, warmup: 50, rounds: 3 })
+const {
+  credentials: CREDENTIALS,
+  warmup: WARMUP,
+  rounds: ROUNDS,
+  threads: THREADS,
+} = benchSettings({ credentials: 200, warmup: 50, rounds: 3, threads: Math.max(1, availableParallelism() - 1) })
 const CLUB = 'bench'
 
 const storage = createMemoryStorage()
@@ -58,7 +70,7 @@ for (let offset = 0; offset < total; offset += 1000) {
 const did = clubDid(issuer.config, CLUB)
 const dataIntegrityKey = await keys.activeKey(clubDataIntegrityKeyOwner(CLUB))
 const jwtKey = await keys.activeKey(clubKeyOwner(CLUB))
-const dataIntegritySigner = createDataIntegritySigner()
+const dataIntegritySigner = createDataIntegritySigner({ threads: 0 })
 const jwtSigner = createNodeSigner({ threads: 0 })
 const header = { alg: 'ES256', typ: 'JWT', kid: `${did}#${jwtKey.kid}` }
 
@@ -88,6 +100,29 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const [secured] = await signDataIntegrity(dataIntegritySigner, dataIntegrityKey, did, [credentials[0]!])
 
+/** Proofs per second of one `signMany` of the measured credentials, and the event-loop delay meanwhile. */
+async function oneCall(threads: number) {
+  const signer = createDataIntegritySigner({ threads })
+  // The threads' start and their JIT: not what a running server pays per proof.
+  await signDataIntegrity(signer, dataIntegrityKey, did, credentials.slice(0, WARMUP))
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  const started = performance.now()
+  await signDataIntegrity(signer, dataIntegrityKey, did, credentials.slice(WARMUP, WARMUP + CREDENTIALS))
+  const ms = performance.now() - started
+  delay.disable()
+  await signer.close()
+  return {
+    proofsPerSecond: Math.round((CREDENTIALS * 1000) / ms),
+    eventLoopDelayMs: { p99: Number((delay.percentile(99) / 1e6).toFixed(1)), max: Number((delay.max / 1e6).toFixed(1)) },
+  }
+}
+const byThreads: Record<string, unknown> = {}
+for (const threads of [0, THREADS]) {
+  byThreads[threads] = await oneCall(threads)
+  console.error(`threads ${threads}: ${JSON.stringify(byThreads[threads])}`)
+}
+
 console.log(
   JSON.stringify({
     bench: 'data-integrity',
@@ -100,6 +135,7 @@ console.log(
     proofToJwtRatio: Number((median(proofMs) / median(jwtMs)).toFixed(1)),
     credentialBytes: JSON.stringify(credentials[0]).length,
     proofBytes: JSON.stringify(secured!.proof).length,
+    byThreads,
     node: process.version,
   }),
 )

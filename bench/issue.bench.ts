@@ -11,6 +11,14 @@
  * `--signingThreads N`: the Node signer's worker threads for the HTTP and library runs (default: one per
  * core beyond the first, the signer's own default). `--threadSweep 1` also measures the HTTP run with 0, 1
  * and 2 signing threads one after the other in the same run (`httpByThreads`), to compare them side by side.
+ *
+ * `--proofs 1` also measures what the Data Integrity proofs cost the JWTs (docs/data-integrity.md §
+ * Signing), in the same run, the HTTP run three times over `--batches` batches: proofs off, proofs on the
+ * main thread (`threads: 0`, how the proof round first ran), and proofs in `--proofThreads N` threads
+ * (default: the signer's own). For each (`proofs`): the JWT rate (the batches' POSTs until their last JWT
+ * is stored), the main thread's event-loop delay over that time (p99 and max, ms), how long the last proof
+ * trails the last JWT, and proofs per second from the first POST to the last proof stored. Each run first
+ * waits for the proofs of its warm-up batch.
  */
 import { createServer } from 'node:http'
 import { createPrivateKey, sign } from 'node:crypto'
@@ -23,6 +31,9 @@ import { createIssuer, defaultUrls, type Issuer, type StoragePort } from '../ind
 import { createSqliteStorage } from '../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../adapters/sqlite/driver-better-sqlite3.ts'
 import { createNodeSigner, toNodeListener } from '../adapters/node/index.ts'
+import { createDataIntegritySigner } from '../adapters/node/data-integrity-signer.ts'
+import Database from 'better-sqlite3'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { benchSettings } from './settings.ts'
 
 const {
@@ -30,7 +41,16 @@ const {
   signingThreads: THREADS,
   threadSweep: SWEEP,
   warmup: WARMUP,
-} = benchSettings({ batches: 5, warmup: 1, signingThreads: Math.max(0, availableParallelism() - 1), threadSweep: 0 })
+  proofs: PROOFS,
+  proofThreads: PROOF_THREADS,
+} = benchSettings({
+  batches: 5,
+  warmup: 1,
+  signingThreads: Math.max(0, availableParallelism() - 1),
+  threadSweep: 0,
+  proofs: 0,
+  proofThreads: Math.max(1, availableParallelism() - 1),
+})
 const RECIPIENTS = 1000
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-bench-issue-'))
@@ -73,12 +93,13 @@ function openStorage(name: string): StoragePort {
   return createSqliteStorage({ driver: betterSqlite3Driver(join(dir, `${name}.db`)) })
 }
 
-async function openIssuer(storage: StoragePort, port: number, threads = THREADS): Promise<Issuer> {
+async function openIssuer(storage: StoragePort, port: number, threads = THREADS, proofThreads: number | null = null): Promise<Issuer> {
   const issuer = createIssuer({
     storage,
     masterKey: new Uint8Array(32).fill(1),
     urls: defaultUrls(port),
     signer: createNodeSigner({ threads }),
+    dataIntegritySigner: proofThreads === null ? null : createDataIntegritySigner({ threads: proofThreads }),
   })
   await issuer.clubs.create({ domain: 'bench', name: 'Bench Club' })
   await issuer.achievements.create('bench', {
@@ -100,13 +121,28 @@ async function openIssuer(storage: StoragePort, port: number, threads = THREADS)
 async function throughHttp(
   threads = THREADS,
   name = 'http',
-): Promise<{ perSecond: number; payload: string; jwt: string; cpu: { main: number; others: number; busiestOthers: number[] } | null }> {
+  proofThreads: number | null = null,
+): Promise<{
+  perSecond: number
+  payload: string
+  jwt: string
+  cpu: { main: number; others: number; busiestOthers: number[] } | null
+  eventLoopDelayMs: { p99: number; max: number }
+  proofs: { trailSeconds: number; perSecond: number } | null
+}> {
   let issuer!: Issuer
   const server = createServer((req, res) => toNodeListener(issuer.fetch)(req, res))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const port = (server.address() as AddressInfo).port
   const storage = openStorage(name)
-  issuer = await openIssuer(storage, port, threads)
+  issuer = await openIssuer(storage, port, threads, proofThreads)
+  // The same database file, read on its own connection: how many credentials wait for their proof.
+  const reader = new Database(join(dir, `${name}.db`), { readonly: true })
+  const unproven = reader.prepare('SELECT count(*) AS n FROM credentials WHERE proof IS NULL')
+  const proofsDone = async () => {
+    if (proofThreads === null) return
+    while ((unproven.get() as { n: number }).n > 0) await new Promise((resolve) => setTimeout(resolve, 10))
+  }
   issuer.worker.start()
   const client = await issuer.clients.create({ club: 'bench' })
   const origin = `http://127.0.0.1:${port}`
@@ -139,11 +175,19 @@ async function throughHttp(
     await issueBatch(-1 - batch)
     await pendingDone()
   }
+  await proofsDone()
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
   const started = performance.now()
   const cpuBefore = threadCpuMs()
   for (let batch = 0; batch < BATCHES; batch++) await issueBatch(batch)
   await pendingDone()
-  const seconds = (performance.now() - started) / 1000
+  const jwtsDone = performance.now()
+  delay.disable()
+  const seconds = (jwtsDone - started) / 1000
+  await proofsDone()
+  const proofsStored = performance.now()
+  reader.close()
   const cpuAfter = threadCpuMs()
   const perCredential = (ms: number) => Number(((ms * 1000) / (BATCHES * RECIPIENTS)).toFixed(1))
   const cpu =
@@ -162,7 +206,20 @@ async function throughHttp(
   const credential = await issuer.issuances.credential('bench', firstId) // ids are random: read the one the answer gave
   await issuer.close()
   await new Promise((resolve) => server.close(resolve))
-  return { perSecond: (BATCHES * RECIPIENTS) / seconds, payload: JSON.stringify(credential.payload), jwt: credential.jwt, cpu }
+  return {
+    perSecond: (BATCHES * RECIPIENTS) / seconds,
+    payload: JSON.stringify(credential.payload),
+    jwt: credential.jwt,
+    cpu,
+    eventLoopDelayMs: { p99: Number((delay.percentile(99) / 1e6).toFixed(1)), max: Number((delay.max / 1e6).toFixed(1)) },
+    proofs:
+      proofThreads === null
+        ? null
+        : {
+            trailSeconds: Number(((proofsStored - jwtsDone) / 1000).toFixed(2)),
+            perSecond: Math.round((BATCHES * RECIPIENTS * 1000) / (proofsStored - started)),
+          },
+  }
 }
 
 /** The same through the library: `issuer.issuances.issue` and `issuer.worker.drain()`. */
@@ -207,6 +264,17 @@ try {
   const library = await inProcess()
   const raw = rawSign(http.jwt)
   const round = (value: number) => Math.round(value)
+  const proofs: Record<string, unknown> = {}
+  if (PROOFS) {
+    for (const [label, proofThreads] of [
+      ['off', null],
+      ['mainThread', 0],
+      [`threads${PROOF_THREADS}`, PROOF_THREADS],
+    ] as const) {
+      const run = await throughHttp(THREADS, `http-proofs-${label}`, proofThreads)
+      proofs[label] = { jwtsPerSecond: round(run.perSecond), eventLoopDelayMs: run.eventLoopDelayMs, ...(run.proofs ?? {}) }
+    }
+  }
   const sweep: Record<string, number> = {}
   const sweepCpu: Record<string, unknown> = {}
   if (SWEEP) {
@@ -232,6 +300,7 @@ try {
       httpOtherThreadsCpuUs: http.cpu?.others ?? null,
       httpOtherThreadsCpuUsBusiestFirst: http.cpu?.busiestOthers ?? null,
       ...(SWEEP ? { httpByThreads: sweep, httpCpuUsByThreads: sweepCpu } : {}),
+      ...(PROOFS ? { proofs } : {}),
       payloadBytes: http.payload.length,
       jwtBytes: http.jwt.length,
       node: process.version,

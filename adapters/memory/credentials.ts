@@ -1,6 +1,6 @@
 import type { CredentialRecord } from '../../core/issuances/issuance.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-import { type Journal, put } from './journal.ts'
+import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
@@ -35,14 +35,27 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
         .filter((credential) => credential.statusListId === statusListId && state.issuances.get(credential.issuanceId)?.revokedAt != null)
         .map((credential) => credential.statusListIndex)
     },
-    async listUnproven(limit) {
-      // Insertion order is the order the rounds stored them: oldest first.
-      const unproven: CredentialRecord[] = []
+    async claimUnproven(now, leaseMs, limit) {
+      // Insertion order is the order the rounds stored them: oldest first. A lease holds up to and
+      // including its `leaseUntil`, as a signing job's does.
+      const claimed: { credential: CredentialRecord; attempts: number }[] = []
       for (const credential of state.credentials.values()) {
-        if (unproven.length === limit) break
-        if (credential.proof === null) unproven.push(copy(credential))
+        if (claimed.length === limit) break
+        if (credential.proof !== null) continue
+        const lease = state.proofLeases.get(credential.id)
+        if (lease && lease.leaseUntil >= now) continue
+        const attempts = (lease?.attempts ?? 0) + 1
+        put(journal, state.proofLeases, credential.id, { leaseUntil: now + leaseMs, attempts, error: lease?.error ?? null })
+        claimed.push({ credential: copy(credential), attempts })
       }
-      return unproven
+      return claimed
+    },
+    async releaseUnproven(ids, error, retryAt) {
+      for (const id of ids) {
+        if (state.credentials.get(id)?.proof !== null) continue
+        const lease = state.proofLeases.get(id)
+        put(journal, state.proofLeases, id, { leaseUntil: retryAt - 1, attempts: lease?.attempts ?? 0, error })
+      }
     },
     async storeProofs(proofs) {
       let stored = 0
@@ -50,6 +63,7 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
         const credential = state.credentials.get(id)
         if (credential?.proof !== null) continue
         put(journal, state.credentials, id, { ...credential, proof })
+        remove(journal, state.proofLeases, id)
         stored++
       }
       return stored

@@ -30,6 +30,8 @@ export interface State {
   credentials: Map<string, CredentialRecord>
   /** Index of `credentials`: issuance id → credential id; also the one-credential-per-issuance rule. */
   credentialByIssuance: Map<number, string>
+  /** The proof round's lease of credentials whose proof is still to be made, keyed by credential id. */
+  proofLeases: Map<string, { leaseUntil: number; attempts: number; error: string | null }>
   /** Keyed by issuance id: at most one job per issuance. */
   signingJobs: Map<number, SigningJob>
   statusLists: Map<number, StatusList>
@@ -68,6 +70,7 @@ export function createState(): State {
     snapshots: new Map(),
     issuances: new Map(),
     credentials: new Map(),
+    proofLeases: new Map(),
     credentialByIssuance: new Map(),
     signingJobs: new Map(),
     statusLists: new Map(),

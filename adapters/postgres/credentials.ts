@@ -45,8 +45,23 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
         WHERE c.status_list_id = ${statusListId} AND s.revoked_at IS NOT NULL`
       return rows.map((row) => num(row.i))
     },
-    async listUnproven(limit) {
-      return (await sql`SELECT * FROM credentials WHERE proof IS NULL ORDER BY id LIMIT ${limit}`).map(toCredential)
+    async claimUnproven(now, leaseMs, limit) {
+      // SKIP LOCKED, as the signing queue's claim: workers claiming at once pass over the credentials
+      // another claim holds instead of waiting for it, and none returns one another leased.
+      const rows = await sql`UPDATE credentials SET proof_lease_until = ${now + leaseMs}, proof_attempts = proof_attempts + 1
+        WHERE id = ANY(ARRAY(
+          SELECT id FROM credentials WHERE proof IS NULL AND (proof_lease_until IS NULL OR proof_lease_until < ${now})
+          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED))
+        RETURNING *`
+      return [...rows]
+        .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1))
+        .map((row) => ({ credential: toCredential(row), attempts: num(row.proof_attempts) }))
+    },
+    async releaseUnproven(ids, error, retryAt) {
+      if (ids.length === 0) return
+      // A lease that ends at `retryAt - 1` makes the credential claimable from `retryAt` on.
+      await sql`UPDATE credentials SET proof_lease_until = ${retryAt - 1}, proof_error = ${error}
+        WHERE id = ANY(${ids}::text[]) AND proof IS NULL`
     },
     async storeProofs(proofs) {
       if (proofs.length === 0) return 0

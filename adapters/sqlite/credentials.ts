@@ -16,6 +16,18 @@ const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_i
 const credentialValues = (c: CredentialRecord) =>
   [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex, c.proof] as const
 
+/**
+ * Leases the `limit` oldest credentials whose proof is still to be made and whose proof lease has ended,
+ * in one statement: the rows it leases are exactly the rows it returns (RETURNING has no order; the
+ * caller sorts). It walks `credentials_unproven`, which holds only the credentials still to be proved.
+ * Parameters: lease end, now, limit.
+ */
+const CLAIM_UNPROVEN = `UPDATE credentials SET proof_lease_until = ?, proof_attempts = proof_attempts + 1
+  WHERE issuance_seq IN (
+    SELECT issuance_seq FROM credentials INDEXED BY credentials_unproven
+    WHERE proof IS NULL AND (proof_lease_until IS NULL OR proof_lease_until < ?) ORDER BY issuance_seq LIMIT ?)
+  RETURNING *`
+
 /** The credentials of the issuances whose ids are the JSON array given (each once): each id to its sequence, then to its row. */
 export const CREDENTIALS_BY_ISSUANCE_IDS = `SELECT * FROM credentials
   WHERE issuance_seq IN (SELECT seq FROM issuances WHERE id IN (SELECT value FROM json_each(?)))`
@@ -53,8 +65,15 @@ export function createCredentialStore(db: Database): CredentialStore {
         )
         .map((row) => num(row.i))
     },
-    async listUnproven(limit) {
-      return db.all('SELECT * FROM credentials WHERE proof IS NULL ORDER BY issuance_seq LIMIT ?', limit).map(toCredential)
+    async claimUnproven(now, leaseMs, limit) {
+      return db
+        .all(CLAIM_UNPROVEN, now + leaseMs, now, limit)
+        .sort((a, b) => num(a.issuance_seq) - num(b.issuance_seq))
+        .map((row) => ({ credential: toCredential(row), attempts: num(row.proof_attempts) }))
+    },
+    async releaseUnproven(ids, error, retryAt) {
+      // A lease that ends at `retryAt - 1` makes the credential claimable from `retryAt` on.
+      for (const id of ids) db.run('UPDATE credentials SET proof_lease_until = ?, proof_error = ? WHERE id = ? AND proof IS NULL', retryAt - 1, error, id)
     },
     async storeProofs(proofs) {
       let stored = 0

@@ -32,6 +32,7 @@ function localLoader(contexts: ReadonlyMap<string, unknown>): DocumentLoader {
   return async (url) => {
     const document = contexts.get(url)
     if (document === undefined) throw new Error(`the JSON-LD context ${url} is not one clubcred holds, and contexts are never fetched`)
-    return { contextUrl: null, documentUrl: url, document }
+    // Static: clubcred's copies are fixed for the life of the process, and the processor may keep them resolved.
+    return { contextUrl: null, documentUrl: url, document, tag: 'static' }
   }
 }

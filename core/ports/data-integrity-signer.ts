@@ -5,6 +5,12 @@ export interface RemoteDocument {
   contextUrl: null
   documentUrl: string
   document: unknown
+  /**
+   * `static`: what this URL answers never changes, so a JSON-LD processor may keep the context resolved
+   * and processed across calls (jsonld.js's shared context cache, which skips the context's processing
+   * on every later proof; docs/data-integrity.md § Cost). Absent: loaded again for every call.
+   */
+  tag?: 'static'
 }
 
 /** Resolves a URL a JSON-LD document names (a context) to its document; throws when it cannot. */

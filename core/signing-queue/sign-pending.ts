@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../ports/storage.ts'
 import type { ClubEvent } from '../events/event.ts'
 import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
 import type { SigningJob } from './signing-job.ts'
+import { retryDelayMs } from './retry-delay.ts'
 
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {
@@ -234,14 +235,14 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
   ctx.metrics.credentialsSigned(stored)
 }
 
-/** Puts the jobs of a failed group back, to be retried with exponential back-off (1 s doubling, at most 5 min). */
+/** Puts the jobs of a failed group back, to be retried with exponential back-off (`retryDelayMs`). */
 async function releaseJobs(ctx: IssuerContext, group: ClaimedJob[], error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error)
   const now = ctx.clock.now()
   await ctx.storage.transaction(
     async (tx) => {
       for (const { job } of group) {
-        await tx.signingJobs.release(job.issuanceId, message, now + Math.min(300_000, 1000 * 2 ** Math.min(job.attempts - 1, 9)))
+        await tx.signingJobs.release(job.issuanceId, message, now + retryDelayMs(job.attempts))
       }
     },
     { concurrent: true },

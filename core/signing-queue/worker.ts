@@ -9,7 +9,10 @@ export interface WorkerOptions {
   pollMs?: number
   /** Jobs per round. */
   batchSize?: number
-  /** Credentials per round of Data Integrity proofs, made when no signing job waits. */
+  /**
+   * Credentials per round of Data Integrity proofs, made when no signing job waits. Small, so that a
+   * round in flight when JWT work arrives ends soon (docs/data-integrity.md § Signing).
+   */
   proofBatchSize?: number
   /** Called with errors of a round; the worker keeps going. */
   onError?: (error: unknown) => void
@@ -47,7 +50,7 @@ export interface IssuerWorker {
 
 export function createWorker(
   ctx: IssuerContext,
-  { pollMs = 1000, batchSize = 1000, proofBatchSize = 10, onError = defaultOnError }: WorkerOptions = {},
+  { pollMs = 1000, batchSize = 1000, proofBatchSize = PROOF_BATCH_SIZE, onError = defaultOnError }: WorkerOptions = {},
 ): IssuerWorker {
   let running: Promise<void> | null = null
   let stopping = false
@@ -61,9 +64,20 @@ export function createWorker(
     return signed + proved + (await housekeeping())
   }
 
-  /** Proofs only when no JWT was claimed: a JWT is what integrators wait for, a proof can trail it. */
-  async function prove(busy: boolean): Promise<number> {
-    return busy || stopping ? 0 : provePendingCredentials(ctx, proofBatchSize)
+  /**
+   * The proof round in flight, beside the loop (docs/data-integrity.md § Signing). Started only when a
+   * step claimed no JWT: a JWT is what integrators wait for, a proof can trail it. Not awaited by the
+   * loop, which goes on claiming JWT rounds while the proofs are signed (off the main thread with the
+   * Node signer), and starts the next proof round only after another step found no JWT work.
+   */
+  let proving: Promise<void> | null = null
+  function startProofRound(): void {
+    if (proving || stopping || !ctx.dataIntegritySigner) return
+    proving = provePendingCredentials(ctx, proofBatchSize)
+      // More may wait: the loop wakes, takes a step (a JWT claim first), then the next proof round.
+      .then((claimed) => (claimed > 0 ? ctx.signingQueue.notify() : undefined))
+      .catch(onError)
+      .finally(() => (proving = null))
   }
 
   async function housekeeping(): Promise<number> {
@@ -133,10 +147,10 @@ export function createWorker(
     while (!stopping) {
       try {
         const busy = await step()
-        const proved = await prove(busy)
+        if (!busy) startProofRound()
         // A stop during the step: claim no mail round more (docs/shutdown.md).
         const mailed = stopping ? 0 : await housekeeping()
-        if (!busy && proved === 0 && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
+        if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         dropRounds()
         onError(error)
@@ -146,6 +160,8 @@ export function createWorker(
     const last = signing
     signing = null
     if (last) await store(last).catch(onError)
+    // Its proofs stored; a lease it could not use ends by itself, and another worker takes them then.
+    await proving
   }
 
   return {
@@ -182,7 +198,7 @@ export function createWorker(
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
       for (;;) {
         const busy = await step()
-        const proved = await prove(busy)
+        const proved = busy ? 0 : await provePendingCredentials(ctx, proofBatchSize)
         const mailed = await housekeeping()
         if (busy || proved > 0 || mailed > 0) continue
         if ((await ctx.storage.signingJobs.count()) === 0) {
@@ -197,6 +213,12 @@ export function createWorker(
     isRunning: () => running !== null && !stopping,
   }
 }
+
+/**
+ * Credentials per proof round (docs/data-integrity.md § Signing): about 110 ms of proofs on one thread, in
+ * the Node signer's chunks of 4, against a claim and a store of a few ms.
+ */
+const PROOF_BATCH_SIZE = 16
 
 function defaultOnError(error: unknown): void {
   console.error('clubcred: worker round failed:', error)

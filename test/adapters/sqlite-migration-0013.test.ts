@@ -47,10 +47,11 @@ describe('migration 0013 on a database from before', () => {
     const storage = openSqliteFile(file)
     t.after(() => storage.close())
     assert.deepStrictEqual(await storage.credentials.findById('c-0'), credentialOf(0, NO_PROOF))
-    assert.deepStrictEqual(await storage.credentials.listUnproven(10), [])
+    const claim = () => storage.transaction((tx) => tx.credentials.claimUnproven(10_000, 1, 10), { concurrent: true })
+    assert.deepStrictEqual(await claim(), [])
 
     await storage.transaction((tx) => tx.credentials.insertMany([credentialOf(1, null)]))
-    assert.deepStrictEqual(await storage.credentials.listUnproven(10), [credentialOf(1, null)])
+    assert.deepStrictEqual(await claim(), [{ credential: credentialOf(1, null), attempts: 1 }])
     assert.equal(await storage.transaction((tx) => tx.credentials.storeProofs([{ id: 'c-0', proof: '{}' }])), 0, 'never a proof for a credential signed before')
   })
 })

@@ -34,7 +34,12 @@ describe('the JSON-LD form on Deno', () => {
       const credential = decodeJwt<{ vc: CredentialObject }>(jwt).vc
 
       const key = await keys.activeKey(clubDataIntegrityKeyOwner('chess'))
-      const [secured] = await signDataIntegrity(createDataIntegritySigner(), key, clubDid(issuer.config, 'chess'), [credential])
+      // Made in a worker thread (node:worker_threads through Deno's Node compatibility), as on Node, and
+      // byte for byte what the calling thread makes.
+      const threaded = createDataIntegritySigner({ threads: 1 })
+      const [secured] = await signDataIntegrity(threaded, key, clubDid(issuer.config, 'chess'), [credential]).finally(() => threaded.close())
+      const [here] = await signDataIntegrity(createDataIntegritySigner({ threads: 0 }), key, clubDid(issuer.config, 'chess'), [credential])
+      assert.deepStrictEqual(secured, here)
 
       const get = async (url: string): Promise<RawResponse> => {
         const response = await issuer.fetch(new Request(url))

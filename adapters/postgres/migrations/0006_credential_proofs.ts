@@ -5,9 +5,16 @@
  * keeps in the catalogue without rewriting the table, then dropped, so new rows start `NULL`. The
  * partial index holds only the credentials whose proof is still to be made, oldest first (the ids are
  * time-ordered).
+ *
+ * The proof round's lease (docs/data-integrity.md § Signing): `proof_lease_until`, the last instant a
+ * worker holds the credential's proof (`NULL`: never claimed), `proof_attempts` and `proof_error`, the
+ * failures so far, as a signing job keeps them. A constant default does not rewrite the table either.
  */
 export default /* sql */ `
 ALTER TABLE credentials ADD COLUMN proof text DEFAULT '';
 ALTER TABLE credentials ALTER COLUMN proof DROP DEFAULT;
+ALTER TABLE credentials ADD COLUMN proof_lease_until bigint;
+ALTER TABLE credentials ADD COLUMN proof_attempts integer NOT NULL DEFAULT 0;
+ALTER TABLE credentials ADD COLUMN proof_error text;
 CREATE INDEX credentials_unproven ON credentials (id) WHERE proof IS NULL;
 `

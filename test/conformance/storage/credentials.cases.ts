@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { NO_PROOF, type CredentialRecord } from '../../../core/issuances/issuance.ts'
-import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
+import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
 
 function aCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecord {
@@ -44,12 +44,22 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().credentials.findByIssuance(issuanceId!), credential)
     })
 
-    it('proofs: listUnproven gives the credentials whose proof is null, oldest first, and storeProofs stores each once', async () => {
+    const NOW = 1_900_000_000_000
+    const LEASE = 60_000
+    /** Claims for the proof round in a concurrent unit, as the worker does; answers the credentials and their attempts. */
+    const claim = (now: number, limit = 10) => storage().transaction((tx) => tx.credentials.claimUnproven(now, LEASE, limit), { concurrent: true })
+    const idsOf = (claimed: { credential: CredentialRecord }[]) => claimed.map(({ credential }) => credential.id)
+
+    it('proofs: claimUnproven leases the credentials whose proof is null, oldest first, each with its attempts, and storeProofs stores each once', async () => {
       const ids = await issuances(4)
       const [a, b, c, d] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
       await store(a!, { ...b!, proof: NO_PROOF }, c!, d!)
-      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [a, c, d])
-      assert.deepStrictEqual(await storage().credentials.listUnproven(2), [a, c])
+      assert.deepStrictEqual(await claim(NOW, 2), [
+        { credential: a, attempts: 1 },
+        { credential: c, attempts: 1 },
+      ])
+      assert.deepStrictEqual(await claim(NOW), [{ credential: d, attempts: 1 }], 'the leased ones are passed over')
+      assert.deepStrictEqual(await claim(NOW + LEASE), [], 'a lease holds up to and including its last instant')
 
       const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
       const stored = await storage().transaction((tx) =>
@@ -62,7 +72,11 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal(stored, 1, 'only the credential whose proof was null, not the one signed before proofs nor an unknown id')
       assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof })
       assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: NO_PROOF })
-      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [a, d])
+      // A worker that died holding its lease: once the lease ended, another takes the credentials again.
+      assert.deepStrictEqual(await claim(NOW + LEASE + 1), [
+        { credential: a, attempts: 2 },
+        { credential: d, attempts: 2 },
+      ])
 
       // A proof once stored never changes: a second worker's proof of the same credential is not stored.
       assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: c!.id, proof: '{"other":true}' }])), 0)
@@ -70,18 +84,57 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([])), 0)
     })
 
-    it('proofs stored in a unit that fails are not kept', async () => {
+    it('proofs: a released credential is not claimed before its retry time, then is, and the others are claimed meanwhile', async () => {
+      const ids = await issuances(3)
+      const [a, b, c] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
+      await store(a!, b!, c!)
+      assert.deepStrictEqual(idsOf(await claim(NOW, 1)), [a!.id])
+      const retryAt = NOW + 5_000
+      await storage().transaction((tx) => tx.credentials.releaseUnproven([a!.id, uuid(99)], 'the key does not open', retryAt), { concurrent: true })
+      assert.deepStrictEqual(idsOf(await claim(NOW + 1)), [b!.id, c!.id], 'a failing credential does not hold up the ones behind it')
+      assert.deepStrictEqual(await claim(retryAt - 1), [])
+      assert.deepStrictEqual(await claim(retryAt), [{ credential: a, attempts: 2 }])
+      // A proof made meanwhile: releasing it changes nothing, it is never claimed again.
+      await storage().transaction((tx) => tx.credentials.storeProofs([{ id: b!.id, proof: '{}' }]))
+      await storage().transaction((tx) => tx.credentials.releaseUnproven([b!.id], 'late', NOW))
+      assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [a!.id, c!.id])
+    })
+
+    it('proofs: of 10 concurrent units claiming up to 5 of 30 credentials, none is returned twice and every one once', async () => {
+      const ids = await issuances(30)
+      const credentials = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
+      await store(...credentials)
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          storage().transaction(
+            async (tx) => {
+              const claimed = await tx.credentials.claimUnproven(NOW, LEASE, 5)
+              await turns(1)
+              return claimed
+            },
+            { concurrent: true },
+          ),
+        ),
+      )
+      const claimed = claims.flatMap(idsOf)
+      assert.equal(new Set(claimed).size, claimed.length, `claimed twice: ${claimed.join(', ')}`)
+      assert.deepStrictEqual([...claimed].sort(), credentials.map((credential) => credential.id).sort())
+      assert.ok(claims.every((batch) => batch.length <= 5))
+    })
+
+    it('proofs: a claim and proofs stored in a unit that fails are not kept', async () => {
       const [issuanceId] = await issuances(1)
       const credential = aCredential({ issuanceId: issuanceId! })
       await store(credential)
       await assert.rejects(
         storage().transaction(async (tx) => {
+          assert.equal((await tx.credentials.claimUnproven(NOW, LEASE, 10)).length, 1)
           await tx.credentials.storeProofs([{ id: credential.id, proof: '{}' }])
           throw new Error('rolled back')
         }),
         /rolled back/,
       )
-      assert.deepStrictEqual(await storage().credentials.listUnproven(10), [credential])
+      assert.deepStrictEqual(await claim(NOW), [{ credential, attempts: 1 }])
     })
 
     it('a credential without validUntil round-trips with null', async () => {

@@ -12,10 +12,19 @@ import { clubDataIntegrityKeyOwner } from '../../../core/did-documents/did.ts'
 import { signPendingCredentials } from '../../../core/signing-queue/sign-pending.ts'
 import { provePendingCredentials } from '../../../core/signing-queue/prove-pending.ts'
 import { openVerificationApi, type VerificationApi } from '../../support/api-harness.ts'
-import { createCoreHarness } from '../../support/core-issuer.ts'
+import { createCoreHarness, MASTER_KEY } from '../../support/core-issuer.ts'
+import { createKeyStore } from '../../../core/keys/create-key-store.ts'
 import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
 import { createTemplate, credentialOf, issueTo, members } from '../../support/verification-steps.ts'
 import { recipients } from '../issuances/support.ts'
+import type { StoragePort } from '../../../core/ports/storage.ts'
+import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+
+/** The credentials whose proof is still to be made, by a claim whose lease ended long ago: any round takes them again. */
+async function unproven(storage: StoragePort): Promise<CredentialRecord[]> {
+  const claimed = await storage.transaction((tx) => tx.credentials.claimUnproven(0, 1, 100), { concurrent: true })
+  return claimed.map(({ credential }) => credential)
+}
 
 describe('the proof round', () => {
   let api: VerificationApi
@@ -39,7 +48,7 @@ describe('the proof round', () => {
       const result = await verifyDataIntegrity(form.credential, (url) => api.get(url))
       assert.equal(result.verified, true, JSON.stringify(result, null, 2))
     }
-    assert.deepStrictEqual(await api.storage.credentials.listUnproven(10), [])
+    assert.deepStrictEqual(await unproven(api.storage), [])
   })
 })
 
@@ -51,7 +60,7 @@ describe('without a Data Integrity signer', () => {
       const template = await harness.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
       await harness.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(1) })
       await harness.issuer.worker.drain()
-      const [record] = await harness.storage.credentials.listUnproven(10)
+      const [record] = await unproven(harness.storage)
       assert.ok(record, 'the credential is stored, its proof to make')
       assert.deepStrictEqual(jsonLdFormOf(record), { state: 'pending' })
       assert.equal(await provePendingCredentials(harness.context, 10), 0, 'no signer, no proof')
@@ -76,11 +85,58 @@ describe('the Ed25519 key', () => {
       assert.equal(await signPendingCredentials(harness.context), 1)
       const [key] = await harness.storage.keys.listByOwner(clubDataIntegrityKeyOwner('chess'))
       assert.ok(key, 'the JWT round made it')
-      const [unproven] = await harness.storage.credentials.listUnproven(10)
-      assert.ok(unproven, 'its proof is still to make')
+      const [toProve] = await unproven(harness.storage)
+      assert.ok(toProve, 'its proof is still to make')
       await provePendingCredentials(harness.context, 10)
-      const proof = JSON.parse((await harness.storage.credentials.findById(unproven.id))!.proof!) as { verificationMethod: string }
+      const proof = JSON.parse((await harness.storage.credentials.findById(toProve.id))!.proof!) as { verificationMethod: string }
       assert.ok(proof.verificationMethod.endsWith(`#${key.kid}`), proof.verificationMethod)
+    } finally {
+      await harness.close()
+    }
+  })
+})
+
+describe('a club whose proofs fail', () => {
+  it("does not hold up another club's: its credentials are put back with back-off, and proved once its key opens", async () => {
+    const signer = createDataIntegritySigner({ threads: 0 })
+    const harness = createCoreHarness({ dataIntegritySigner: signer })
+    try {
+      for (const domain of ['chess', 'go']) {
+        await harness.issuer.clubs.create({ domain, name: domain })
+        const template = await harness.issuer.achievements.create(domain, { name: 'Opening', description: 'Studied the main openings.' })
+        // Chess first and twice: its credentials are the oldest, at the head of the proof queue.
+        await harness.issuer.issuances.issue(domain, { achievementFormId: template.id, recipients: recipients(domain === 'chess' ? 2 : 1) })
+      }
+      assert.equal(await signPendingCredentials(harness.context), 3)
+      // The chess club's Ed25519 key swapped for another key's sealed material, as a key that does not
+      // open; read by a process that has not opened it yet (its own key store).
+      const owner = clubDataIntegrityKeyOwner('chess')
+      const spare = await harness.storage.keys.findByKid((await harness.keys.activeKey('club-ed25519:spare')).kid)
+      await harness.storage.transaction(async (tx) => {
+        await tx.keys.deactivateAll(owner)
+        await tx.keys.insert({ ...spare!, kid: 'moved', owner, active: true })
+      })
+      const fresh = () => ({ ...harness.context, keys: createKeyStore({ storage: harness.storage, masterKey: MASTER_KEY, clock: harness.clock }) })
+
+      assert.equal(await provePendingCredentials(fresh(), 2), 2, 'the two chess credentials, which fail')
+      assert.equal(await provePendingCredentials(fresh(), 2), 1, 'the go credential, behind them')
+      const states = async (domain: string) => {
+        const { data } = await harness.issuer.issuances.list(domain)
+        return Promise.all(data.map(async ({ credentialId }) => jsonLdFormOf((await harness.storage.credentials.findById(credentialId!))!).state))
+      }
+      assert.deepStrictEqual(await states('go'), ['ready'])
+      assert.deepStrictEqual(await states('chess'), ['pending', 'pending'])
+      assert.equal(await provePendingCredentials(fresh(), 10), 0, 'not retried before their back-off ends')
+
+      harness.clock.advance(1000)
+      assert.equal(await provePendingCredentials(fresh(), 10), 2, 'retried after 1 s, and failing again')
+      harness.clock.advance(1000)
+      assert.equal(await provePendingCredentials(fresh(), 10), 0, 'the second back-off is 2 s')
+      // Rotated, as an operator would: a new key that opens.
+      await fresh().keys.rotate(owner)
+      harness.clock.advance(1000)
+      assert.equal(await provePendingCredentials(fresh(), 10), 2)
+      assert.deepStrictEqual(await states('chess'), ['ready', 'ready'])
     } finally {
       await harness.close()
     }

@@ -1,0 +1,60 @@
+/**
+ * JWTs first (docs/data-integrity.md § Signing): the worker's proof round runs beside its loop, so a
+ * proof round in flight does not hold up the next JWT claim; and a stop waits for it to store its proofs.
+ */
+import assert from 'node:assert/strict'
+import { describe, it } from 'node:test'
+import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
+import type { DataIntegritySigner } from '../../../core/ports/data-integrity-signer.ts'
+import { createCoreHarness } from '../../support/core-issuer.ts'
+import { recipients } from '../issuances/support.ts'
+
+/** The real signer behind a gate the test opens: a proof round that takes as long as the test wants. */
+function gatedSigner() {
+  const inner = createDataIntegritySigner({ threads: 0 })
+  let open!: () => void
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  let entered!: () => void
+  const waiting = new Promise<void>((resolve) => (entered = resolve))
+  const signer: DataIntegritySigner = {
+    async signMany(...args) {
+      entered()
+      await opened
+      return inner.signMany(...args)
+    },
+  }
+  return { signer, open, waiting }
+}
+
+describe('the worker and the proof round', () => {
+  it('signs a new JWT round while a proof round is still being signed, and its stop stores the proofs', async () => {
+    const gate = gatedSigner()
+    const h = createCoreHarness({ dataIntegritySigner: gate.signer, worker: { pollMs: 10 } })
+    try {
+      await h.issuer.clubs.create({ domain: 'chess', name: 'Chess' })
+      const template = await h.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
+      const first = await h.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(1) })
+      h.issuer.worker.start()
+      await gate.waiting
+      // The first credential's proof round is in flight, held at the gate: a second batch comes.
+      const second = await h.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(1, 'later') })
+      const secondId = second.result.results[0]!.status === 'issued' ? second.result.results[0]!.resourceId : NaN
+      for (;;) {
+        const credential = await h.storage.credentials.findByIssuance(secondId)
+        if (credential) {
+          assert.equal(credential.proof, null, 'its JWT first, its proof later')
+          break
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      const firstId = first.result.results[0]!.status === 'issued' ? first.result.results[0]!.resourceId : NaN
+      assert.equal((await h.storage.credentials.findByIssuance(firstId))?.proof, null, 'the proof round is still held')
+      gate.open()
+      await h.issuer.worker.stop()
+      assert.notEqual((await h.storage.credentials.findByIssuance(firstId))?.proof, null, 'the round in flight stored its proof before the stop resolved')
+    } finally {
+      gate.open()
+      await h.close()
+    }
+  })
+})
