@@ -21,9 +21,12 @@ export const dataIntegrityProofSchema = v.object({
   proofValue: v.string(),
 })
 
-/** The JSON-LD form as served: the `vc` of the JWT (docs/api.md §2.8 `payload.vc`), member for member, with its `proof`. */
+/**
+ * The JSON-LD form as served: the `vc` of the JWT (docs/api.md §2.8 `payload.vc`), member for member, with
+ * its `proof`: an array of one, as OB 3.0's JSON Schema has `proof` (docs/data-integrity.md § The JWT and the proof).
+ */
 export const jsonLdCredentialSchema = v.objectWithRest(
-  { '@context': v.array(v.unknown()), id: v.string(), type: v.array(v.string()), proof: dataIntegrityProofSchema },
+  { '@context': v.array(v.unknown()), id: v.string(), type: v.array(v.string()), proof: v.tuple([dataIntegrityProofSchema]) },
   v.unknown(),
 )
 
@@ -37,7 +40,8 @@ export interface CredentialForms {
 export function jsonLdFormOf(record: CredentialRecord): JsonLdForm {
   if (record.proof === null) return { state: 'pending' }
   if (record.proof === NO_PROOF) return { state: 'none' }
-  return { state: 'ready', credential: { ...credentialOfJwt(record.jwt), proof: JSON.parse(record.proof) as unknown } }
+  // An array: 1EdTech's OB 3.0 JSON Schema types `proof` so, and Data Integrity verifiers take either.
+  return { state: 'ready', credential: { ...credentialOfJwt(record.jwt), proof: [JSON.parse(record.proof) as unknown] } }
 }
 
 /**

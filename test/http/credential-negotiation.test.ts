@@ -78,7 +78,7 @@ describe('the JSON-LD form of a credential', () => {
       assert.match(response.headers.get('cache-control') ?? '', /\bimmutable\b/, 'a proof once stored never changes')
       const { proof, ...credential } = response.body as Record<string, unknown>
       assert.deepStrictEqual(credential, decodeJwt(jwt).vc, `${accept}: the credential of the JWT, member for member`)
-      assert.equal((proof as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+      assert.equal((proof as { cryptosuite: string }[])[0]!.cryptosuite, 'eddsa-rdfc-2022')
       const result = await verifyDataIntegrity(response.body, (url) => api.get(url))
       assert.equal(result.verified, true, JSON.stringify(result, null, 2))
       etags.add(`${contentType} ${response.headers.get('etag')}`)
@@ -120,7 +120,7 @@ describe('the JSON-LD form of a credential', () => {
 
   it('while its proof is being made: 409 credential-pending to the JSON-LD form, never a form without a proof; the JWT as always', async () => {
     const { id, jwt } = await credentialOf(api, issuanceIds[3]!)
-    api.sql('UPDATE credentials SET proof = NULL WHERE id = ?', id)
+    api.sql('UPDATE credentials SET proof = NULL, proof_lease_until = NULL WHERE id = ?', id)
     for (const [accept] of JSON_LD_ACCEPTS) {
       const response = await get(id, accept)
       assert.equal(response.status, 409, `${accept}: ${response.text}`)

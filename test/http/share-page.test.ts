@@ -78,7 +78,7 @@ async function issued(template: Record<string, unknown> = {}, request: Record<st
 async function markProof(credentialId: string, proof: string | null): Promise<void> {
   const db = new Database(api.dbFile)
   try {
-    db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(proof, credentialId)
+    db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, credentialId)
   } finally {
     db.close()
   }
@@ -334,7 +334,7 @@ describe('downloads on the share host', () => {
     const { proof, ...credential } = JSON.parse(download.text)
     assert.deepStrictEqual(credential, vc)
     assert.equal(vc.id, `urn:uuid:${pointer.id}`)
-    assert.deepStrictEqual(proof, JSON.parse((await api.storage.credentials.findById(pointer.id))!.proof!), 'the stored proof')
+    assert.deepStrictEqual(proof, [JSON.parse((await api.storage.credentials.findById(pointer.id))!.proof!)], 'the stored proof')
     const served = await get(`http://localhost:8787/open-badges/v3/credentials/${pointer.id}`, { headers: { accept: 'application/ld+json' } })
     assert.deepStrictEqual(JSON.parse(download.text), JSON.parse(served.text), 'the form the credential address serves (verified there)')
   })

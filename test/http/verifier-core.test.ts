@@ -8,10 +8,7 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { decodeJwt } from 'jose'
-import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
-import { clubDataIntegrityKeyOwner } from '../../core/did-documents/did.ts'
-import { signDataIntegrity, type CredentialObject } from '../../core/credentials/sign-data-integrity.ts'
+import type { CredentialObject } from '../../core/credentials/sign-data-integrity.ts'
 import { openVerificationApi, type VerificationApi } from '../support/api-harness.ts'
 import { createTestClock } from '../support/clock.ts'
 import { clubPaths, createTemplate, credentialOf, expectStatus, issueTo, members } from '../support/verification-steps.ts'
@@ -19,7 +16,6 @@ import { logEntry, selfSignedCertificate, verifyWithVerifierCore, type TestCerti
 import type { Json } from '../support/json.ts'
 
 const DAY = 86_400_000
-const signer = createDataIntegritySigner()
 
 let api: VerificationApi
 let certificate: TestCertificate
@@ -30,10 +26,10 @@ const issuances = new Map<string, number>()
 async function issueSecured(name: string, extra: Record<string, unknown> = {}): Promise<void> {
   const [id] = await issueTo(api, await createTemplate(api, { name: `Badge ${name}` }), members(1, name.replaceAll(' ', '-')), extra)
   await api.issuer.worker.drain()
-  const vc = decodeJwt<{ vc: CredentialObject }>((await credentialOf(api, id!)).jwt).vc
-  const key = await api.keys.activeKey(clubDataIntegrityKeyOwner(api.club))
-  const [credential] = await signDataIntegrity(signer, key, api.did, [vc])
-  secured.set(name, credential!)
+  // The JSON-LD form as the product serves it: the worker's stored proof, from the credential's own address.
+  const served = await api.get(`/open-badges/v3/credentials/${(await credentialOf(api, id!)).id}`, { accept: 'application/ld+json' })
+  assert.equal(served.status, 200, served.text)
+  secured.set(name, served.body as CredentialObject)
   issuances.set(name, id!)
 }
 
@@ -70,6 +66,14 @@ describe('verifier-core verifies through the product, offline', () => {
     const run = await verify(secured.get('plain'))
     const { result } = run
     assert.equal(result.errors, undefined, JSON.stringify(result.errors))
+    // The schema the credential names (1EdTech's OB 3.0 AchievementCredential schema, a local copy here).
+    assert.deepStrictEqual(result.additionalInformation?.find((entry) => entry.id === 'schema_check')?.results, [
+      {
+        schema: 'https://purl.imsglobal.org/spec/ob/v3p0/schema/json/ob_v3p0_achievementcredential_schema.json',
+        result: { valid: true },
+        source: 'Schema was listed in the credentialSchema property of the VC',
+      },
+    ])
     assert.deepStrictEqual(
       ['valid_signature', 'expiration', 'revocation_status'].map((id) => [id, logEntry(result, id)?.valid]),
       [

@@ -176,7 +176,7 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     assert.equal(refused.code, 1, refused.stderr)
     assert.match(
       refused.stderr,
-      /^clubcred: cannot start: the master key does not open the stored signing keys \(2 of 2: club:rowing, platform\).*CLUBCRED_MASTER_KEY/,
+      /^clubcred: cannot start: the master key does not open the stored signing keys \(3 of 3: club-ed25519:rowing, club:rowing, platform\).*CLUBCRED_MASTER_KEY/,
     )
     assert.equal(refused.stderr.trim().split('\n').length, 1, `one line: ${refused.stderr}`)
     assert.doesNotMatch(refused.stderr, /listening/)

@@ -15,6 +15,7 @@ import { openVerificationApi, type VerificationApi } from '../../support/api-har
 import { createCoreHarness, MASTER_KEY } from '../../support/core-issuer.ts'
 import { createKeyStore } from '../../../core/keys/create-key-store.ts'
 import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
+import { assertValidOb3 } from '../../support/ob3-schema.ts'
 import { createTemplate, credentialOf, issueTo, members } from '../../support/verification-steps.ts'
 import { recipients } from '../issuances/support.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
@@ -33,7 +34,7 @@ describe('the proof round', () => {
   })
   after(() => api.close())
 
-  it('gives every credential a proof after its JWT; the JSON-LD form is the JWT credential with it, and verifies', async () => {
+  it('gives every credential a proof after its JWT; the JSON-LD form is the JWT credential with it, valid under OB 3.0 JSON Schema, and verifies', async () => {
     const ids = await issueTo(api, await createTemplate(api, { name: '체스 입문' }), members(3, 'proved'))
     await api.issuer.worker.drain()
     for (const id of ids) {
@@ -44,7 +45,8 @@ describe('the proof round', () => {
       if (form.state !== 'ready') continue
       const { proof, ...credential } = form.credential
       assert.deepStrictEqual(credential, decodeJwt(jwt).vc, 'the credential of the JWT, member for member')
-      assert.equal((proof as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+      assert.equal((proof as { cryptosuite: string }[])[0]!.cryptosuite, 'eddsa-rdfc-2022')
+      assertValidOb3(form.credential)
       const result = await verifyDataIntegrity(form.credential, (url) => api.get(url))
       assert.equal(result.verified, true, JSON.stringify(result, null, 2))
     }

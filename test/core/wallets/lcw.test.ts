@@ -47,7 +47,7 @@ async function issueWithJsonLdForm(options: { mode?: 'none' | 'email' } = {}) {
 /** Sets a credential's stored proof, as a credential from before proofs (`''`) or one whose proof is still to make (`null`). */
 function setStoredProof(id: string, proof: string | null): void {
   const db = new Database(h.dbFile)
-  db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(proof, id)
+  db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, id)
   db.close()
 }
 

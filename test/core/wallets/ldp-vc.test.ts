@@ -66,7 +66,7 @@ async function credentialRequest(accessToken: string, body: unknown) {
 function setProof(credentialId: string, proof: string | null): void {
   const db = new Database(harness.dbFile)
   try {
-    db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(proof, credentialId)
+    db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, credentialId)
   } finally {
     db.close()
   }
@@ -104,7 +104,7 @@ describe('the ldp_vc configuration', () => {
     const jwt = await (await harness.fetch(credential.jwtUrl)).text()
     const { proof, ...rest } = received
     assert.deepStrictEqual(rest, decodeJwt(jwt).vc, 'the credential of the JWT, member for member')
-    assert.equal((proof as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+    assert.equal((proof as { cryptosuite: string }[])[0]!.cryptosuite, 'eddsa-rdfc-2022')
     const served = await harness.fetch(credential.jwtUrl, { headers: { accept: 'application/ld+json' } })
     assert.deepStrictEqual(await served.json(), received, 'the document the credential address serves')
     const result = await verifyDataIntegrity(received, get, { now: new Date(harness.clock.now()) })
