@@ -51,6 +51,17 @@ export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaTyp
   return best.preference.q > jwt || (named && best.preference.q === jwt) ? best.type : null
 }
 
+/**
+ * Whether a request (or its `Accept` value) takes the JWT at all: no `Accept`, or a JWT type (named or
+ * reached by a wildcard) with a weight above 0. The credential answers it while its JSON-LD form is
+ * being made, to a request that prefers that form but takes either.
+ */
+export function acceptsJwt(accept: Request | string | null): boolean {
+  const header = typeof accept === 'string' || accept === null ? accept : accept.headers.get('accept')
+  const ranges = parseAccept(header)
+  return ranges === null || JWT_MEDIA_TYPES.some((type) => preferenceOf(type, ranges).q > 0)
+}
+
 /** Whether a request (or its `Accept` value) asks for the JSON-LD form rather than the JWT. */
 export function wantsJsonLd(accept: Request | string | null): boolean {
   return jsonLdMediaType(accept) !== null

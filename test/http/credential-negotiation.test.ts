@@ -118,10 +118,22 @@ describe('the JSON-LD form of a credential', () => {
     assert.equal(result.verified, false, 'revoked')
   })
 
-  it('while its proof is being made: 409 credential-pending to the JSON-LD form, never a form without a proof; the JWT as always', async () => {
+  it('while its proof is being made: 409 credential-pending to a request for JSON-LD only, the JWT (not kept) to one that takes it too, never a form without a proof', async () => {
     const { id, jwt } = await credentialOf(api, issuanceIds[3]!)
     api.sql('UPDATE credentials SET proof = NULL, proof_lease_until = NULL WHERE id = ?', id)
-    for (const [accept] of JSON_LD_ACCEPTS) {
+    const takesTheJwtToo = (accept: string) => /\*\/\*|text\/plain/.test(accept)
+    for (const [accept] of JSON_LD_ACCEPTS.filter(([accept]) => takesTheJwtToo(accept))) {
+      const response = await get(id, accept)
+      assert.equal(response.status, 200, `${accept}: ${response.text}`)
+      assert.equal(response.text, jwt, `${accept}: the JWT meanwhile`)
+      assert.equal(response.headers.get('cache-control'), 'no-cache', `${accept}: revalidated, so the JSON-LD form replaces it once made`)
+      assertVariesOnAccept(response, `pending ${accept}`)
+    }
+    assert.ok(
+      JSON_LD_ACCEPTS.some(([accept]) => takesTheJwtToo(accept)),
+      'some Accept takes the JWT too',
+    )
+    for (const [accept] of JSON_LD_ACCEPTS.filter(([accept]) => !takesTheJwtToo(accept))) {
       const response = await get(id, accept)
       assert.equal(response.status, 409, `${accept}: ${response.text}`)
       assert.equal(response.headers.get('content-type'), 'application/problem+json')
@@ -136,6 +148,9 @@ describe('the JSON-LD form of a credential', () => {
     await api.issuer.worker.drain()
     const ready = await get(id, 'application/ld+json')
     assert.equal(ready.status, 200, 'made in the background, then served')
+    const revalidated = await get(id, 'application/json, text/plain, */*', { 'if-none-match': `"${id}"` })
+    assert.equal(revalidated.status, 200, 'the JWT kept meanwhile does not revalidate as the JSON-LD form')
+    assert.equal(revalidated.headers.get('content-type'), 'application/json')
     assert.equal((await verifyDataIntegrity(ready.body, (url) => api.get(url))).verified, true)
   })
 

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { skillUrl } from '../../../core/credentials/urls.ts'
 import { ProblemError } from '../../../core/errors.ts'
 import { ifNoneMatch } from '../conditional.ts'
-import { jsonLdMediaType } from '../json-ld-negotiation.ts'
+import { acceptsJwt, jsonLdMediaType } from '../json-ld-negotiation.ts'
 import { ANY_ORIGIN } from '../cors.ts'
 import { json } from '../responses.ts'
 import { numericId, param } from '../router.ts'
@@ -23,8 +23,9 @@ export async function verify({ issuer, request }: Call): Promise<Response> {
 /**
  * A credential, negotiated (docs/data-integrity.md § Negotiation): its JWT, or its JSON-LD form as the
  * JSON-LD media type asked for. A credential signed before proofs existed has its JWT only, for every
- * Accept; one whose proof is still being made answers 409 `credential-pending` to a request for the
- * JSON-LD form rather than a form without its proof. Both forms never change once made, each with its own ETag.
+ * Accept. One whose proof is still being made answers its JWT, not to be kept, to a request that takes
+ * the JWT too, and 409 `credential-pending` to one that takes only JSON-LD: never a form without its
+ * proof. Both forms never change once made, each with its own ETag.
  */
 export async function credential({ issuer, request }: Call): Promise<Response> {
   const id = param(request, 'credentialId')
@@ -35,6 +36,9 @@ export async function credential({ issuer, request }: Call): Promise<Response> {
     return conditional(request, `"${id}"`, jwt, { ...immutable, 'content-type': 'text/plain; charset=utf-8' })
   }
   if (jsonLd.state === 'pending') {
+    // Revalidated on every use: once the proof is made, the same Accept gets the JSON-LD form (another ETag).
+    if (acceptsJwt(request))
+      return conditional(request, `"${id}"`, jwt, { ...ANY_ORIGIN, 'cache-control': 'no-cache', 'content-type': 'text/plain; charset=utf-8' })
     throw new ProblemError('credential-pending', {
       detail: 'The JSON-LD form of this credential (its Data Integrity proof) is still being made: ask again in a moment, or accept its JWT (text/plain).',
       extra: { retryAfter: PROOF_RETRY_SECONDS },

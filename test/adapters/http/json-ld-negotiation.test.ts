@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { jsonLdMediaType, wantsJsonLd } from '../../../adapters/http/json-ld-negotiation.ts'
+import { acceptsJwt, jsonLdMediaType, wantsJsonLd } from '../../../adapters/http/json-ld-negotiation.ts'
 
 describe('wantsJsonLd', () => {
   it('each JSON-LD media type asked for alone selects the JSON-LD form, answered as that type', () => {
@@ -80,5 +80,30 @@ describe('wantsJsonLd', () => {
   it('reads the Accept of a Request', () => {
     assert.equal(wantsJsonLd(new Request('https://example.org/', { headers: { accept: 'application/ld+json' } })), true)
     assert.equal(wantsJsonLd(new Request('https://example.org/')), false)
+  })
+})
+
+describe('acceptsJwt', () => {
+  it('no Accept, a JWT type or a wildcard reaching one takes the JWT; JSON-LD types alone, or the JWT types refused, do not', () => {
+    for (const accept of [
+      null,
+      '',
+      'text/plain',
+      'application/jwt',
+      '*/*',
+      'application/*',
+      'application/ld+json, */*;q=0.1',
+      'application/json, text/plain, */*',
+    ]) {
+      assert.equal(acceptsJwt(accept), true, String(accept))
+    }
+    for (const accept of [
+      'application/ld+json',
+      'application/ld+json, application/json',
+      'application/vc',
+      '*/*, text/plain;q=0, application/jwt;q=0, application/vc+jwt;q=0',
+    ]) {
+      assert.equal(acceptsJwt(accept), false, accept)
+    }
   })
 })
