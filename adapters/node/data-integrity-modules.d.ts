@@ -1,6 +1,6 @@
 /**
  * Types for Digital Bazaar's untyped Data Integrity libraries (docs/data-integrity.md § Libraries): only
- * what adapters/node/data-integrity-signer.ts calls.
+ * what adapters/node/data-integrity-signer.ts and adapters/node/presentation-verifier.ts call.
  */
 declare module '@digitalbazaar/data-integrity' {
   /** What signs the verify data: the proof's `verificationMethod` is its `id`. */
@@ -20,13 +20,6 @@ declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
 
 declare module 'jsonld-signatures' {
   export type Loader = (url: string) => Promise<{ contextUrl: string | null; documentUrl: string; document: unknown }>
-  /** The base of signature suites that hash canonical proof options and document (jsonld-signatures 11). */
-  export class LinkedDataSignature {
-    constructor(options: { type: string; contextUrl?: string })
-    getVerificationMethod(options: { proof: unknown; documentLoader: Loader }): Promise<unknown>
-    verifySignature(options: { verifyData: Uint8Array<ArrayBuffer>; verificationMethod: unknown; proof: unknown }): Promise<boolean>
-    ensureSuiteContext(options: { document: unknown; addSuiteContext?: boolean }): void
-  }
   const jsigs: {
     sign<T extends object>(document: T, options: { suite: unknown; purpose: unknown; documentLoader: Loader }): Promise<T & { proof: unknown }>
     verify(
@@ -34,7 +27,18 @@ declare module 'jsonld-signatures' {
       options: { suite: unknown; purpose: unknown; documentLoader: Loader },
     ): Promise<{ verified: boolean; error?: Error & { errors?: Error[] } }>
     purposes: { AssertionProofPurpose: new () => unknown; AuthenticationProofPurpose: new (options: { challenge: string; domain?: string }) => unknown }
-    suites: { LinkedDataSignature: typeof LinkedDataSignature }
   }
   export default jsigs
+}
+
+declare module '@digitalbazaar/ed25519-signature-2020' {
+  /** Without a key it only verifies: the key is the verification method the loader resolves. */
+  export class Ed25519Signature2020 {
+    constructor(options?: Record<string, never>)
+  }
+  /** The package `ed25519-signature-2020-context`, which the suite depends on and re-exports. */
+  export const suiteContext: {
+    constants: { CONTEXT_URL: 'https://w3id.org/security/suites/ed25519-2020/v1' }
+    contexts: ReadonlyMap<string, Record<string, unknown>>
+  }
 }

@@ -19,7 +19,9 @@ export interface PresentationVerifier {
    * Whether `presentation` carries exactly one valid proof for `authentication` whose `challenge` is
    * the expected one, by a verification method `documentLoader` resolves and its controller authorizes
    * for authentication. Every context and DID document MUST be loaded through `documentLoader`, never
-   * fetched otherwise, in JSON-LD safe mode. Never throws for a bad presentation: says why.
+   * fetched otherwise, in JSON-LD safe mode; only the signature suite's own context (which
+   * `documentLoader` does not hold) comes from the suite's package. Never throws for a bad presentation:
+   * says why.
    */
   verifyAuthentication(
     presentation: Record<string, unknown>,

@@ -1,6 +1,5 @@
 import { contexts as credentialsContexts } from '@digitalbazaar/credentials-context'
 import { fromBase58btc } from '../crypto/base58btc.ts'
-import { ED25519_SIGNATURE_2020_V1 } from '../credentials/contexts/ed25519-signature-2020-v1.ts'
 import type { DocumentLoader } from '../ports/data-integrity-signer.ts'
 
 const DID_V1 = 'https://www.w3.org/ns/did/v1'
@@ -44,14 +43,14 @@ function verificationMethodOf(url: string): Record<string, unknown> | null {
 const CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
   [VC_V1, credentialsContexts.get(VC_V1)],
   [VC_V2, credentialsContexts.get(VC_V2)],
-  [ED25519_2020_V1, ED25519_SIGNATURE_2020_V1],
 ])
 
 /**
  * The document loader of DID Authentication (docs/learner-credential-wallet.md): the VC 1.1 and 2.0
- * contexts a wallet's presentation names and the Ed25519Signature2020 context, from the copies clubcred
- * ships, and did:key documents and keys computed from the DID. Nothing is fetched: a wallet's DID is a
- * key, and any other URL (a did:web, a remote context) is an error that names it.
+ * contexts a wallet's presentation names, from the copies clubcred ships, and did:key documents and keys
+ * computed from the DID. The Ed25519Signature2020 context comes with the suite that checks it (the
+ * `PresentationVerifier`). Nothing is fetched: a wallet's DID is a key, and any other URL (a did:web, a
+ * remote context) is an error that names it.
  */
 export const didAuthenticationLoader: DocumentLoader = async (url) => {
   const document = CONTEXTS.get(url) ?? (url.includes('#') ? verificationMethodOf(url) : ed25519DidKeyDocument(url))

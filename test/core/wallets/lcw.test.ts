@@ -152,27 +152,45 @@ describe('Learner Credential Wallet', () => {
     assert.equal(redemptions(), 0)
   })
 
-  it('refuses a bad DID Authentication (wrong challenge, bad signature, none) with a 400 and stores nothing', async () => {
+  it('refuses a bad DID Authentication with a 400 that says why, and stores nothing', async () => {
     const issued = await issueWithJsonLdForm()
     const params = await tap((await lcwButtonOf(issued.shareUrl))!)
     const profile = await mintProfile()
-    const wrongChallenge = await didAuthentication(profile, 'another-challenge')
-    const forged = await didAuthentication(profile, params.challenge!)
-    const proof = forged.proof as { proofValue: string }
-    proof.proofValue = `${proof.proofValue.slice(0, -4)}${proof.proofValue.endsWith('1111') ? '2222' : '1111'}`
-    const otherHolder = await didAuthentication(profile, params.challenge!, (await mintProfile()).did)
-    for (const [name, body] of [
-      ['wrong challenge', wrongChallenge],
-      ['bad signature', forged],
-      ['another holder', otherHolder],
-      ['no presentation', {}],
+    const other = await mintProfile()
+    const valid = await didAuthentication(profile, params.challenge!)
+    const proof = valid.proof as Record<string, unknown> & { proofValue: string }
+    const forgedProof = { ...proof, proofValue: `${proof.proofValue.slice(0, -4)}${proof.proofValue.endsWith('1111') ? '2222' : '1111'}` }
+    // The other wallet's key, named as a key of the holder's DID: the holder's did:key has no such key.
+    const otherKeyAsHolders = {
+      did: profile.did,
+      verificationKey: { ...other.verificationKey, id: `${profile.did}#${other.did.slice('did:key:'.length)}`, controller: profile.did },
+    }
+    const { proof: _proof, ...unproved } = valid
+    for (const [name, body, reason] of [
+      ['wrong challenge', await didAuthentication(profile, 'another-challenge'), /does not answer this exchange’s challenge/],
+      ['bad signature', { ...valid, proof: forgedProof }, /does not verify \(Invalid signature\.\)/],
+      ['another holder', await didAuthentication(profile, params.challenge!, other.did), /not by a key of the holder/],
+      // jsonld-signatures accepts a document when any one of its proofs verifies.
+      ['two proofs, one of them valid', { ...valid, proof: [proof, forgedProof] }, /exactly one proof/],
+      ['two valid proofs', { ...valid, proof: [proof, (await didAuthentication(profile, params.challenge!)).proof] }, /exactly one proof/],
+      ['no proof', unproved, /exactly one proof/],
+      ['another suite', { ...valid, proof: { ...proof, type: 'DataIntegrityProof' } }, /must be an Ed25519Signature2020 proof/],
+      ['another purpose', { ...valid, proof: { ...proof, proofPurpose: 'assertionMethod' } }, /purpose must be authentication/],
+      [
+        'a key the holder’s did:key does not have',
+        await didAuthentication(otherKeyAsHolders, params.challenge!),
+        /does not verify \(.*neither a context clubcred holds nor an Ed25519 did:key/,
+      ],
+      ['no presentation', {}, /Send a DID Authentication verifiable presentation/],
     ] as const) {
       const response = await wallet(params, body)
       assert.equal(response.status, 400, name)
-      assert.equal((await response.json()).code, 'invalid-presentation', name)
+      const problem = await response.json()
+      assert.equal(problem.code, 'invalid-presentation', name)
+      assert.match(problem.detail, reason, name)
     }
     assert.equal(redemptions(), 0, 'nothing stored')
-    assert.equal((await wallet(params, await didAuthentication(profile, params.challenge!))).status, 200, 'the exchange still works')
+    assert.equal((await wallet(params, valid)).status, 200, 'the exchange still works')
   })
 
   it('shows no button and refuses a request for a credential without a JSON-LD form', async () => {
