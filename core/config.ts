@@ -50,6 +50,24 @@ export interface IssuerConfig {
    * Default 1,000 (about 6 KB a club, docs/benchmarks/history.md § 2026-11-26: Many clubs on one deployment); a club dropped costs one unseal or signature when next used.
    */
   clubCacheSize: number
+  /** The staff console at `{public_url}/admin/` (docs/admin-console.md). */
+  adminConsole: AdminConsoleLimits
+}
+
+/** Lifetimes and login limits of the staff console (docs/admin-console.md § Limits). */
+export interface AdminConsoleLimits {
+  /** How long a setup link works, in seconds. Default 24 h. */
+  setupLinkSeconds: number
+  /** A session ends after this long without a request, in seconds. Default 30 minutes. */
+  sessionIdleSeconds: number
+  /** A session ends this long after login whatever happens, in seconds. Default 12 h. */
+  sessionAbsoluteSeconds: number
+  /** Failed logins tolerated per account (e-mail) within `windowSeconds`; then 429 until the window ends. Default 5. */
+  failuresPerAccount: number
+  /** Failed logins tolerated per client address within `windowSeconds`. Default 30. */
+  failuresPerAddress: number
+  /** The fixed window both counts run in, in seconds. Default 15 minutes. */
+  windowSeconds: number
 }
 
 export interface WebhookLimits {
@@ -106,9 +124,10 @@ export interface FileLimits {
 }
 
 /** What `createIssuer` accepts: the configuration with every option but `urls` optional, `files` member by member. */
-export type IssuerConfigInput = { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls' | 'files' | 'webhooks'>> & {
+export type IssuerConfigInput = { urls: IssuerUrls } & Partial<Omit<IssuerConfig, 'urls' | 'files' | 'webhooks' | 'adminConsole'>> & {
     files?: Partial<FileLimits>
     webhooks?: Partial<WebhookLimits>
+    adminConsole?: Partial<AdminConsoleLimits>
   }
 
 export const DEFAULTS = {
@@ -120,6 +139,14 @@ export const DEFAULTS = {
   files: { cacheBytes: 32 * 1024 * 1024, renderConcurrency: 2, renderQueue: 32, downloadsPerClub: { burst: 60, perSecond: 5 } },
   webhooks: { allowPrivate: false, concurrencyPerEndpoint: 4, concurrencyPerClub: 32, connectTimeoutMs: 10_000, timeoutMs: 30_000 },
   clubCacheSize: 1000,
+  adminConsole: {
+    setupLinkSeconds: 24 * 3600,
+    sessionIdleSeconds: 30 * 60,
+    sessionAbsoluteSeconds: 12 * 3600,
+    failuresPerAccount: 5,
+    failuresPerAddress: 30,
+    windowSeconds: 15 * 60,
+  },
 } as const satisfies Omit<IssuerConfig, 'urls'>
 
 /** The bounds of `signingLeaseMs` (ms), shared with the server's `CLUBCRED_SIGNING_LEASE_MS`. */
@@ -155,6 +182,10 @@ export function resolveConfig(input: IssuerConfigInput): IssuerConfig {
     files: resolveFileLimits(input.files),
     webhooks: { ...DEFAULTS.webhooks, ...input.webhooks },
     clubCacheSize: input.clubCacheSize ?? DEFAULTS.clubCacheSize,
+    adminConsole: { ...DEFAULTS.adminConsole, ...input.adminConsole },
+  }
+  for (const [name, value] of Object.entries(config.adminConsole)) {
+    if (!Number.isInteger(value) || value < 1) throw new TypeError(`createIssuer: adminConsole.${name} must be a positive integer`)
   }
   if (!Number.isInteger(config.clubCacheSize) || config.clubCacheSize < 1) {
     throw new TypeError('createIssuer: clubCacheSize must be a positive integer')

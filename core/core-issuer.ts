@@ -28,6 +28,7 @@ import type { Readiness, ReadinessOptions, SigningQueueState } from './health/re
 import type { SigningKey } from './ports/key-store.ts'
 import type { Wallets } from './wallets/wallets.ts'
 import type { Webhooks } from './webhooks/webhooks.ts'
+import type { Admins } from './admins/admins.ts'
 import type {
   CoIssuerAddBody,
   CoIssuerRemoveBody,
@@ -216,6 +217,8 @@ export interface CoreIssuer {
   wallets: Wallets
   /** Signed webhooks: endpoints, their delivery log, replay. */
   webhooks: Webhooks
+  /** The staff console's admins, logins and sessions (docs/admin-console.md). */
+  admins: Admins
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker
   /** What an operator's probes and metrics read (docs/operations-metrics.md). */

@@ -59,6 +59,8 @@ import type { WebhookTransport } from './ports/webhook-transport.ts'
 import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
+import { createAdmins } from './admins/admins.ts'
+import { unavailablePasswordHasher, type PasswordHasher } from './ports/password-hasher.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
@@ -91,6 +93,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   webhookTransport?: WebhookTransport | null
   /** Receives observations for monitoring (`createPrometheusMetrics()` from `clubcred/metrics`); default: none. */
   metrics?: MetricsPort
+  /**
+   * Hashes the staff console's passwords (`createScryptPasswordHasher()` from `clubcred/node`). Without one,
+   * admins can be created but no password set nor login made (docs/admin-console.md).
+   */
+  passwordHasher?: PasswordHasher | null
 }
 
 /**
@@ -157,7 +164,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
  * The operations of `CoreIssuer` over a context already made by `createIssuerContext`: what
  * `createCoreIssuer` does after checking its options, open to the tests and benches that hold the context.
  */
-export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates'>): CoreIssuer {
+export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates' | 'passwordHasher'>): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
@@ -267,6 +274,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
+    admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),

@@ -8,6 +8,7 @@ export type ProblemCode =
   | 'club-forbidden'
   | 'club-not-found'
   | 'client-not-found'
+  | 'admin-not-found'
   | 'webhook-not-found'
   | 'api-key-not-found'
   | 'issuing-disabled'

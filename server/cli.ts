@@ -133,6 +133,7 @@ export const COMMANDS: Record<string, Command> = {
     options: [CLIENT],
     run: withIssuer((issuer, o) => issuer.clients.delete(required(o, 'client'))),
   },
+  ...adminCommands(),
   'apikey create': {
     summary: 'Creates an API key for legacy form creation; shown once, stored hashed.',
     options: [CLUB],
@@ -259,6 +260,35 @@ export const COMMANDS: Record<string, Command> = {
         openDriver: await sqliteDriver(),
       }),
   },
+}
+
+/** `admin ...`: the staff console's accounts (docs/admin-console.md); a setup link is printed by create and reset only. */
+function adminCommands(): Record<string, Command> {
+  const EMAIL = option('email', 'E', "the admin's e-mail address (one club per address)", true)
+  return {
+    'admin create': {
+      summary: 'Creates a staff console admin of a club; prints a one-time setup link, valid 24 hours, where the admin chooses a password.',
+      options: [CLUB, EMAIL, option('name', 'N', 'the display name; default the part of the e-mail before @')],
+      run: withIssuer((issuer, o) =>
+        issuer.admins.create({ club: required(o, 'club'), email: required(o, 'email'), name: typeof o.name === 'string' ? o.name : null }),
+      ),
+    },
+    'admin reset': {
+      summary: "Prints a new setup link for an admin; the old link and password stop working and the admin's sessions end.",
+      options: [CLUB, EMAIL],
+      run: withIssuer((issuer, o) => issuer.admins.reset({ club: required(o, 'club'), email: required(o, 'email') })),
+    },
+    'admin list': {
+      summary: "Lists a club's console admins (e-mail, name, active or pending); never a secret.",
+      options: [CLUB],
+      run: withIssuer((issuer, o) => issuer.admins.list(required(o, 'club'))),
+    },
+    'admin remove': {
+      summary: 'Removes a console admin; their sessions end at once.',
+      options: [CLUB, EMAIL],
+      run: withIssuer((issuer, o) => issuer.admins.remove({ club: required(o, 'club'), email: required(o, 'email') })),
+    },
+  }
 }
 
 /** `webhook ...`: the secret is printed by create and rotate-secret only, never stored in clear. */

@@ -15,6 +15,7 @@ import { createMetricsFetchHandler } from '../adapters/http/metrics-endpoint.ts'
 import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
+import { noteClientAddress } from '../adapters/http/client-address.ts'
 import { guardProcess } from './process-guard.ts'
 import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
@@ -26,7 +27,7 @@ import type { Issuer } from '../index.ts'
 interface DenoRuntime {
   serve(
     options: { port: number; hostname: string; onListen?: (address: { port: number }) => void },
-    handler: (request: Request) => Promise<Response>,
+    handler: (request: Request, info: { remoteAddr: { hostname: string } }) => Promise<Response>,
   ): { addr: { port: number }; shutdown(): Promise<void> }
   env: { toObject(): Record<string, string> }
   addSignalListener(signal: 'SIGINT' | 'SIGTERM', handler: () => void): void
@@ -71,7 +72,9 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   })
   // A failed start with no request waiting is not an unhandled rejection: the start's own error is thrown.
   ready.catch(() => {})
-  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request) => {
+  const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request, info) => {
+    // The console's per-address login limit reads it (adapters/http/client-address.ts).
+    noteClientAddress(request, info.remoteAddr.hostname)
     const handler = await ready.catch(() => null)
     // The start failed: the process exits next with its one `cannot start` line.
     return handler ? handler(request) : new Response(null, { status: 503 })

@@ -3,6 +3,7 @@ import { createIssuer, type Issuer } from '../index.ts'
 import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import { createPresentationVerifier } from '../adapters/node/presentation-verifier.ts'
+import { createScryptPasswordHasher } from '../adapters/node/password-hasher.ts'
 import { openStorage } from './storage.ts'
 import { checkMasterKey, MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { IssuerUrls } from '../core/config.ts'
@@ -79,6 +80,8 @@ export async function wireIssuer({
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),
+    // The staff console's passwords: scrypt of node:crypto, which Deno's node:crypto has too.
+    passwordHasher: createScryptPasswordHasher(),
     // Without SMTP, recipient mail waits in the outbox table.
     notifier: config.smtpUrl ? loggedNotifier(createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }), logger) : null,
     ...(metrics ? { metrics: metrics.port } : {}),

@@ -15,6 +15,7 @@ import { surfaceBases } from './surface-bases.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
+import { createAdminSurface } from './admin/surface.ts'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
@@ -67,6 +68,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions/0001-addresses.md); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
+  const admin = createAdminSurface(issuer, { onError })
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
   const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
@@ -75,6 +77,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
     if (club !== null) return share.fetch(request, club)
+    if (admin.handles(request.url)) return admin.fetch(request)
     if (request.method === 'OPTIONS' && isPublic(request.url)) return Promise.resolve(publicPreflight())
     return router.fetch(request)
   }

@@ -20,6 +20,7 @@ export const PROBLEMS = {
   'club-forbidden': { status: 403, title: 'Token of another club' },
   'club-not-found': { status: 404, title: 'Club not found' },
   'client-not-found': { status: 404, title: 'Client not found' },
+  'admin-not-found': { status: 404, title: 'Admin not found' },
   'webhook-not-found': { status: 404, title: 'Webhook not found' },
   'api-key-not-found': { status: 404, title: 'API key not found' },
   'issuing-disabled': { status: 403, title: 'Issuing is disabled for this club' },

@@ -23,6 +23,11 @@ export function createAchievementStore(state: State, journal: Journal): Achievem
   })
 
   return {
+    async countByClub(club) {
+      let count = 0
+      for (const template of state.achievements.values()) if (template.club === club) count++
+      return count
+    },
     async insert(template) {
       const { requirements, ...fields } = copy(template)
       const id = ++state.sequences.achievement

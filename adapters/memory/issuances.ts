@@ -20,6 +20,19 @@ export function createIssuanceStore(state: State, journal: Journal): IssuanceSto
       if (state.issuances.has(issuance.id)) throw new StorageConflict(`issuance ${issuance.id} exists`)
       return insert(issuance)
     },
+    async countByStatus(club, now) {
+      const counts = { total: 0, pending: 0, revoked: 0, expired: 0 }
+      for (const issuance of state.issuances.values()) {
+        if (issuance.club !== club) continue
+        counts.total++
+        const credentialId = state.credentialByIssuance.get(issuance.id)
+        const credential = credentialId === undefined ? undefined : state.credentials.get(credentialId)
+        if (issuance.revokedAt !== null) counts.revoked++
+        else if (!credential) counts.pending++
+        else if (credential.validUntil !== null && credential.validUntil <= now) counts.expired++
+      }
+      return counts
+    },
     async insertMany(issuances) {
       return issuances.map((issuance) => (state.issuances.has(issuance.id) ? null : insert(issuance)))
     },

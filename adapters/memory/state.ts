@@ -2,6 +2,8 @@ import type { AchievementTemplate, Requirement } from '../../core/achievements/t
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
+import type { Admin, AdminLoginFailureWindow } from '../../core/admins/admin.ts'
+import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
   ApiKeyRecord,
@@ -22,6 +24,11 @@ export interface State {
   clients: Map<string, ApiClient>
   /** Keyed by client id; only ids in `clients` (deleting a client deletes its window). */
   clientAuthFailures: Map<string, ClientAuthFailureWindow>
+  admins: Map<string, Admin>
+  /** Keyed by admin id; only ids in `admins` (deleting an admin deletes its window). */
+  adminLoginFailures: Map<string, AdminLoginFailureWindow>
+  /** Keyed by the session id's hash. */
+  adminSessions: Map<string, AdminSession>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -64,6 +71,9 @@ export function createState(): State {
     clubs: new Map(),
     clients: new Map(),
     clientAuthFailures: new Map(),
+    admins: new Map(),
+    adminLoginFailures: new Map(),
+    adminSessions: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

@@ -3,6 +3,7 @@ import { createStores, outsideUnits, type StoreFactories } from '../shared/store
 import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
+import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
@@ -24,6 +25,8 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   clubs: createClubStore,
   clients: createClientStore,
   clientAuthFailures: createClientAuthFailureStore,
+  admins: createAdminStore,
+  adminSessions: createAdminSessionStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -12,6 +12,7 @@ import { answeredRequest, type AnsweredRequest } from '../http/answered.ts'
 import { maskedExcerpt } from '../shared/mask-secrets.ts'
 import { requestUrl } from './request-url.ts'
 import { requestBody, settleUnreadBody } from './request-body.ts'
+import { noteClientAddress } from '../http/client-address.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -93,6 +94,7 @@ async function handle(handler: Handler, req: IncomingMessage, res: ServerRespons
   }
   const body = req.method !== 'GET' && req.method !== 'HEAD' ? requestBody(req) : null
   const request = new Request(url, { method: req.method, headers, body: body?.stream ?? null, duplex: 'half' } as RequestInit)
+  noteClientAddress(request, req.socket.remoteAddress)
   const response = await handler(request)
   await send(req, res, response, body?.received() ?? 0, () => body?.detach())
 }
@@ -127,5 +129,6 @@ function fetchShaped(req: IncomingMessage): { method: string; headers: { get(nam
 export { createNodeSigner } from './signer.ts'
 export { createDataIntegritySigner } from './data-integrity-signer.ts'
 export { createPresentationVerifier } from './presentation-verifier.ts'
+export { createScryptPasswordHasher, SCRYPT_DEFAULTS, type ScryptPasswordHasherOptions } from './password-hasher.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

@@ -65,6 +65,10 @@ export function createAchievementStore({ sql }: Database): AchievementStore {
     async incrementIssuedCount(templateId, by) {
       await sql`UPDATE achievements SET issued_count = issued_count + ${by} WHERE id = ${templateId}`
     },
+    async countByClub(club) {
+      const [row] = await sql`SELECT count(*) AS n FROM achievements WHERE club = ${club}`
+      return num(row!.n)
+    },
     async list(club, { limit, beforeId }) {
       const rows =
         beforeId === null

@@ -91,6 +91,15 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
       for (const row of rows) held[num(row.at)]!.push(toIssuance(row))
       return held
     },
+    async countByStatus(club, now) {
+      // The status rule is issuanceStatus's (core/issuances/present.ts).
+      const [row] = await sql`SELECT count(*) AS total,
+          count(*) FILTER (WHERE i.revoked_at IS NOT NULL) AS revoked,
+          count(*) FILTER (WHERE i.revoked_at IS NULL AND c.issuance_id IS NULL) AS pending,
+          count(*) FILTER (WHERE i.revoked_at IS NULL AND c.valid_until IS NOT NULL AND c.valid_until <= ${now}) AS expired
+        FROM issuances AS i LEFT JOIN credentials AS c ON c.issuance_id = i.id WHERE i.club = ${club}`
+      return { total: num(row!.total), pending: num(row!.pending), revoked: num(row!.revoked), expired: num(row!.expired) }
+    },
     async list(club, { limit, beforeSequence, achievementId = null }) {
       const rows = await sql`SELECT * FROM issuances WHERE club = ${club}
         ${beforeSequence !== null ? sql`AND seq < ${beforeSequence}` : sql``}

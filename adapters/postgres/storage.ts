@@ -3,6 +3,7 @@ import { createStores, mapMethods, outsideUnits, type StoreFactories } from '../
 import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
+import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
@@ -57,10 +58,12 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   clubs: ['findByDomain', 'count'],
   clients: ['findById'],
   clientAuthFailures: ['find'],
+  admins: ['findById', 'findByEmail', 'findBySetupTokenHash', 'listByClub', 'findLoginFailures'],
+  adminSessions: ['findByIdHash'],
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
-  achievements: ['findById', 'list'],
+  achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],
-  issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list'],
+  issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
@@ -79,6 +82,8 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   clubs: createClubStore,
   clients: createClientStore,
   clientAuthFailures: createClientAuthFailureStore,
+  admins: createAdminStore,
+  adminSessions: createAdminSessionStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -84,6 +84,9 @@ export function createAchievementStore(db: Database): AchievementStore {
     async incrementIssuedCount(templateId, by) {
       db.run('UPDATE achievements SET issued_count = issued_count + ? WHERE id = ?', by, templateId)
     },
+    async countByClub(club) {
+      return num(db.get('SELECT count(*) AS n FROM achievements WHERE club = ?', club)?.n)
+    },
     async list(club, page) {
       const rows = clubPage(db, 'achievements', club, page)
       return withRequirements(rows)

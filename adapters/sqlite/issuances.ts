@@ -105,6 +105,19 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         ).map(toIssuance),
       )
     },
+    async countByStatus(club, now) {
+      // One pass over the club's index with each credential looked up by its key; the status rule is issuanceStatus's.
+      const row = db.get(
+        `SELECT count(*) AS total,
+           coalesce(sum(i.revoked_at IS NOT NULL), 0) AS revoked,
+           coalesce(sum(i.revoked_at IS NULL AND c.issuance_id IS NULL), 0) AS pending,
+           coalesce(sum(i.revoked_at IS NULL AND c.valid_until IS NOT NULL AND c.valid_until <= ?), 0) AS expired
+         FROM issuances AS i LEFT JOIN credentials AS c ON c.issuance_seq = i.seq WHERE i.club = ?`,
+        now,
+        club,
+      )
+      return { total: num(row?.total), pending: num(row?.pending), revoked: num(row?.revoked), expired: num(row?.expired) }
+    },
     async list(club, { limit, beforeSequence, achievementId = null }) {
       const conditions = ['club = ?']
       const params: (string | number)[] = [club]

@@ -2,6 +2,7 @@ import { createMutex } from '../shared/mutex.ts'
 import { createStores, mapMethods, type StoreFactories } from '../shared/stores.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
+import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase, type Database } from './database.ts'
@@ -26,6 +27,8 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   clubs: createClubStore,
   clients: createClientStore,
   clientAuthFailures: createClientAuthFailureStore,
+  admins: createAdminStore,
+  adminSessions: createAdminSessionStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -5,6 +5,8 @@ import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '
 import type { Club } from '../clubs/club.ts'
 import type { ClaimCaps } from '../webhooks/fair-share.ts'
 import type { ClientAuthFailureWindow } from '../clients/auth-failure-window.ts'
+import type { Admin, AdminLoginFailureWindow } from '../admins/admin.ts'
+import type { AdminSession } from '../admins/admin-session.ts'
 import type { StoredKey } from '../keys/stored-key.ts'
 import type { SigningJob } from '../signing-queue/signing-job.ts'
 import type { StatusList } from '../status-lists/status-list.ts'
@@ -17,6 +19,7 @@ import type { ApiKeyRecord } from '../api-keys/api-key.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
+export type { Admin, AdminLoginFailureWindow, AdminSession }
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
 
@@ -70,6 +73,56 @@ export interface ClientAuthFailureStore {
   purgeEnded(now: number): Promise<number>
 }
 
+/** Console administrators (docs/admin-console.md). */
+export interface AdminStore {
+  /** MUST throw `StorageConflict` when the id or the e-mail exists (in any club), also under concurrent inserts. */
+  insert(admin: Admin): Promise<void>
+  findById(id: string): Promise<Admin | null>
+  /** The admin with this (lower-case) e-mail, whatever the club, or `null`. */
+  findByEmail(email: string): Promise<Admin | null>
+  /** The admin whose outstanding setup token hashes to this, or `null` (expiry is the caller's to check). */
+  findBySetupTokenHash(tokenHash: string): Promise<Admin | null>
+  /** The club's admins, by e-mail; `[]` when none. */
+  listByClub(club: string): Promise<Admin[]>
+  /**
+   * Replaces the setup token and clears the password (a reset: the old link and the old password stop
+   * working). Returns `false`, changing nothing, when there is no such admin.
+   */
+  resetSetup(id: string, tokenHash: string, expiresAt: number): Promise<boolean>
+  /**
+   * Sets the password hash and clears the setup token, only while the token is still `tokenHash`: of two
+   * concurrent uses of one link at most one returns `true`.
+   */
+  setPassword(id: string, tokenHash: string, passwordHash: string): Promise<boolean>
+  /** Deletes the admin. MUST also delete its sessions and its failure window. Returns `false` when absent. */
+  delete(id: string): Promise<boolean>
+  /**
+   * Counts a failed login of the admin, with the contract of `ClientAuthFailureStore.recordFailure`
+   * (fixed windows, atomic: N concurrent calls in one window return N distinct counts). `null`, writing
+   * nothing, when there is no such admin.
+   */
+  recordLoginFailure(id: string, now: number, windowMs: number): Promise<AdminLoginFailureWindow | null>
+  /** The admin's window when it has not ended at `now`; `null` when absent or ended. */
+  findLoginFailures(id: string, now: number): Promise<AdminLoginFailureWindow | null>
+  /** Forgets the admin's failures (a successful login); harmless when none. */
+  clearLoginFailures(id: string): Promise<void>
+}
+
+/** Console sessions, shared by every node on the storage. */
+export interface AdminSessionStore {
+  /** MUST throw `StorageConflict` when the id hash exists. */
+  insert(session: AdminSession): Promise<void>
+  findByIdHash(idHash: string): Promise<AdminSession | null>
+  /** Sets `lastSeenAt`; `false` when the session is gone. */
+  touch(idHash: string, lastSeenAt: number): Promise<boolean>
+  /** Ends one session; `false` when it was gone already. */
+  delete(idHash: string): Promise<boolean>
+  /** Ends every session of the admin; returns how many. */
+  deleteByAdmin(adminId: string): Promise<number>
+  /** Deletes every session idle since before `idleBefore` or created before `createdBefore`; returns how many. */
+  purgeEnded(idleBefore: number, createdBefore: number): Promise<number>
+}
+
 export interface KeyRecordStore {
   /**
    * Inserts a key. When `key.active`, it MUST throw `StorageConflict` if the owner already has an
@@ -113,6 +166,8 @@ export interface AchievementStore {
   replaceRequirements(templateId: number, requirements: NewRequirement[]): Promise<Requirement[]>
   /** The club's templates, highest id (newest) first, keyset-paged; `[]` when none. */
   list(club: string, page: KeysetPage): Promise<AchievementTemplate[]>
+  /** How many templates the club has. */
+  countByClub(club: string): Promise<number>
   /** Adds `by` to the template's `issuedCount`. */
   incrementIssuedCount(templateId: number, by: number): Promise<void>
 }
@@ -129,6 +184,14 @@ export interface IssuancePage {
   beforeSequence: number | null
   /** Only this template's issuances; all when `null` or absent. */
   achievementId?: number | null
+}
+
+/** What `IssuanceStore.countByStatus` returns. */
+export interface IssuanceCounts {
+  total: number
+  pending: number
+  revoked: number
+  expired: number
 }
 
 export interface IssuanceStore {
@@ -159,6 +222,12 @@ export interface IssuanceStore {
   findHeld(club: string, achievementId: number, recipients: readonly HeldCheck[]): Promise<Issuance[][]>
   /** The club's issuances, highest sequence (newest) first, keyset-paged, optionally of one template only. */
   list(club: string, page: IssuancePage): Promise<Issuance[]>
+  /**
+   * The club's issuances counted by status at `now`, as `issuanceStatus` (core/issuances/present.ts)
+   * computes it: `revoked` (whether or not signed), else `pending` (no credential yet), else `expired`
+   * (the credential's `validUntil` at or before `now`); `total` counts every issuance.
+   */
+  countByStatus(club: string, now: number): Promise<IssuanceCounts>
   /** Sets `revokedAt` and `revocationReason` when not yet revoked. Returns `true` when it changed the row. */
   revoke(club: string, id: number, revokedAt: number, reason: string | null): Promise<boolean>
 }
@@ -362,6 +431,8 @@ export interface Stores {
   clubs: ClubStore
   clients: ClientStore
   clientAuthFailures: ClientAuthFailureStore
+  admins: AdminStore
+  adminSessions: AdminSessionStore
   keys: KeyRecordStore
   achievements: AchievementStore
   snapshots: SnapshotStore

@@ -26,6 +26,7 @@ import { snapshotCases } from './storage/snapshots.cases.ts'
 import { statusListCases } from './storage/status-lists.cases.ts'
 import { webhookCases } from './storage/webhooks.cases.ts'
 import { rowsAtOnceCases } from './storage/rows-at-once.cases.ts'
+import { adminCases } from './storage/admins.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -51,6 +52,7 @@ const GROUPS: StorageCases[] = [
   outsideUnitCases,
   webhookCases,
   rowsAtOnceCases,
+  adminCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -11,6 +11,7 @@ import signingJobsBySequence from './0010_signing_jobs_by_sequence.ts'
 import issuancesBySequence from './0011_issuances_by_sequence.ts'
 import credentialsByIssuanceSequence from './0012_credentials_by_issuance_sequence.ts'
 import credentialProofs from './0013_credential_proofs.ts'
+import adminConsole from './0014_admin_console.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -31,4 +32,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 11, name: 'issuances_by_sequence', sql: issuancesBySequence },
   { version: 12, name: 'credentials_by_issuance_sequence', sql: credentialsByIssuanceSequence },
   { version: 13, name: 'credential_proofs', sql: credentialProofs },
+  { version: 14, name: 'admin_console', sql: adminConsole },
 ]

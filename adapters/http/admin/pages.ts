@@ -1,0 +1,136 @@
+import { html, toHtml, type Markup } from '../share-page/html.ts'
+import type { ClubOverview } from '../../../core/admins/overview.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+
+/** Korean first, English beside it (as the share page). */
+export interface Words {
+  ko: string
+  en: string
+}
+
+const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+
+/** The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed. */
+export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null): string {
+  const top = session
+    ? html`<header>
+<p>${session.club} · ${session.name} (${session.email})</p>
+<form method="post" action="${base}/logout">
+<input type="hidden" name="csrf" value="${session.csrfToken}">
+<button type="submit">로그아웃 <span lang="en">Log out</span></button>
+</form>
+</header>`
+    : null
+  return (
+    '<!doctype html>\n' +
+    toHtml(html`<html lang="ko">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex, nofollow">
+<title>${title.ko} · ${title.en} · clubcred</title>
+<link rel="stylesheet" href="${base}/admin.css">
+</head>
+<body>
+${top}
+<main>
+${body}
+</main>
+</body>
+</html>
+`)
+  )
+}
+
+/** A field with its label and, when refused, its error beside it (`aria-describedby`). */
+function field(name: string, label: Words, type: string, autocomplete: string, error: Words | null, value = ''): Markup {
+  return html`<label for="${name}">${both(label)}</label>
+<input id="${name}" name="${name}" type="${type}" autocomplete="${autocomplete}" required value="${value}"${error ? html` aria-invalid="true" aria-describedby="${name}-error"` : null}>
+${error ? html`<p class="error" id="${name}-error">${both(error)}</p>` : null}`
+}
+
+export const LOGIN_TITLE: Words = { ko: '관리자 로그인', en: 'Staff login' }
+export const INVALID_LOGIN: Words = { ko: '이메일 또는 비밀번호가 올바르지 않습니다.', en: 'The e-mail or password is not correct.' }
+
+export function loginPage(
+  base: string,
+  { email = '', notice = null, done = null }: { email?: string; notice?: Words | null; done?: Words | null } = {},
+): string {
+  return consoleDocument(
+    base,
+    LOGIN_TITLE,
+    html`<section class="card">
+<h1>${both(LOGIN_TITLE)}</h1>
+${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
+${notice ? html`<p class="notice" role="alert">${both(notice)}</p>` : null}
+<form method="post" action="${base}/login">
+${field('email', { ko: '이메일', en: 'E-mail' }, 'email', 'username', null, email)}
+${field('password', { ko: '비밀번호', en: 'Password' }, 'password', 'current-password', null)}
+<button type="submit">로그인 <span lang="en">Log in</span></button>
+</form>
+</section>`,
+  )
+}
+
+export const SETUP_TITLE: Words = { ko: '비밀번호 설정', en: 'Choose your password' }
+
+export function setupPage(
+  base: string,
+  { token, email, errors = {} }: { token: string; email: string; errors?: { password?: Words; confirmation?: Words } },
+): string {
+  return consoleDocument(
+    base,
+    SETUP_TITLE,
+    html`<section class="card">
+<h1>${both(SETUP_TITLE)}</h1>
+<p>${email}</p>
+<form method="post" action="${base}/setup">
+<input type="hidden" name="token" value="${token}">
+<input type="hidden" name="username" value="${email}" autocomplete="username">
+${field('password', { ko: '새 비밀번호 (12자 이상)', en: 'New password (at least 12 characters)' }, 'password', 'new-password', errors.password ?? null)}
+${field('confirmation', { ko: '비밀번호 확인', en: 'Repeat the password' }, 'password', 'new-password', errors.confirmation ?? null)}
+<button type="submit">설정 <span lang="en">Set password</span></button>
+</form>
+</section>`,
+  )
+}
+
+/** A page that only says something (a dead link, a refused request, a missing page). */
+export function messagePage(base: string, title: Words, text: Words, session: ConsoleSession | null = null): string {
+  return consoleDocument(base, title, html`<section class="card"><h1>${both(title)}</h1><p>${both(text)}</p></section>`, session)
+}
+
+const COUNTS: [keyof Pick<ClubOverview, 'templates' | 'issued' | 'pending' | 'revoked' | 'expired'>, Words][] = [
+  ['templates', { ko: '템플릿', en: 'Templates' }],
+  ['issued', { ko: '발급', en: 'Issued' }],
+  ['pending', { ko: '서명 대기', en: 'Pending' }],
+  ['revoked', { ko: '취소', en: 'Revoked' }],
+  ['expired', { ko: '만료', en: 'Expired' }],
+]
+
+export function overviewPage(base: string, session: ConsoleSession, overview: ClubOverview): string {
+  return consoleDocument(
+    base,
+    { ko: '개요', en: 'Overview' },
+    html`<section class="card">
+<h1>${overview.club.name} <span lang="en">Overview</span></h1>
+<dl class="counts">
+${COUNTS.map(([key, words]) => html`<div><dt>${both(words)}</dt><dd id="count-${key}">${overview[key]}</dd></div>`)}
+</dl>
+</section>
+<section class="card">
+<h2>최근 이벤트 <span lang="en">Latest events</span></h2>
+${
+  overview.latestEvents.length === 0
+    ? html`<p>아직 이벤트가 없습니다. <span lang="en">No events yet.</span></p>`
+    : html`<table>
+<thead><tr><th>시각 <span lang="en">When</span></th><th>종류 <span lang="en">Type</span></th><th>대상 <span lang="en">Subject</span></th></tr></thead>
+<tbody>
+${overview.latestEvents.map((event) => html`<tr><td>${event.occurredAt}</td><td>${event.type}</td><td>${event.subject.type} ${event.subject.id}</td></tr>`)}
+</tbody>
+</table>`
+}
+</section>`,
+    session,
+  )
+}

@@ -1,0 +1,31 @@
+/**
+ * The console's Content-Security-Policy: nothing inline, scripts and styles from the console's own
+ * origin only (it has no script yet; later pages may add files, never inline code), forms post back to it,
+ * no framing, no `<base>`.
+ */
+export const ADMIN_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+/**
+ * Headers of every console answer. `no-store`: pages show one club's data to one person. `no-referrer`:
+ * the setup page's address holds its token, and no link may carry it elsewhere.
+ */
+const HEADERS = {
+  'content-security-policy': ADMIN_CSP,
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+} as const
+
+export function htmlResponse(page: string, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(page, { status, headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers } })
+}
+
+/** 303 See Other: after a form, the browser GETs the next page (no resubmission on reload). */
+export function seeOther(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 303, headers: { ...HEADERS, location, ...headers } })
+}
+
+export function stylesheetResponse(css: string): Response {
+  return new Response(css, { status: 200, headers: { ...HEADERS, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+}

@@ -1,0 +1,163 @@
+import { Router, type IRequest } from 'itty-router'
+import { StorageUnavailable } from '../../../core/errors.ts'
+import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
+import { clientAddressOf } from '../client-address.ts'
+import { createSessionCookie } from './cookie.ts'
+import { htmlResponse, seeOther, stylesheetResponse } from './responses.ts'
+import { ADMIN_CSS } from './styles.ts'
+import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
+import type { CoreIssuer } from '../../../core/core-issuer.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+
+/** A form body larger than this is refused unread: the console's forms hold a few short fields. */
+const MAX_FORM_BYTES = 16 * 1024
+
+const NOT_FOUND: [Words, Words] = [
+  { ko: '찾을 수 없는 페이지입니다', en: 'Page not found' },
+  { ko: '주소를 확인하세요.', en: 'Check the address.' },
+]
+const FORBIDDEN: [Words, Words] = [
+  { ko: '요청을 처리할 수 없습니다', en: 'Request refused' },
+  { ko: '페이지를 새로 고친 뒤 다시 시도하세요.', en: 'Reload the page and try again.' },
+]
+const DEAD_LINK: [Words, Words] = [
+  { ko: '사용할 수 없는 링크입니다', en: 'This link no longer works' },
+  {
+    ko: '설정 링크는 한 번, 24시간 동안만 쓸 수 있습니다. 관리자에게 새 링크를 요청하세요.',
+    en: 'A setup link works once, for 24 hours. Ask for a new one.',
+  },
+]
+const PASSWORD_ERRORS: Record<string, { field: 'password' | 'confirmation'; words: Words }> = {
+  'password-too-short': { field: 'password', words: { ko: '비밀번호는 12자 이상이어야 합니다.', en: 'The password must have at least 12 characters.' } },
+  'password-too-long': { field: 'password', words: { ko: '비밀번호는 256자 이하여야 합니다.', en: 'The password must have at most 256 characters.' } },
+  'passwords-differ': { field: 'confirmation', words: { ko: '두 비밀번호가 다릅니다.', en: 'The two passwords differ.' } },
+}
+
+export interface AdminSurface {
+  /** Whether a request's path is the console's. */
+  handles(url: string): boolean
+  fetch(request: Request): Promise<Response>
+}
+
+/**
+ * The staff console at `{public_url}/admin/` (docs/admin-console.md): HTML pages and plain forms that work
+ * without JavaScript. Every page behind login gets the session's club and acts for no other: no club is
+ * ever read from the URL or a form. Every POST must come from the public origin (`Origin`, a missing one
+ * refused), and every POST of a session also carries the session's CSRF token.
+ */
+export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (error: unknown, request: Request) => void }): AdminSurface {
+  const publicUrl = new URL(issuer.config.urls.public)
+  const base = `${publicUrl.pathname.replace(/\/+$/, '')}/admin`
+  const origin = publicUrl.origin
+  const cookie = createSessionCookie({ secure: publicUrl.protocol === 'https:', consolePath: base })
+  const admins = issuer.admins
+
+  const page = (status: number, [title, text]: [Words, Words], session: ConsoleSession | null = null, headers: Record<string, string> = {}) =>
+    htmlResponse(messagePage(base, title, text, session), status, headers)
+  const sessionOf = async (request: Request) => {
+    const id = cookie.read(request)
+    return id === null ? null : admins.session(id)
+  }
+  /** The form of a POST from the public origin, or the refusal to send instead. */
+  const formOf = async (request: Request): Promise<URLSearchParams | Response> => {
+    if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
+    const declared = Number(request.headers.get('content-length') ?? 0)
+    if (declared > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    const text = await request.text()
+    if (text.length > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    return new URLSearchParams(text)
+  }
+
+  const router = Router({
+    base,
+    catch: (error: unknown, request: Request) => {
+      if (error instanceof StorageUnavailable) return page(503, FORBIDDEN, null, { 'retry-after': '5' })
+      onError(error, request)
+      return page(500, FORBIDDEN)
+    },
+    finally: [(response: Response | undefined) => response ?? page(404, NOT_FOUND)],
+  })
+
+  router.get('/admin.css', () => stylesheetResponse(ADMIN_CSS))
+
+  router.get('/', async (request: IRequest) => {
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    const overview = await admins.overview(session)
+    if (!overview) return page(404, NOT_FOUND, session)
+    return htmlResponse(overviewPage(base, session, overview))
+  })
+
+  router.get('/login', async (request: IRequest) => {
+    if (await sessionOf(request)) return seeOther(`${base}/`)
+    const done = new URL(request.url).searchParams.get('setup') === 'done'
+    return htmlResponse(loginPage(base, done ? { done: { ko: '비밀번호를 설정했습니다. 로그인하세요.', en: 'Your password is set. Log in.' } } : {}))
+  })
+
+  router.post('/login', async (request: IRequest) => {
+    const form = await formOf(request)
+    if (form instanceof Response) return form
+    const email = form.get('email') ?? ''
+    const outcome = await admins.login({ email, password: form.get('password') ?? '', address: clientAddressOf(request) })
+    if (outcome.ok) return seeOther(`${base}/`, { 'set-cookie': cookie.set(outcome.sessionId) })
+    if (outcome.reason === 'locked') {
+      const notice = { ko: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', en: 'Too many login attempts. Try again later.' }
+      return htmlResponse(loginPage(base, { email, notice }), 429, { 'retry-after': String(outcome.retryAfter) })
+    }
+    return htmlResponse(loginPage(base, { email, notice: INVALID_LOGIN }), 401)
+  })
+
+  router.post('/logout', async (request: IRequest) => {
+    const form = await formOf(request)
+    if (form instanceof Response) return form
+    const id = cookie.read(request)
+    const session = id === null ? null : await admins.session(id)
+    if (!session || id === null) return seeOther(`${base}/login`, { 'set-cookie': cookie.clear() })
+    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return page(403, FORBIDDEN, session)
+    await admins.logout(id)
+    return seeOther(`${base}/login`, { 'set-cookie': cookie.clear() })
+  })
+
+  router.get('/setup', async (request: IRequest) => {
+    const token = new URL(request.url).searchParams.get('token') ?? ''
+    const setup = await admins.setupFor(token)
+    if (!setup) return page(410, DEAD_LINK)
+    return htmlResponse(setupPage(base, { token, email: setup.email }))
+  })
+
+  router.post('/setup', async (request: IRequest) => {
+    const form = await formOf(request)
+    if (form instanceof Response) return form
+    const token = form.get('token') ?? ''
+    const outcome = await admins.completeSetup({ token, password: form.get('password') ?? '', confirmation: form.get('confirmation') ?? '' })
+    if (outcome.ok) return seeOther(`${base}/login?setup=done`)
+    if (outcome.reason === 'invalid-link') return page(410, DEAD_LINK)
+    const setup = await admins.setupFor(token)
+    if (!setup) return page(410, DEAD_LINK)
+    const error = PASSWORD_ERRORS[outcome.reason]!
+    return htmlResponse(setupPage(base, { token, email: setup.email, errors: { [error.field]: error.words } }), 422)
+  })
+
+  // A path of the console with another method: 405, with what it allows.
+  for (const [path, allow] of [
+    ['/', 'GET, HEAD'],
+    ['/admin.css', 'GET, HEAD'],
+    ['/login', 'GET, HEAD, POST'],
+    ['/logout', 'POST'],
+    ['/setup', 'GET, HEAD, POST'],
+  ] as const) {
+    router.all(path, () => page(405, FORBIDDEN, null, { allow }))
+  }
+
+  return {
+    handles(url) {
+      const { pathname } = new URL(url)
+      return pathname === base || pathname.startsWith(`${base}/`)
+    },
+    fetch(request) {
+      if (new URL(request.url).pathname === base) return Promise.resolve(seeOther(`${base}/`))
+      return router.fetch(request)
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
+import { formatScryptHash, parseScryptHash, withinLimits, type ScryptParameters } from '../../core/crypto/scrypt-phc.ts'
+import type { PasswordHasher } from '../../core/ports/password-hasher.ts'
+
+/**
+ * OWASP's Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1 (128 MiB, about a tenth of a
+ * second a hash on a current core: docs/admin-console.md § Passwords has the figure measured here).
+ */
+export const SCRYPT_DEFAULTS: ScryptParameters = { ln: 17, r: 8, p: 1 }
+
+const SALT_BYTES = 16
+const HASH_BYTES = 32
+
+export interface ScryptPasswordHasherOptions {
+  /** The parameters of new hashes; stored hashes verify with their own. Tests lower `ln` to stay quick. */
+  parameters?: ScryptParameters
+}
+
+/**
+ * The console's password hasher on `node:crypto`'s scrypt, which runs in libuv's thread pool (the event
+ * loop stays free) and exists on Deno's `node:crypto` too. Hashes are PHC strings
+ * (`core/crypto/scrypt-phc.ts`) carrying their parameters and a 16-byte random salt.
+ *
+ * @example
+ * const issuer = createIssuer({ storage, masterKey, urls, passwordHasher: createScryptPasswordHasher() })
+ */
+export function createScryptPasswordHasher({ parameters = SCRYPT_DEFAULTS }: ScryptPasswordHasherOptions = {}): PasswordHasher {
+  if (!withinLimits(parameters)) throw new TypeError('createScryptPasswordHasher: parameters out of bounds (ln 10..20, r 1..16, p 1..16)')
+  return {
+    async hash(password) {
+      const salt = new Uint8Array(randomBytes(SALT_BYTES))
+      const hash = await derive(password, salt, parameters, HASH_BYTES)
+      return formatScryptHash({ ...parameters, salt, hash })
+    },
+    async verify(password, encoded) {
+      const stored = parseScryptHash(encoded)
+      if (!stored) return false
+      const hash = await derive(password, stored.salt, stored, stored.hash.length)
+      return timingSafeEqual(hash, stored.hash)
+    },
+  }
+}
+
+function derive(password: string, salt: Uint8Array, { ln, r, p }: ScryptParameters, length: number): Promise<Uint8Array> {
+  const N = 2 ** ln
+  // node:crypto refuses more than 32 MiB unless told; scrypt needs 128·N·r bytes plus a little.
+  const maxmem = 128 * N * r * 2
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFC'), salt, length, { N, r, p, maxmem }, (error, key) => (error ? reject(error) : resolve(new Uint8Array(key))))
+  })
+}

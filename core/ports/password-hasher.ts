@@ -1,0 +1,28 @@
+/**
+ * Hashes and checks the passwords of console administrators with a memory-hard function
+ * (docs/admin-console.md § Passwords). Core never sees the function: the server wires scrypt from
+ * `node:crypto` (`createScryptPasswordHasher()` from `clubcred/node`), which Deno's `node:crypto` also has.
+ */
+export interface PasswordHasher {
+  /**
+   * The password hashed with a fresh random salt, encoded with its function, parameters and salt (a PHC
+   * string, `$scrypt$ln=17,r=8,p=1$<salt>$<hash>`), so that the parameters can change later and earlier
+   * hashes still verify.
+   */
+  hash(password: string): Promise<string>
+  /**
+   * Whether `password` hashes to `encoded` under the parameters `encoded` names, compared in constant
+   * time. MUST resolve `false`, never reject, when `encoded` is not a hash this hasher can read.
+   */
+  verify(password: string, encoded: string): Promise<boolean>
+}
+
+/** The hasher of an issuer given none: hashing fails with a clear TypeError, checking matches nothing. */
+export const unavailablePasswordHasher: PasswordHasher = {
+  hash() {
+    return Promise.reject(new TypeError('createIssuer: the staff console needs a `passwordHasher` (createScryptPasswordHasher() from clubcred/node)'))
+  },
+  verify() {
+    return Promise.resolve(false)
+  },
+}
