@@ -292,6 +292,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
     async close() {
       await worker.stop()
       await ctx.signer.close?.()
+      await ctx.dataIntegritySigner?.close?.()
       await ctx.webhookTransport?.close?.()
       await storage.close()
     },

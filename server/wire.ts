@@ -100,5 +100,8 @@ function dataIntegritySignerOnFirstUse(): DataIntegritySigner {
       signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) => module.createDataIntegritySigner())
       return (await signer).signMany(key, verificationMethod, requests, documentLoader)
     },
+    async close() {
+      await (await signer)?.close?.()
+    },
   }
 }

@@ -40,4 +40,6 @@ export interface DataIntegritySigner {
    * first credential it cannot sign.
    */
   signMany(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader): Promise<Record<string, unknown>[]>
+  /** Releases threads or other resources; `issuer.close()` calls it. */
+  close?(): Promise<void>
 }

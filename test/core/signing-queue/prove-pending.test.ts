@@ -144,3 +144,21 @@ describe('a club whose proofs fail', () => {
     }
   })
 })
+
+describe('closing the issuer', () => {
+  it('closes its Data Integrity signer (its threads), after the worker', async () => {
+    const signer = createDataIntegritySigner()
+    let closed = 0
+    const harness = createCoreHarness({
+      dataIntegritySigner: {
+        signMany: (...args) => signer.signMany(...args),
+        async close() {
+          closed++
+          await signer.close()
+        },
+      },
+    })
+    await harness.close()
+    assert.equal(closed, 1)
+  })
+})
