@@ -8,7 +8,7 @@
  * with the right one that holds a trigger.
  */
 import assert from 'node:assert/strict'
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
@@ -71,11 +71,14 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
    */
   function changed(name: string, edit: (db: Database.Database) => void, seal: 'kept' | 'none' | Uint8Array = 'kept'): string {
     const file = join(dir(), name)
-    if (seal === 'kept') copyFileSync(backup, file)
-    else writeFileSync(file, withoutSeal(readFileSync(backup)))
+    const original = readFileSync(backup)
+    // The edit is made on the database alone and the seal line put back after it, as someone who edits
+    // the file and keeps its seal would: SQLite may grow the file over the line's bytes otherwise.
+    writeFileSync(file, withoutSeal(original))
     const db = new Database(file)
     edit(db)
     db.close()
+    if (seal === 'kept') appendFileSync(file, original.subarray(withoutSeal(original).length))
     if (seal instanceof Uint8Array) sealFile(file, seal)
     return file
   }
