@@ -8,6 +8,7 @@ import { ADMIN_CSS } from './styles.ts'
 import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import { addTemplateRoutes } from './templates.ts'
 
 /** A form body larger than this is refused unread: the console's forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -89,6 +90,15 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return htmlResponse(overviewPage(base, session, overview))
   })
 
+  addTemplateRoutes(router, {
+    issuer,
+    base,
+    sessionOf,
+    formOf,
+    notFound: (session) => page(404, NOT_FOUND, session),
+    forbidden: (session) => page(403, FORBIDDEN, session),
+  })
+
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
     const done = new URL(request.url).searchParams.get('setup') === 'done'
@@ -146,6 +156,9 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/login', 'GET, HEAD, POST'],
     ['/logout', 'POST'],
     ['/setup', 'GET, HEAD, POST'],
+    ['/templates', 'GET, HEAD'],
+    ['/templates/new', 'GET, HEAD, POST'],
+    ['/templates/:id', 'GET, HEAD, POST'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }
