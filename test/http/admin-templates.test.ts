@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openConsole, type Console } from '../support/admin-console.ts'
+import { svgBase64 } from '../support/legacy-forms.ts'
 
 /** The template form's members as a browser posts them (requirement rows `requirement.N.*`). */
 const form = (fields: Record<string, string>) => ({
@@ -187,5 +188,44 @@ describe('staff console: templates', () => {
       assert.match(response.headers.get('content-security-policy') ?? '', /script-src 'self'/)
       assert.doesNotMatch(await response.text(), /<script|<style|style="|\son[a-z]+="/)
     }
+  })
+})
+
+describe('staff console: templates and designs', () => {
+  let app: Console
+  let chess: { cookie: string; csrf: string }
+  let badge: number
+  let goBadge: number
+  before(async () => {
+    app = await openConsole()
+    await app.adminWithPassword('chess', 'staff@chess.example')
+    await app.adminWithPassword('go', 'staff@go.example')
+    chess = await app.login('staff@chess.example')
+    const image = (label: string) => ({ mediaType: 'image/svg+xml' as const, data: svgBase64(label) })
+    badge = (await app.issuer.designs.create('chess', { kind: 'badge', name: '금색 배지', image: image('chess') })).id
+    goBadge = (await app.issuer.designs.create('go', { kind: 'badge', name: 'go badge', image: image('go') })).id
+  })
+  after(() => app.close())
+
+  it("offers the club's badge designs, stores the one chosen, and shows another club's as design-not-found beside the choice", async () => {
+    const page = await (await app.get('/admin/templates/new', chess.cookie)).text()
+    assert.match(page, new RegExp(`<option value="${badge}">금색 배지</option>`))
+    assert.doesNotMatch(page, /go badge/)
+    const created = await app.post(
+      '/admin/templates/new',
+      form({ csrf: chess.csrf, name: '배지', description: 'With a badge', achievementBadgeDesignId: String(badge), achievementCertificateDesignId: '' }),
+      { cookie: chess.cookie },
+    )
+    assert.equal(created.status, 303)
+    const id = Number(/templates\/(\d+)/.exec(created.headers.get('location')!)![1])
+    assert.equal((await app.issuer.achievements.read('chess', id)).achievementBadgeDesignId, badge)
+    const refused = await app.post(
+      `/admin/templates/${id}`,
+      form({ csrf: chess.csrf, name: '배지', description: 'With a badge', achievementBadgeDesignId: String(goBadge), achievementCertificateDesignId: '' }),
+      { cookie: chess.cookie },
+    )
+    assert.equal(refused.status, 422)
+    assert.match(await refused.text(), /<\/select>\n<p class="error" id="achievementBadgeDesignId-error">[^\n]*<code>design-not-found<\/code>/)
+    assert.equal((await app.issuer.achievements.read('chess', id)).achievementBadgeDesignId, badge)
   })
 })
