@@ -96,6 +96,9 @@ describe('staff console: templates', () => {
     )
     assert.equal(stored.prefix, 'CHESS')
     assert.deepStrictEqual(stored.program, { name: '체스 교실', url: null, isPublic: true })
+    // A long Korean description is far over the sign-in forms' 16 KiB once percent-encoded.
+    const long = await app.post('/admin/templates/new', form({ csrf: chess.csrf, name: '긴 설명', description: '가'.repeat(10_000) }), { cookie: chess.cookie })
+    assert.equal(long.status, 303)
     const page = await (await app.get(location, chess.cookie)).text()
     assert.match(page, /템플릿을 만들었습니다/)
     assert.match(page, /<input id="name" name="name" type="text" value="체스 고급"/)

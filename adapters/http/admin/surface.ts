@@ -10,7 +10,7 @@ import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
 
-/** A form body larger than this is refused unread: the console's forms hold a few short fields. */
+/** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
 
 const NOT_FOUND: [Words, Words] = [
@@ -60,13 +60,13 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return id === null ? null : admins.session(id)
   }
   /** The form of a POST from the public origin, or the refusal to send instead. */
-  const formOf = async (request: Request): Promise<URLSearchParams | Response> => {
+  const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
     if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
     const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    if (declared > maxBytes) return page(413, FORBIDDEN)
     const text = await request.text()
-    if (text.length > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    if (text.length > maxBytes) return page(413, FORBIDDEN)
     return new URLSearchParams(text)
   }
 

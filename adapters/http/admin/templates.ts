@@ -14,8 +14,8 @@ export interface ConsoleFrame {
   issuer: CoreIssuer
   base: string
   sessionOf(request: Request): Promise<ConsoleSession | null>
-  /** The form of a POST from the public origin, or the refusal to send instead. */
-  formOf(request: Request): Promise<URLSearchParams | Response>
+  /** The form of a POST from the public origin, at most `maxBytes` (16 KiB unless given), or the refusal to send instead. */
+  formOf(request: Request, maxBytes?: number): Promise<URLSearchParams | Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
 }
@@ -41,7 +41,8 @@ export function addTemplateRoutes(router: RouterType, { issuer, base, sessionOf,
 
   /** The session and form of a POST, checked in this order: Origin, session, CSRF token. */
   const sessionForm = async (request: Request): Promise<{ session: ConsoleSession; form: URLSearchParams } | Response> => {
-    const form = await formOf(request)
+    // A template's texts may be long (10,000 characters a description, 100 requirements): the API's body limit.
+    const form = await formOf(request, issuer.config.maxBodyBytes)
     if (form instanceof Response) return form
     const session = await sessionOf(request)
     if (!session) return seeOther(`${base}/login`)
