@@ -129,6 +129,7 @@ ${value}</textarea>`,
   )
 }
 
+/** A choice; an option holds text only (no markup), so its words are joined by a dot. */
 function select(name: string, value: string, choices: [string, Words | string][], options: FieldOptions): Markup {
   const id = idOf(name)
   const invalid = options.errors.has(name)
@@ -136,7 +137,7 @@ function select(name: string, value: string, choices: [string, Words | string][]
     name,
     options,
     html`<select id="${id}" name="${name}"${describedBy(id, invalid, Boolean(options.hint))}>
-${choices.map(([choice, words]) => html`<option value="${choice}"${choice === value ? html` selected` : null}>${typeof words === 'string' ? words : both(words)}</option>`)}
+${choices.map(([choice, words]) => html`<option value="${choice}"${choice === value ? html` selected` : null}>${typeof words === 'string' ? words : `${words.ko} · ${words.en}`}</option>`)}
 </select>`,
   )
 }
