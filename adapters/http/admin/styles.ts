@@ -6,14 +6,20 @@ font-family:system-ui,-apple-system,"Apple SD Gothic Neo","Malgun Gothic","Noto 
 header{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:center;justify-content:space-between;padding:.75rem 1.25rem;background:#1b1f24;color:#fff}
 header p{margin:0}
 header form{margin:0}
+header a{color:#fff;margin-right:.75rem}
+.hint{margin:0 0 .25rem;color:#5b6472;font-size:.85rem}
+fieldset{border:1px solid #e6e9ef;border-radius:10px;margin:.75rem 0;padding:.25rem .75rem .75rem}
+.check{display:flex;gap:.5rem;align-items:center;font-weight:500}
+.check input{width:auto}
+a.button{display:inline-block;padding:.45rem .9rem;border-radius:8px;background:#1849a9;color:#fff;text-decoration:none;font-weight:600}
 main{max-width:48rem;margin:1.5rem auto;padding:0 1rem}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(16,24,40,.12);padding:1.25rem;margin-bottom:1rem}
 h1{margin:0 0 .75rem;font-size:1.4rem}
 h1 span,h2 span,label span,.en{color:#5b6472;font-weight:500;font-size:.9em}
 h2{margin:0 0 .5rem;font-size:1.1rem}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
-input{width:100%;padding:.55rem .65rem;border:1px solid #c9d0db;border-radius:8px;font:inherit}
-input[aria-invalid=true]{border-color:#b3261e}
+input,textarea,select{width:100%;padding:.55rem .65rem;border:1px solid #c9d0db;border-radius:8px;font:inherit}
+input[aria-invalid=true],textarea[aria-invalid=true],select[aria-invalid=true]{border-color:#b3261e}
 button{margin-top:1rem;padding:.55rem 1rem;border-radius:8px;border:1px solid #1849a9;background:#1849a9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 header button{margin:0;background:transparent;border-color:#fff}
 .error{margin:.25rem 0 0;color:#b3261e;font-size:.9rem}

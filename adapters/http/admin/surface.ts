@@ -8,8 +8,9 @@ import { ADMIN_CSS } from './styles.ts'
 import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import { addTemplateRoutes } from './templates.ts'
 
-/** A form body larger than this is refused unread: the console's forms hold a few short fields. */
+/** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
 
 const NOT_FOUND: [Words, Words] = [
@@ -59,13 +60,13 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return id === null ? null : admins.session(id)
   }
   /** The form of a POST from the public origin, or the refusal to send instead. */
-  const formOf = async (request: Request): Promise<URLSearchParams | Response> => {
+  const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
     if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
     if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
     const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    if (declared > maxBytes) return page(413, FORBIDDEN)
     const text = await request.text()
-    if (text.length > MAX_FORM_BYTES) return page(413, FORBIDDEN)
+    if (text.length > maxBytes) return page(413, FORBIDDEN)
     return new URLSearchParams(text)
   }
 
@@ -87,6 +88,15 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     const overview = await admins.overview(session)
     if (!overview) return page(404, NOT_FOUND, session)
     return htmlResponse(overviewPage(base, session, overview))
+  })
+
+  addTemplateRoutes(router, {
+    issuer,
+    base,
+    sessionOf,
+    formOf,
+    notFound: (session) => page(404, NOT_FOUND, session),
+    forbidden: (session) => page(403, FORBIDDEN, session),
   })
 
   router.get('/login', async (request: IRequest) => {
@@ -146,6 +156,9 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/login', 'GET, HEAD, POST'],
     ['/logout', 'POST'],
     ['/setup', 'GET, HEAD, POST'],
+    ['/templates', 'GET, HEAD'],
+    ['/templates/new', 'GET, HEAD, POST'],
+    ['/templates/:id', 'GET, HEAD, POST'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }

@@ -1,0 +1,261 @@
+import { html, type Markup } from '../share-page/html.ts'
+import { consoleDocument, type Words } from './pages.ts'
+import { REQUIREMENT_TYPES, TEMPLATE_TYPES } from '../../../core/achievements/template.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { TemplateView } from '../../../core/achievements/present.ts'
+import type { DesignView } from '../../../core/designs/present.ts'
+import type { Page } from '../../../core/lists/cursor.ts'
+import type { TemplateFormValues } from './template-form.ts'
+
+const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+
+export const TEMPLATES_TITLE: Words = { ko: '템플릿', en: 'Templates' }
+
+/** The API's codes (docs/api.md §4.10, §7.3) in words; the code itself is shown beside them. */
+const CODE_WORDS: Record<string, Words> = {
+  required: { ko: '필수 항목입니다.', en: 'Required.' },
+  'too-long': { ko: '너무 깁니다.', en: 'Too long.' },
+  'control-character': { ko: '쓸 수 없는 문자가 있습니다.', en: 'Holds a character that is not allowed.' },
+  'lone-surrogate': { ko: '쓸 수 없는 문자가 있습니다.', en: 'Holds a character that is not allowed.' },
+  'en-text-not-latin': { ko: '영문(라틴 문자)만 쓸 수 있습니다.', en: 'Latin script only.' },
+  'tag-contains-comma': { ko: '태그에 쉼표를 쓸 수 없습니다. 한 줄에 하나씩 쓰세요.', en: 'A tag holds no comma: one tag a line.' },
+  'tag-too-long': { ko: '태그는 50자 이하여야 합니다.', en: 'A tag has at most 50 characters.' },
+  'too-many-tags': { ko: '태그는 30개까지입니다.', en: 'At most 30 tags.' },
+  'requirement-empty': { ko: '설명이나 URL 중 하나는 있어야 합니다.', en: 'A requirement needs a description or a URL.' },
+  'invalid-url': { ko: 'http(s)로 시작하는 전체 URL이어야 합니다.', en: 'Must be an absolute http(s) URL.' },
+  'too-many-requirements': { ko: '요건은 100개까지입니다.', en: 'At most 100 requirements.' },
+  'prefix-letters-only': { ko: '영문자만 쓸 수 있습니다.', en: 'Letters only.' },
+  'prefix-too-long': { ko: '5자 이하여야 합니다.', en: 'At most 5 letters.' },
+  'design-not-found': { ko: '이 클럽의 디자인이 아닙니다.', en: 'Not a design of this club.' },
+  'unknown-type': { ko: '알 수 없는 종류입니다.', en: 'Unknown type.' },
+  'unknown-requirement-type': { ko: '알 수 없는 요건 종류입니다.', en: 'Unknown requirement type.' },
+}
+const OTHER_CODE: Words = { ko: '올바른 값이 아닙니다.', en: 'Not a valid value.' }
+
+const TYPE_WORDS: Record<(typeof TEMPLATE_TYPES)[number], Words> = {
+  completion: { ko: '이수', en: 'Completion' },
+  activity: { ko: '활동', en: 'Activity' },
+  license: { ko: '자격', en: 'License' },
+  career: { ko: '경력', en: 'Career' },
+  award: { ko: '수상', en: 'Award' },
+  recommendation: { ko: '추천', en: 'Recommendation' },
+  membership: { ko: '회원', en: 'Membership' },
+  degree: { ko: '학위', en: 'Degree' },
+}
+
+/** A template's edit page: `{base}/templates/{id}`. */
+export const templatePath = (base: string, id: number) => `${base}/templates/${id}`
+
+const day = (iso: string) => iso.slice(0, 10)
+
+export function templateListPage(base: string, session: ConsoleSession, page: Page<TemplateView>): string {
+  const rows = page.data.map(
+    (template) => html`<tr>
+<td><a href="${templatePath(base, template.id)}">${template.name}</a>${template.nameEn ? html` <span class="en" lang="en">${template.nameEn}</span>` : null}</td>
+<td>${both(TYPE_WORDS[template.type])}</td>
+<td>${template.issuedCount}</td>
+<td><time datetime="${template.createdAt}">${day(template.createdAt)}</time></td>
+</tr>`,
+  )
+  return consoleDocument(
+    base,
+    TEMPLATES_TITLE,
+    html`<section class="card">
+<h1>${both(TEMPLATES_TITLE)}</h1>
+<p><a class="button" href="${base}/templates/new">새 템플릿 <span lang="en">New template</span></a></p>
+${
+  page.data.length === 0
+    ? html`<p>아직 템플릿이 없습니다. <span lang="en">No templates yet.</span></p>`
+    : html`<table>
+<thead><tr><th>${both({ ko: '이름', en: 'Name' })}</th><th>${both({ ko: '종류', en: 'Type' })}</th><th>${both({ ko: '발급', en: 'Issued' })}</th><th>${both({ ko: '만든 날', en: 'Created' })}</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+}
+${page.meta.nextCursor ? html`<p><a href="${base}/templates?cursor=${encodeURIComponent(page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
+</section>`,
+    session,
+  )
+}
+
+interface FieldOptions {
+  label: Words
+  hint?: Words
+  errors: Map<string, string[]>
+  required?: boolean
+}
+
+/** The error of a field beside it, each code in words and as the API's code. */
+function errorOf(id: string, codes: string[] | undefined): Markup | null {
+  if (!codes) return null
+  return html`<p class="error" id="${id}-error">${codes.map((code) => html`${both(CODE_WORDS[code] ?? OTHER_CODE)} <code>${code}</code> `)}</p>`
+}
+
+const idOf = (name: string) => name.replaceAll('.', '-')
+
+function describedBy(id: string, invalid: boolean, hint: boolean): Markup | null {
+  const ids = [invalid ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ')
+  return html`${invalid ? html` aria-invalid="true"` : null}${ids ? html` aria-describedby="${ids}"` : null}`
+}
+
+function labelled(name: string, { label, hint, errors }: FieldOptions, control: Markup): Markup {
+  const id = idOf(name)
+  return html`<label for="${id}">${both(label)}</label>
+${hint ? html`<p class="hint" id="${id}-hint">${both(hint)}</p>` : null}
+${control}
+${errorOf(id, errors.get(name))}`
+}
+
+function input(name: string, value: string, options: FieldOptions): Markup {
+  const id = idOf(name)
+  const invalid = options.errors.has(name)
+  return labelled(
+    name,
+    options,
+    html`<input id="${id}" name="${name}" type="text" value="${value}"${options.required ? html` required` : null}${describedBy(id, invalid, Boolean(options.hint))}>`,
+  )
+}
+
+function textarea(name: string, value: string, options: FieldOptions, rows = 4): Markup {
+  const id = idOf(name)
+  const invalid = options.errors.has(name)
+  // A textarea drops one leading line feed: a value starting with one keeps it through the extra one.
+  return labelled(
+    name,
+    options,
+    html`<textarea id="${id}" name="${name}" rows="${rows}"${options.required ? html` required` : null}${describedBy(id, invalid, Boolean(options.hint))}>
+${value}</textarea>`,
+  )
+}
+
+/** A choice; an option holds text only (no markup), so its words are joined by a dot. */
+function select(name: string, value: string, choices: [string, Words | string][], options: FieldOptions): Markup {
+  const id = idOf(name)
+  const invalid = options.errors.has(name)
+  return labelled(
+    name,
+    options,
+    html`<select id="${id}" name="${name}"${describedBy(id, invalid, Boolean(options.hint))}>
+${choices.map(([choice, words]) => html`<option value="${choice}"${choice === value ? html` selected` : null}>${typeof words === 'string' ? words : `${words.ko} · ${words.en}`}</option>`)}
+</select>`,
+  )
+}
+
+/** Spare requirement rows below the filled ones, so that a form without script can add requirements. */
+const SPARE_ROWS = 3
+
+function requirementRows(values: TemplateFormValues, errors: Map<string, string[]>): Markup {
+  const rows = [...values.requirements]
+  for (let spare = 0; spare < SPARE_ROWS; spare++) rows.push({ type: '', description: '', url: '' })
+  const types: [string, Words | string][] = [['', { ko: '(선택 안 함)', en: '(none)' }], ...REQUIREMENT_TYPES.map((type): [string, string] => [type, type])]
+  return html`${rows.map(
+    (row, index) => html`<fieldset class="requirement">
+<legend>${both({ ko: `요건 ${index + 1}`, en: `Requirement ${index + 1}` })}</legend>
+${select(`requirement.${index}.type`, row.type, types, { label: { ko: '종류', en: 'Type' }, errors })}
+${textarea(`requirement.${index}.description`, row.description, { label: { ko: '설명', en: 'Description' }, errors }, 2)}
+${input(`requirement.${index}.url`, row.url, { label: { ko: 'URL', en: 'URL' }, errors })}
+</fieldset>`,
+  )}`
+}
+
+export interface TemplateFormPage {
+  /** `null` for a new template. */
+  template: TemplateView | null
+  values: TemplateFormValues
+  errors: Map<string, string[]>
+  designs: DesignView[]
+  done?: Words | null
+}
+
+export function templateFormPage(base: string, session: ConsoleSession, { template, values, errors, designs, done = null }: TemplateFormPage): string {
+  const title: Words = template ? { ko: '템플릿 수정', en: 'Edit template' } : { ko: '새 템플릿', en: 'New template' }
+  const action = template ? templatePath(base, template.id) : `${base}/templates/new`
+  const general = errors.get('')
+  const designChoices = (kind: DesignView['kind'], builtIn: Words): [string, Words | string][] => [
+    ['', builtIn],
+    ...designs.filter((design) => design.kind === kind).map((design): [string, string] => [String(design.id), design.name]),
+  ]
+  return consoleDocument(
+    base,
+    title,
+    html`<section class="card">
+<p><a href="${base}/templates">← ${both(TEMPLATES_TITLE)}</a></p>
+<h1>${template ? template.name : both(title)}</h1>
+${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
+${errors.size > 0 ? html`<p class="notice" role="alert">${both({ ko: '저장하지 않았습니다. 표시된 항목을 고치세요.', en: 'Not saved. Correct the fields marked.' })}</p>` : null}
+${general ? errorOf('form', general) : null}
+${template ? html`<p>${both({ ko: '발급', en: 'Issued' })}: ${template.issuedCount} · ${both({ ko: '만든 날', en: 'Created' })}: ${day(template.createdAt)}</p>` : null}
+<form method="post" action="${action}">
+<input type="hidden" name="csrf" value="${session.csrfToken}">
+<input type="hidden" name="programShown" value="${values.programShown ? '1' : '0'}">
+${input('name', values.name, { label: { ko: '이름', en: 'Name' }, errors, required: true })}
+${input('nameEn', values.nameEn, { label: { ko: '영문 이름', en: 'Name in English' }, errors })}
+${select(
+  'type',
+  values.type,
+  TEMPLATE_TYPES.map((type) => [type, TYPE_WORDS[type]]),
+  { label: { ko: '종류', en: 'Type' }, errors },
+)}
+${textarea('description', values.description, { label: { ko: '설명', en: 'Description' }, errors, required: true })}
+${textarea('descriptionEn', values.descriptionEn, { label: { ko: '영문 설명', en: 'Description in English' }, errors })}
+${textarea('imprintDescription', values.imprintDescription, {
+  label: { ko: '새겨지는 설명', en: 'Engraved description' },
+  hint: { ko: '비워 두면 설명과 같습니다.', en: 'Left empty, it is the description.' },
+  errors,
+})}
+${textarea('imprintDescriptionEn', values.imprintDescriptionEn, { label: { ko: '새겨지는 영문 설명', en: 'Engraved description in English' }, errors })}
+${textarea('tag', values.tag, {
+  label: { ko: '기술 태그', en: 'Skill tags' },
+  hint: { ko: '한 줄에 하나씩, 30개까지.', en: 'One a line, at most 30.' },
+  errors,
+})}
+<h2>${both({ ko: '이수 요건', en: 'Criteria' })}</h2>
+<p class="hint">${both({ ko: '빈 줄은 저장하지 않습니다.', en: 'Empty rows are not saved.' })}</p>
+${errorOf('requirements', errors.get('requirements'))}
+${requirementRows(values, errors)}
+<h2>${both({ ko: '프로그램', en: 'Program' })}</h2>
+${input('programName', values.programName, { label: { ko: '프로그램 이름', en: 'Program name' }, errors })}
+${input('programUrl', values.programUrl, { label: { ko: '프로그램 URL', en: 'Program URL' }, errors })}
+<label class="check"><input type="checkbox" name="programPublic"${values.programPublic ? html` checked` : null}> ${both({ ko: '공개', en: 'Public' })}</label>
+${errorOf('programPublic', errors.get('programPublic'))}
+<h2>${both({ ko: '디자인과 번호', en: 'Design and numbering' })}</h2>
+${
+  designs.length > 0
+    ? html`${select('achievementBadgeDesignId', values.achievementBadgeDesignId, designChoices('badge', { ko: '기본 배지', en: 'Built-in badge' }), {
+        label: { ko: '배지 디자인', en: 'Badge design' },
+        errors,
+      })}
+${select(
+  'achievementCertificateDesignId',
+  values.achievementCertificateDesignId,
+  designChoices('certificate', { ko: '기본 인증서', en: 'Default certificate' }),
+  {
+    label: { ko: '인증서 디자인', en: 'Certificate design' },
+    errors,
+  },
+)}`
+    : null
+}
+${input('prefix', values.prefix, {
+  label: { ko: '인증서 번호 접두어', en: 'Certificate number prefix' },
+  hint: { ko: '영문자 5자까지 (예: CHESS → CHESS-000123)', en: 'Up to 5 letters (CHESS gives CHESS-000123)' },
+  errors,
+})}
+<button type="submit">저장 <span lang="en">Save</span></button>
+</form>
+</section>
+${template ? coIssuerList(template) : null}`,
+    session,
+  )
+}
+
+/** Co-issuers are read here; the admin CLI adds and removes them (docs/api.md §2.3). */
+function coIssuerList(template: TemplateView): Markup {
+  return html`<section class="card">
+<h2>${both({ ko: '공동 발급자', en: 'Co-issuers' })}</h2>
+<ul>
+${template.coIssuers.map((issuer) => html`<li>${issuer.name}${issuer.url ? html` · ${issuer.url}` : null} (${issuer.role})</li>`)}
+</ul>
+</section>`
+}
