@@ -78,7 +78,7 @@ describe('staff console: issuances', () => {
     assert.equal((await app.get('/admin/issuances?achievementId=abc', chess.cookie)).status, 404)
   })
 
-  it('shows an issuance: recipient, template, status, dates and the credential’s links', async () => {
+  it('shows an issuance: recipient, template, status, dates, its files and the credential’s links', async () => {
     const id = openingIds[0]!
     const detail = await app.issuer.issuances.read('chess', id)
     const response = await app.get(`/admin/issuances/${id}`, chess.cookie)
@@ -94,6 +94,15 @@ describe('staff console: issuances', () => {
     assert.ok(page.includes(`href="${share}/credential.json"`))
     assert.ok(page.includes(`href="${detail.credential!.verifyUrl}"`))
     assert.match(page, /action="\/admin\/issuances\/\d+\/revoke"/)
+    assert.ok(page.includes(`href="/admin/issuances/${id}/file?format=pdf"`))
+    // The files through the session (the API's file operation): the club's own, never another club's.
+    const png = await app.get(`/admin/issuances/${id}/file?format=png`, chess.cookie)
+    assert.equal(png.status, 200)
+    assert.equal(png.headers.get('content-type'), 'image/png')
+    assert.match(png.headers.get('content-disposition') ?? '', /^attachment; /)
+    assert.deepStrictEqual([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)], [0x50, 0x4e, 0x47])
+    assert.equal((await app.get(`/admin/issuances/${id}/file?format=png`, go.cookie)).status, 404)
+    assert.equal((await app.get(`/admin/issuances/${id}/file?format=png`)).status, 303, 'signed out: to login')
     assert.equal((await app.get('/admin/issuances/12x', chess.cookie)).status, 404)
   })
 

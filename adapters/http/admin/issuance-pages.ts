@@ -113,18 +113,20 @@ ${row({ ko: '취소', en: 'Revoked' }, when(detail.revokedAt))}
 ${detail.revocationReason !== null ? row({ ko: '취소 사유', en: 'Reason' }, detail.revocationReason) : null}
 </dl>
 </section>
-${credential ? links(credential) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
+${credential ? links(credential, `${issuancePath(base, detail.id)}/file`) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
 ${detail.status === 'revoked' ? null : revokeForm(base, session, detail, reason, errors)}`,
     session,
   )
 }
 
-/** The credential's public addresses: the share page (with its JWT and JSON-LD downloads), the JWT, the verification result. */
-function links(credential: NonNullable<IssuanceDetail['credential']>): Markup {
+/** The files through the console (the API's file operation), and the credential's public addresses: the share page (with its JWT and JSON-LD downloads), the JWT, the verification result. */
+function links(credential: NonNullable<IssuanceDetail['credential']>, file: string): Markup {
   const share = credential.shareUrl
   return html`<section class="card">
 <h2>${both({ ko: '링크', en: 'Links' })}</h2>
 <ul class="links">
+<li><a href="${file}?format=pdf">${both({ ko: '인증서 PDF', en: 'Certificate PDF' })}</a></li>
+<li><a href="${file}?format=png">${both({ ko: '배지 PNG', en: 'Badge PNG' })}</a> · <a href="${file}?format=svg">SVG</a></li>
 <li><a href="${share}">${both({ ko: '공유 페이지', en: 'Share page' })}</a> <code>${share}</code></li>
 <li><a href="${share}/credential.jwt">${both({ ko: 'JWT 내려받기', en: 'Download JWT' })}</a></li>
 <li><a href="${share}/credential.json">${both({ ko: 'JSON-LD 내려받기', en: 'Download JSON-LD' })}</a></li>

@@ -2,6 +2,7 @@ import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { htmlResponse, seeOther } from './responses.ts'
+import { addIssuanceFileRoute } from './issuance-file.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath } from './issuance-pages.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { IssuanceDetail } from '../../../core/issuances/present.ts'
@@ -23,11 +24,13 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
 
 /**
  * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template, and an
- * issuance's page with its revoke form, on the operations the API's routes call (`issuer.issuances.*`),
+ * issuance's page with its files and revoke form, on the operations the API's routes call (`issuer.issuances.*`),
  * for the session's club only.
  */
-export function addIssuanceRoutes(router: RouterType, { issuer, base, sessionOf, formOf, notFound, forbidden }: ConsoleFrame): void {
+export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void {
+  const { issuer, base, sessionOf, formOf, notFound, forbidden } = frame
   const issuances = issuer.issuances
+  addIssuanceFileRoute(router, frame)
 
   router.get('/issuances', async (request: IRequest) => {
     const session = await sessionOf(request)

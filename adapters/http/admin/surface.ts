@@ -165,6 +165,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/issuances', 'GET, HEAD'],
     ['/issuances/:id', 'GET, HEAD'],
     ['/issuances/:id/revoke', 'POST'],
+    ['/issuances/:id/file', 'GET, HEAD'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }
