@@ -114,6 +114,11 @@ describe('staff console: issuances', () => {
     assert.match(again, /id="confirm-error"/)
     assert.match(again, /<textarea id="reason" name="reason" rows="3">\n규정 위반<\/textarea>/)
     assert.equal((await app.issuer.issuances.read('chess', id)).status, 'valid', 'nothing changed')
+    // The API's rules judge the reason: too long is shown beside the field, and nothing changes.
+    const tooLong = await app.post(`/admin/issuances/${id}/revoke`, { csrf: chess.csrf, reason: '가'.repeat(501), confirm: 'yes' }, { cookie: chess.cookie })
+    assert.equal(tooLong.status, 422)
+    assert.match(await tooLong.text(), /<p class="error" id="reason-error">사유는 500자 이하여야 합니다/)
+    assert.equal((await app.issuer.issuances.read('chess', id)).status, 'valid', 'nothing changed')
 
     const confirmed = await app.post(`/admin/issuances/${id}/revoke`, { csrf: chess.csrf, reason: '규정 위반', confirm: 'yes' }, { cookie: chess.cookie })
     assert.equal(confirmed.status, 303)
