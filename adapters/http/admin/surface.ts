@@ -9,6 +9,7 @@ import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Wo
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
+import { addIssuanceRoutes } from './issuances.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -90,14 +91,16 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return htmlResponse(overviewPage(base, session, overview))
   })
 
-  addTemplateRoutes(router, {
+  const frame = {
     issuer,
     base,
     sessionOf,
     formOf,
-    notFound: (session) => page(404, NOT_FOUND, session),
-    forbidden: (session) => page(403, FORBIDDEN, session),
-  })
+    notFound: (session: ConsoleSession) => page(404, NOT_FOUND, session),
+    forbidden: (session: ConsoleSession) => page(403, FORBIDDEN, session),
+  }
+  addTemplateRoutes(router, frame)
+  addIssuanceRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -159,6 +162,10 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/templates', 'GET, HEAD'],
     ['/templates/new', 'GET, HEAD, POST'],
     ['/templates/:id', 'GET, HEAD, POST'],
+    ['/issuances', 'GET, HEAD'],
+    ['/issuances/:id', 'GET, HEAD'],
+    ['/issuances/:id/revoke', 'POST'],
+    ['/issuances/:id/file', 'GET, HEAD'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }

@@ -1,0 +1,164 @@
+import { html, type Markup } from '../share-page/html.ts'
+import { consoleDocument, type Words } from './pages.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { TemplateView } from '../../../core/achievements/present.ts'
+import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../../core/issuances/present.ts'
+import type { Page } from '../../../core/lists/cursor.ts'
+
+const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+
+export const ISSUANCES_TITLE: Words = { ko: '발급 내역', en: 'Issuances' }
+
+export const STATUS_WORDS: Record<IssuanceStatus, Words> = {
+  pending: { ko: '서명 대기', en: 'Pending' },
+  valid: { ko: '유효', en: 'Issued' },
+  revoked: { ko: '취소됨', en: 'Revoked' },
+  expired: { ko: '만료', en: 'Expired' },
+}
+
+/** An issuance's page: `{base}/issuances/{id}`. */
+export const issuancePath = (base: string, id: number) => `${base}/issuances/${id}`
+
+const day = (iso: string) => iso.slice(0, 10)
+const when = (iso: string | null) => (iso === null ? html`—` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`)
+
+/** The list's query string: the template filter kept on every link, with the cursor of a next page. */
+function listHref(base: string, achievementId: number | null, cursor: string | null): string {
+  const query = new URLSearchParams()
+  if (achievementId !== null) query.set('achievementId', String(achievementId))
+  if (cursor !== null) query.set('cursor', cursor)
+  const text = query.toString()
+  return `${base}/issuances${text ? `?${text}` : ''}`
+}
+
+export interface IssuanceListPage {
+  page: Page<IssuanceItem>
+  /** The club's templates, for the filter and the names of the rows. */
+  templates: TemplateView[]
+  achievementId: number | null
+}
+
+export function issuanceListPage(base: string, session: ConsoleSession, { page, templates, achievementId }: IssuanceListPage): string {
+  const names = new Map(templates.map((template) => [template.id, template.name]))
+  const rows = page.data.map(
+    (item) => html`<tr>
+<td><a href="${issuancePath(base, item.id)}">${item.recipient.name}</a><br><span class="en">${item.recipient.email}</span></td>
+<td>${names.get(item.achievementId) ?? `#${item.achievementId}`}</td>
+<td class="status-${item.status}">${both(STATUS_WORDS[item.status])}</td>
+<td><time datetime="${item.createdAt}">${day(item.createdAt)}</time></td>
+</tr>`,
+  )
+  return consoleDocument(
+    base,
+    ISSUANCES_TITLE,
+    html`<section class="card">
+<h1>${both(ISSUANCES_TITLE)}</h1>
+<form method="get" action="${base}/issuances" class="filter">
+<label for="achievementId">${both({ ko: '템플릿', en: 'Template' })}</label>
+<select id="achievementId" name="achievementId">
+<option value="">전체 · All</option>
+${templates.map((template) => html`<option value="${String(template.id)}"${template.id === achievementId ? html` selected` : null}>${template.name}</option>`)}
+</select>
+<button type="submit">보기 <span lang="en">Show</span></button>
+</form>
+${
+  page.data.length === 0
+    ? html`<p>발급 내역이 없습니다. <span lang="en">No issuances.</span></p>`
+    : html`<table>
+<thead><tr><th>${both({ ko: '받는 사람', en: 'Recipient' })}</th><th>${both({ ko: '템플릿', en: 'Template' })}</th><th>${both({ ko: '상태', en: 'Status' })}</th><th>${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
+<tbody>
+${rows}
+</tbody>
+</table>`
+}
+${page.meta.nextCursor ? html`<p><a href="${listHref(base, achievementId, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
+</section>`,
+    session,
+  )
+}
+
+export interface IssuanceDetailPage {
+  detail: IssuanceDetail
+  /** The reason as typed, when the revoke form is shown again. */
+  reason?: string
+  /** Errors of the revoke form by field (`confirm`, `reason`). */
+  errors?: Map<string, Words>
+  done?: Words | null
+}
+
+export function issuanceDetailPage(
+  base: string,
+  session: ConsoleSession,
+  { detail, reason = '', errors = new Map(), done = null }: IssuanceDetailPage,
+): string {
+  const credential = detail.credential
+  const row = (label: Words, value: Markup | string) => html`<div><dt>${both(label)}</dt><dd>${value}</dd></div>`
+  return consoleDocument(
+    base,
+    { ko: '발급 상세', en: 'Issuance' },
+    html`<section class="card">
+<p><a href="${base}/issuances">← ${both(ISSUANCES_TITLE)}</a></p>
+<h1>${detail.recipient.name} · ${detail.form.name}</h1>
+${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
+<dl class="facts">
+${row({ ko: '상태', en: 'Status' }, html`<span id="status" class="status-${detail.status}">${both(STATUS_WORDS[detail.status])}</span>`)}
+${row({ ko: '받는 사람', en: 'Recipient' }, html`${detail.recipient.name} &lt;${detail.recipient.email}&gt;`)}
+${row({ ko: '외부 사용자 ID', en: 'External user id' }, detail.recipient.externalUserId ?? '—')}
+${row({ ko: '템플릿', en: 'Template' }, html`<a href="${base}/templates/${String(detail.achievementId)}">${detail.form.name}</a>`)}
+${row({ ko: '발급 번호', en: 'Issuance id' }, String(detail.id))}
+${row({ ko: '발급 요청', en: 'Created' }, when(detail.createdAt))}
+${row({ ko: '서명', en: 'Signed' }, when(credential?.issuedAt ?? null))}
+${row({ ko: '만료', en: 'Expires' }, when(detail.expiresAt))}
+${row({ ko: '취소', en: 'Revoked' }, when(detail.revokedAt))}
+${detail.revocationReason !== null ? row({ ko: '취소 사유', en: 'Reason' }, detail.revocationReason) : null}
+</dl>
+</section>
+${credential ? links(credential, `${issuancePath(base, detail.id)}/file`) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
+${detail.status === 'revoked' ? null : revokeForm(base, session, detail, reason, errors)}`,
+    session,
+  )
+}
+
+/** The files through the console (the API's file operation), and the credential's public addresses: the share page (with its JWT and JSON-LD downloads), the JWT, the verification result. */
+function links(credential: NonNullable<IssuanceDetail['credential']>, file: string): Markup {
+  const share = credential.shareUrl
+  return html`<section class="card">
+<h2>${both({ ko: '링크', en: 'Links' })}</h2>
+<ul class="links">
+<li><a href="${file}?format=pdf">${both({ ko: '인증서 PDF', en: 'Certificate PDF' })}</a></li>
+<li><a href="${file}?format=png">${both({ ko: '배지 PNG', en: 'Badge PNG' })}</a> · <a href="${file}?format=svg">SVG</a></li>
+<li><a href="${share}">${both({ ko: '공유 페이지', en: 'Share page' })}</a> <code>${share}</code></li>
+<li><a href="${share}/credential.jwt">${both({ ko: 'JWT 내려받기', en: 'Download JWT' })}</a></li>
+<li><a href="${share}/credential.json">${both({ ko: 'JSON-LD 내려받기', en: 'Download JSON-LD' })}</a></li>
+<li><a href="${credential.verifyUrl}">${both({ ko: '검증 결과', en: 'Verification result' })}</a></li>
+</ul>
+</section>`
+}
+
+/**
+ * Revoking cannot be undone, so the form asks for a reason and a ticked confirmation; a POST without it
+ * is shown again, unchanged, with the box marked (a confirmation that needs no script).
+ */
+function revokeForm(base: string, session: ConsoleSession, detail: IssuanceDetail, reason: string, errors: Map<string, Words>): Markup {
+  const reasonError = errors.get('reason')
+  const confirmError = errors.get('confirm')
+  return html`<section class="card">
+<h2>${both({ ko: '발급 취소', en: 'Revoke' })}</h2>
+${errors.size > 0 ? html`<p class="notice" role="alert">${both({ ko: '취소하지 않았습니다.', en: 'Not revoked.' })}</p>` : null}
+<form method="post" action="${issuancePath(base, detail.id)}/revoke">
+<input type="hidden" name="csrf" value="${session.csrfToken}">
+<label for="reason">${both({ ko: '사유 (선택, 500자까지)', en: 'Reason (optional, up to 500 characters)' })}</label>
+<textarea id="reason" name="reason" rows="3"${reasonError ? html` aria-invalid="true" aria-describedby="reason-error"` : null}>
+${reason}</textarea>
+${reasonError ? html`<p class="error" id="reason-error">${both(reasonError)}</p>` : null}
+<label class="check"><input type="checkbox" name="confirm" value="yes"${confirmError ? html` aria-invalid="true" aria-describedby="confirm-error"` : null}> ${both(
+    {
+      ko: '취소하면 되돌릴 수 없으며, 검증하는 누구에게나 취소됨으로 보입니다.',
+      en: 'Revoking cannot be undone; everyone who verifies sees it revoked.',
+    },
+  )}</label>
+${confirmError ? html`<p class="error" id="confirm-error">${both(confirmError)}</p>` : null}
+<button type="submit">취소하기 <span lang="en">Revoke</span></button>
+</form>
+</section>`
+}

@@ -1,0 +1,96 @@
+import type { IRequest, RouterType } from 'itty-router'
+import { ProblemError } from '../../../core/errors.ts'
+import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
+import { htmlResponse, seeOther } from './responses.ts'
+import { addIssuanceFileRoute } from './issuance-file.ts'
+import { issuanceDetailPage, issuanceListPage, issuancePath } from './issuance-pages.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { IssuanceDetail } from '../../../core/issuances/present.ts'
+import type { ConsoleFrame } from './templates.ts'
+import type { Words } from './pages.ts'
+
+const REVOKED: Words = { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' }
+const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
+const REASON_WORDS: Record<string, Words> = {
+  'too-long': { ko: '사유는 500자 이하여야 합니다.', en: 'The reason has at most 500 characters.' },
+  'control-character': { ko: '사유에 쓸 수 없는 문자가 있습니다.', en: 'The reason holds a character that is not allowed.' },
+}
+const OTHER_REASON: Words = { ko: '올바른 사유가 아닙니다.', en: 'Not a valid reason.' }
+
+/** An issuance id of a path: digits only, so that anything else is simply not found. */
+const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
+
+const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+
+/**
+ * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template, and an
+ * issuance's page with its files and revoke form, on the operations the API's routes call (`issuer.issuances.*`),
+ * for the session's club only.
+ */
+export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void {
+  const { issuer, base, sessionOf, formOf, notFound, forbidden } = frame
+  const issuances = issuer.issuances
+  addIssuanceFileRoute(router, frame)
+
+  router.get('/issuances', async (request: IRequest) => {
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    const query = new URL(request.url).searchParams
+    const achievementId = query.get('achievementId') || null
+    // The filter's choices: the club's newest 100 templates (a club has tens); an older one still filters by its id.
+    const templates = (await issuer.achievements.list(session.club, { limit: '100' })).data
+    try {
+      const page = await issuances.list(session.club, { cursor: query.get('cursor'), achievementId })
+      return htmlResponse(issuanceListPage(base, session, { page, templates, achievementId: achievementId === null ? null : Number(achievementId) }))
+    } catch (error) {
+      // A cursor or template id that is not one of this list's.
+      if (isProblem(error, 'validation-failed')) return notFound(session)
+      throw error
+    }
+  })
+
+  router.get('/issuances/:id', async (request: IRequest) => {
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    const detail = await readIssuance(session, idOf(request))
+    if (!detail) return notFound(session)
+    const done = new URL(request.url).searchParams.get('done') === 'revoked' ? REVOKED : null
+    return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
+  })
+
+  router.post('/issuances/:id/revoke', async (request: IRequest) => {
+    const form = await formOf(request)
+    if (form instanceof Response) return form
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return forbidden(session)
+    const id = idOf(request)
+    const detail = await readIssuance(session, id)
+    if (!detail || id === null) return notFound(session)
+    const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
+    if (detail.status === 'revoked') return seeOther(issuancePath(base, id))
+    if (form.get('confirm') !== 'yes') {
+      return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['confirm', CONFIRM_NEEDED]]) }), 422)
+    }
+    try {
+      await issuances.revoke(session.club, id, reason.trim() === '' ? {} : { reason })
+    } catch (error) {
+      if (isProblem(error, 'issuance-not-found')) return notFound(session)
+      if (!isProblem(error, 'validation-failed')) throw error
+      const code = error.errors?.[0]?.message ?? ''
+      return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['reason', REASON_WORDS[code] ?? OTHER_REASON]]) }), 422)
+    }
+    return seeOther(`${issuancePath(base, id)}?done=revoked`)
+  })
+
+  /** An issuance of the session's club, or `null`: another club's id is not found, as an unknown one. */
+  async function readIssuance(session: ConsoleSession, id: number | null): Promise<IssuanceDetail | null> {
+    if (id === null) return null
+    try {
+      return await issuances.read(session.club, id)
+    } catch (error) {
+      if (isProblem(error, 'issuance-not-found')) return null
+      throw error
+    }
+  }
+}
