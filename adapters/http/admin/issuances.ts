@@ -9,7 +9,10 @@ import type { IssuanceDetail } from '../../../core/issuances/present.ts'
 import type { ConsoleFrame } from './templates.ts'
 import type { Words } from './pages.ts'
 
-const REVOKED: Words = { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' }
+const DONE: Record<string, Words> = {
+  issued: { ko: '발급했습니다.', en: 'Issued.' },
+  revoked: { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' },
+}
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {
   'too-long': { ko: '사유는 500자 이하여야 합니다.', en: 'The reason has at most 500 characters.' },
@@ -54,7 +57,7 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
     if (!session) return seeOther(`${base}/login`)
     const detail = await readIssuance(session, idOf(request))
     if (!detail) return notFound(session)
-    const done = new URL(request.url).searchParams.get('done') === 'revoked' ? REVOKED : null
+    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
     return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
   })
 

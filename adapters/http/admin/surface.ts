@@ -10,6 +10,7 @@ import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
 import { addIssuanceRoutes } from './issuances.ts'
+import { addIssueRoutes } from './issue.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -101,6 +102,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   }
   addTemplateRoutes(router, frame)
   addIssuanceRoutes(router, frame)
+  addIssueRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -162,6 +164,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/templates', 'GET, HEAD'],
     ['/templates/new', 'GET, HEAD, POST'],
     ['/templates/:id', 'GET, HEAD, POST'],
+    ['/issue', 'GET, HEAD, POST'],
     ['/issuances', 'GET, HEAD'],
     ['/issuances/:id', 'GET, HEAD'],
     ['/issuances/:id/revoke', 'POST'],
