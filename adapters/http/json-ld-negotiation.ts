@@ -37,8 +37,7 @@ interface Preference {
  * `*\/*` and `application/*` keep the JWT, the form every client got before the JSON-LD one existed.
  */
 export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaType | null {
-  const header = typeof accept === 'string' || accept === null ? accept : accept.headers.get('accept')
-  const ranges = parseAccept(header)
+  const ranges = parseAccept(acceptValue(accept))
   if (ranges === null) return null
   const jwt = Math.max(...JWT_MEDIA_TYPES.map((type) => preferenceOf(type, ranges).q))
   let best: { type: JsonLdMediaType; preference: Preference } | null = null
@@ -57,8 +56,7 @@ export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaTyp
  * being made, to a request that prefers that form but takes either.
  */
 export function acceptsJwt(accept: Request | string | null): boolean {
-  const header = typeof accept === 'string' || accept === null ? accept : accept.headers.get('accept')
-  const ranges = parseAccept(header)
+  const ranges = parseAccept(acceptValue(accept))
   return ranges === null || JWT_MEDIA_TYPES.some((type) => preferenceOf(type, ranges).q > 0)
 }
 
@@ -90,6 +88,9 @@ function specificityOf(range: MediaRange, type: string, subtype: string): Specif
   if (range.subtype === '*') return Specificity.Subtypes
   return range.subtype === subtype ? Specificity.Exact : Specificity.None
 }
+
+/** The `Accept` value of a request, or the value itself. */
+const acceptValue = (accept: Request | string | null): string | null => (typeof accept === 'string' || accept === null ? accept : accept.headers.get('accept'))
 
 /**
  * The media ranges of an `Accept` value, or `null` when there is none to read (no header, an empty one,

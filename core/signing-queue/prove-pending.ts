@@ -4,6 +4,7 @@ import { signDataIntegrity } from '../credentials/sign-data-integrity.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import { retryDelayMs } from './retry-delay.ts'
+import { groupBy } from '../util/group-by.ts'
 
 type Claimed = { credential: CredentialRecord; attempts: number }
 
@@ -21,7 +22,7 @@ export async function provePendingCredentials(ctx: IssuerContext, limit: number)
   const claimed = await ctx.storage.transaction((tx) => tx.credentials.claimUnproven(ctx.clock.now(), ctx.config.signingLeaseMs, limit), {
     concurrent: true,
   })
-  await Promise.all(groupByClub(claimed).map((group) => proveClub(ctx, group)))
+  await Promise.all(groupBy(claimed, ({ credential }) => credential.club).map((group) => proveClub(ctx, group)))
   return claimed.length
 }
 
@@ -51,14 +52,4 @@ async function proveClub(ctx: IssuerContext, group: Claimed[]): Promise<void> {
   }
   // Only where no proof is: a proof, once stored, never changes (the store's contract).
   await ctx.storage.transaction((tx) => tx.credentials.storeProofs(proofs), { concurrent: true })
-}
-
-function groupByClub(claimed: Claimed[]): Claimed[][] {
-  const groups = new Map<string, Claimed[]>()
-  for (const item of claimed) {
-    const group = groups.get(item.credential.club)
-    if (group) group.push(item)
-    else groups.set(item.credential.club, [item])
-  }
-  return [...groups.values()]
 }

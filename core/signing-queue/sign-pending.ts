@@ -11,6 +11,7 @@ import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
 import { allWritten } from '../util/all-written.ts'
+import { groupBy } from '../util/group-by.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 import type { ClubEvent } from '../events/event.ts'
 import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
@@ -247,15 +248,4 @@ async function releaseJobs(ctx: IssuerContext, group: ClaimedJob[], error: unkno
     },
     { concurrent: true },
   )
-}
-
-function groupBy<T>(items: T[], keyOf: (item: T) => string): T[][] {
-  const groups = new Map<string, T[]>()
-  for (const item of items) {
-    const key = keyOf(item)
-    const group = groups.get(key)
-    if (group) group.push(item)
-    else groups.set(key, [item])
-  }
-  return [...groups.values()]
 }
