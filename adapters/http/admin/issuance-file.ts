@@ -4,7 +4,7 @@ import { contentDisposition } from '../routes/files.ts'
 import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
-import type { ConsoleFrame } from './templates.ts'
+import type { ConsoleFrame } from './frame.ts'
 
 const PENDING: [Words, Words] = [
   { ko: '아직 서명되지 않았습니다', en: 'Not signed yet' },

@@ -1,12 +1,11 @@
 import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
-import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { addIssuanceFileRoute } from './issuance-file.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath } from './issuance-pages.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { IssuanceDetail } from '../../../core/issuances/present.ts'
-import type { ConsoleFrame } from './templates.ts'
+import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
 
 const DONE: Record<string, Words> = {
@@ -31,7 +30,7 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * for the session's club only.
  */
 export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, sessionOf, formOf, notFound, forbidden } = frame
+  const { issuer, base, sessionOf, sessionForm, notFound } = frame
   const issuances = issuer.issuances
   addIssuanceFileRoute(router, frame)
 
@@ -62,11 +61,9 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
   })
 
   router.post('/issuances/:id/revoke', async (request: IRequest) => {
-    const form = await formOf(request)
-    if (form instanceof Response) return form
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return forbidden(session)
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
     const id = idOf(request)
     const detail = await readIssuance(session, id)
     if (!detail || id === null) return notFound(session)

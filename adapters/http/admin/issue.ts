@@ -1,13 +1,12 @@
 import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
-import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { issuancePath } from './issuance-pages.ts'
 import { emptyIssueForm, issueFormOfPost, issueFormPage, type IssueFormValues, type IssueRefusal } from './issue-page.ts'
 import type { IssueBody } from '../../../core/inputs.ts'
 import type { BatchItem } from '../../../core/issuances/batch-result.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
-import type { ConsoleFrame } from './templates.ts'
+import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
 
 /** Korean for the codes the core gives; its English message goes beside it. */
@@ -51,7 +50,7 @@ function bodyOfForm(values: IssueFormValues): IssueBody {
  * operation the API's issue route calls, with one recipient; the batch result's item for it decides the
  * answer. The session's club only: another club's template is not found.
  */
-export function addIssueRoutes(router: RouterType, { issuer, base, sessionOf, formOf, forbidden }: ConsoleFrame): void {
+export function addIssueRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm }: ConsoleFrame): void {
   // The choices: the club's newest 100 templates (a club has tens), as the issuances filter.
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
   const formPage = async (session: ConsoleSession, values: IssueFormValues, status = 200, refusal: IssueRefusal | null = null) =>
@@ -64,11 +63,9 @@ export function addIssueRoutes(router: RouterType, { issuer, base, sessionOf, fo
   })
 
   router.post('/issue', async (request: IRequest) => {
-    const form = await formOf(request)
-    if (form instanceof Response) return form
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return forbidden(session)
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
     const values = issueFormOfPost(form)
     let item: BatchItem | undefined
     try {

@@ -9,6 +9,7 @@ import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Wo
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
+import type { ConsoleFrame, SessionForm } from './frame.ts'
 import { addIssuanceRoutes } from './issuances.ts'
 import { addIssueRoutes } from './issue.ts'
 
@@ -72,6 +73,15 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return new URLSearchParams(text)
   }
 
+  const sessionForm = async (request: Request, maxBytes?: number): Promise<SessionForm | Response> => {
+    const form = await formOf(request, maxBytes)
+    if (form instanceof Response) return form
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return page(403, FORBIDDEN, session)
+    return { session, form }
+  }
+
   const router = Router({
     base,
     catch: (error: unknown, request: Request) => {
@@ -92,11 +102,12 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return htmlResponse(overviewPage(base, session, overview))
   })
 
-  const frame = {
+  const frame: ConsoleFrame = {
     issuer,
     base,
     sessionOf,
     formOf,
+    sessionForm,
     notFound: (session: ConsoleSession) => page(404, NOT_FOUND, session),
     forbidden: (session: ConsoleSession) => page(403, FORBIDDEN, session),
   }

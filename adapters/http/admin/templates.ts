@@ -1,24 +1,12 @@
 import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
-import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { bodyOfForm, emptyForm, errorsByField, formOfPost, formOfTemplate, type TemplateFormValues } from './template-form.ts'
 import { templateFormPage, templateListPage, templatePath } from './template-pages.ts'
-import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { Words } from './pages.ts'
-
-/** What the console's frame lends a page module (adapters/http/admin/surface.ts). */
-export interface ConsoleFrame {
-  issuer: CoreIssuer
-  base: string
-  sessionOf(request: Request): Promise<ConsoleSession | null>
-  /** The form of a POST from the public origin, at most `maxBytes` (16 KiB unless given), or the refusal to send instead. */
-  formOf(request: Request, maxBytes?: number): Promise<URLSearchParams | Response>
-  notFound(session: ConsoleSession): Response
-  forbidden(session: ConsoleSession): Response
-}
+import type { ConsoleFrame } from './frame.ts'
 
 const DONE: Record<string, Words> = {
   created: { ko: '템플릿을 만들었습니다.', en: 'Template created.' },
@@ -34,21 +22,14 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * The Templates pages (docs/admin-console.md § Templates): the list, a new template and a template's
  * page, on the operations the API's routes call (`issuer.achievements.*`), for the session's club only.
  */
-export function addTemplateRoutes(router: RouterType, { issuer, base, sessionOf, formOf, notFound, forbidden }: ConsoleFrame): void {
+export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void {
+  const { issuer, base, sessionOf, notFound } = frame
   const achievements = issuer.achievements
   // Every badge and certificate design of the club, for the choices (a club has a handful).
   const designsOf = async (club: string) => (await issuer.designs.list(club, { limit: '100' })).data
 
-  /** The session and form of a POST, checked in this order: Origin, session, CSRF token. */
-  const sessionForm = async (request: Request): Promise<{ session: ConsoleSession; form: URLSearchParams } | Response> => {
-    // A template's texts may be long (10,000 characters a description, 100 requirements): the API's body limit.
-    const form = await formOf(request, issuer.config.maxBodyBytes)
-    if (form instanceof Response) return form
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return forbidden(session)
-    return { session, form }
-  }
+  // A template's texts may be long (10,000 characters a description, 100 requirements): the API's body limit.
+  const sessionForm = (request: Request) => frame.sessionForm(request, issuer.config.maxBodyBytes)
 
   const formPage = async (
     session: ConsoleSession,
