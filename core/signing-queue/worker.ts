@@ -89,6 +89,9 @@ export function createWorker(
         async (tx) => {
           await tx.idempotency.purgeExpired(now)
           await tx.clientAuthFailures.purgeEnded(now)
+          // A session ends after its idle or absolute limit (core/admins/sessions.ts); `+ 1` because the purge's bounds are strict.
+          const { sessionIdleSeconds, sessionAbsoluteSeconds } = ctx.config.adminConsole
+          await tx.adminSessions.purgeEnded(now - sessionIdleSeconds * 1000 + 1, now - sessionAbsoluteSeconds * 1000 + 1)
         },
         { concurrent: true },
       )

@@ -191,6 +191,21 @@ describe('staff console: session lifetimes and ends', () => {
     await app.issuer.admins.remove({ club: 'chess', email: 'leaving@chess.example' })
     assert.equal((await app.get('/admin/', cookie)).status, 303)
   })
+
+  it("the worker's housekeeping deletes ended sessions and keeps live ones", async () => {
+    await app.adminWithPassword('chess', 'idle@chess.example')
+    const sessionsLeft = () => app.storage.transaction((tx) => tx.adminSessions.purgeEnded(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER))
+    await sessionsLeft()
+    await app.login('idle@chess.example')
+    const live = await app.login('idle@chess.example')
+    app.clock.advance(29 * 60_000)
+    assert.equal((await app.get('/admin/', live.cookie)).status, 200)
+    // The first session has been idle 31 minutes, the second one 2; a minute more makes the purge due.
+    app.clock.advance(2 * 60_000)
+    await app.issuer.worker.runOnce()
+    assert.equal((await app.get('/admin/', live.cookie)).status, 200)
+    assert.equal(await sessionsLeft(), 1)
+  })
 })
 
 describe('staff console: CSRF, Origin and CSP', () => {

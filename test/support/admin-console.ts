@@ -7,12 +7,15 @@ import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
+import type { StoragePort } from '../../core/ports/storage.ts'
 
 export const CONSOLE_ORIGIN = 'http://localhost:8787'
 export const PASSWORD = 'correct horse battery staple'
 
 export interface Console {
   issuer: Issuer
+  /** The storage under the issuer, for checks of what is stored. */
+  storage: StoragePort
   clock: TestClock
   origin: string
   /** GET a console path, with the session cookie when given. */
@@ -59,6 +62,7 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
   }
   return {
     issuer,
+    storage: sqlite.storage,
     clock,
     origin,
     get,
