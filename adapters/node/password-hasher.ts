@@ -1,6 +1,6 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { formatScryptHash, parseScryptHash, withinLimits, type ScryptParameters } from '../../core/crypto/scrypt-phc.ts'
-import type { PasswordHasher } from '../../core/ports/password-hasher.ts'
+import { PasswordHasherBusy, type PasswordHasher } from '../../core/ports/password-hasher.ts'
 
 /**
  * OWASP's Password Storage Cheat Sheet: scrypt with N = 2^17, r = 8, p = 1 (128 MiB, about a tenth of a
@@ -14,6 +14,10 @@ const HASH_BYTES = 32
 export interface ScryptPasswordHasherOptions {
   /** The parameters of new hashes; stored hashes verify with their own. Tests lower `ln` to stay quick. */
   parameters?: ScryptParameters
+  /** Hashes run at once (each holds 128·N·r bytes: 128 MiB at the defaults). Default 2. */
+  concurrency?: number
+  /** Hashes that may wait for a turn; one more is refused with `PasswordHasherBusy`. Default 16. */
+  maxWaiting?: number
 }
 
 /**
@@ -24,19 +28,44 @@ export interface ScryptPasswordHasherOptions {
  * @example
  * const issuer = createIssuer({ storage, masterKey, urls, passwordHasher: createScryptPasswordHasher() })
  */
-export function createScryptPasswordHasher({ parameters = SCRYPT_DEFAULTS }: ScryptPasswordHasherOptions = {}): PasswordHasher {
+export function createScryptPasswordHasher({
+  parameters = SCRYPT_DEFAULTS,
+  concurrency = 2,
+  maxWaiting = 16,
+}: ScryptPasswordHasherOptions = {}): PasswordHasher {
   if (!withinLimits(parameters)) throw new TypeError('createScryptPasswordHasher: parameters out of bounds (ln 10..20, r 1..16, p 1..16)')
+  if (!Number.isInteger(concurrency) || concurrency < 1 || !Number.isInteger(maxWaiting) || maxWaiting < 0) {
+    throw new TypeError('createScryptPasswordHasher: concurrency must be an integer ≥ 1 and maxWaiting one ≥ 0')
+  }
+  // The bound: a flood of logins costs at most `concurrency` hashes' memory and threads (libuv has 4,
+  // shared with file and DNS work), and waits no longer than `maxWaiting` hashes' time.
+  let running = 0
+  const waiting: (() => void)[] = []
+  const bounded = async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= concurrency) {
+      if (waiting.length >= maxWaiting) throw new PasswordHasherBusy()
+      await new Promise<void>((resolve) => waiting.push(resolve))
+    } else running++
+    try {
+      return await work()
+    } finally {
+      // A waiting hash takes this turn over, so `running` stays as it is; otherwise the turn is freed.
+      const next = waiting.shift()
+      if (next) next()
+      else running--
+    }
+  }
   return {
-    async hash(password) {
-      const salt = new Uint8Array(randomBytes(SALT_BYTES))
-      const hash = await derive(password, salt, parameters, HASH_BYTES)
-      return formatScryptHash({ ...parameters, salt, hash })
-    },
+    hash: (password) =>
+      bounded(async () => {
+        const salt = new Uint8Array(randomBytes(SALT_BYTES))
+        const hash = await derive(password, salt, parameters, HASH_BYTES)
+        return formatScryptHash({ ...parameters, salt, hash })
+      }),
     async verify(password, encoded) {
       const stored = parseScryptHash(encoded)
       if (!stored) return false
-      const hash = await derive(password, stored.salt, stored, stored.hash.length)
-      return timingSafeEqual(hash, stored.hash)
+      return bounded(async () => timingSafeEqual(await derive(password, stored.salt, stored, stored.hash.length), stored.hash))
     },
   }
 }

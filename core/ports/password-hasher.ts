@@ -12,7 +12,8 @@ export interface PasswordHasher {
   hash(password: string): Promise<string>
   /**
    * Whether `password` hashes to `encoded` under the parameters `encoded` names, compared in constant
-   * time. MUST resolve `false`, never reject, when `encoded` is not a hash this hasher can read.
+   * time. MUST resolve `false`, never reject, when `encoded` is not a hash this hasher can read. Both may
+   * reject with `PasswordHasherBusy` when too many hashes run at once.
    */
   verify(password: string, encoded: string): Promise<boolean>
 }
@@ -25,4 +26,16 @@ export const unavailablePasswordHasher: PasswordHasher = {
   verify() {
     return Promise.resolve(false)
   },
+}
+
+/**
+ * Thrown by a hasher that has as many hashes running and waiting as it allows: each scrypt hash holds
+ * 128 MiB and a thread for half a second, so a flood of logins must be turned away, not queued without
+ * end. The console answers 503 with `Retry-After`.
+ */
+export class PasswordHasherBusy extends Error {
+  constructor() {
+    super('Too many password hashes at once; try again shortly.')
+    this.name = 'PasswordHasherBusy'
+  }
 }

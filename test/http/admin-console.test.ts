@@ -208,6 +208,25 @@ describe('staff console: session lifetimes and ends', () => {
   })
 })
 
+describe('staff console: a flood of logins', () => {
+  it('a login beyond the hasher’s bound is 503 with Retry-After, and the next one passes', async () => {
+    const app = await openConsole({ hasher: { concurrency: 1, maxWaiting: 0 } })
+    try {
+      const email = await app.adminWithPassword('chess', 'busy@chess.example')
+      const answers = await Promise.all(Array.from({ length: 4 }, () => app.post('/admin/login', { email, password: PASSWORD })))
+      const statuses = answers.map((answer) => answer.status)
+      assert.equal(statuses.filter((status) => status === 303).length, 1, String(statuses))
+      assert.equal(statuses.filter((status) => status === 503).length, 3, String(statuses))
+      const busy = answers.find((answer) => answer.status === 503)!
+      assert.equal(busy.headers.get('retry-after'), '2')
+      assert.match(await busy.text(), /Too many sign-ins/)
+      assert.equal((await app.post('/admin/login', { email, password: PASSWORD })).status, 303)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('staff console: CSRF, Origin and CSP', () => {
   let app: Console
   before(async () => {

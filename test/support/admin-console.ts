@@ -29,7 +29,11 @@ export interface Console {
   close(): Promise<void>
 }
 
-export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { origin?: string; limits?: Partial<AdminConsoleLimits> } = {}): Promise<Console> {
+export async function openConsole({
+  origin = CONSOLE_ORIGIN,
+  limits = {},
+  hasher = {},
+}: { origin?: string; limits?: Partial<AdminConsoleLimits>; hasher?: { concurrency?: number; maxWaiting?: number } } = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
   const clock = createTestClock()
   const host = new URL(origin).host
@@ -40,7 +44,7 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
     urls,
     clock,
     adminConsole: limits,
-    passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 } }),
+    passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 }, ...hasher }),
     http: { onError: (error) => console.error(error) },
   })
   const get = (path: string, cookie?: string) => issuer.fetch(new Request(`${origin}${path}`, { headers: cookie ? { cookie } : {} }))

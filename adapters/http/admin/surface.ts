@@ -1,5 +1,6 @@
 import { Router, type IRequest } from 'itty-router'
 import { StorageUnavailable } from '../../../core/errors.ts'
+import { PasswordHasherBusy } from '../../../core/ports/password-hasher.ts'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { clientAddressOf } from '../client-address.ts'
 import { createSessionCookie } from './cookie.ts'
@@ -23,6 +24,10 @@ const NOT_FOUND: [Words, Words] = [
 const FORBIDDEN: [Words, Words] = [
   { ko: '요청을 처리할 수 없습니다', en: 'Request refused' },
   { ko: '페이지를 새로 고친 뒤 다시 시도하세요.', en: 'Reload the page and try again.' },
+]
+const BUSY: [Words, Words] = [
+  { ko: '잠시 후 다시 시도하세요', en: 'Try again in a moment' },
+  { ko: '지금 로그인 요청이 너무 많습니다.', en: 'Too many sign-ins are being checked right now.' },
 ]
 const DEAD_LINK: [Words, Words] = [
   { ko: '사용할 수 없는 링크입니다', en: 'This link no longer works' },
@@ -86,6 +91,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     base,
     catch: (error: unknown, request: Request) => {
       if (error instanceof StorageUnavailable) return page(503, FORBIDDEN, null, { 'retry-after': '5' })
+      if (error instanceof PasswordHasherBusy) return page(503, BUSY, null, { 'retry-after': '2' })
       onError(error, request)
       return page(500, FORBIDDEN)
     },
