@@ -26,6 +26,8 @@ export interface ServerConfig {
   role: ServerRole
   /** `CLUBCRED_WEBHOOKS_ALLOW_PRIVATE=1`: webhooks may use http:// and private addresses (core/config.ts `webhooks.allowPrivate`). */
   webhooksAllowPrivate: boolean
+  /** `CLUBCRED_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` names the client (adapters/http/trusted-proxies.ts). */
+  trustedProxies: string[]
   /** `GET /readyz` (docs/operations-metrics.md). */
   readiness: ReadinessSettings
   /** `GET /metrics` (docs/operations-metrics.md): off unless a token or a port is set. */
@@ -159,6 +161,7 @@ export function readServerConfig(env: Record<string, string | undefined> = proce
       : undefined,
     role: v.role,
     webhooksAllowPrivate: v.webhooksAllowPrivate,
+    trustedProxies: v.trustedProxies,
     readiness: { maxSigningAgeMs: v.readyMaxSigningAgeMs },
     metrics: { token: v.metricsToken, port: v.metricsPort },
     logLevel: v.logLevel,

@@ -16,6 +16,7 @@ import { readServerConfig, resolveUrls, type ServerRole } from './config.ts'
 import { warnOfUnknownVariables } from './environment.ts'
 import { wireIssuer } from './wire.ts'
 import { noteClientAddress } from '../adapters/http/client-address.ts'
+import { createTrustedProxies } from '../adapters/http/trusted-proxies.ts'
 import { guardProcess } from './process-guard.ts'
 import { createLogger, type Logger } from './log.ts'
 import { logAnswered } from './log-wiring.ts'
@@ -72,9 +73,10 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
   })
   // A failed start with no request waiting is not an unhandled rejection: the start's own error is thrown.
   ready.catch(() => {})
+  const trustedProxies = createTrustedProxies(config.trustedProxies)
   const server = deno.serve({ port: config.port, hostname: config.host, onListen: () => {} }, async (request, info) => {
     // The console's per-address login limit reads it (adapters/http/client-address.ts).
-    noteClientAddress(request, info.remoteAddr.hostname)
+    noteClientAddress(request, trustedProxies.clientAddress(info.remoteAddr.hostname, request.headers.get('x-forwarded-for')))
     const handler = await ready.catch(() => null)
     // The start failed: the process exits next with its one `cannot start` line.
     return handler ? handler(request) : new Response(null, { status: 503 })

@@ -2,6 +2,7 @@ import process from 'node:process'
 import { DEFAULTS, isSigningLease, SIGNING_LEASE_RANGE } from '../core/config.ts'
 import { isMasterKeyText, MASTER_KEY_FORMAT } from './master-key.ts'
 import { LOG_LEVELS, type LogLevel } from './log.ts'
+import { parseProxyEntry } from '../adapters/http/trusted-proxies.ts'
 
 /**
  * Every environment variable the server and the admin CLI read, in one table (docs/install.md § Configuration):
@@ -164,6 +165,18 @@ export const VARIABLES = {
     description:
       '`1` lets webhook URLs use `http://` and private, loopback or link-local addresses (a LAN, tests); otherwise they must be `https://` on public addresses (docs/webhooks.md)',
     parse: flag,
+  }),
+  trustedProxies: variable<string[]>({
+    name: 'CLUBCRED_TRUSTED_PROXIES',
+    fallback: [],
+    shown: 'unset',
+    description:
+      "comma-separated addresses or CIDR blocks of your reverse proxies (`127.0.0.1,10.0.0.0/8`): for a request from one of them the client address is read from `X-Forwarded-For` (the console's per-address login limit, docs/admin-console.md § Limits); unset, the TCP peer is the client",
+    parse: (value) => {
+      const entries = value.split(',').map((entry) => entry.trim())
+      const bad = entries.find((entry) => parseProxyEntry(entry) === null)
+      return bad === undefined ? entries : wrong(`has ${JSON.stringify(bad)}, which is not an IP address or CIDR block`)
+    },
   }),
   signingLeaseMs: variable({
     name: 'CLUBCRED_SIGNING_LEASE_MS',

@@ -6,6 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http'
 import { pathToFileURL } from 'node:url'
 import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
+import { createTrustedProxies } from '../adapters/http/trusted-proxies.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
@@ -127,6 +128,7 @@ export async function startNodeServer({
     // The line quotes the client's Host header, masked by the listener.
     log: (line, { requestId }) => logger.warn({ requestId }, line),
     onResponse,
+    trustedProxies: createTrustedProxies(config.trustedProxies),
   })
   wired(wiredListener)
   const url = await startServing(issuer, config.role, urls, config.host, port)

@@ -13,6 +13,7 @@ import { maskedExcerpt } from '../shared/mask-secrets.ts'
 import { requestUrl } from './request-url.ts'
 import { requestBody, settleUnreadBody } from './request-body.ts'
 import { noteClientAddress } from '../http/client-address.ts'
+import type { TrustedProxies } from '../http/trusted-proxies.ts'
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void
 
@@ -31,6 +32,8 @@ export interface NodeListenerOptions {
   onResponse?: (answered: AnsweredRequest) => void
   /** Base of problem `type` URLs for the listener's own answers; defaults to the handler's. */
   problemBaseUrl?: string
+  /** Peers whose `X-Forwarded-For` names the client (`createTrustedProxies`); none by default: the peer is the client. */
+  trustedProxies?: TrustedProxies
 }
 
 type Handler = ((request: Request) => Promise<Response>) & { problemBaseUrl?: string }
@@ -52,6 +55,7 @@ export function toNodeListener(
     log = (line) => console.error(`clubcred: ${line}`),
     onResponse,
     problemBaseUrl = handler.problemBaseUrl ?? DEFAULTS.problemBaseUrl,
+    trustedProxies,
   }: NodeListenerOptions = {},
 ): NodeListener {
   return (req, res) => {
@@ -76,7 +80,7 @@ export function toNodeListener(
       log(`400 invalid-host: ${req.method} with Host ${JSON.stringify(maskedExcerpt(req.headers.host ?? '', 200))}`, { requestId: id })
       return ownAnswer('invalid-host', 'The Host header is not a valid host[:port].', id, received)
     }
-    handle(handler, req, res, refuseHost).catch(async (error) => {
+    handle(handler, req, res, refuseHost, trustedProxies).catch(async (error) => {
       onError(error)
       if (res.headersSent) return void res.end()
       await ownAnswer('internal-error', 'Something went wrong on our side.', requestId(), 0)
@@ -84,7 +88,13 @@ export function toNodeListener(
   }
 }
 
-async function handle(handler: Handler, req: IncomingMessage, res: ServerResponse, refuseHost: (received: number) => Promise<void>): Promise<void> {
+async function handle(
+  handler: Handler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  refuseHost: (received: number) => Promise<void>,
+  trustedProxies: TrustedProxies | undefined,
+): Promise<void> {
   const url = requestUrl(req)
   if (url === null) return refuseHost(0)
   const headers = new Headers()
@@ -94,7 +104,8 @@ async function handle(handler: Handler, req: IncomingMessage, res: ServerRespons
   }
   const body = req.method !== 'GET' && req.method !== 'HEAD' ? requestBody(req) : null
   const request = new Request(url, { method: req.method, headers, body: body?.stream ?? null, duplex: 'half' } as RequestInit)
-  noteClientAddress(request, req.socket.remoteAddress)
+  const peer = req.socket.remoteAddress
+  noteClientAddress(request, trustedProxies ? trustedProxies.clientAddress(peer, headers.get('x-forwarded-for')) : peer)
   const response = await handler(request)
   await send(req, res, response, body?.received() ?? 0, () => body?.detach())
 }
@@ -132,3 +143,4 @@ export { createPresentationVerifier } from './presentation-verifier.ts'
 export { createScryptPasswordHasher, SCRYPT_DEFAULTS, type ScryptPasswordHasherOptions } from './password-hasher.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'
+export { createTrustedProxies, type TrustedProxies } from '../http/trusted-proxies.ts'
