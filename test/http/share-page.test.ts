@@ -6,12 +6,12 @@
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import Database from 'better-sqlite3'
 import { decodeJwt } from 'jose'
 import { openApi, openVerificationApi, type Api } from '../support/api-harness.ts'
 import { createTestClock, TEST_EPOCH, type TestClock } from '../support/clock.ts'
 import { createTemplate, issuancePath, issue, readCredential, readIssuance } from '../core/issuances/support.ts'
 import type { Json } from '../support/json.ts'
+import { setStoredProof } from '../support/stored-proof.ts'
 
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 const SHARE_ORIGIN = 'http://chess.localhost:8787'
@@ -69,19 +69,6 @@ async function issued(template: Record<string, unknown> = {}, request: Record<st
   const pointer = (await readIssuance(api, issuanceId)).credential as { id: string; shareUrl: string; verifyUrl: string }
   assert.ok(pointer, 'the credential exists after the worker drained')
   return { issuanceId, pointer }
-}
-
-/**
- * Sets a credential's stored proof as another state would leave it: `null` (still to be made) or `''`
- * (signed before proofs). Through the SQLite file: the storage port only ever fills a missing proof.
- */
-async function markProof(credentialId: string, proof: string | null): Promise<void> {
-  const db = new Database(api.dbFile)
-  try {
-    db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, credentialId)
-  } finally {
-    db.close()
-  }
 }
 
 /** The value of the first attribute `name` in `html` on an element matching `tagPattern`, unescaped. */
@@ -341,7 +328,7 @@ describe('downloads on the share host', () => {
 
   it('while the proof is being made, the page says the JSON-LD file is being prepared and its download is a 409 page to retry', async () => {
     const { issuanceId, pointer } = await issued()
-    await markProof(pointer.id, null)
+    setStoredProof(api.dbFile, pointer.id, null)
     const { text } = await get(pointer.shareUrl)
     assert.doesNotMatch(text, /href="[^"]*credential\.json"/, 'no link to a form without its proof')
     assert.match(text, /JSON-LD 준비 중/)
@@ -357,7 +344,7 @@ describe('downloads on the share host', () => {
 
   it('a credential signed before proofs existed offers its JWT only; its JSON-LD download is a 404 page saying so', async () => {
     const { pointer } = await issued()
-    await markProof(pointer.id, '')
+    setStoredProof(api.dbFile, pointer.id, '')
     const { text } = await get(pointer.shareUrl)
     assert.doesNotMatch(text, /credential\.json/)
     assert.doesNotMatch(text, /JSON-LD/)

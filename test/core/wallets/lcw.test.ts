@@ -24,6 +24,7 @@ import {
   type CredentialRequestParams,
 } from '../../support/lcw-wallet.ts'
 import { CREDENTIAL_ISSUER, openWalletHarness, type WalletHarness } from './support.ts'
+import { setStoredProof } from '../../support/stored-proof.ts'
 
 let h: WalletHarness
 
@@ -42,13 +43,6 @@ async function issueWithJsonLdForm(options: { mode?: 'none' | 'email' } = {}) {
   const { proof: _proof, ...unsecured } = credential
   assert.deepStrictEqual(unsecured, decodeJwt(jwt).vc, 'the JSON-LD form is the credential of the JWT')
   return { ...pointer, credential }
-}
-
-/** Sets a credential's stored proof, as a credential from before proofs (`''`) or one whose proof is still to make (`null`). */
-function setStoredProof(id: string, proof: string | null): void {
-  const db = new Database(h.dbFile)
-  db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, id)
-  db.close()
 }
 
 /** The share page's "Add to Learner Credential Wallet" href, or `null` when the page has none. */
@@ -195,12 +189,12 @@ describe('Learner Credential Wallet', () => {
 
   it('shows no button and refuses a request for a credential without a JSON-LD form', async () => {
     const pointer = await h.issueOne()
-    setStoredProof(pointer.id, '')
+    setStoredProof(h.dbFile, pointer.id, '')
     assert.equal(await lcwButtonOf(pointer.shareUrl), null)
     const redirect = await h.fetch(`${CREDENTIAL_ISSUER}/lcw-requests/${pointer.id}`, { redirect: 'manual' })
     assert.equal(redirect.status, 409)
     assert.equal((await redirect.json()).code, 'json-ld-form-unavailable')
-    setStoredProof(pointer.id, null)
+    setStoredProof(h.dbFile, pointer.id, null)
     assert.equal(await lcwButtonOf(pointer.shareUrl), null)
     assert.equal((await h.fetch(`${CREDENTIAL_ISSUER}/lcw-requests/${pointer.id}`, { redirect: 'manual' })).status, 409)
   })

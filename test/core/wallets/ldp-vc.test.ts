@@ -7,13 +7,13 @@
 import assert from 'node:assert/strict'
 import { createHash, getRandomValues } from 'node:crypto'
 import { afterEach, beforeEach, describe, it } from 'node:test'
-import Database from 'better-sqlite3'
 import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose'
 import { Openid4vciClient } from '@openid4vc/openid4vci'
 import { clientAuthenticationAnonymous } from '@openid4vc/oauth2'
 import { CREDENTIAL_ISSUER, HTTPS_ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
 import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
 import type { RawResponse } from '../../support/api-harness.ts'
+import { setStoredProof } from '../../support/stored-proof.ts'
 
 const JWT_ID = 'OpenBadgeCredential_jwt_vc_json'
 const LDP_ID = 'OpenBadgeCredential_ldp_vc'
@@ -61,15 +61,6 @@ async function credentialRequest(accessToken: string, body: unknown) {
     body: JSON.stringify(body),
   })
   return { status: response.status, body: (await response.json()) as { error?: string; error_description?: string; credentials?: { credential: unknown }[] } }
-}
-
-function setProof(credentialId: string, proof: string | null): void {
-  const db = new Database(harness.dbFile)
-  try {
-    db.prepare('UPDATE credentials SET proof = ?, proof_lease_until = NULL WHERE id = ?').run(proof, credentialId)
-  } finally {
-    db.close()
-  }
 }
 
 describe('the ldp_vc configuration', () => {
@@ -123,7 +114,7 @@ describe('the ldp_vc configuration', () => {
 
   it('while the proof is being made, the offer names jwt_vc_json only and a request for ldp_vc is credential_request_denied; made, it is served', async () => {
     const credential = await harness.issueOne()
-    setProof(credential.id, null)
+    setStoredProof(harness.dbFile, credential.id, null)
     const { offer, accessToken } = await redeem(credential.shareUrl)
     assert.deepEqual(offer.credential_configuration_ids, [JWT_ID])
     const pending = await credentialRequest(accessToken, { credential_configuration_id: LDP_ID })
@@ -140,7 +131,7 @@ describe('the ldp_vc configuration', () => {
 
   it('a credential signed before proofs existed is offered as jwt_vc_json only; ldp_vc is credential_request_denied', async () => {
     const credential = await harness.issueOne()
-    setProof(credential.id, '')
+    setStoredProof(harness.dbFile, credential.id, '')
     const { offer, accessToken } = await redeem(credential.shareUrl)
     assert.deepEqual(offer.credential_configuration_ids, [JWT_ID])
     const refused = await credentialRequest(accessToken, { credential_configuration_id: LDP_ID })
