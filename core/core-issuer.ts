@@ -230,10 +230,10 @@ export interface CoreIssuer {
   }
   keys: {
     /**
-     * Rotates the club's signing keys, the VC-JWT key (returned) and the Data Integrity key; the DID
-     * document keeps the old ones, so earlier credentials verify.
+     * Rotates the club's signing keys, the VC-JWT key (returned) and the Data Integrity key (returned as
+     * `dataIntegrity`); the DID document keeps the old ones, so earlier credentials verify.
      */
-    rotate(club: string): Promise<SigningKey>
+    rotate(club: string): Promise<SigningKey & { dataIntegrity: SigningKey }>
   }
   /** Stops the worker, then closes the signer and the storage. */
   close(): Promise<void>

@@ -285,8 +285,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
         // Two units, one per owner: a crash between them leaves the Data Integrity key unrotated, which
         // a second rotation fixes; both old keys stay valid either way.
         const jwtKey = await keys.rotate(clubKeyOwner(club))
-        await keys.rotate(clubDataIntegrityKeyOwner(club))
-        return jwtKey
+        return { ...jwtKey, dataIntegrity: await keys.rotate(clubDataIntegrityKeyOwner(club)) }
       },
     },
     async close() {

@@ -167,13 +167,13 @@ export const COMMANDS: Record<string, Command> = {
     }),
   },
   'key rotate': {
-    summary: 'Gives a club a new credential signing key; older keys stay in the DID document.',
+    summary: 'Gives a club new credential signing keys (ES256 for VC-JWTs, Ed25519 for Data Integrity proofs); older keys stay in the DID document.',
     options: [CLUB],
     run: withIssuer(async (issuer, o) => {
       const club = required(o, 'club')
       if (!(await issuer.clubs.find(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
       const key = await issuer.keys.rotate(club)
-      return { kid: key.kid, club, createdAt: new Date(key.createdAt).toISOString() }
+      return { kid: key.kid, dataIntegrityKid: key.dataIntegrity.kid, club, createdAt: new Date(key.createdAt).toISOString() }
     }),
   },
   issue: {

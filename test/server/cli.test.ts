@@ -90,10 +90,11 @@ describe('the admin CLI', { concurrency: 3 }, () => {
     assert.deepStrictEqual(client.scopes, ['issuance:read', 'issuance:write', 'events:read'])
   })
 
-  it('key rotate prints the new key id; old keys stay, one active', async () => {
+  it('key rotate prints the new key ids; old keys stay, one active of each', async () => {
     const first = assertSuccess(await run('key', 'rotate', '--club', 'chess'))
     const second = assertSuccess(await run('key', 'rotate', '--club', 'chess'))
-    assert.deepStrictEqual(Object.keys(first).sort(), ['club', 'createdAt', 'kid'])
+    assert.deepStrictEqual(Object.keys(first).sort(), ['club', 'createdAt', 'dataIntegrityKid', 'kid'])
+    assert.notEqual(first.dataIntegrityKid, second.dataIntegrityKid)
     assert.equal(first.club, 'chess')
     assert.ok(!Number.isNaN(Date.parse(first.createdAt)))
     assert.notEqual(first.kid, second.kid)
@@ -103,6 +104,11 @@ describe('the admin CLI', { concurrency: 3 }, () => {
       assert.deepStrictEqual(keys, [
         { kid: first.kid, active: 0 },
         { kid: second.kid, active: 1 },
+      ])
+      const dataIntegrityKeys = db.prepare("SELECT kid, active FROM keys WHERE owner = 'club-ed25519:chess' ORDER BY created_at, kid").all()
+      assert.deepStrictEqual(dataIntegrityKeys.slice(-2), [
+        { kid: first.dataIntegrityKid, active: 0 },
+        { kid: second.dataIntegrityKid, active: 1 },
       ])
     } finally {
       db.close()
