@@ -102,7 +102,7 @@ export async function finishIssuer(issuer: Issuer, worker: Promise<void>, deadli
 export async function putBackHeld(issuer: Issuer, log: ShutdownLog): Promise<void> {
   const put = issuer.worker.releaseHeld().then(
     (jobs) => {
-      if (jobs > 0) log.info({ jobs }, 'held signing jobs put back in the queue for another worker')
+      if (jobs > 0) log.info({ jobs }, 'held signing jobs and proofs put back in the queue for another worker')
     },
     (error: unknown) => log.warn({ err: error }, 'could not put the held signing jobs back: they are taken again when their lease ends'),
   )

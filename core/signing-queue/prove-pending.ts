@@ -15,14 +15,20 @@ type Claimed = { credential: CredentialRecord; attempts: number }
  * proves them; should it die, the lease ends and another takes them. The clubs of a round are proved
  * side by side (the signer spreads them over its threads), and a club whose proofs fail (its key does not
  * open) has its credentials put back with back-off and the error recorded, without failing the others.
- * Returns the number of credentials it claimed, proved or put back.
+ * Returns the number of credentials it claimed, proved or put back. `held` holds the claimed ones' ids
+ * while the round runs, for a shutdown that must put them back (`IssuerWorker.releaseHeld`).
  */
-export async function provePendingCredentials(ctx: IssuerContext, limit: number): Promise<number> {
+export async function provePendingCredentials(ctx: IssuerContext, limit: number, held = new Set<string>()): Promise<number> {
   if (!ctx.dataIntegritySigner) return 0
   const claimed = await ctx.storage.transaction((tx) => tx.credentials.claimUnproven(ctx.clock.now(), ctx.config.signingLeaseMs, limit), {
     concurrent: true,
   })
-  await Promise.all(groupBy(claimed, ({ credential }) => credential.club).map((group) => proveClub(ctx, group)))
+  for (const { credential } of claimed) held.add(credential.id)
+  try {
+    await Promise.all(groupBy(claimed, ({ credential }) => credential.club).map((group) => proveClub(ctx, group)))
+  } finally {
+    for (const { credential } of claimed) held.delete(credential.id)
+  }
   return claimed.length
 }
 

@@ -34,7 +34,8 @@ export interface IssuerWorker {
    * Puts the signing jobs this worker has claimed and not stored yet back in the queue, claimable by
    * another worker at once rather than when their lease ends: for a shutdown that cannot wait for its
    * round any longer (docs/shutdown.md). A round stored meanwhile keeps its credentials: the storage
-   * refuses a second credential for an issuance. Returns how many jobs it put back.
+   * refuses a second credential for an issuance. The credentials of the proof round in flight go back
+   * the same way (a proof stored meanwhile stays). Returns how many jobs and proofs it put back.
    */
   releaseHeld(): Promise<number>
   /**
@@ -71,9 +72,11 @@ export function createWorker(
    * Node signer), and starts the next proof round only after another step found no JWT work.
    */
   let proving: Promise<void> | null = null
+  /** The credentials of the proof round in flight: what `releaseHeld` puts back besides the signing jobs. */
+  const heldProofs = new Set<string>()
   function startProofRound(): void {
     if (proving || stopping || !ctx.dataIntegritySigner) return
-    proving = provePendingCredentials(ctx, proofBatchSize)
+    proving = provePendingCredentials(ctx, proofBatchSize, heldProofs)
       // More may wait: the loop wakes, takes a step (a JWT claim first), then the next proof round.
       .then((claimed) => (claimed > 0 ? ctx.signingQueue.notify() : undefined))
       .catch(onError)
@@ -182,20 +185,25 @@ export function createWorker(
     async stop() {
       stopping = true
       ctx.signingQueue.notify()
-      await Promise.all([running, webhooks.stop()])
+      // The proof round in flight is stored too: its proofs are made work, cheap to keep.
+      await Promise.all([running, webhooks.stop(), proving])
     },
     async releaseHeld() {
       const jobs = [...held].flatMap((round) => round.claimed.map((item) => item.job.issuanceId))
+      const proofs = [...heldProofs]
       held.clear()
-      if (jobs.length === 0) return 0
+      heldProofs.clear()
+      if (jobs.length === 0 && proofs.length === 0) return 0
       const now = ctx.clock.now()
       await ctx.storage.transaction(
         async (tx) => {
           for (const issuanceId of jobs) await tx.signingJobs.release(issuanceId, 'released at shutdown', now)
+          // A proof stored meanwhile stays: the release ignores credentials whose proof is made.
+          if (proofs.length > 0) await tx.credentials.releaseUnproven(proofs, 'released at shutdown', now)
         },
         { concurrent: true },
       )
-      return jobs.length
+      return jobs.length + proofs.length
     },
     async drain() {
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')

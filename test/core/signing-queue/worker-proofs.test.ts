@@ -57,4 +57,28 @@ describe('the worker and the proof round', () => {
       await h.close()
     }
   })
+
+  it('releaseHeld() puts the proof round in flight back at once, for another worker; a proof stored meanwhile stays', async () => {
+    const gate = gatedSigner()
+    const h = createCoreHarness({ dataIntegritySigner: gate.signer, worker: { pollMs: 10 } })
+    try {
+      await h.issuer.clubs.create({ domain: 'chess', name: 'Chess' })
+      const template = await h.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
+      await h.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(2) })
+      h.issuer.worker.start()
+      await gate.waiting
+      assert.equal(await h.storage.transaction((tx) => tx.credentials.claimUnproven(h.clock.now(), 60_000, 10)).then((c) => c.length), 0, 'leased by the round')
+      assert.equal(await h.issuer.worker.releaseHeld(), 2)
+      assert.equal(await h.issuer.worker.releaseHeld(), 0, 'nothing held twice')
+      // Another worker takes them without waiting for the lease (the clock does not move).
+      const other = await h.storage.transaction((tx) => tx.credentials.claimUnproven(h.clock.now(), 60_000, 10))
+      assert.equal(other.length, 2)
+      gate.open()
+      await h.issuer.worker.stop()
+      for (const { credential } of other) assert.notEqual((await h.storage.credentials.findByIssuance(credential.issuanceId))?.proof, null)
+    } finally {
+      gate.open()
+      await h.close()
+    }
+  })
 })
