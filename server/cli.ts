@@ -31,6 +31,7 @@ import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import { DriverMissing, loadDriver } from './load-driver.ts'
 import type { Issuer } from '../index.ts'
 import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
+import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 
 /** Where output goes: a stream of the process, or a test's collector. */
 export interface CliOutput {
@@ -79,7 +80,7 @@ const CLIENT = option('client', 'ID', 'the API client id (`cc_…`)', true)
 const WEBHOOK = option('webhook', 'ID', 'the webhook endpoint id that `webhook create` printed', true)
 const ACHIEVEMENT = option('achievement', 'N', 'the achievement template id', true)
 /** The CLI's SQLite driver, for the commands that work on SQLite files (the schema check runs the migrations on it). */
-const sqliteDriver = async () => (await loadBetterSqlite3()).betterSqlite3Driver
+const sqliteDriver = () => loadSqliteDriver()
 const UNSEALED = option(
   'unsealed',
   undefined,
@@ -223,9 +224,9 @@ export const COMMANDS: Record<string, Command> = {
     // Works on the two databases themselves, not through an issuer.
     run: async (o, { config }) => {
       const to = required(o, 'to')
-      const [{ copyStorage }, { betterSqlite3Driver }] = await Promise.all([import('./storage-copy.ts'), loadBetterSqlite3()])
+      const [{ copyStorage }, openDriver] = await Promise.all([import('./storage-copy.ts'), loadSqliteDriver()])
       try {
-        return await copyStorage(config, to, betterSqlite3Driver)
+        return await copyStorage(config, to, openDriver)
       } catch (error) {
         // The refusals (no source file, a target with rows, a wrong URL) are the operator's to fix.
         throw error instanceof TypeError ? new UsageError(error.message) : error
@@ -512,7 +513,7 @@ async function openIssuer(config: ServerConfig, io: CliIo): Promise<Issuer> {
     import('./log.ts'),
   ])
   // Loaded only on SQLite: a command on PostgreSQL needs no better-sqlite3.
-  const openDriver = async (filename: string) => (await loadBetterSqlite3()).betterSqlite3Driver(filename)
+  const openDriver = async (filename: string) => (await loadSqliteDriver())(filename)
   const logger = createLogger({ level: config.logLevel, destination: logDestination(io) })
   return wireIssuer({ config, urls: resolveUrls(config, config.port), openDriver, signer: createNodeSigner(), logger })
 }
@@ -522,9 +523,13 @@ function logDestination(io: CliIo): 'stderr' | { write(text: string): void } {
   return io.stderr === process.stderr ? 'stderr' : { write: (text) => void io.stderr.write(text) }
 }
 
-/** Node's SQLite driver; where it is not installed, `DriverMissing` (`driver-missing`, exit 1). */
-function loadBetterSqlite3() {
-  return loadDriver('better-sqlite3', () => import('../adapters/sqlite/driver-better-sqlite3.ts'))
+/**
+ * The SQLite driver of this runtime: better-sqlite3 on Node (where it is not installed, `DriverMissing`,
+ * `driver-missing`, exit 1); `node:sqlite` on Deno, which loads no native module, as the Deno entry does.
+ */
+async function loadSqliteDriver(): Promise<(filename: string) => SqliteDriver> {
+  if ('Deno' in globalThis) return (await import('../adapters/sqlite/driver-node-sqlite.ts')).nodeSqliteDriver
+  return (await loadDriver('better-sqlite3', () => import('../adapters/sqlite/driver-better-sqlite3.ts'))).betterSqlite3Driver
 }
 
 /**

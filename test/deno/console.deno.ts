@@ -1,0 +1,82 @@
+/**
+ * The staff console on the Deno entry (docs/admin-console.md): `server/deno.ts` as a child process, the
+ * admin made by the CLI run on Deno (node:sqlite, no FFI) against the same data dir, then driven over
+ * HTTP as a browser would: the setup link, the password (scrypt on Deno's node:crypto), login, a
+ * template with a Korean name, one issuance by the Issue form, signed by the server's worker, revoked
+ * with its confirmation; the public verdict then says revoked; logout ends the session.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, it } from 'node:test'
+import { denoCli, startDenoServer } from '../support/deno-server.ts'
+
+const PASSWORD = 'a long enough pass phrase'
+
+describe('the staff console on Deno', () => {
+  it('setup link, password, login, template, issue, revoke, logout', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'clubcred-deno-console-'))
+    const server = await startDenoServer(dataDir)
+    try {
+      // Requests go to the address it listens on; a form's Origin is its public URL's (localhost, its default).
+      const address = new URL(server.url).origin
+      const origin = `http://localhost:${new URL(server.url).port}`
+      const created = (await denoCli(dataDir, 'admin', 'create', '--club', 'demo', '--email', 'staff@demo.example')) as { setupUrl: string }
+      const token = new URL(created.setupUrl).searchParams.get('token')!
+      let cookie = ''
+      const get = (path: string) => fetch(`${address}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' })
+      const post = (path: string, form: Record<string, string>) =>
+        fetch(`${address}${path}`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
+          body: new URLSearchParams(form).toString(),
+          redirect: 'manual',
+        })
+      const pageOf = async (path: string) => {
+        const response = await get(path)
+        assert.equal(response.status, 200, `${path} answered ${response.status}`)
+        return response.text()
+      }
+
+      assert.match(await pageOf(`/admin/setup?token=${token}`), /staff@demo\.example/)
+      const setup = await post('/admin/setup', { token, password: PASSWORD, confirmation: PASSWORD })
+      assert.equal(setup.status, 303, await setup.text())
+      const login = await post('/admin/login', { email: 'staff@demo.example', password: PASSWORD })
+      assert.equal(login.status, 303, await login.text())
+      cookie = login.headers.getSetCookie()[0]!.split(';')[0]!
+      const overview = await pageOf('/admin/')
+      const csrf = /name="csrf" value="([^"]+)"/.exec(overview)![1]!
+
+      const template = await post('/admin/templates/new', { csrf, name: '데노 배지', description: '데노에서 만든 템플릿', type: 'completion' })
+      assert.equal(template.status, 303, await template.text())
+      const templateId = /\/admin\/templates\/(\d+)/.exec(template.headers.get('location')!)![1]!
+      assert.match(await pageOf(`/admin/templates/${templateId}`), /데노 배지/)
+
+      const issued = await post('/admin/issue', { csrf, achievementFormId: templateId, name: '김데노', email: 'deno@demo.example', mode: 'none' })
+      assert.equal(issued.status, 303, await issued.text())
+      const issuancePath = new URL(issued.headers.get('location')!, origin).pathname
+      // The server's worker signs it a moment later: the page then links the credential's JWT.
+      let page = await pageOf(issuancePath)
+      for (let i = 0; i < 200 && !page.includes('/credential.jwt"'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50))
+        page = await pageOf(issuancePath)
+      }
+      assert.ok(page.includes('/credential.jwt"'), 'signed within 10 s')
+      assert.match(page, /김데노/)
+
+      const revoked = await post(`${issuancePath}/revoke`, { csrf, reason: '테스트', confirm: 'yes' })
+      assert.equal(revoked.status, 303, await revoked.text())
+      assert.match(await pageOf(issuancePath), /취소|[Rr]evoked/)
+
+      const out = await post('/admin/logout', { csrf })
+      assert.equal(out.status, 303)
+      const after = await get('/admin/')
+      assert.equal(after.status, 303, 'the session ended')
+      await after.body?.cancel()
+    } finally {
+      assert.equal(await server.stop(), 0, server.stderr)
+      rmSync(dataDir, { recursive: true, force: true })
+    }
+  })
+})
