@@ -4,6 +4,7 @@
  */
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.ts'
+import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
@@ -26,9 +27,18 @@ export interface Console {
   close(): Promise<void>
 }
 
-export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { origin?: string; limits?: Partial<AdminConsoleLimits> } = {}): Promise<Console> {
+/**
+ * `webhooks`: deliveries go out through the real Node transport, loopback receivers allowed, and the
+ * clock starts now, since receivers check `webhook-timestamp` against their own clock.
+ */
+export async function openConsole({
+  origin = CONSOLE_ORIGIN,
+  limits = {},
+  webhooks = false,
+}: { origin?: string; limits?: Partial<AdminConsoleLimits>; webhooks?: boolean } = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
-  const clock = createTestClock()
+  const clock = createTestClock(webhooks ? Date.now() : undefined)
+  const transport = webhooks ? createWebhookTransport() : null
   const host = new URL(origin).host
   const urls: IssuerUrls = { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: host, legacyBase: origin }
   const issuer = createIssuer({
@@ -39,6 +49,7 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
     adminConsole: limits,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 } }),
     http: { onError: (error) => console.error(error) },
+    ...(transport && { webhooks: { allowPrivate: true }, webhookTransport: transport }),
   })
   const get = (path: string, cookie?: string) => issuer.fetch(new Request(`${origin}${path}`, { headers: cookie ? { cookie } : {} }))
   const post: Console['post'] = (path, form, { cookie, headers = {} } = {}) =>
@@ -73,7 +84,8 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
       return email
     },
     async close() {
-      // The worker never started; closing the storage is all there is.
+      // The worker never started (tests drain it); the transport's connections and the storage are all there is.
+      await transport?.close()
       await sqlite.close()
     },
   }
