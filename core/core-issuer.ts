@@ -3,6 +3,7 @@ import type { Club } from './clubs/club.ts'
 import type { CreateClubInput } from './clubs/create.ts'
 import type { ClubRoot } from './clubs/read-root.ts'
 import type { ClientCredentials, CreateClientInput } from './clients/create.ts'
+import type { ClientView } from './clients/list.ts'
 import type { TokenRequest, TokenResponse } from './tokens/issue.ts'
 import type { Principal } from './tokens/principal.ts'
 import type { ScopeName } from './scopes.ts'
@@ -92,6 +93,8 @@ export interface CoreIssuer {
     rotate(clientId: string): Promise<{ client_id: string; client_secret: string }>
     /** Deletes a client; its tokens stop working. `client-not-found`. */
     delete(clientId: string): Promise<{ deleted: true }>
+    /** The club's clients (ids, scopes, times, lockout; never a secret), oldest first. */
+    list(club: string): Promise<ClientView[]>
   }
   tokens: {
     /** The client-credentials grant (docs/api.md §4.1); throws `OAuthError` (RFC 6749 codes), not `ProblemError`. */

@@ -6,6 +6,7 @@ import { listTemplates, readTemplate } from './achievements/read.ts'
 import { addCoIssuer, listCoIssuers, removeCoIssuer } from './achievements/co-issuers.ts'
 import { createClient, type CreateClientInput } from './clients/create.ts'
 import { deleteClient } from './clients/delete.ts'
+import { listClients } from './clients/list.ts'
 import { rotateClientSecret } from './clients/rotate.ts'
 import { createClub, type CreateClubInput } from './clubs/create.ts'
 import { readClubRoot } from './clubs/read-root.ts'
@@ -186,6 +187,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
       create: (input: CreateClientInput) => createClient(ctx, input),
       rotate: (clientId: string) => rotateClientSecret(ctx, clientId),
       delete: (clientId: string) => deleteClient(ctx, clientId),
+      list: (club: string) => listClients(ctx, club),
     },
     tokens: {
       issue: (request: TokenRequest) => issueAccessToken(ctx, request),

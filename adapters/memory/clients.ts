@@ -12,6 +12,12 @@ export function createClientStore(state: State, journal: Journal): ClientStore {
       const client = state.clients.get(id)
       return client ? copy(client) : null
     },
+    async listByClub(club) {
+      return [...state.clients.values()]
+        .filter((client) => client.club === club)
+        .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .map(copy)
+    },
     async updateSecret(id, secretHash, secretSetAt) {
       const client = state.clients.get(id)
       if (!client) return false

@@ -58,9 +58,9 @@ export function createWebhookDeliveryStore(state: State, journal: Journal): Webh
     async markGivenUp(id, at, { status, error }) {
       change(id, { givenUpAt: at, lastStatus: status, lastError: error, leaseUntil: null })
     },
-    async listByEndpoint(endpointId, limit) {
+    async listByEndpoint(endpointId, limit, beforeId = null) {
       return [...state.webhookDeliveries.values()]
-        .filter((delivery) => delivery.endpointId === endpointId)
+        .filter((delivery) => delivery.endpointId === endpointId && (beforeId === null || delivery.id < beforeId))
         .sort((a, b) => b.id - a.id)
         .slice(0, limit)
         .map(copy)

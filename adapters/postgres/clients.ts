@@ -16,6 +16,9 @@ export function createClientStore({ sql }: Database): ClientStore {
       const [row] = await sql`SELECT * FROM clients WHERE id = ${id}`
       return row ? toApiClient(row) : null
     },
+    async listByClub(club) {
+      return (await sql`SELECT * FROM clients WHERE club = ${club} ORDER BY created_at, id`).map(toApiClient)
+    },
     async updateSecret(id, secretHash, secretSetAt) {
       const result = await sql`UPDATE clients SET secret_hash = ${secretHash}, secret_set_at = ${secretSetAt} WHERE id = ${id}`
       return result.count > 0

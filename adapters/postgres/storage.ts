@@ -56,7 +56,7 @@ const IDLE_IN_TRANSACTION_MS = 60_000
 /** Store methods that only read: called directly on the port, they run on the pool without any lock. */
 const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   clubs: ['findByDomain', 'count'],
-  clients: ['findById'],
+  clients: ['findById', 'listByClub'],
   clientAuthFailures: ['find'],
   admins: ['findById', 'findByEmail', 'findBySetupTokenHash', 'listByClub', 'findLoginFailures'],
   adminSessions: ['findByIdHash'],

@@ -66,8 +66,9 @@ export function createWebhookDeliveryStore({ sql }: Database): WebhookDeliverySt
     async markGivenUp(id, at, { status, error }) {
       await sql`UPDATE webhook_deliveries SET given_up_at = ${at}, last_status = ${status}, last_error = ${error}, lease_until = NULL WHERE id = ${id}`
     },
-    async listByEndpoint(endpointId, limit) {
-      return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`).map(toWebhookDelivery)
+    async listByEndpoint(endpointId, limit, beforeId = null) {
+      const below = beforeId === null ? sql`` : sql`AND id < ${beforeId}`
+      return (await sql`SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ${below} ORDER BY id DESC LIMIT ${limit}`).map(toWebhookDelivery)
     },
   }
 }

@@ -19,6 +19,9 @@ export function createClientStore(db: Database): ClientStore {
       const row = db.get('SELECT * FROM clients WHERE id = ?', id)
       return row ? toApiClient(row) : null
     },
+    async listByClub(club) {
+      return db.all('SELECT * FROM clients WHERE club = ? ORDER BY created_at, id', club).map(toApiClient)
+    },
     async updateSecret(id, secretHash, secretSetAt) {
       return db.run('UPDATE clients SET secret_hash = ?, secret_set_at = ? WHERE id = ?', secretHash, secretSetAt, id) > 0
     },

@@ -76,8 +76,13 @@ export function createWebhookDeliveryStore(db: Database): WebhookDeliveryStore {
     async markGivenUp(id, at, { status, error }) {
       db.run('UPDATE webhook_deliveries SET given_up_at = ?, last_status = ?, last_error = ?, lease_until = NULL WHERE id = ?', at, status, error, id)
     },
-    async listByEndpoint(endpointId, limit) {
-      return db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?', endpointId, limit).map(toWebhookDelivery)
+    async listByEndpoint(endpointId, limit, beforeId = null) {
+      // Two statements, not `(? IS NULL OR id < ?)`: each keeps a plain range on the (endpoint_id, id) index.
+      const rows =
+        beforeId === null
+          ? db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY id DESC LIMIT ?', endpointId, limit)
+          : db.all('SELECT * FROM webhook_deliveries WHERE endpoint_id = ? AND id < ? ORDER BY id DESC LIMIT ?', endpointId, beforeId, limit)
+      return rows.map(toWebhookDelivery)
     },
   }
 }

@@ -45,6 +45,8 @@ export interface ClientStore {
   /** MUST throw `StorageConflict` when the id exists. */
   insert(client: ApiClient): Promise<void>
   findById(id: string): Promise<ApiClient | null>
+  /** The club's clients, oldest first (`createdAt`, then `id`); `[]` when none. */
+  listByClub(club: string): Promise<ApiClient[]>
   /** Replaces the secret hash. Returns `false` when there is no such client. */
   updateSecret(id: string, secretHash: string, secretSetAt: number): Promise<boolean>
   /** Returns `false` when there was no such client. MUST also delete the client's `ClientAuthFailureStore` window. */
@@ -388,8 +390,8 @@ export interface WebhookDeliveryStore {
   markFailed(id: number, failure: { status: number | null; error: string; nextAttemptAt: number }): Promise<void>
   /** Ends the delivery as given up, recording the last failure, and frees its lease. */
   markGivenUp(id: number, at: number, failure: { status: number | null; error: string }): Promise<void>
-  /** The endpoint's deliveries, highest id (newest) first, at most `limit`; `[]` when none. */
-  listByEndpoint(endpointId: string, limit: number): Promise<WebhookDelivery[]>
+  /** The endpoint's deliveries, highest id (newest) first, at most `limit`, strictly below `beforeId` when set; `[]` when none. */
+  listByEndpoint(endpointId: string, limit: number, beforeId?: number | null): Promise<WebhookDelivery[]>
 }
 
 export interface DesignStore {

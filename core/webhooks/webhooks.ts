@@ -12,10 +12,10 @@ export interface Webhooks {
   /** The new secret is in the answer this once; the old one signs beside it for 24 h. */
   rotateSecret(id: string): Promise<WebhookView & { secret: string }>
   delete(id: string): Promise<{ id: string; deleted: true }>
-  /** The delivery log, newest first. */
-  deliveries(id: string, limit?: number): Promise<DeliveryView[]>
-  /** Delivers again every event after `afterEventId`. */
-  replay(id: string, afterEventId: string): Promise<{ id: string; replayed: number }>
+  /** The delivery log, newest first; the next page is below the last delivery's id (`beforeId`). */
+  deliveries(id: string, limit?: number, beforeId?: number | null): Promise<DeliveryView[]>
+  /** Delivers again every event after `afterEventId`, up to `throughEventId` when given (one event: its id and the id before). */
+  replay(id: string, afterEventId: string, throughEventId?: string | null): Promise<{ id: string; replayed: number }>
 }
 
 export function createWebhooks(ctx: IssuerContext): Webhooks {
@@ -25,7 +25,7 @@ export function createWebhooks(ctx: IssuerContext): Webhooks {
     update: (id, input) => updateWebhook(ctx, id, input),
     rotateSecret: (id) => rotateWebhookSecret(ctx, id),
     delete: (id) => deleteWebhook(ctx, id),
-    deliveries: (id, limit) => listDeliveries(ctx, id, limit),
-    replay: (id, after) => replayWebhook(ctx, id, after),
+    deliveries: (id, limit, beforeId) => listDeliveries(ctx, id, limit, beforeId),
+    replay: (id, after, through) => replayWebhook(ctx, id, after, through),
   }
 }

@@ -4,6 +4,7 @@
  */
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.ts'
+import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
@@ -29,13 +30,25 @@ export interface Console {
   close(): Promise<void>
 }
 
+/**
+ * `webhooks`: deliveries go out through the real Node transport, loopback receivers allowed, and the
+ * clock starts now, since receivers check `webhook-timestamp` against their own clock. `hasher`: the
+ * password hasher's bounds.
+ */
 export async function openConsole({
   origin = CONSOLE_ORIGIN,
   limits = {},
   hasher = {},
-}: { origin?: string; limits?: Partial<AdminConsoleLimits>; hasher?: { concurrency?: number; maxWaiting?: number } } = {}): Promise<Console> {
+  webhooks = false,
+}: {
+  origin?: string
+  limits?: Partial<AdminConsoleLimits>
+  hasher?: { concurrency?: number; maxWaiting?: number }
+  webhooks?: boolean
+} = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
-  const clock = createTestClock()
+  const clock = createTestClock(webhooks ? Date.now() : undefined)
+  const transport = webhooks ? createWebhookTransport() : null
   const host = new URL(origin).host
   const urls: IssuerUrls = { base: origin, auth: `${origin}/oauth`, public: origin, shareHost: host, legacyBase: origin }
   const issuer = createIssuer({
@@ -46,6 +59,7 @@ export async function openConsole({
     adminConsole: limits,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 }, ...hasher }),
     http: { onError: (error) => console.error(error) },
+    ...(transport && { webhooks: { allowPrivate: true }, webhookTransport: transport }),
   })
   const get = (path: string, cookie?: string) => issuer.fetch(new Request(`${origin}${path}`, { headers: cookie ? { cookie } : {} }))
   const post: Console['post'] = (path, form, { cookie, headers = {} } = {}) =>
@@ -81,7 +95,8 @@ export async function openConsole({
       return email
     },
     async close() {
-      // The worker never started; closing the storage is all there is.
+      // The worker never started (tests drain it); the transport's connections and the storage are all there is.
+      await transport?.close()
       await sqlite.close()
     },
   }

@@ -32,4 +32,9 @@ header button{margin:0;background:transparent;border-color:#fff}
 table{width:100%;border-collapse:collapse;font-size:.9rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
+.subnav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:0 0 1rem}
+.subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1f24}
+.secret input{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f7f8fa}
+button.small{margin:0;padding:.25rem .6rem;font-size:.85rem}
+.visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
 `.trim()

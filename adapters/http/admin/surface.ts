@@ -13,6 +13,10 @@ import { addTemplateRoutes } from './templates.ts'
 import type { ConsoleFrame, SessionForm } from './frame.ts'
 import { addIssuanceRoutes } from './issuances.ts'
 import { addIssueRoutes } from './issue.ts'
+import { addClientRoutes } from './clients.ts'
+import { addApiKeyRoutes } from './api-keys.ts'
+import { addWebhookRoutes } from './webhooks.ts'
+import { addEventRoutes } from './events.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -120,6 +124,10 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   addTemplateRoutes(router, frame)
   addIssuanceRoutes(router, frame)
   addIssueRoutes(router, frame)
+  addClientRoutes(router, frame)
+  addApiKeyRoutes(router, frame)
+  addWebhookRoutes(router, frame)
+  addEventRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -186,6 +194,20 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/issuances/:id', 'GET, HEAD'],
     ['/issuances/:id/revoke', 'POST'],
     ['/issuances/:id/file', 'GET, HEAD'],
+    ['/clients', 'GET, HEAD, POST'],
+    ['/clients/:id', 'GET, HEAD'],
+    ['/clients/:id/rotate', 'POST'],
+    ['/clients/:id/delete', 'POST'],
+    ['/api-keys', 'GET, HEAD, POST'],
+    ['/api-keys/:id', 'GET, HEAD'],
+    ['/api-keys/:id/revoke', 'POST'],
+    ['/webhooks', 'GET, HEAD, POST'],
+    ['/webhooks/:id', 'GET, HEAD'],
+    ['/webhooks/:id/enabled', 'POST'],
+    ['/webhooks/:id/rotate', 'POST'],
+    ['/webhooks/:id/delete', 'POST'],
+    ['/webhooks/:id/replay', 'POST'],
+    ['/events', 'GET, HEAD'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }

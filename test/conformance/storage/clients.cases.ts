@@ -19,6 +19,25 @@ export function clientCases(open: OpenStorage, options: CaseOptions = {}): void 
       assert.equal(Object.getPrototypeOf(found), Object.prototype)
     })
 
+    it("listByClub returns the club's clients oldest first as plain objects, none of another club", async () => {
+      await storage().transaction(async (tx) => {
+        await tx.clubs.insert(aClub())
+        await tx.clubs.insert(aClub({ domain: 'go', name: 'Go Club' }))
+      })
+      const late = aClient({ id: 'cc_a', createdAt: 1_900_000_000_002 })
+      const tie = aClient({ id: 'cc_c', createdAt: 1_900_000_000_001 })
+      const early = aClient({ id: 'cc_b', createdAt: 1_900_000_000_001 })
+      const other = aClient({ id: 'cc_go', club: 'go' })
+      await storage().transaction(async (tx) => {
+        for (const client of [late, tie, early, other]) await tx.clients.insert(client)
+      })
+      const listed = await storage().clients.listByClub('chess')
+      assert.deepStrictEqual(listed, [early, tie, late])
+      assert.equal(Object.getPrototypeOf(listed[0]), Object.prototype)
+      assert.deepStrictEqual(await storage().clients.listByClub('go'), [other])
+      assert.deepStrictEqual(await storage().clients.listByClub('nowhere'), [])
+    })
+
     it('finding an absent client returns null', async () => {
       assert.equal(await storage().clients.findById('cc_absent'), null)
     })

@@ -110,6 +110,17 @@ export function webhookCases(open: OpenStorage, options: CaseOptions = {}): void
       assert.equal(Object.getPrototypeOf(listed[0]), Object.prototype)
     })
 
+    it('deliveries: the next page is strictly below beforeId, of this endpoint only', async () => {
+      await insert(anEndpoint(), anEndpoint({ id: 'wh_other' }))
+      const stored = await enqueue('wh_AAAAAAAAAAAAAAAA', 5)
+      await enqueue('wh_other', 2)
+      const list = (beforeId: number | null, limit = 2) => storage().webhookDeliveries.listByEndpoint('wh_AAAAAAAAAAAAAAAA', limit, beforeId)
+      assert.deepStrictEqual(await list(null), [stored[4], stored[3]])
+      assert.deepStrictEqual(await list(stored[3]!.id), [stored[2], stored[1]])
+      assert.deepStrictEqual(await list(stored[1]!.id), [stored[0]])
+      assert.deepStrictEqual(await list(stored[0]!.id), [])
+    })
+
     it('claimDue leases due deliveries lowest id first, counts the attempt, and skips leased, future, ended and disabled ones', async () => {
       await insert(anEndpoint(), anEndpoint({ id: 'wh_off', enabled: false }))
       const [a, b, c, d] = await enqueue('wh_AAAAAAAAAAAAAAAA', 4)

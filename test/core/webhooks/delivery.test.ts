@@ -156,6 +156,27 @@ describe('webhook delivery', () => {
     )
   })
 
+  it('replay with a last event delivers again the events between, and no later one; the log pages below a delivery id', async () => {
+    const { h, issue } = await setUp()
+    const r = await receiver()
+    const hook = await h.issuer.webhooks.create({ club: 'chess', url: r.url })
+    await issue(3)
+    await h.issuer.worker.drain()
+    const ids = (await feedIds(h)).map(Number).sort((a, b) => a - b)
+    const one = ids[2]!
+    assert.deepEqual(await h.issuer.webhooks.replay(hook.id, String(one - 1), String(one)), { id: hook.id, replayed: 1 })
+    await h.issuer.worker.drain()
+    assert.deepEqual(
+      r.received.slice(ids.length).map((request) => Number(request.id)),
+      [one],
+    )
+    await assert.rejects(h.issuer.webhooks.replay(hook.id, String(one), String(one)), { code: 'validation-failed' })
+    const log = await h.issuer.webhooks.deliveries(hook.id, 1000)
+    assert.equal(log.length, ids.length + 1)
+    const second = await h.issuer.webhooks.deliveries(hook.id, 2, log[1]!.id)
+    assert.deepEqual(second, log.slice(2, 4))
+  })
+
   it('a receiver that never answers 2xx: given up after the schedule, the endpoint disabled after 5 give-ups, with an event', async () => {
     const { h, issue } = await setUp()
     const r = await receiver([], () => 503)
