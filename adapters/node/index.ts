@@ -130,5 +130,6 @@ export { createNodeSigner } from './signer.ts'
 export { createDataIntegritySigner } from './data-integrity-signer.ts'
 export { createPresentationVerifier } from './presentation-verifier.ts'
 export { createScryptPasswordHasher, SCRYPT_DEFAULTS, type ScryptPasswordHasherOptions } from './password-hasher.ts'
+export { createPasskeyVerifier } from './passkey-verifier.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'

@@ -4,6 +4,7 @@
  */
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.ts'
+import { createPasskeyVerifier } from '../../adapters/node/passkey-verifier.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
@@ -38,6 +39,7 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
     clock,
     adminConsole: limits,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 } }),
+    passkeyVerifier: createPasskeyVerifier(),
     http: { onError: (error) => console.error(error) },
   })
   const get = (path: string, cookie?: string) => issuer.fetch(new Request(`${origin}${path}`, { headers: cookie ? { cookie } : {} }))

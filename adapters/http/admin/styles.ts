@@ -32,4 +32,8 @@ header button{margin:0;background:transparent;border-color:#fff}
 table{width:100%;border-collapse:collapse;font-size:.9rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
+[hidden]{display:none!important}
+.passkey{margin-top:1.25rem;padding-top:.75rem;border-top:1px solid #e6e9ef}
+.passkey-status{margin:.5rem 0 0}
+td form button{margin-top:.25rem}
 `.trim()
