@@ -62,6 +62,7 @@ import { checkReadiness, signingQueueState, type ReadinessOptions } from './heal
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
 import { createAdmins } from './admins/admins.ts'
 import { unavailablePasswordHasher, type PasswordHasher } from './ports/password-hasher.ts'
+import type { PasskeyVerifier } from './ports/passkey-verifier.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
   storage: StoragePort
@@ -99,6 +100,11 @@ export interface IssuerOptions extends IssuerConfigInput {
    * admins can be created but no password set nor login made (docs/admin-console.md).
    */
   passwordHasher?: PasswordHasher | null
+  /**
+   * Checks the staff console's passkeys (`createPasskeyVerifier()` from `clubcred/node`). Without one, the
+   * console offers no passkeys and logs in by password only (docs/admin-console.md § Passkeys).
+   */
+  passkeyVerifier?: PasskeyVerifier | null
 }
 
 /**
@@ -165,7 +171,10 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
  * The operations of `CoreIssuer` over a context already made by `createIssuerContext`: what
  * `createCoreIssuer` does after checking its options, open to the tests and benches that hold the context.
  */
-export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<IssuerOptions, 'worker' | 'certificates' | 'passwordHasher'>): CoreIssuer {
+export function createCoreIssuerFromContext(
+  ctx: IssuerContext,
+  options: Pick<IssuerOptions, 'worker' | 'certificates' | 'passwordHasher' | 'passkeyVerifier'>,
+): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
   const worker = createWorker(ctx, options.worker)
@@ -276,7 +285,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
-    admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher),
+    admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher, options.passkeyVerifier ?? null),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),

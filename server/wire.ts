@@ -4,6 +4,7 @@ import { createSmtpNotifier } from '../adapters/smtp/index.ts'
 import { createPdfRenderer } from '../adapters/pdf/index.ts'
 import { createPresentationVerifier } from '../adapters/node/presentation-verifier.ts'
 import { createScryptPasswordHasher } from '../adapters/node/password-hasher.ts'
+import { createPasskeyVerifier } from '../adapters/node/passkey-verifier.ts'
 import { openStorage } from './storage.ts'
 import { checkMasterKey, MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import type { IssuerUrls } from '../core/config.ts'
@@ -82,6 +83,8 @@ export async function wireIssuer({
     certificates: createPdfRenderer(),
     // The staff console's passwords: scrypt of node:crypto, which Deno's node:crypto has too.
     passwordHasher: createScryptPasswordHasher(),
+    // Its passkeys: @simplewebauthn/server, on WebCrypto, which loads on Deno too.
+    passkeyVerifier: createPasskeyVerifier(),
     // Without SMTP, recipient mail waits in the outbox table.
     notifier: config.smtpUrl ? loggedNotifier(createSmtpNotifier({ url: config.smtpUrl, from: config.mailFrom }), logger) : null,
     ...(metrics ? { metrics: metrics.port } : {}),

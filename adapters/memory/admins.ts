@@ -44,6 +44,7 @@ export function createAdminStore(state: State, journal: Journal): AdminStore {
     async delete(id) {
       for (const [idHash, session] of state.adminSessions) if (session.adminId === id) remove(journal, state.adminSessions, idHash)
       remove(journal, state.adminLoginFailures, id)
+      for (const [passkeyId, passkey] of state.adminPasskeys) if (passkey.adminId === id) remove(journal, state.adminPasskeys, passkeyId)
       return remove(journal, state.admins, id)
     },
     async recordLoginFailure(id, now, windowMs) {

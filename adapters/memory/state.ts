@@ -4,6 +4,7 @@ import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { Admin, AdminLoginFailureWindow } from '../../core/admins/admin.ts'
 import type { AdminSession } from '../../core/admins/admin-session.ts'
+import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
   ApiKeyRecord,
@@ -29,6 +30,10 @@ export interface State {
   adminLoginFailures: Map<string, AdminLoginFailureWindow>
   /** Keyed by the session id's hash. */
   adminSessions: Map<string, AdminSession>
+  /** Keyed by the passkey's id; only of admins in `admins` (deleting an admin deletes its passkeys). */
+  adminPasskeys: Map<string, AdminPasskey>
+  /** Keyed by the challenge. */
+  passkeyChallenges: Map<string, PasskeyChallenge>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -74,6 +79,8 @@ export function createState(): State {
     admins: new Map(),
     adminLoginFailures: new Map(),
     adminSessions: new Map(),
+    adminPasskeys: new Map(),
+    passkeyChallenges: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

@@ -4,6 +4,7 @@ import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
+import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-passkeys.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
@@ -27,6 +28,8 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   clientAuthFailures: createClientAuthFailureStore,
   admins: createAdminStore,
   adminSessions: createAdminSessionStore,
+  adminPasskeys: createAdminPasskeyStore,
+  passkeyChallenges: createPasskeyChallengeStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -141,6 +141,7 @@ export { createNodeSigner } from './signer.ts'
 export { createDataIntegritySigner } from './data-integrity-signer.ts'
 export { createPresentationVerifier } from './presentation-verifier.ts'
 export { createScryptPasswordHasher, SCRYPT_DEFAULTS, type ScryptPasswordHasherOptions } from './password-hasher.ts'
+export { createPasskeyVerifier } from './passkey-verifier.ts'
 
 export { createWebhookTransport, type WebhookTransportOptions } from './webhook-transport.ts'
 export { createTrustedProxies, type TrustedProxies } from '../http/trusted-proxies.ts'

@@ -4,6 +4,7 @@ import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
+import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-passkeys.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
@@ -60,6 +61,8 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   clientAuthFailures: ['find'],
   admins: ['findById', 'findByEmail', 'findBySetupTokenHash', 'listByClub', 'findLoginFailures'],
   adminSessions: ['findByIdHash'],
+  adminPasskeys: ['findByCredentialId', 'listByAdmin'],
+  passkeyChallenges: [],
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],
@@ -84,6 +87,8 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   clientAuthFailures: createClientAuthFailureStore,
   admins: createAdminStore,
   adminSessions: createAdminSessionStore,
+  adminPasskeys: createAdminPasskeyStore,
+  passkeyChallenges: createPasskeyChallengeStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

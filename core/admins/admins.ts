@@ -6,6 +6,17 @@ import { readOverview, type ClubOverview } from './overview.ts'
 import { createLoginLimiter } from './login-limiter.ts'
 import type { IssuerContext } from '../context.ts'
 import type { PasswordHasher } from '../ports/password-hasher.ts'
+import type { PasskeyVerifier } from '../ports/passkey-verifier.ts'
+import { listPasskeys, removePasskey, type PasskeyView } from './passkey-account.ts'
+import { passkeyLogin, passkeyLoginOptions, type PasskeyLoginOptionsOutcome } from './passkey-login.ts'
+import {
+  registerSessionPasskey,
+  registerSetupPasskey,
+  sessionPasskeyOptions,
+  setupPasskeyOptions,
+  type PasskeyOptionsOutcome,
+  type PasskeyRegistrationOutcome,
+} from './passkey-register.ts'
 
 /** The staff console's accounts, logins and sessions (docs/admin-console.md); the HTTP face is adapters/http/admin/. */
 export interface Admins {
@@ -29,10 +40,30 @@ export interface Admins {
   logout(sessionId: string): Promise<void>
   /** The overview of a session's club. */
   overview(session: ConsoleSession): Promise<ClubOverview | null>
+  /** Passkeys (docs/admin-console.md § Passkeys); `null` when the issuer has no `passkeyVerifier`. */
+  passkeys: AdminPasskeys | null
 }
 
-/** Binds the console's operations to the issuer's ports and the password hasher. */
-export function createAdmins(ctx: IssuerContext, hasher: PasswordHasher): Admins {
+/** Registering, listing and removing an admin's passkeys, and logging in with one. */
+export interface AdminPasskeys {
+  /** Creation options through a setup link that still works (`invalid-link`), for a name that is acceptable (`invalid-name`). */
+  setupOptions(input: { token: string; name: string }): Promise<PasskeyOptionsOutcome>
+  /** Registers a passkey through a setup link; the link stays usable for the password. */
+  registerAtSetup(input: { token: string; name: string; response: unknown }): Promise<PasskeyRegistrationOutcome>
+  /** Creation options for the session's admin. */
+  options(session: ConsoleSession, name: string): Promise<PasskeyOptionsOutcome>
+  register(session: ConsoleSession, input: { name: string; response: unknown }): Promise<PasskeyRegistrationOutcome>
+  list(session: ConsoleSession): Promise<PasskeyView[]>
+  /** `false` for an id that is not one of the session admin's passkeys. */
+  remove(session: ConsoleSession, id: string): Promise<boolean>
+  /** Request options of a login, bound to the e-mail typed (or none); limited per address. */
+  loginOptions(input: { email: string; address: string }): Promise<PasskeyLoginOptionsOutcome>
+  /** Logs in with a passkey: the same session and limits as a password login. */
+  login(input: { email: string; response: unknown; address: string }): Promise<LoginOutcome>
+}
+
+/** Binds the console's operations to the issuer's ports, the password hasher and the passkey verifier. */
+export function createAdmins(ctx: IssuerContext, hasher: PasswordHasher, verifier: PasskeyVerifier | null = null): Admins {
   const limiter = createLoginLimiter({ storage: ctx.storage, clock: ctx.clock, limits: ctx.config.adminConsole })
   // The hash checked when there is none to check, made once with the hasher's own parameters so that it costs the same.
   let dummy: Promise<string> | undefined
@@ -51,5 +82,15 @@ export function createAdmins(ctx: IssuerContext, hasher: PasswordHasher): Admins
     session: (sessionId) => readSession(ctx, sessionId),
     logout: (sessionId) => closeSession(ctx, sessionId),
     overview: (session) => readOverview(ctx, session.club),
+    passkeys: verifier && {
+      setupOptions: (input) => setupPasskeyOptions(ctx, verifier, input),
+      registerAtSetup: (input) => registerSetupPasskey(ctx, verifier, input),
+      options: (session, name) => sessionPasskeyOptions(ctx, verifier, session, name),
+      register: (session, input) => registerSessionPasskey(ctx, verifier, session, input),
+      list: (session) => listPasskeys(ctx, session),
+      remove: (session, id) => removePasskey(ctx, session, id),
+      loginOptions: (input) => passkeyLoginOptions(ctx, { verifier, limiter }, input),
+      login: (input) => passkeyLogin(ctx, { verifier, limiter }, input),
+    },
   }
 }

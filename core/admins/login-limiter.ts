@@ -5,10 +5,19 @@ import type { StoragePort } from '../ports/storage.ts'
 
 /** The limits of failed console logins, per account and per client address (docs/admin-console.md § Limits). */
 export interface LoginLimiter {
-  /** Seconds until a login for this account from this address may be tried, or 0 when now. */
-  retryAfter(account: { email: string; adminId: string | null }, address: string): Promise<number>
-  recordFailure(account: { email: string; adminId: string | null }, address: string): Promise<void>
-  recordSuccess(account: { email: string; adminId: string | null }): Promise<void>
+  /**
+   * Seconds until a login for this account from this address may be tried, or 0 when now. A `null`
+   * account (a passkey login that names none yet) is the address's count alone.
+   */
+  retryAfter(account: LoginAccount | null, address: string): Promise<number>
+  recordFailure(account: LoginAccount | null, address: string): Promise<void>
+  recordSuccess(account: LoginAccount): Promise<void>
+}
+
+/** The account a login is for: its e-mail, and its admin's id when an admin has it. */
+export interface LoginAccount {
+  email: string
+  adminId: string | null
 }
 
 /**
@@ -27,17 +36,22 @@ export function createLoginLimiter({ storage, clock, limits }: { storage: Storag
   const addressKey = (address: string) => `admin-login:address:${address}`
 
   return {
-    async retryAfter({ email, adminId }, address) {
+    async retryAfter(account, address) {
       const now = clock.now()
+      const atAddress = addresses.retryAfter(addressKey(address))
+      if (account === null) return atAddress
+      const { email, adminId } = account
       let stored = 0
       if (adminId !== null) {
         const window = await storage.admins.findLoginFailures(adminId, now)
         if (window && window.failures >= failuresPerAccount) stored = Math.max(1, Math.ceil((window.endsAt - now) / 1000))
       }
-      return Math.max(stored, unknownAccounts.retryAfter(accountKey(email)), addresses.retryAfter(addressKey(address)))
+      return Math.max(stored, unknownAccounts.retryAfter(accountKey(email)), atAddress)
     },
-    async recordFailure({ email, adminId }, address) {
+    async recordFailure(account, address) {
       addresses.recordFailure(addressKey(address))
+      if (account === null) return
+      const { email, adminId } = account
       const window =
         adminId === null ? null : await storage.transaction((tx) => tx.admins.recordLoginFailure(adminId, clock.now(), windowMs), { concurrent: true })
       if (window === null) unknownAccounts.recordFailure(accountKey(email))

@@ -63,7 +63,10 @@ export async function createAdmin(ctx: IssuerContext, input: { club: string; ema
   return setupLinkOf(ctx, admin, token)
 }
 
-/** A new setup link; the old link and the old password stop working, and every session of the admin ends. */
+/**
+ * A new setup link; the old link, the old password and the admin's passkeys stop working (a reset is for
+ * lost or leaked credentials: the admin registers passkeys anew), and every session of the admin ends.
+ */
 export async function resetAdmin(ctx: IssuerContext, input: { club: string; email: string }): Promise<AdminSetupLink> {
   const token = newSetupToken(ctx)
   const tokenHash = await hashSecret(token)
@@ -72,6 +75,7 @@ export async function resetAdmin(ctx: IssuerContext, input: { club: string; emai
     const found = await requireAdmin(tx, input)
     await tx.admins.resetSetup(found.id, tokenHash, expiresAt)
     await tx.adminSessions.deleteByAdmin(found.id)
+    await tx.adminPasskeys.deleteByAdmin(found.id)
     return { ...found, setupExpiresAt: expiresAt }
   })
   return setupLinkOf(ctx, admin, token)

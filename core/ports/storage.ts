@@ -7,6 +7,7 @@ import type { ClaimCaps } from '../webhooks/fair-share.ts'
 import type { ClientAuthFailureWindow } from '../clients/auth-failure-window.ts'
 import type { Admin, AdminLoginFailureWindow } from '../admins/admin.ts'
 import type { AdminSession } from '../admins/admin-session.ts'
+import type { AdminPasskey, PasskeyChallenge } from '../admins/passkey.ts'
 import type { StoredKey } from '../keys/stored-key.ts'
 import type { SigningJob } from '../signing-queue/signing-job.ts'
 import type { StatusList } from '../status-lists/status-list.ts'
@@ -19,7 +20,7 @@ import type { ApiKeyRecord } from '../api-keys/api-key.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
-export type { Admin, AdminLoginFailureWindow, AdminSession }
+export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, PasskeyChallenge }
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
 
@@ -96,7 +97,7 @@ export interface AdminStore {
    * concurrent uses of one link at most one returns `true`.
    */
   setPassword(id: string, tokenHash: string, passwordHash: string): Promise<boolean>
-  /** Deletes the admin. MUST also delete its sessions and its failure window. Returns `false` when absent. */
+  /** Deletes the admin. MUST also delete its sessions, its failure window and its passkeys. Returns `false` when absent. */
   delete(id: string): Promise<boolean>
   /**
    * Counts a failed login of the admin, with the contract of `ClientAuthFailureStore.recordFailure`
@@ -123,6 +124,34 @@ export interface AdminSessionStore {
   deleteByAdmin(adminId: string): Promise<number>
   /** Deletes every session idle since before `idleBefore` or created before `createdBefore`; returns how many. */
   purgeEnded(idleBefore: number, createdBefore: number): Promise<number>
+}
+
+/** The console admins' passkeys (WebAuthn credentials). */
+export interface AdminPasskeyStore {
+  /** MUST throw `StorageConflict` when the id or the credential id exists (for any admin), also under concurrent inserts. */
+  insert(passkey: AdminPasskey): Promise<void>
+  /** The passkey of this credential id, whatever its admin, or `null`. */
+  findByCredentialId(credentialId: string): Promise<AdminPasskey | null>
+  /** The admin's passkeys, oldest first (`createdAt`, then `id`); `[]` when none. */
+  listByAdmin(adminId: string): Promise<AdminPasskey[]>
+  /** Records a login with the passkey: its new counter and `lastUsedAt`. `false` when it is gone. */
+  recordUse(id: string, counter: number, usedAt: number): Promise<boolean>
+  /** Deletes the admin's passkey of this id; `false`, changing nothing, when that admin has none of this id. */
+  delete(adminId: string, id: string): Promise<boolean>
+  /** Deletes every passkey of the admin (a reset); returns how many. */
+  deleteByAdmin(adminId: string): Promise<number>
+}
+
+/** Challenges of passkey ceremonies, shared by every node on the storage; each works once. */
+export interface PasskeyChallengeStore {
+  /** Stores a challenge. MUST throw `StorageConflict` when it exists. MAY delete challenges that expired at or before `now`. */
+  insert(challenge: PasskeyChallenge, now: number): Promise<void>
+  /**
+   * Deletes the challenge and returns it as stored: of concurrent calls for one challenge, from any
+   * number of processes, at most one gets it. `null` when absent (used, never given, or purged); the
+   * expiry is the caller's to check.
+   */
+  consume(challenge: string): Promise<PasskeyChallenge | null>
 }
 
 export interface KeyRecordStore {
@@ -435,6 +464,8 @@ export interface Stores {
   clientAuthFailures: ClientAuthFailureStore
   admins: AdminStore
   adminSessions: AdminSessionStore
+  adminPasskeys: AdminPasskeyStore
+  passkeyChallenges: PasskeyChallengeStore
   keys: KeyRecordStore
   achievements: AchievementStore
   snapshots: SnapshotStore

@@ -5,6 +5,7 @@
 import { createIssuer, type Issuer } from '../../index.ts'
 import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.ts'
 import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts'
+import { createPasskeyVerifier } from '../../adapters/node/passkey-verifier.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
@@ -58,6 +59,7 @@ export async function openConsole({
     clock,
     adminConsole: limits,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 }, ...hasher }),
+    passkeyVerifier: createPasskeyVerifier(),
     http: { onError: (error) => console.error(error) },
     ...(transport && { webhooks: { allowPrivate: true }, webhookTransport: transport }),
   })

@@ -16,7 +16,7 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
 <nav><a href="${base}/">개요 <span lang="en">Overview</span></a> <a href="${base}/templates">템플릿 <span lang="en">Templates</span></a> <a href="${base}/issue">발급 <span lang="en">Issue</span></a> <a href="${base}/issuances">발급 내역 <span lang="en">Issuances</span></a>
-<a href="${base}/clients">연동 <span lang="en">Integrations</span></a> <a href="${base}/events">이벤트 <span lang="en">Events</span></a></nav>
+<a href="${base}/clients">연동 <span lang="en">Integrations</span></a> <a href="${base}/events">이벤트 <span lang="en">Events</span></a> <a href="${base}/account">내 계정 <span lang="en">Account</span></a></nav>
 <form method="post" action="${base}/logout">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 <button type="submit">로그아웃 <span lang="en">Log out</span></button>
@@ -51,12 +51,33 @@ function field(name: string, label: Words, type: string, autocomplete: string, e
 ${error ? html`<p class="error" id="${name}-error">${both(error)}</p>` : null}`
 }
 
+/** The console's one script (/admin/passkey.js), loaded by the pages with passkey controls only. */
+export const passkeyScript = (base: string): Markup => html`<script src="${base}/passkey.js" defer></script>`
+
+/**
+ * A passkey control: `hidden` until the script finds `PublicKeyCredential` (a browser without it, or
+ * without script, never sees a button that cannot work); its status line says what happened.
+ */
+function passkeyBox(base: string, mode: 'login' | 'setup', button: Words, nameField: boolean): Markup {
+  return html`<div class="passkey" data-passkey="${mode}" data-base="${base}" hidden>
+${
+  nameField
+    ? html`<label for="passkey-name">패스키 이름 (선택) <span lang="en">Passkey name (optional)</span></label>
+<input id="passkey-name" name="passkey-name" type="text" maxlength="64" autocomplete="off">`
+    : null
+}
+<button type="button">${both(button)}</button>
+<p class="passkey-status" role="status"></p>
+</div>
+${passkeyScript(base)}`
+}
+
 export const LOGIN_TITLE: Words = { ko: '관리자 로그인', en: 'Staff login' }
 export const INVALID_LOGIN: Words = { ko: '이메일 또는 비밀번호가 올바르지 않습니다.', en: 'The e-mail or password is not correct.' }
 
 export function loginPage(
   base: string,
-  { email = '', notice = null, done = null }: { email?: string; notice?: Words | null; done?: Words | null } = {},
+  { email = '', notice = null, done = null, passkeys = false }: { email?: string; notice?: Words | null; done?: Words | null; passkeys?: boolean } = {},
 ): string {
   return consoleDocument(
     base,
@@ -70,6 +91,7 @@ ${field('email', { ko: '이메일', en: 'E-mail' }, 'email', 'username', null, e
 ${field('password', { ko: '비밀번호', en: 'Password' }, 'password', 'current-password', null)}
 <button type="submit">로그인 <span lang="en">Log in</span></button>
 </form>
+${passkeys ? passkeyBox(base, 'login', { ko: '패스키로 로그인', en: 'Log in with a passkey' }, false) : null}
 </section>`,
   )
 }
@@ -78,7 +100,7 @@ export const SETUP_TITLE: Words = { ko: '비밀번호 설정', en: 'Choose your 
 
 export function setupPage(
   base: string,
-  { token, email, errors = {} }: { token: string; email: string; errors?: { password?: Words; confirmation?: Words } },
+  { token, email, errors = {}, passkeys = false }: { token: string; email: string; errors?: { password?: Words; confirmation?: Words }; passkeys?: boolean },
 ): string {
   return consoleDocument(
     base,
@@ -93,6 +115,7 @@ ${field('password', { ko: '새 비밀번호 (12자 이상)', en: 'New password (
 ${field('confirmation', { ko: '비밀번호 확인', en: 'Repeat the password' }, 'password', 'new-password', errors.confirmation ?? null)}
 <button type="submit">설정 <span lang="en">Set password</span></button>
 </form>
+${passkeys ? passkeyBox(base, 'setup', { ko: '패스키도 등록', en: 'Register a passkey too' }, true) : null}
 </section>`,
   )
 }

@@ -1,18 +1,20 @@
 /**
  * The console's Content-Security-Policy: nothing inline, scripts and styles from the console's own
- * origin only (it has no script yet; later pages may add files, never inline code), forms post back to it,
- * no framing, no `<base>`.
+ * origin only (files such as /admin/passkey.js, never inline code), `fetch` to it only (the passkey
+ * script's JSON calls), forms post back to it, no framing, no `<base>`.
  */
 export const ADMIN_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /**
- * Headers of every console answer. `no-store`: pages show one club's data to one person. `no-referrer`:
- * the setup page's address holds its token, and no link may carry it elsewhere.
+ * Headers of every console answer. `no-store`: pages show one club's data to one person. `same-origin`:
+ * the setup page's address holds its token, and no link may carry it to another origin; not
+ * `no-referrer`, under which browsers send `Origin: null` with a form's POST, which the Origin check
+ * then refuses (every form of a real browser would be 403).
  */
 const HEADERS = {
   'content-security-policy': ADMIN_CSP,
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 } as const
@@ -28,4 +30,13 @@ export function seeOther(location: string, headers: Record<string, string> = {})
 
 export function stylesheetResponse(css: string): Response {
   return new Response(css, { status: 200, headers: { ...HEADERS, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+}
+
+export function scriptResponse(js: string): Response {
+  return new Response(js, { status: 200, headers: { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+}
+
+/** A JSON answer of the console's passkey endpoints, with every console header. */
+export function jsonResponse(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { ...HEADERS, 'content-type': 'application/json', ...headers } })
 }

@@ -37,4 +37,8 @@ th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
 .secret input{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;background:#f7f8fa}
 button.small{margin:0;padding:.25rem .6rem;font-size:.85rem}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+[hidden]{display:none!important}
+.passkey{margin-top:1.25rem;padding-top:.75rem;border-top:1px solid #e6e9ef}
+.passkey-status{margin:.5rem 0 0}
+td form button{margin-top:.25rem}
 `.trim()

@@ -4,8 +4,11 @@ import { PasswordHasherBusy } from '../../../core/ports/password-hasher.ts'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { clientAddressOf } from '../client-address.ts'
 import { createSessionCookie } from './cookie.ts'
-import { htmlResponse, seeOther, stylesheetResponse } from './responses.ts'
+import { htmlResponse, scriptResponse, seeOther, stylesheetResponse } from './responses.ts'
 import { ADMIN_CSS } from './styles.ts'
+import { PASSKEY_JS } from './passkey-script.ts'
+import { addPasskeyRoutes } from './passkeys.ts'
+import { addAccountRoutes } from './account.ts'
 import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
@@ -103,6 +106,8 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   })
 
   router.get('/admin.css', () => stylesheetResponse(ADMIN_CSS))
+  router.get('/passkey.js', () => scriptResponse(PASSKEY_JS))
+  const passkeys = admins.passkeys !== null
 
   router.get('/', async (request: IRequest) => {
     const session = await sessionOf(request)
@@ -128,11 +133,14 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   addApiKeyRoutes(router, frame)
   addWebhookRoutes(router, frame)
   addEventRoutes(router, frame)
+  addPasskeyRoutes(router, frame, cookie)
+  addAccountRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
     const done = new URL(request.url).searchParams.get('setup') === 'done'
-    return htmlResponse(loginPage(base, done ? { done: { ko: '비밀번호를 설정했습니다. 로그인하세요.', en: 'Your password is set. Log in.' } } : {}))
+    const doneWords = done ? { done: { ko: '비밀번호를 설정했습니다. 로그인하세요.', en: 'Your password is set. Log in.' } } : {}
+    return htmlResponse(loginPage(base, { ...doneWords, passkeys }))
   })
 
   router.post('/login', async (request: IRequest) => {
@@ -143,9 +151,9 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     if (outcome.ok) return seeOther(`${base}/`, { 'set-cookie': cookie.set(outcome.sessionId) })
     if (outcome.reason === 'locked') {
       const notice = { ko: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', en: 'Too many login attempts. Try again later.' }
-      return htmlResponse(loginPage(base, { email, notice }), 429, { 'retry-after': String(outcome.retryAfter) })
+      return htmlResponse(loginPage(base, { email, notice, passkeys }), 429, { 'retry-after': String(outcome.retryAfter) })
     }
-    return htmlResponse(loginPage(base, { email, notice: INVALID_LOGIN }), 401)
+    return htmlResponse(loginPage(base, { email, notice: INVALID_LOGIN, passkeys }), 401)
   })
 
   router.post('/logout', async (request: IRequest) => {
@@ -163,7 +171,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     const token = new URL(request.url).searchParams.get('token') ?? ''
     const setup = await admins.setupFor(token)
     if (!setup) return page(410, DEAD_LINK)
-    return htmlResponse(setupPage(base, { token, email: setup.email }))
+    return htmlResponse(setupPage(base, { token, email: setup.email, passkeys }))
   })
 
   router.post('/setup', async (request: IRequest) => {
@@ -176,7 +184,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     const setup = await admins.setupFor(token)
     if (!setup) return page(410, DEAD_LINK)
     const error = PASSWORD_ERRORS[outcome.reason]!
-    return htmlResponse(setupPage(base, { token, email: setup.email, errors: { [error.field]: error.words } }), 422)
+    return htmlResponse(setupPage(base, { token, email: setup.email, errors: { [error.field]: error.words }, passkeys }), 422)
   })
 
   // A path of the console with another method: 405, with what it allows.
@@ -208,6 +216,15 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/webhooks/:id/delete', 'POST'],
     ['/webhooks/:id/replay', 'POST'],
     ['/events', 'GET, HEAD'],
+    ['/passkey.js', 'GET, HEAD'],
+    ['/passkeys/login/options', 'POST'],
+    ['/passkeys/login', 'POST'],
+    ['/passkeys/setup/options', 'POST'],
+    ['/passkeys/setup', 'POST'],
+    ['/account', 'GET, HEAD'],
+    ['/account/passkeys/options', 'POST'],
+    ['/account/passkeys', 'POST'],
+    ['/account/passkeys/:id/remove', 'POST'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }

@@ -1,0 +1,41 @@
+import type { IRequest, RouterType } from 'itty-router'
+import { htmlResponse, seeOther } from './responses.ts'
+import { accountPage } from './account-page.ts'
+import type { ConsoleFrame } from './frame.ts'
+import type { Words } from './pages.ts'
+
+const DONE: Record<string, Words> = {
+  added: { ko: '패스키를 추가했습니다.', en: 'Passkey added.' },
+  removed: { ko: '패스키를 삭제했습니다. 이제 그 패스키로는 로그인할 수 없습니다.', en: 'Passkey removed. It no longer logs you in.' },
+}
+const CONFIRM_NEEDED: Words = { ko: '삭제하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the removal.' }
+
+/**
+ * The account page (docs/admin-console.md § Passkeys): the session admin's passkeys, and removing one
+ * with a ticked confirmation. Another admin's passkey id, like an unknown one, is 404 and nothing changes.
+ */
+export function addAccountRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+  const passkeys = issuer.admins.passkeys
+
+  router.get('/account', async (request: IRequest) => {
+    const session = await sessionOf(request)
+    if (!session) return seeOther(`${base}/login`)
+    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+    return htmlResponse(accountPage(base, session, { passkeys: passkeys ? await passkeys.list(session) : null, done }))
+  })
+
+  router.post('/account/passkeys/:id/remove', async (request: IRequest) => {
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
+    const id = request.params['id'] ?? ''
+    if (!passkeys) return notFound(session)
+    const list = await passkeys.list(session)
+    if (!list.some((passkey) => passkey.id === id)) return notFound(session)
+    if (form.get('confirm') !== 'yes') {
+      return htmlResponse(accountPage(base, session, { passkeys: list, refused: { id, words: CONFIRM_NEEDED } }), 422)
+    }
+    if (!(await passkeys.remove(session, id))) return notFound(session)
+    return seeOther(`${base}/account?done=removed`)
+  })
+}
