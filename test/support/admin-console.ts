@@ -7,6 +7,7 @@ import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
+import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
 export const CONSOLE_ORIGIN = 'http://localhost:8787'
 export const PASSWORD = 'correct horse battery staple'
@@ -26,7 +27,11 @@ export interface Console {
   close(): Promise<void>
 }
 
-export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { origin?: string; limits?: Partial<AdminConsoleLimits> } = {}): Promise<Console> {
+export async function openConsole({
+  origin = CONSOLE_ORIGIN,
+  limits = {},
+  certificates = null,
+}: { origin?: string; limits?: Partial<AdminConsoleLimits>; certificates?: CertificateRenderer | null } = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
   const clock = createTestClock()
   const host = new URL(origin).host
@@ -37,6 +42,7 @@ export async function openConsole({ origin = CONSOLE_ORIGIN, limits = {} }: { or
     urls,
     clock,
     adminConsole: limits,
+    certificates,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 } }),
     http: { onError: (error) => console.error(error) },
   })

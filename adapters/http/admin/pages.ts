@@ -15,7 +15,8 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
   const top = session
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
-<nav><a href="${base}/">개요 <span lang="en">Overview</span></a> <a href="${base}/templates">템플릿 <span lang="en">Templates</span></a> <a href="${base}/issue">발급 <span lang="en">Issue</span></a> <a href="${base}/issuances">발급 내역 <span lang="en">Issuances</span></a></nav>
+<nav><a href="${base}/">개요 <span lang="en">Overview</span></a> <a href="${base}/templates">템플릿 <span lang="en">Templates</span></a> <a href="${base}/issue">발급 <span lang="en">Issue</span></a> <a href="${base}/issuances">발급 내역 <span lang="en">Issuances</span></a>
+<a href="${base}/designs">디자인 <span lang="en">Designs</span></a></nav>
 <form method="post" action="${base}/logout">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 <button type="submit">로그아웃 <span lang="en">Log out</span></button>

@@ -32,4 +32,8 @@ header button{margin:0;background:transparent;border-color:#fff}
 table{width:100%;border-collapse:collapse;font-size:.9rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
+img.preview{display:block;max-width:100%;height:auto;border:1px solid #e6e9ef;border-radius:8px;background:#fff}
+form.inline{margin:0}
+form.inline button{margin:0;padding:.25rem .6rem}
+.visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `.trim()
