@@ -113,7 +113,7 @@ export interface CoreIssuer {
     /** The club's templates, one keyset page at a time. */
     list(club: string, query?: ListQuery): Promise<Page<TemplateView>>
     /**
-     * A template's co-issuers (docs/api.md §2.3; the admin CLI adds them, v2 reads them only). Each returns the
+     * A template's co-issuers (docs/api.md §2.3; the admin CLI and the staff console add them, v2 reads them only). Each returns the
      * list as the template read shows it, the club first as `representative`.
      * @example
      * await issuer.achievements.coIssuers.add('chess', 1, { name: 'Seoul Chess Federation', url: 'https://chess.or.kr', isVerified: true })

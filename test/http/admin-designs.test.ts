@@ -106,6 +106,31 @@ describe('staff console: designs, previews and co-issuers', { skip: skipWithoutP
     assert.deepStrictEqual([layout?.primaryColor, layout?.textColor, layout?.backgroundColor], ['#336699', '#111111', '#fffff0'])
     assert.deepStrictEqual(layout?.show, { description: true, criteria: false, coIssuers: false, qrCode: true }, 'an unticked box is false')
     assert.ok(layout?.logoUrl)
+    const page = await (await app.get(`/admin/designs/${certificateDesign}`, chess.cookie)).text()
+    assert.match(page, /<input id="primaryColor" name="primaryColor" type="color" value="#336699"/)
+    assert.match(page, /name="removeLogo"/, 'a logo set can be removed')
+
+    const edited = await postMultipart(
+      app,
+      `/admin/designs/${certificateDesign}`,
+      {
+        csrf: chess.csrf,
+        kind: 'certificate',
+        name: '세로 인증서 2',
+        orientation: 'portrait',
+        primaryColor: '#336699',
+        textColor: '#111111',
+        backgroundColor: '#fffff0',
+        removeLogo: 'on',
+      },
+      chess.cookie,
+    )
+    assert.equal(edited.status, 303)
+    assert.equal(edited.headers.get('location'), `/admin/designs/${certificateDesign}?done=saved`)
+    const patched = await app.issuer.designs.read('chess', certificateDesign)
+    assert.equal(patched.name, '세로 인증서 2')
+    assert.equal(patched.layout?.logoUrl, null)
+    assert.equal(patched.layout?.show.qrCode, false)
 
     const pdf = await app.get(`/admin/designs/${certificateDesign}/preview?format=pdf`, chess.cookie)
     assert.equal(pdf.status, 200)

@@ -148,6 +148,7 @@ ${input('programUrl', values.programUrl, { label: { ko: '프로그램 URL', en: 
 <label class="check"><input type="checkbox" name="programPublic"${values.programPublic ? html` checked` : null}> ${both({ ko: '공개', en: 'Public' })}</label>
 ${errorOf('programPublic', errors.get('programPublic'))}
 <h2>${both({ ko: '디자인과 번호', en: 'Design and numbering' })}</h2>
+<p class="hint"><a href="${base}/designs">${both({ ko: '배지와 인증서 디자인 관리', en: 'Manage badge and certificate designs' })}</a></p>
 ${
   designs.length > 0
     ? html`${select('achievementBadgeDesignId', values.achievementBadgeDesignId, designChoices('badge', { ko: '기본 배지', en: 'Built-in badge' }), {
