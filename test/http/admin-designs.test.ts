@@ -271,13 +271,21 @@ describe('staff console: designs, previews and co-issuers', { skip: skipWithoutP
     assert.equal((await app.issuer.achievements.read('chess', template)).coIssuers.length, 1)
   })
 
-  it('refuses a multipart form without the CSRF token, with another session’s, or from another origin', async () => {
+  it('refuses a multipart form without the CSRF token, with another session’s, from another origin or past the body limit', async () => {
     const count = (await app.issuer.designs.list('chess')).data.length
     const fields = { kind: 'badge', name: '위조', image: pngFile(PNG) }
     assert.equal((await postMultipart(app, '/admin/designs/new', fields, chess.cookie)).status, 403)
     assert.equal((await postMultipart(app, '/admin/designs/new', { ...fields, csrf: go.csrf }, chess.cookie)).status, 403)
     assert.equal((await postMultipart(app, '/admin/designs/new', { ...fields, csrf: chess.csrf }, chess.cookie, 'https://evil.example')).status, 403)
     assert.equal((await postMultipart(app, '/admin/designs/new', { ...fields, csrf: chess.csrf }, '')).status, 303, 'no session: to login')
+    const huge = pngFile(new Uint8Array(1024 * 1024 + 1))
+    assert.equal(
+      (await postMultipart(app, '/admin/designs/new', { ...fields, csrf: chess.csrf, image: huge }, chess.cookie)).status,
+      413,
+      'past the body limit',
+    )
+    const elsewhere = await postMultipart(app, '/admin/templates/new', { csrf: chess.csrf, name: '체스', description: 'd' }, chess.cookie)
+    assert.equal(elsewhere.status, 415, 'a form without files stays url-encoded')
     const coIssuer = await app.post(
       `/admin/templates/${template}/co-issuers`,
       { csrf: go.csrf, coIssuerName: 'X', coIssuerUrl: 'https://x.example' },

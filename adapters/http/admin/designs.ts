@@ -36,7 +36,8 @@ export function addDesignRoutes(router: RouterType, frame: ConsoleFrame): void {
     design: DesignView | null,
     write: (body: ReturnType<typeof bodyOfDesignForm>) => Promise<DesignView>,
   ) => {
-    const values = formOfDesignPost(form)
+    // A design's kind is fixed once made: its page shows (and sends) the fields of the stored kind.
+    const values = { ...formOfDesignPost(form), ...(design ? { kind: design.kind } : {}) }
     try {
       const saved = await write(bodyOfDesignForm(values, files))
       return seeOther(`${designPath(base, saved.id)}?done=${design ? 'saved' : 'created'}`)
