@@ -14,11 +14,12 @@ import type { ApiKeyView } from './api-keys/list.ts'
 import type { CredentialForms } from './credentials/json-ld-form.ts'
 import type { DesignView } from './designs/present.ts'
 import type { StoredImage } from './designs/design.ts'
+import type { FilePreview } from './files/preview-file.ts'
 import type { BatchResult } from './issuances/issue.ts'
 import type { IssuanceDetail, IssuanceItem } from './issuances/present.ts'
 import type { CredentialView } from './issuances/read.ts'
 import type { V1BatchResult, V1IssuanceView } from './issuances/v1.ts'
-import type { IssuanceFile } from './files/prepare-file.ts'
+import type { FileFormat, IssuanceFile } from './files/prepare-file.ts'
 import type { EventView } from './events/list.ts'
 import type { Verdict } from './verification/verify-issuance.ts'
 import type { ShareView } from './verification/share-view.ts'
@@ -115,7 +116,7 @@ export interface CoreIssuer {
     /** The club's templates, one keyset page at a time. */
     list(club: string, query?: ListQuery): Promise<Page<TemplateView>>
     /**
-     * A template's co-issuers (docs/api.md §2.3; the admin CLI adds them, v2 reads them only). Each returns the
+     * A template's co-issuers (docs/api.md §2.3; the admin CLI and the staff console add them, v2 reads them only). Each returns the
      * list as the template read shows it, the club first as `representative`.
      * @example
      * await issuer.achievements.coIssuers.add('chess', 1, { name: 'Seoul Chess Federation', url: 'https://chess.or.kr', isVerified: true })
@@ -128,6 +129,11 @@ export interface CoreIssuer {
       /** Removes a co-issuer by url; a url the template does not list is `validation-failed` (`co-issuer-not-found`). */
       remove(club: string, id: number, input: CoIssuerRemoveBody): Promise<CoIssuerView[]>
     }
+    /**
+     * What the template's files would look like (the staff console's preview): its badge unbaked (`png`,
+     * `svg`) or its certificate for a sample recipient (`pdf`, with a certificate renderer). Stores nothing.
+     */
+    preview(club: string, id: number, format: string | null): Promise<FilePreview>
   }
   /** The v1 surface (docs/api.md §4.12): the same templates and issuances in the older shapes. */
   v1: {
@@ -165,6 +171,8 @@ export interface CoreIssuer {
     read(club: string, id: number): Promise<DesignView>
     /** The club's designs, one keyset page at a time. */
     list(club: string, query?: ListQuery): Promise<Page<DesignView>>
+    /** A badge design's badge (`png`, `svg`) or a certificate design's certificate (`pdf`) for a sample template; stores nothing. */
+    preview(club: string, id: number, format: string | null): Promise<FilePreview>
   }
   issuances: {
     /**
@@ -186,6 +194,8 @@ export interface CoreIssuer {
      * within `config.files` (per-club rate `rate-limited`, rendering queue `server-busy`).
      */
     file(club: string, id: number, format: string | null): Promise<IssuanceFile>
+    /** The formats `file` (and the previews) serve on this issuer: `pdf` only with a certificate renderer. */
+    readonly fileFormats: readonly FileFormat[]
   }
   events: {
     /** The club's events (issued, revoked, ...), one keyset page at a time. */

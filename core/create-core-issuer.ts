@@ -50,7 +50,9 @@ import type { Notifier } from './ports/notifier.ts'
 import { createWorker, type WorkerOptions } from './signing-queue/worker.ts'
 import { createSignal } from './util/signal.ts'
 import { clubDataIntegrityKeyOwner, clubKeyOwner } from './did-documents/did.ts'
-import { createIssuanceFiles } from './files/issuance-files.ts'
+import { createFilesRenderGate, createIssuanceFiles } from './files/issuance-files.ts'
+import { createFilePreviews } from './files/preview-file.ts'
+import { supportedFormats } from './files/prepare-file.ts'
 import type { CertificateRenderer } from './ports/certificate-renderer.ts'
 import { createWallets } from './wallets/wallets.ts'
 import type { CoreIssuer, IssueOptions } from './core-issuer.ts'
@@ -180,7 +182,10 @@ export function createCoreIssuerFromContext(
   const worker = createWorker(ctx, options.worker)
   const verifyIssuance = createIssuanceVerifier(ctx)
   const publishStatusList = createStatusListPublisher(ctx, ctx.config.clubCacheSize)
-  const issuanceFile = createIssuanceFiles(ctx, certificates)
+  // Issuance files and previews render PDFs behind one gate: together they never exceed its bounds.
+  const renderGate = createFilesRenderGate(ctx)
+  const issuanceFile = createIssuanceFiles(ctx, certificates, renderGate)
+  const previews = createFilePreviews(ctx, certificates, renderGate)
 
   return {
     config,
@@ -213,6 +218,7 @@ export function createCoreIssuerFromContext(
         add: (club: string, id: number, input: unknown) => addCoIssuer(ctx, club, id, input),
         remove: (club: string, id: number, input: unknown) => removeCoIssuer(ctx, club, id, input),
       },
+      preview: (club: string, id: number, format: string | null) => previews.template(club, id, format),
     },
     v1: {
       readForm: (club: string, id: number) => readV1Form(ctx, club, id),
@@ -239,6 +245,7 @@ export function createCoreIssuerFromContext(
       patch: (club: string, id: number, input: unknown) => patchDesign(ctx, club, id, input),
       read: (club: string, id: number) => readDesign(ctx, club, id),
       list: (club: string, query: ListQuery = {}) => listDesigns(ctx, club, query),
+      preview: (club: string, id: number, format: string | null) => previews.design(club, id, format),
     },
     issuances: {
       issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
@@ -257,6 +264,7 @@ export function createCoreIssuerFromContext(
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
       file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
+      fileFormats: supportedFormats(certificates),
     },
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),

@@ -118,11 +118,14 @@ export interface EngravedCredential {
   }
 }
 
+/** The members of a template the certificate reads: a snapshot as issued, or the live template of a preview. */
+export type CertificateSnapshot = Pick<TemplateView, 'name' | 'nameEn' | 'type' | 'imprintDescription' | 'criteria' | 'coIssuers' | 'prefix'>
+
 export interface CertificateModelInput {
   club: string
   credential: { id: string; issuedAt: number; validUntil: number | null }
   vc: EngravedCredential
-  snapshot: TemplateView
+  snapshot: CertificateSnapshot
   issuance: Pick<Issuance, 'id' | 'sequence' | 'recipient' | 'revokedAt'>
   status: CredentialStatus
   layout: CertificateLayout
@@ -178,7 +181,7 @@ export function buildCertificateModel(input: CertificateModelInput): Certificate
  * and numbers `CC-<club>-<id>`. The live template's prefix is never read: it can be patched after issue,
  * and a printed number must not change.
  */
-export function snapshotPrefix(snapshot: TemplateView): string | null {
-  const prefix = (snapshot as TemplateView & { prefix?: unknown }).prefix
+export function snapshotPrefix(snapshot: Pick<TemplateView, 'prefix'>): string | null {
+  const prefix = (snapshot as { prefix?: unknown }).prefix
   return typeof prefix === 'string' && /^[A-Za-z]{1,5}$/.test(prefix) ? prefix : null
 }

@@ -4,12 +4,11 @@ import { decodeJwt } from 'jose'
 import { ProblemError, validationFailed } from '../errors.ts'
 import { credentialStatus, type CredentialStatus } from '../credentials/status.ts'
 import { shareUrl } from '../credentials/urls.ts'
-import { DEFAULT_LAYOUT, type StoredImage } from '../designs/design.ts'
-import { defaultBadgePng, defaultBadgeSvg } from '../designs/default-badge.ts'
-import { storedBadgeSvg } from '../designs/sanitize-svg.ts'
 import { requireIssuance } from '../issuances/read.ts'
 import { bakePng } from './bake-png.ts'
 import { bakeSvg } from './bake-svg.ts'
+import { badgeImageOf, badgePng, badgeSvg, requirePngBadge } from './badge-picture.ts'
+import { certificateDesignOf } from './certificate-design.ts'
 import { buildCertificateModel, certificateNumber, snapshotPrefix, type CertificateModel, type EngravedCredential } from './certificate-model.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CertificateRenderer } from '../ports/certificate-renderer.ts'
@@ -28,7 +27,7 @@ export type FileFormat = (typeof FILE_FORMATS)[number]
  */
 export const FILE_RENDITION = 2
 
-const MEDIA_TYPES: Record<FileFormat, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' }
+export const MEDIA_TYPES: Record<FileFormat, string> = { pdf: 'application/pdf', png: 'image/png', svg: 'image/svg+xml' }
 
 /** A file ready to send: its validators and names now, its bytes on `render()` (skipped on a 304). */
 export interface IssuanceFile {
@@ -58,6 +57,18 @@ export function supportedFormats(renderer: CertificateRenderer | null): FileForm
   return renderer ? [...FILE_FORMATS] : FILE_FORMATS.filter((format) => format !== 'pdf')
 }
 
+/** The format asked for, or 422 `validation-failed` with `unsupported-format` at `format`, the detail listing the supported ones. */
+export function requireFileFormat(renderer: CertificateRenderer | null, format: string | null): FileFormat {
+  const supported = supportedFormats(renderer)
+  if (!supported.includes(format as FileFormat)) {
+    throw validationFailed(
+      [{ message: 'unsupported-format', path: 'format' }],
+      `${format ? `The format ${JSON.stringify(format)} is not supported` : 'The query parameter format is required'}; supported formats: ${supported.join(', ')}.`,
+    )
+  }
+  return format as FileFormat
+}
+
 /**
  * The certificate file of an issuance (docs/api.md §4.6): `pdf` the certificate document, `png` and `svg` the
  * badge image baked with the signed credential (Open Badges 3.0 "Baking"). Checks, in order: the format
@@ -73,14 +84,7 @@ export async function prepareIssuanceFile(
   format: string | null,
   rendering: FileRendering = {},
 ): Promise<IssuanceFile> {
-  const supported = supportedFormats(renderer)
-  if (!supported.includes(format as FileFormat)) {
-    throw validationFailed(
-      [{ message: 'unsupported-format', path: 'format' }],
-      `${format ? `The format ${JSON.stringify(format)} is not supported` : 'The query parameter format is required'}; supported formats: ${supported.join(', ')}.`,
-    )
-  }
-  const chosen = format as FileFormat
+  const chosen = requireFileFormat(renderer, format)
   const issuance = await requireIssuance(ctx.storage, club, issuanceId)
   const credential = await ctx.storage.credentials.findByIssuance(issuance.id)
   if (!credential) {
@@ -104,28 +108,15 @@ export async function prepareIssuanceFile(
       rendering.gate ? () => rendering.gate!.run(render) : render,
     )
   }
-  const badge = await badgeImage(ctx, vc.credentialSubject?.achievement?.image?.id)
+  const badge = await badgeImageOf(ctx, vc.credentialSubject?.achievement?.image?.id)
   const number = certificateNumber(snapshotPrefix(snapshot), club, issuance.sequence)
   const names = { templateName: vc.credentialSubject?.achievement?.name ?? snapshot.name, clubName: vc.issuer?.name ?? club }
   const digest = digestOf({ badge: badge?.hash ?? null, ...names })
   if (chosen === 'png') {
-    if (badge && badge.mediaType !== 'image/png') {
-      throw validationFailed(
-        [{ message: 'no-png-badge', path: 'format' }],
-        'The badge design is an SVG image and clubcred does not rasterize SVG; ask for format=svg.',
-      )
-    }
-    return file(chosen, facts, digest, number, async () => bakePng(badge ? badge.bytes : await defaultBadgePng(), credential.jwt))
+    requirePngBadge(badge)
+    return file(chosen, facts, digest, number, async () => bakePng(await badgePng(badge), credential.jwt))
   }
-  return file(chosen, facts, digest, number, async () => {
-    // The design is sanitised again, as rows stored before the allow-list passed a deny-list.
-    const svg = !badge
-      ? defaultBadgeSvg(names)
-      : badge.mediaType === 'image/svg+xml'
-        ? (storedBadgeSvg(badge.bytes) ?? defaultBadgeSvg(names))
-        : svgAroundPng(badge.bytes)
-    return new TextEncoder().encode(bakeSvg(svg, credential.jwt))
-  })
+  return file(chosen, facts, digest, number, async () => new TextEncoder().encode(bakeSvg(badgeSvg(badge, names), credential.jwt)))
 }
 
 interface Facts {
@@ -157,10 +148,7 @@ function file(format: FileFormat, facts: Facts, digest: string, number: string, 
 /** The certificate design the snapshot names (its layout and logo), or the default layout. */
 async function certificateModel(ctx: IssuerContext, club: string, facts: Facts): Promise<CertificateModel> {
   const { snapshot, issuance, credential } = facts
-  const designId = snapshot.achievementCertificateDesignId
-  const design = designId === null ? null : await ctx.storage.designs.findById(club, designId)
-  const layout = design?.kind === 'certificate' && design.layout ? design.layout : DEFAULT_LAYOUT
-  const logo = layout.logoImage ? await ctx.storage.images.findByHash(layout.logoImage) : null
+  const { layout, logo } = await certificateDesignOf(ctx, club, snapshot.achievementCertificateDesignId)
   return buildCertificateModel({
     club,
     credential,
@@ -172,24 +160,6 @@ async function certificateModel(ctx: IssuerContext, club: string, facts: Facts):
     logo,
     shareUrl: shareUrl(ctx.config, club, credential.id),
   })
-}
-
-/** The badge image the credential names (`achievement.image.id`, a content-addressed image URL), or `null`. */
-async function badgeImage(ctx: IssuerContext, url: string | undefined): Promise<StoredImage | null> {
-  const hash = url ? /\/images\/([0-9a-f]{64})$/.exec(url)?.[1] : undefined
-  return hash ? ctx.storage.images.findByHash(hash) : null
-}
-
-/** A PNG badge as SVG: the PNG inline as a `data:` image (allowed by the image rules), its own size. */
-function svgAroundPng(png: Uint8Array): string {
-  const view = new DataView(png.buffer, png.byteOffset, png.byteLength)
-  const [width, height] = [view.getUint32(16), view.getUint32(20)]
-  let binary = ''
-  for (let i = 0; i < png.length; i += 0x8000) binary += String.fromCharCode(...png.subarray(i, i + 0x8000))
-  return (
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<image width="${width}" height="${height}" href="data:image/png;base64,${btoa(binary)}"/></svg>`
-  )
 }
 
 function digestOf(value: unknown): string {

@@ -10,6 +10,7 @@ import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
+import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
 export const CONSOLE_ORIGIN = 'http://localhost:8787'
 export const PASSWORD = 'correct horse battery staple'
@@ -34,18 +35,20 @@ export interface Console {
 /**
  * `webhooks`: deliveries go out through the real Node transport, loopback receivers allowed, and the
  * clock starts now, since receivers check `webhook-timestamp` against their own clock. `hasher`: the
- * password hasher's bounds.
+ * password hasher's bounds. `certificates`: the certificate renderer, none by default.
  */
 export async function openConsole({
   origin = CONSOLE_ORIGIN,
   limits = {},
   hasher = {},
   webhooks = false,
+  certificates = null,
 }: {
   origin?: string
   limits?: Partial<AdminConsoleLimits>
   hasher?: { concurrency?: number; maxWaiting?: number }
   webhooks?: boolean
+  certificates?: CertificateRenderer | null
 } = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
   const clock = createTestClock(webhooks ? Date.now() : undefined)
@@ -58,6 +61,7 @@ export async function openConsole({
     urls,
     clock,
     adminConsole: limits,
+    certificates,
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 }, ...hasher }),
     passkeyVerifier: createPasskeyVerifier(),
     http: { onError: (error) => console.error(error) },

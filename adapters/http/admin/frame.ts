@@ -1,10 +1,10 @@
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { PostedForm } from './multipart.ts'
 
-/** A POST of a session that passed every check: its session and its form. */
-export interface SessionForm {
+/** A POST of a session that passed every check: its session, its form and (multipart only) its files. */
+export interface SessionForm extends PostedForm {
   session: ConsoleSession
-  form: URLSearchParams
 }
 
 /** What the console's frame (adapters/http/admin/surface.ts) lends a page module. */
@@ -16,9 +16,10 @@ export interface ConsoleFrame {
   formOf(request: Request, maxBytes?: number): Promise<URLSearchParams | Response>
   /**
    * The session and form of a POST, checked in this order: Origin (403), session (none: 303 to login),
-   * CSRF token (403); or the answer to send instead. Every POST of a session goes through it.
+   * CSRF token (403); or the answer to send instead. Every POST of a session goes through it. With
+   * `multipart`, a `multipart/form-data` body is read too (`readMultipartForm`), its files in `files`.
    */
-  sessionForm(request: Request, maxBytes?: number): Promise<SessionForm | Response>
+  sessionForm(request: Request, maxBytes?: number, options?: { multipart?: boolean }): Promise<SessionForm | Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
 }

@@ -16,7 +16,7 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
 <nav><a href="${base}/">개요 <span lang="en">Overview</span></a> <a href="${base}/templates">템플릿 <span lang="en">Templates</span></a> <a href="${base}/issue">발급 <span lang="en">Issue</span></a> <a href="${base}/issuances">발급 내역 <span lang="en">Issuances</span></a>
-<a href="${base}/clients">연동 <span lang="en">Integrations</span></a> <a href="${base}/events">이벤트 <span lang="en">Events</span></a> <a href="${base}/account">내 계정 <span lang="en">Account</span></a></nav>
+<a href="${base}/clients">연동 <span lang="en">Integrations</span></a> <a href="${base}/events">이벤트 <span lang="en">Events</span></a> <a href="${base}/designs">디자인 <span lang="en">Designs</span></a> <a href="${base}/account">내 계정 <span lang="en">Account</span></a></nav>
 <form method="post" action="${base}/logout">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 <button type="submit">로그아웃 <span lang="en">Log out</span></button>

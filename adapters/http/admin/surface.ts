@@ -20,6 +20,9 @@ import { addClientRoutes } from './clients.ts'
 import { addApiKeyRoutes } from './api-keys.ts'
 import { addWebhookRoutes } from './webhooks.ts'
 import { addEventRoutes } from './events.ts'
+import { addDesignRoutes } from './designs.ts'
+import { addPreviewRoutes } from './previews.ts'
+import { readMultipartForm, type PostedForm } from './multipart.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -74,24 +77,38 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     const id = cookie.read(request)
     return id === null ? null : admins.session(id)
   }
-  /** The form of a POST from the public origin, or the refusal to send instead. */
-  const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
+  /**
+   * The body of a POST from the public origin, or the refusal to send instead: url-encoded, or multipart
+   * where a page takes files (`multipart`). The Origin is checked before anything is read.
+   */
+  const bodyOf = async (request: Request, maxBytes: number, multipart: boolean): Promise<PostedForm | Response> => {
     if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
-    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
+    const type = (request.headers.get('content-type') ?? '').toLowerCase()
+    if (multipart && type.startsWith('multipart/form-data')) {
+      const posted = await readMultipartForm(request, maxBytes)
+      if (posted === 'too-large') return page(413, FORBIDDEN)
+      if (posted === 'malformed') return page(400, FORBIDDEN)
+      return posted
+    }
+    if (!type.startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
     const declared = Number(request.headers.get('content-length') ?? 0)
     if (declared > maxBytes) return page(413, FORBIDDEN)
     const text = await request.text()
     if (text.length > maxBytes) return page(413, FORBIDDEN)
-    return new URLSearchParams(text)
+    return { form: new URLSearchParams(text), files: new Map() }
+  }
+  const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
+    const posted = await bodyOf(request, maxBytes, false)
+    return posted instanceof Response ? posted : posted.form
   }
 
-  const sessionForm = async (request: Request, maxBytes?: number): Promise<SessionForm | Response> => {
-    const form = await formOf(request, maxBytes)
-    if (form instanceof Response) return form
+  const sessionForm = async (request: Request, maxBytes = MAX_FORM_BYTES, { multipart = false } = {}): Promise<SessionForm | Response> => {
+    const posted = await bodyOf(request, maxBytes, multipart)
+    if (posted instanceof Response) return posted
     const session = await sessionOf(request)
     if (!session) return seeOther(`${base}/login`)
-    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return page(403, FORBIDDEN, session)
-    return { session, form }
+    if (!constantTimeEqual(posted.form.get('csrf') ?? '', session.csrfToken)) return page(403, FORBIDDEN, session)
+    return { session, ...posted }
   }
 
   const router = Router({
@@ -135,6 +152,8 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   addEventRoutes(router, frame)
   addPasskeyRoutes(router, frame, cookie)
   addAccountRoutes(router, frame)
+  addDesignRoutes(router, frame)
+  addPreviewRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -225,6 +244,13 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/account/passkeys/options', 'POST'],
     ['/account/passkeys', 'POST'],
     ['/account/passkeys/:id/remove', 'POST'],
+    ['/templates/:id/preview', 'GET, HEAD'],
+    ['/templates/:id/co-issuers', 'POST'],
+    ['/templates/:id/co-issuers/remove', 'POST'],
+    ['/designs', 'GET, HEAD'],
+    ['/designs/new', 'GET, HEAD, POST'],
+    ['/designs/:id', 'GET, HEAD, POST'],
+    ['/designs/:id/preview', 'GET, HEAD'],
   ] as const) {
     router.all(path, () => page(405, FORBIDDEN, null, { allow }))
   }

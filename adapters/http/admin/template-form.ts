@@ -190,11 +190,11 @@ export function fieldOfPath(path: string): string | null {
   return top.includes(path) ? path : null
 }
 
-/** Field errors grouped by form field; the ones naming no field under `''`. */
-export function errorsByField(errors: readonly FieldError[]): Map<string, string[]> {
+/** Field errors grouped by form field (`fieldOf`: the template form's, unless another form's is given); the ones naming no field under `''`. */
+export function errorsByField(errors: readonly FieldError[], fieldOf: (path: string) => string | null = fieldOfPath): Map<string, string[]> {
   const byField = new Map<string, string[]>()
   for (const error of errors) {
-    const field = fieldOfPath(error.path) ?? ''
+    const field = fieldOf(error.path) ?? ''
     const codes = byField.get(field) ?? []
     if (!codes.includes(error.message)) codes.push(error.message)
     byField.set(field, codes)

@@ -6,31 +6,14 @@ import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { DesignView } from '../../../core/designs/present.ts'
 import type { Page } from '../../../core/lists/cursor.ts'
 import type { TemplateFormValues } from './template-form.ts'
+import { errorOf, input, select, textarea } from './form-fields.ts'
+import { coIssuerSection, emptyCoIssuerForm, type CoIssuerForm } from './co-issuer-section.ts'
+import { previewSection } from './preview-section.ts'
+import type { FileFormat } from '../../../core/files/prepare-file.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 export const TEMPLATES_TITLE: Words = { ko: '템플릿', en: 'Templates' }
-
-/** The API's codes (docs/api.md §4.10, §7.3) in words; the code itself is shown beside them. */
-const CODE_WORDS: Record<string, Words> = {
-  required: { ko: '필수 항목입니다.', en: 'Required.' },
-  'too-long': { ko: '너무 깁니다.', en: 'Too long.' },
-  'control-character': { ko: '쓸 수 없는 문자가 있습니다.', en: 'Holds a character that is not allowed.' },
-  'lone-surrogate': { ko: '쓸 수 없는 문자가 있습니다.', en: 'Holds a character that is not allowed.' },
-  'en-text-not-latin': { ko: '영문(라틴 문자)만 쓸 수 있습니다.', en: 'Latin script only.' },
-  'tag-contains-comma': { ko: '태그에 쉼표를 쓸 수 없습니다. 한 줄에 하나씩 쓰세요.', en: 'A tag holds no comma: one tag a line.' },
-  'tag-too-long': { ko: '태그는 50자 이하여야 합니다.', en: 'A tag has at most 50 characters.' },
-  'too-many-tags': { ko: '태그는 30개까지입니다.', en: 'At most 30 tags.' },
-  'requirement-empty': { ko: '설명이나 URL 중 하나는 있어야 합니다.', en: 'A requirement needs a description or a URL.' },
-  'invalid-url': { ko: 'http(s)로 시작하는 전체 URL이어야 합니다.', en: 'Must be an absolute http(s) URL.' },
-  'too-many-requirements': { ko: '요건은 100개까지입니다.', en: 'At most 100 requirements.' },
-  'prefix-letters-only': { ko: '영문자만 쓸 수 있습니다.', en: 'Letters only.' },
-  'prefix-too-long': { ko: '5자 이하여야 합니다.', en: 'At most 5 letters.' },
-  'design-not-found': { ko: '이 클럽의 디자인이 아닙니다.', en: 'Not a design of this club.' },
-  'unknown-type': { ko: '알 수 없는 종류입니다.', en: 'Unknown type.' },
-  'unknown-requirement-type': { ko: '알 수 없는 요건 종류입니다.', en: 'Unknown requirement type.' },
-}
-const OTHER_CODE: Words = { ko: '올바른 값이 아닙니다.', en: 'Not a valid value.' }
 
 const TYPE_WORDS: Record<(typeof TEMPLATE_TYPES)[number], Words> = {
   completion: { ko: '이수', en: 'Completion' },
@@ -79,69 +62,6 @@ ${page.meta.nextCursor ? html`<p><a href="${base}/templates?cursor=${encodeURICo
   )
 }
 
-interface FieldOptions {
-  label: Words
-  hint?: Words
-  errors: Map<string, string[]>
-  required?: boolean
-}
-
-/** The error of a field beside it, each code in words and as the API's code. */
-function errorOf(id: string, codes: string[] | undefined): Markup | null {
-  if (!codes) return null
-  return html`<p class="error" id="${id}-error">${codes.map((code) => html`${both(CODE_WORDS[code] ?? OTHER_CODE)} <code>${code}</code> `)}</p>`
-}
-
-const idOf = (name: string) => name.replaceAll('.', '-')
-
-function describedBy(id: string, invalid: boolean, hint: boolean): Markup | null {
-  const ids = [invalid ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(' ')
-  return html`${invalid ? html` aria-invalid="true"` : null}${ids ? html` aria-describedby="${ids}"` : null}`
-}
-
-function labelled(name: string, { label, hint, errors }: FieldOptions, control: Markup): Markup {
-  const id = idOf(name)
-  return html`<label for="${id}">${both(label)}</label>
-${hint ? html`<p class="hint" id="${id}-hint">${both(hint)}</p>` : null}
-${control}
-${errorOf(id, errors.get(name))}`
-}
-
-function input(name: string, value: string, options: FieldOptions): Markup {
-  const id = idOf(name)
-  const invalid = options.errors.has(name)
-  return labelled(
-    name,
-    options,
-    html`<input id="${id}" name="${name}" type="text" value="${value}"${options.required ? html` required` : null}${describedBy(id, invalid, Boolean(options.hint))}>`,
-  )
-}
-
-function textarea(name: string, value: string, options: FieldOptions, rows = 4): Markup {
-  const id = idOf(name)
-  const invalid = options.errors.has(name)
-  // A textarea drops one leading line feed: a value starting with one keeps it through the extra one.
-  return labelled(
-    name,
-    options,
-    html`<textarea id="${id}" name="${name}" rows="${rows}"${options.required ? html` required` : null}${describedBy(id, invalid, Boolean(options.hint))}>
-${value}</textarea>`,
-  )
-}
-
-/** A choice; an option holds text only (no markup), so its words are joined by a dot. */
-function select(name: string, value: string, choices: [string, Words | string][], options: FieldOptions): Markup {
-  const id = idOf(name)
-  const invalid = options.errors.has(name)
-  return labelled(
-    name,
-    options,
-    html`<select id="${id}" name="${name}"${describedBy(id, invalid, Boolean(options.hint))}>
-${choices.map(([choice, words]) => html`<option value="${choice}"${choice === value ? html` selected` : null}>${typeof words === 'string' ? words : `${words.ko} · ${words.en}`}</option>`)}
-</select>`,
-  )
-}
-
 /** Spare requirement rows below the filled ones, so that a form without script can add requirements. */
 const SPARE_ROWS = 3
 
@@ -166,9 +86,17 @@ export interface TemplateFormPage {
   errors: Map<string, string[]>
   designs: DesignView[]
   done?: Words | null
+  /** The co-issuer forms of a template's page, as sent when refused. */
+  coIssuerForm?: CoIssuerForm
+  /** The file formats this server makes: the certificate preview needs `pdf`. */
+  formats?: readonly FileFormat[]
 }
 
-export function templateFormPage(base: string, session: ConsoleSession, { template, values, errors, designs, done = null }: TemplateFormPage): string {
+export function templateFormPage(
+  base: string,
+  session: ConsoleSession,
+  { template, values, errors, designs, done = null, coIssuerForm = emptyCoIssuerForm(), formats = [] }: TemplateFormPage,
+): string {
   const title: Words = template ? { ko: '템플릿 수정', en: 'Edit template' } : { ko: '새 템플릿', en: 'New template' }
   const action = template ? templatePath(base, template.id) : `${base}/templates/new`
   const general = errors.get('')
@@ -220,6 +148,7 @@ ${input('programUrl', values.programUrl, { label: { ko: '프로그램 URL', en: 
 <label class="check"><input type="checkbox" name="programPublic"${values.programPublic ? html` checked` : null}> ${both({ ko: '공개', en: 'Public' })}</label>
 ${errorOf('programPublic', errors.get('programPublic'))}
 <h2>${both({ ko: '디자인과 번호', en: 'Design and numbering' })}</h2>
+<p class="hint"><a href="${base}/designs">${both({ ko: '배지와 인증서 디자인 관리', en: 'Manage badge and certificate designs' })}</a></p>
 ${
   designs.length > 0
     ? html`${select('achievementBadgeDesignId', values.achievementBadgeDesignId, designChoices('badge', { ko: '기본 배지', en: 'Built-in badge' }), {
@@ -245,17 +174,8 @@ ${input('prefix', values.prefix, {
 <button type="submit">저장 <span lang="en">Save</span></button>
 </form>
 </section>
-${template ? coIssuerList(template) : null}`,
+${template ? previewSection(`${templatePath(base, template.id)}/preview`, { badge: true, certificate: true, formats }) : null}
+${template ? coIssuerSection(`${templatePath(base, template.id)}/co-issuers`, session, template, coIssuerForm) : null}`,
     session,
   )
-}
-
-/** Co-issuers are read here; the admin CLI adds and removes them (docs/api.md §2.3). */
-function coIssuerList(template: TemplateView): Markup {
-  return html`<section class="card">
-<h2>${both({ ko: '공동 발급자', en: 'Co-issuers' })}</h2>
-<ul>
-${template.coIssuers.map((issuer) => html`<li>${issuer.name}${issuer.url ? html` · ${issuer.url}` : null} (${issuer.role})</li>`)}
-</ul>
-</section>`
 }

@@ -7,10 +7,14 @@ import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
+import { addCoIssuerRoutes } from './co-issuers.ts'
+import type { CoIssuerForm } from './co-issuer-section.ts'
 
 const DONE: Record<string, Words> = {
   created: { ko: '템플릿을 만들었습니다.', en: 'Template created.' },
   saved: { ko: '저장했습니다.', en: 'Saved.' },
+  'co-issuer-added': { ko: '공동 발급자를 저장했습니다.', en: 'Co-issuer saved.' },
+  'co-issuer-removed': { ko: '공동 발급자를 지웠습니다.', en: 'Co-issuer removed.' },
 }
 
 /** A template id of a path: digits only, so that anything else is simply not found. */
@@ -38,7 +42,14 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     status = 200,
     errors = new Map<string, string[]>(),
     done: Words | null = null,
-  ) => htmlResponse(templateFormPage(base, session, { template, values, errors, designs: await designsOf(session.club), done }), status)
+    coIssuerForm?: CoIssuerForm,
+  ) => {
+    const formats = issuer.issuances.fileFormats
+    return htmlResponse(
+      templateFormPage(base, session, { template, values, errors, designs: await designsOf(session.club), done, coIssuerForm, formats }),
+      status,
+    )
+  }
 
   /** Stores the form through `write`; a refusal shows the form again, as sent, with each error beside its field. */
   const save = async (
@@ -55,7 +66,8 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     } catch (error) {
       if (isProblem(error, 'achievement-not-found')) return notFound(session)
       if (!isProblem(error, 'validation-failed')) throw error
-      return htmlResponse(templateFormPage(base, session, { template, values, errors: errorsByField(error.errors ?? []), designs }), 422)
+      const formats = issuer.issuances.fileFormats
+      return htmlResponse(templateFormPage(base, session, { template, values, errors: errorsByField(error.errors ?? []), designs, formats }), 422)
     }
   }
 
@@ -102,6 +114,11 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     const template = await readTemplate(session, id)
     if (!template || id === null) return notFound(session)
     return save(session, form, template, (body) => achievements.patch(session.club, id, body))
+  })
+
+  addCoIssuerRoutes(router, frame, {
+    readTemplate,
+    refused: (session, template, coIssuerForm) => formPage(session, template, formOfTemplate(template), 422, undefined, null, coIssuerForm),
   })
 
   /** A template of the session's club, or `null`: another club's id is not found, as an unknown one. */
