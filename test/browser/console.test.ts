@@ -12,6 +12,7 @@ import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
 import { createLook, noChromium, startConsoleUnderTest, watchErrors, type ConsoleUnderTest } from '../support/browser.ts'
+import { assertFocused, chooseWithArrows, pressAndLoad, tabTo } from '../support/keyboard.ts'
 import { samplePng } from '../support/png-samples.ts'
 
 const CLUB = 'chess'
@@ -159,6 +160,82 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await page.waitForURL(`${base}/login`)
     await page.goto(`${base}/`)
     assert.equal(page.url(), `${base}/login`, 'signed out: the overview sends to login')
+
+    assert.deepEqual(errors, [], 'no console errors (no CSP violations)')
+    await context.close()
+  })
+
+  it('the same with the keyboard alone: every control is reached by Tab and shows its focus', async () => {
+    const context = await console_.newContext()
+    const page = await context.newPage()
+    const errors = watchErrors(page)
+    const { base } = console_
+    const keys = page.keyboard
+    // Links are written as paths: selectors of an href use the path.
+    const path = new URL(base).pathname
+
+    await page.goto(setupUrls.get('keys@chess.example')!)
+    await tabTo(page, '#password')
+    await keys.type(PASSWORD)
+    await tabTo(page, '#confirmation')
+    await keys.type(PASSWORD)
+    await tabTo(page, 'button[type=submit]')
+    await pressAndLoad(page, 'Enter', `${base}/login?setup=done`)
+
+    await tabTo(page, '#email')
+    await keys.type('keys@chess.example')
+    await tabTo(page, '#password')
+    await keys.type(PASSWORD)
+    await tabTo(page, 'button[type=submit]')
+    await pressAndLoad(page, 'Enter', `${base}/`)
+
+    // The first Tab of a page behind login is the skip link, which leads past the menu into the page.
+    await tabTo(page, 'a.skip', { max: 1 })
+    await look(page, 'keyboard-skip-link')
+    await tabTo(page, `nav a[href="${path}/templates"]`)
+    await pressAndLoad(page, 'Enter', `${base}/templates`)
+    await tabTo(page, 'a.skip')
+    await keys.press('Enter')
+    await tabTo(page, `a[href="${path}/templates/new"]`, { max: 1 })
+    await pressAndLoad(page, 'Enter', `${base}/templates/new`)
+
+    await tabTo(page, '#name')
+    await keys.type('키보드 배지 테스트')
+    await tabTo(page, '#description')
+    await keys.type('키보드만으로 만든 템플릿입니다.')
+    await tabTo(page, '#achievementBadgeDesignId')
+    await chooseWithArrows(page, DESIGN)
+    await tabTo(page, 'form button[type=submit]')
+    await pressAndLoad(page, 'Enter', /\/admin\/templates\/\d+\?done=created$/)
+    assert.equal(await page.locator('h1').innerText(), '키보드 배지 테스트')
+
+    await tabTo(page, `nav a[href="${path}/issue"]`)
+    await pressAndLoad(page, 'Enter', `${base}/issue`)
+    await tabTo(page, '#achievementFormId')
+    await chooseWithArrows(page, '키보드 배지 테스트')
+    await tabTo(page, '#name')
+    await keys.type('박도윤')
+    await tabTo(page, '#email')
+    await keys.type('doyun@chess.example')
+    await tabTo(page, 'form button[type=submit]')
+    // Back into the radio group, whose checked radio takes the focus; an arrow moves the choice.
+    await tabTo(page, 'input[name=mode]:checked', { backwards: true, max: 1 })
+    await keys.press('ArrowDown')
+    await assertFocused(page, 'input[name=mode][value=none]:checked')
+    await tabTo(page, 'form button[type=submit]', { max: 1 })
+    await pressAndLoad(page, 'Enter', /\/admin\/issuances\/\d+\?done=issued$/)
+
+    await untilSigned(page)
+    await tabTo(page, '#reason')
+    await keys.type('키보드 테스트')
+    await tabTo(page, 'input[name=confirm]', { max: 1 })
+    await keys.press('Space')
+    await tabTo(page, 'form[action$="/revoke"] button', { max: 1 })
+    await pressAndLoad(page, 'Enter', /\/admin\/issuances\/\d+\?done=revoked$/)
+    assert.match(await page.locator('#status').innerText(), /취소됨\s*Revoked/)
+
+    await tabTo(page, 'header button')
+    await pressAndLoad(page, 'Enter', `${base}/login`)
 
     assert.deepEqual(errors, [], 'no console errors (no CSP violations)')
     await context.close()

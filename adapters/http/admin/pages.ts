@@ -10,7 +10,10 @@ export interface Words {
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
-/** The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed. */
+/**
+ * The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed.
+ * Its first link skips the menu: a keyboard user reaches the page's own controls with one Tab after it.
+ */
 export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null): string {
   const top = session
     ? html`<header>
@@ -33,8 +36,9 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
 <link rel="stylesheet" href="${base}/admin.css">
 </head>
 <body>
+<a class="skip" href="#main">본문으로 건너뛰기 <span lang="en">Skip to content</span></a>
 ${top}
-<main>
+<main id="main" tabindex="-1">
 ${body}
 </main>
 </body>

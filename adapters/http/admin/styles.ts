@@ -32,4 +32,8 @@ header button{margin:0;background:transparent;border-color:#fff}
 table{width:100%;border-collapse:collapse;font-size:.9rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
+header :focus-visible{outline-color:#fff}
+.skip{position:absolute;left:.75rem;top:-4rem;z-index:1;padding:.5rem .9rem;border-radius:8px;background:#fff;color:#1849a9;font-weight:600}
+.skip:focus{top:.75rem}
+main:focus{outline:none}
 `.trim()
