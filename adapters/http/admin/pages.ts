@@ -129,7 +129,7 @@ ${
   overview.latestEvents.length === 0
     ? html`<p>아직 이벤트가 없습니다. <span lang="en">No events yet.</span></p>`
     : html`<table>
-<thead><tr><th>시각 <span lang="en">When</span></th><th>종류 <span lang="en">Type</span></th><th>대상 <span lang="en">Subject</span></th></tr></thead>
+<thead><tr><th scope="col">시각 <span lang="en">When</span></th><th scope="col">종류 <span lang="en">Type</span></th><th scope="col">대상 <span lang="en">Subject</span></th></tr></thead>
 <tbody>
 ${overview.latestEvents.map((event) => html`<tr><td>${event.occurredAt}</td><td>${event.type}</td><td>${event.subject.type} ${event.subject.id}</td></tr>`)}
 </tbody>
