@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import type { Page } from 'playwright-core'
-import { createLook, noChromium, startConsoleUnderTest, watchErrors, type ConsoleUnderTest } from '../support/browser.ts'
+import { createLook, navigate, noChromium, startConsoleUnderTest, watchErrors, type ConsoleUnderTest } from '../support/browser.ts'
 import { assertFocused, chooseWithArrows, pressAndLoad, tabTo } from '../support/keyboard.ts'
 import { samplePng } from '../support/png-samples.ts'
 
@@ -72,84 +72,77 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await look(page, 'setup')
     await page.locator('#password').fill(PASSWORD)
     await page.locator('#confirmation').fill(PASSWORD)
-    await page.getByRole('button', { name: /Set password/ }).click()
-
-    await page.waitForURL(`${base}/login?setup=done`)
+    await navigate(page, () => page.getByRole('button', { name: /Set password/ }).click(), `${base}/login?setup=done`)
     assert.match(await page.locator('.done').innerText(), /Your password is set/)
     await look(page, 'login')
     await page.locator('#email').fill('mouse@chess.example')
     await page.locator('#password').fill('not the password')
-    await page.getByRole('button', { name: /Log in/ }).click()
-    await page.waitForURL(`${base}/login`)
+    await navigate(page, () => page.getByRole('button', { name: /Log in/ }).click(), `${base}/login`, 401)
     assert.match(await page.getByRole('alert').innerText(), /The e-mail or password is not correct/)
     await look(page, 'login-refused')
     await page.locator('#password').fill(PASSWORD)
-    await page.getByRole('button', { name: /Log in/ }).click()
-
-    await page.waitForURL(`${base}/`)
+    await navigate(page, () => page.getByRole('button', { name: /Log in/ }).click(), `${base}/`)
     assert.match(await page.locator('h1').innerText(), /체스 클럽/)
     await look(page, 'overview')
 
-    await page.getByRole('link', { name: /Templates/ }).click()
-    await page.waitForURL(`${base}/templates`)
+    await navigate(page, () => page.getByRole('link', { name: /Templates/ }).click(), `${base}/templates`)
     await look(page, 'templates-empty')
-    await page.getByRole('link', { name: /New template/ }).click()
-    await page.waitForURL(`${base}/templates/new`)
+    await navigate(page, () => page.getByRole('link', { name: /New template/ }).click(), `${base}/templates/new`)
     await look(page, 'templates-new')
     await page.locator('#name').fill('한국어 배지 테스트')
     await page.locator('#nameEn').fill('Korean badge test')
     await page.locator('#description').fill('브라우저에서 만든 템플릿입니다.')
     await page.locator('#requirement-0-url').fill('not a url')
-    await page.getByRole('button', { name: /Save/ }).click()
-    await page.waitForURL(`${base}/templates/new`)
+    await navigate(page, () => page.getByRole('button', { name: /Save/ }).click(), `${base}/templates/new`, 422)
     assert.match(await page.locator('#requirement-0-url-error').innerText(), /invalid-url/)
     await look(page, 'templates-new-refused')
     await page.locator('#requirement-0-url').fill('https://chess.example/rules')
     await page.locator('#tag').fill('브라우저\nchromium')
     await page.locator('#achievementBadgeDesignId').selectOption({ label: DESIGN })
-    await page.getByRole('button', { name: /Save/ }).click()
-
-    await page.waitForURL(/\/admin\/templates\/\d+\?done=created$/)
+    await navigate(page, () => page.getByRole('button', { name: /Save/ }).click(), /\/admin\/templates\/\d+\?done=created$/)
     assert.equal(await page.locator('h1').innerText(), '한국어 배지 테스트')
     assert.equal(await page.locator('#achievementBadgeDesignId option:checked').innerText(), DESIGN)
     await look(page, 'templates-edit')
-    await page
-      .getByRole('link', { name: /Templates/ })
-      .first()
-      .click()
-    await page.waitForURL(`${base}/templates`)
+    await navigate(
+      page,
+      () =>
+        page
+          .getByRole('link', { name: /Templates/ })
+          .first()
+          .click(),
+      `${base}/templates`,
+    )
     assert.equal(await page.locator('tbody tr a').innerText(), '한국어 배지 테스트')
     await look(page, 'templates-list')
 
-    await page.getByRole('link', { name: /^발급 Issue$/ }).click()
-    await page.waitForURL(`${base}/issue`)
+    await navigate(page, () => page.getByRole('link', { name: /^발급 Issue$/ }).click(), `${base}/issue`)
     await look(page, 'issue')
     await page.locator('#achievementFormId').selectOption({ label: '한국어 배지 테스트' })
     await page.locator('#name').fill('이서연')
     await page.locator('#email').fill('seoyeon@chess.example')
     await page.locator('input[name=mode][value=none]').check()
-    await page.getByRole('button', { name: /^발급 Issue$/ }).click()
-
-    await page.waitForURL(/\/admin\/issuances\/\d+\?done=issued$/)
+    await navigate(page, () => page.getByRole('button', { name: /^발급 Issue$/ }).click(), /\/admin\/issuances\/\d+\?done=issued$/)
     await untilSigned(page)
     await look(page, 'issuance-signed')
 
     await page.locator('#reason').fill('잘못 발급함')
-    await page.getByRole('button', { name: /Revoke/ }).click()
-    await page.waitForURL(/\/admin\/issuances\/\d+\/revoke$/)
+    await navigate(page, () => page.getByRole('button', { name: /Revoke/ }).click(), /\/admin\/issuances\/\d+\/revoke$/, 422)
     assert.equal(await page.locator('#confirm-error').isVisible(), true, 'without the box ticked, nothing is revoked')
     await look(page, 'issuance-revoke-unconfirmed')
     await page.getByRole('checkbox', { name: /cannot be undone/ }).check()
-    await page.getByRole('button', { name: /Revoke/ }).click()
-    await page.waitForURL(/\/admin\/issuances\/\d+\?done=revoked$/)
+    await navigate(page, () => page.getByRole('button', { name: /Revoke/ }).click(), /\/admin\/issuances\/\d+\?done=revoked$/)
     assert.match(await page.locator('#status').innerText(), /취소됨\s*Revoked/)
     await look(page, 'issuance-revoked')
 
-    await page
-      .getByRole('link', { name: /Issuances/ })
-      .first()
-      .click()
-    await page.waitForURL(`${base}/issuances`)
+    await navigate(
+      page,
+      () =>
+        page
+          .getByRole('link', { name: /Issuances/ })
+          .first()
+          .click(),
+      `${base}/issuances`,
+    )
     assert.match(await page.locator('tbody tr').innerText(), /이서연[\s\S]*취소됨/)
     await look(page, 'issuances-list')
 
@@ -157,18 +150,16 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await look(page, 'not-found')
     await page.goBack()
 
-    await page.locator('tbody tr a').click()
+    await navigate(page, () => page.locator('tbody tr a').click(), /\/admin\/issuances\/\d+$/)
     const share = page.getByRole('link', { name: /Share page/ })
     const shareUrl = await share.getAttribute('href')
     assert.match(shareUrl!, new RegExp(`^http://${CLUB}\\.localhost:\\d+/credentials/`))
-    await share.click()
-    await page.waitForURL(shareUrl!)
+    await navigate(page, () => share.click(), shareUrl!)
     assert.match(await page.locator('.verdict').innerText(), /취소됨\s*Revoked/)
     await look(page, 'share-revoked')
 
     await page.goBack()
-    await page.getByRole('button', { name: /Log out/ }).click()
-    await page.waitForURL(`${base}/login`)
+    await navigate(page, () => page.getByRole('button', { name: /Log out/ }).click(), `${base}/login`)
     await page.goto(`${base}/`)
     assert.equal(page.url(), `${base}/login`, 'signed out: the overview sends to login')
 

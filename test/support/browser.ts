@@ -6,10 +6,10 @@
  * test-artifacts/console/, named by step, for a person to look at.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core'
 import { cliInProcess, dataDirEnv } from './cli.ts'
 import type { Json } from './json.ts'
 import { ROOT, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from './server.ts'
@@ -80,14 +80,17 @@ export async function startConsoleUnderTest(prepare: (cli: ConsoleUnderTest['cli
   }
   await prepare(cli)
   const [server, browser] = await Promise.all([startServer({ dataDir, env: { PORT: String(port) } }), launchChromium()])
-  rmSync(CONSOLE_ARTIFACTS, { recursive: true, force: true })
-  mkdirSync(CONSOLE_ARTIFACTS, { recursive: true })
   return {
     server,
     browser,
     base: `http://localhost:${port}/admin`,
     cli,
-    newContext: () => browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'ko-KR' }),
+    async newContext() {
+      const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, locale: 'ko-KR' })
+      // A step that cannot happen fails in seconds, not in playwright's 30.
+      context.setDefaultTimeout(15_000)
+      return context
+    },
     async close() {
       await browser.close()
       const code = await server.stop()
@@ -126,16 +129,21 @@ export async function assertAccessible(page: Page, step: string): Promise<void> 
 
 /**
  * Each page a flow visits, judged and photographed: `look(page, 'templates-new')` runs axe and writes
- * `NN-templates-new.png`, NN counting the steps of the whole test file.
+ * `NN-templates-new.png`, NN counting the steps of the whole test file. A test file of another page
+ * passes its own `folder` (under test-artifacts/console/), so that files run side by side never remove
+ * or overwrite each other's pictures; a run removes the pictures its folder had from the last run.
  */
-export function createLook(): (page: Page, name: string) => Promise<void> {
+export function createLook(folder = ''): (page: Page, name: string) => Promise<void> {
+  const directory = join(CONSOLE_ARTIFACTS, folder)
+  mkdirSync(directory, { recursive: true })
+  for (const file of readdirSync(directory)) if (/^\d\d-.*\.png$/.test(file)) rmSync(join(directory, file))
   let step = 0
   return async (page, name) => {
     step += 1
     const file = `${String(step).padStart(2, '0')}-${name}.png`
     // The picture first: a page that fails axe is the one a reader most wants to see.
-    writeFileSync(join(CONSOLE_ARTIFACTS, file), await page.screenshot({ fullPage: true }))
-    await assertAccessible(page, file)
+    writeFileSync(join(directory, file), await page.screenshot({ fullPage: true }))
+    await assertAccessible(page, join(folder, file))
   }
 }
 
@@ -148,4 +156,39 @@ export function watchErrors(page: Page): string[] {
   })
   page.on('pageerror', (error) => errors.push(`${page.url()}: ${error.message}`))
   return errors
+}
+
+/**
+ * Runs `act` (a click, a key press) and waits until the page is at `url`. A navigation answered 400 or
+ * more, other than the `refusal` the step expects (401, 422...), fails at once with its method, address,
+ * status and text, instead of waiting for a URL that will never come.
+ */
+export async function navigate(page: Page, act: () => Promise<unknown>, url: string | RegExp, refusal?: number): Promise<void> {
+  let listener: (response: Response) => void = () => {}
+  const refused = new Promise<never>((_, reject) => {
+    listener = (response) => {
+      if (!response.request().isNavigationRequest() || response.frame() !== page.mainFrame()) return
+      if (response.status() < 400 || response.status() === refusal) return
+      const request = response.request()
+      void response.text().then(
+        (text) =>
+          reject(
+            new Error(
+              `${request.method()} ${response.url()} answered ${response.status()}: ${text
+                .replace(/<[^>]+>/g, ' ')
+                .replace(/\s+/g, ' ')
+                .trim()}`,
+            ),
+          ),
+        reject,
+      )
+    }
+  })
+  page.on('response', listener)
+  try {
+    await act()
+    await Promise.race([page.waitForURL(url), refused])
+  } finally {
+    page.off('response', listener)
+  }
 }

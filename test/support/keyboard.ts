@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict'
 import type { Page } from 'playwright-core'
+import { navigate } from './browser.ts'
 
 /**
  * The checks that run in the page, as source text: tsx names the functions it compiles with a helper
@@ -122,9 +123,8 @@ export async function chooseWithArrows(page: Page, label: string): Promise<void>
   assert.fail(`no option ${label} in the focused select`)
 }
 
-/** Waits for the navigation `action` (a key press) starts to reach `url`, then notes the new page's unfocused styles. */
+/** Presses `key` and waits for the page at `url` (`navigate`), then notes the new page's unfocused styles. */
 export async function pressAndLoad(page: Page, key: string, url: string | RegExp): Promise<void> {
-  await Promise.all([page.waitForURL(url), page.keyboard.press(key)])
-  await page.waitForLoadState('load')
+  await navigate(page, () => page.keyboard.press(key), url)
   await noteUnfocusedStyles(page)
 }
