@@ -10,7 +10,10 @@ export interface Words {
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
-/** The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed. */
+/**
+ * The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed.
+ * Its first link skips the menu: a keyboard user reaches the page's own controls with one Tab after it.
+ */
 export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null): string {
   const top = session
     ? html`<header>
@@ -34,8 +37,9 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
 <link rel="stylesheet" href="${base}/admin.css">
 </head>
 <body>
+<a class="skip" href="#main">본문으로 건너뛰기 <span lang="en">Skip to content</span></a>
 ${top}
-<main>
+<main id="main" tabindex="-1">
 ${body}
 </main>
 </body>
@@ -149,7 +153,7 @@ ${
   overview.latestEvents.length === 0
     ? html`<p>아직 이벤트가 없습니다. <span lang="en">No events yet.</span></p>`
     : html`<table>
-<thead><tr><th>시각 <span lang="en">When</span></th><th>종류 <span lang="en">Type</span></th><th>대상 <span lang="en">Subject</span></th></tr></thead>
+<thead><tr><th scope="col">시각 <span lang="en">When</span></th><th scope="col">종류 <span lang="en">Type</span></th><th scope="col">대상 <span lang="en">Subject</span></th></tr></thead>
 <tbody>
 ${overview.latestEvents.map((event) => html`<tr><td>${event.occurredAt}</td><td>${event.type}</td><td>${event.subject.type} ${event.subject.id}</td></tr>`)}
 </tbody>

@@ -11,6 +11,7 @@ header a{color:#fff;margin-right:.75rem}
 fieldset{border:1px solid #e6e9ef;border-radius:10px;margin:.75rem 0;padding:.25rem .75rem .75rem}
 .check{display:flex;gap:.5rem;align-items:center;font-weight:500}
 .check input{width:auto}
+.check>span{display:contents}
 a.button{display:inline-block;padding:.45rem .9rem;border-radius:8px;background:#1849a9;color:#fff;text-decoration:none;font-weight:600}
 main{max-width:48rem;margin:1.5rem auto;padding:0 1rem}
 .card{background:#fff;border-radius:12px;box-shadow:0 1px 3px rgba(16,24,40,.12);padding:1.25rem;margin-bottom:1rem}
@@ -44,4 +45,8 @@ td form button{margin-top:.25rem}
 img.preview{display:block;max-width:100%;height:auto;border:1px solid #e6e9ef;border-radius:8px;background:#fff}
 form.inline{margin:0}
 form.inline button{margin:0;padding:.25rem .6rem}
+header :focus-visible{outline-color:#fff}
+.skip{position:absolute;left:.75rem;top:-4rem;z-index:1;padding:.5rem .9rem;border-radius:8px;background:#fff;color:#1849a9;font-weight:600}
+.skip:focus{top:.75rem}
+main:focus{outline:none}
 `.trim()
