@@ -77,11 +77,11 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await look(page, 'login')
     await page.locator('#email').fill('mouse@chess.example')
     await page.locator('#password').fill('not the password')
-    await navigate(page, () => page.getByRole('button', { name: /Log in/ }).click(), `${base}/login`, 401)
+    await navigate(page, () => page.getByRole('button', { name: /^로그인 Log in$/ }).click(), `${base}/login`, 401)
     assert.match(await page.getByRole('alert').innerText(), /The e-mail or password is not correct/)
     await look(page, 'login-refused')
     await page.locator('#password').fill(PASSWORD)
-    await navigate(page, () => page.getByRole('button', { name: /Log in/ }).click(), `${base}/`)
+    await navigate(page, () => page.getByRole('button', { name: /^로그인 Log in$/ }).click(), `${base}/`)
     assert.match(await page.locator('h1').innerText(), /체스 클럽/)
     await look(page, 'overview')
 
