@@ -11,15 +11,16 @@ const PREFIX_END = '\u{10FFFF}'
 
 /**
  * The status rule of `IssuanceStore.search` (core/ports/storage.ts) on issuance `i`, the credential and
- * the job each looked up by its unique index.
+ * the job each looked up by its unique index. Fenced (OFFSET 0) so that each stays a lookup per row the
+ * page walks: turned into a join, the planner hashes the whole queue or credentials table and then sorts.
  */
 export function statusCondition(sql: Query, status: IssuanceStatus, now: number): Fragment {
-  const signed = sql`EXISTS (SELECT 1 FROM credentials AS c WHERE c.issuance_id = i.id)`
+  const signed = sql`EXISTS (SELECT 1 FROM credentials AS c WHERE c.issuance_id = i.id OFFSET 0)`
   switch (status) {
     case 'revoked':
       return sql`i.revoked_at IS NOT NULL`
     case 'pending':
-      return sql`i.revoked_at IS NULL AND NOT ${signed} AND EXISTS (SELECT 1 FROM signing_jobs AS q WHERE q.issuance_id = i.id)`
+      return sql`i.revoked_at IS NULL AND NOT ${signed} AND EXISTS (SELECT 1 FROM signing_jobs AS q WHERE q.issuance_id = i.id OFFSET 0)`
     case 'expired':
       return sql`i.revoked_at IS NULL AND i.valid_until IS NOT NULL AND i.valid_until <= ${now} AND ${signed}`
     case 'valid':
@@ -61,8 +62,11 @@ export async function searchRows(sql: Query, club: string, query: IssuanceSearch
   }
   if (status === 'pending') {
     const keyset = afterSequence !== null ? sql`AND j.issuance_seq < ${afterSequence}` : sql``
-    return sql`SELECT i.* FROM signing_jobs AS j JOIN issuances AS i ON i.id = j.issuance_id
-      WHERE j.club = ${club} ${keyset} AND ${and(sql, where)} ORDER BY j.issuance_seq DESC LIMIT ${limit}`
+    // Each job's issuance looked up by its key, fenced (OFFSET 0): joined freely, the planner would hash
+    // the club's every issuance against the queue rather than walk the queue until the page is full.
+    return sql`SELECT i.* FROM signing_jobs AS j
+      CROSS JOIN LATERAL (SELECT * FROM issuances AS i WHERE i.id = j.issuance_id AND ${and(sql, where)} OFFSET 0) AS i
+      WHERE j.club = ${club} ${keyset} ORDER BY j.issuance_seq DESC LIMIT ${limit}`
   }
   return sql`SELECT i.* FROM issuances AS i WHERE ${and(sql, where)} ORDER BY i.seq DESC LIMIT ${limit}`
 }

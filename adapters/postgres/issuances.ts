@@ -99,8 +99,9 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
       // Each count through its own index (migration 9), by the status rule of `search`.
       const [row] = await sql`SELECT (SELECT count(*) FROM issuances WHERE club = ${club}) AS total,
           (SELECT count(*) FROM issuances AS i WHERE i.club = ${club} AND ${statusCondition(sql, 'revoked', now)}) AS revoked,
-          (SELECT count(*) FROM signing_jobs AS j JOIN issuances AS i ON i.id = j.issuance_id
-            WHERE j.club = ${club} AND i.club = ${club} AND ${statusCondition(sql, 'pending', now)}) AS pending,
+          (SELECT count(*) FROM signing_jobs AS j CROSS JOIN LATERAL (SELECT 1 FROM issuances AS i
+            WHERE i.id = j.issuance_id AND i.club = ${club} AND ${statusCondition(sql, 'pending', now)} OFFSET 0) AS i
+            WHERE j.club = ${club}) AS pending,
           (SELECT count(*) FROM issuances AS i WHERE i.club = ${club} AND ${statusCondition(sql, 'expired', now)}) AS expired`
       return { total: num(row!.total), pending: num(row!.pending), revoked: num(row!.revoked), expired: num(row!.expired) }
     },
