@@ -18,6 +18,7 @@ import type { FilePreview } from './files/preview-file.ts'
 import type { BatchResult } from './issuances/issue.ts'
 import type { IssuanceDetail, IssuanceItem } from './issuances/present.ts'
 import type { CredentialView } from './issuances/read.ts'
+import type { IssuanceSearchQuery } from './issuances/search.ts'
 import type { V1BatchResult, V1IssuanceView } from './issuances/v1.ts'
 import type { FileFormat, IssuanceFile } from './files/prepare-file.ts'
 import type { EventView } from './events/list.ts'
@@ -187,6 +188,11 @@ export interface CoreIssuer {
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */
     list(club: string, query?: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>>
+    /**
+     * The staff console's list (docs/admin-console.md § Issuances): `list` with a status filter and a
+     * search by name (prefix), e-mail or external user id; `validation-failed` for a filter that is not one.
+     */
+    search(club: string, query?: IssuanceSearchQuery): Promise<Page<IssuanceItem>>
     /** The signed credential of an issuance (docs/api.md §2.8); `credential-pending` before it is signed. */
     credential(club: string, id: number): Promise<CredentialView>
     /**

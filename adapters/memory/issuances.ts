@@ -1,12 +1,30 @@
 import type { Issuance, NewIssuance } from '../../core/issuances/issuance.ts'
 import { StorageConflict } from '../../core/errors.ts'
-import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
+import type { IssuanceSearch, IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
+import type { IssuanceStatus } from '../../core/issuances/present.ts'
+import { validUntilOf } from '../../core/credentials/valid-until.ts'
+import { compareNameKeys, nameKey } from '../../core/issuances/name-key.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
 /** E-mail addresses compare case-insensitively (Issuance.recipient.email). */
 const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+
+/** An issuance's status at `now` by the rule of `IssuanceStore.search` (core/ports/storage.ts); `null`: none of the four (unsigned, not queued). */
+function statusOf(state: State, issuance: Issuance, now: number): IssuanceStatus | null {
+  if (issuance.revokedAt !== null) return 'revoked'
+  if (!state.credentialByIssuance.has(issuance.id)) return state.signingJobs.has(issuance.id) ? 'pending' : null
+  const validUntil = validUntilOf(issuance.expiresAt)
+  return validUntil !== null && validUntil <= now ? 'expired' : 'valid'
+}
+
+/** Whether the issuance is the recipient sought. */
+function matches(issuance: Issuance, recipient: NonNullable<IssuanceSearch['recipient']>): boolean {
+  if (recipient.by === 'email') return sameEmail(issuance.recipient.email, recipient.value)
+  if (recipient.by === 'externalUserId') return issuance.recipient.externalUserId === recipient.value
+  return nameKey(issuance.recipient.name).startsWith(nameKey(recipient.value))
+}
 
 export function createIssuanceStore(state: State, journal: Journal): IssuanceStore {
   const insert = (issuance: NewIssuance): Issuance => {
@@ -25,13 +43,33 @@ export function createIssuanceStore(state: State, journal: Journal): IssuanceSto
       for (const issuance of state.issuances.values()) {
         if (issuance.club !== club) continue
         counts.total++
-        const credentialId = state.credentialByIssuance.get(issuance.id)
-        const credential = credentialId === undefined ? undefined : state.credentials.get(credentialId)
-        if (issuance.revokedAt !== null) counts.revoked++
-        else if (!credential) counts.pending++
-        else if (credential.validUntil !== null && credential.validUntil <= now) counts.expired++
+        const status = statusOf(state, issuance, now)
+        if (status === 'revoked' || status === 'pending' || status === 'expired') counts[status]++
       }
       return counts
+    },
+    async search(club, { limit, afterSequence, achievementId, status, now, recipient }) {
+      const found = [...state.issuances.values()].filter(
+        (issuance) =>
+          issuance.club === club &&
+          (achievementId === null || issuance.achievementId === achievementId) &&
+          (recipient === null || matches(issuance, recipient)) &&
+          (status === null || statusOf(state, issuance, now) === status),
+      )
+      const byName = recipient?.by === 'name'
+      const order = (a: Issuance, b: Issuance) =>
+        (byName ? compareNameKeys(nameKey(a.recipient.name), nameKey(b.recipient.name)) : 0) || b.sequence - a.sequence
+      found.sort(order)
+      let from = 0
+      if (afterSequence !== null) {
+        // By name, the position is the name's key too: that of the issuance the cursor names.
+        const after = byName
+          ? [...state.issuances.values()].find((issuance) => issuance.sequence === afterSequence && issuance.club === club)
+          : ({ sequence: afterSequence } as Issuance)
+        from = after ? found.findIndex((issuance) => order(issuance, after) > 0) : -1
+        if (from < 0) return []
+      }
+      return found.slice(from, from + limit).map(copy)
     },
     async insertMany(issuances) {
       return issuances.map((issuance) => (state.issuances.has(issuance.id) ? null : insert(issuance)))

@@ -66,7 +66,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],
-  issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus'],
+  issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus', 'search'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],

@@ -3,6 +3,8 @@ import type { Issuance, NewIssuance, TemplateSnapshot } from '../../core/issuanc
 import type { IssuanceStore, SnapshotStore } from '../../core/ports/storage.ts'
 import { toIssuance } from '../shared/rows.ts'
 import { json, num, str } from '../shared/sql-values.ts'
+import { validUntilOf } from '../../core/credentials/valid-until.ts'
+import { PENDING_SOURCE, STATUS, searchStatement } from './issuance-search.ts'
 
 /** A copy, not the caller's objects, built by hand: structuredClone stood out in the profile of bench:issue. */
 const stored = (issuance: NewIssuance, sequence: number): Issuance => ({
@@ -24,8 +26,8 @@ export function createIssuanceStore(db: Database): IssuanceStore {
   const insertMany = rowsAtOnce(
     db,
     `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
-       evidences, mode, expires_at, created_at, revoked_at, revocation_reason) VALUES`,
-    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+       evidences, mode, expires_at, created_at, revoked_at, revocation_reason, valid_until) VALUES`,
+    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     'ON CONFLICT (id) DO NOTHING',
   )
   return {
@@ -35,8 +37,8 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       // The primary key on `id` is the constraint that turns a random id drawn twice into StorageConflict.
       db.run(
         `INSERT INTO issuances (id, seq, club, achievement_id, snapshot_id, external_user_id, recipient_name, recipient_email,
-           evidences, mode, expires_at, created_at, revoked_at, revocation_reason)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           evidences, mode, expires_at, created_at, revoked_at, revocation_reason, valid_until)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         issuance.id,
         sequence,
         issuance.club,
@@ -51,6 +53,7 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         issuance.createdAt,
         issuance.revokedAt,
         issuance.revocationReason,
+        validUntilOf(issuance.expiresAt),
       )
       return stored(issuance, sequence)
     },
@@ -75,6 +78,7 @@ export function createIssuanceStore(db: Database): IssuanceStore {
         i.createdAt,
         i.revokedAt,
         i.revocationReason,
+        validUntilOf(i.expiresAt),
       ])
       return chunks.flatMap((chunk) => {
         if (chunk.changes === chunk.rows.length) return chunk.rows.map(({ issuance, sequence }) => stored(issuance, sequence))
@@ -106,17 +110,24 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       )
     },
     async countByStatus(club, now) {
-      // One pass over the club's index with each credential looked up by its key; the status rule is issuanceStatus's.
+      // Each count through its own index (migration 0016), by the status rule of `search`.
       const row = db.get(
-        `SELECT count(*) AS total,
-           coalesce(sum(i.revoked_at IS NOT NULL), 0) AS revoked,
-           coalesce(sum(i.revoked_at IS NULL AND c.issuance_id IS NULL), 0) AS pending,
-           coalesce(sum(i.revoked_at IS NULL AND c.valid_until IS NOT NULL AND c.valid_until <= ?), 0) AS expired
-         FROM issuances AS i LEFT JOIN credentials AS c ON c.issuance_seq = i.seq WHERE i.club = ?`,
-        now,
+        `SELECT (SELECT count(*) FROM issuances WHERE club = ?) AS total,
+           (SELECT count(*) FROM issuances AS i INDEXED BY issuances_revoked WHERE i.club = ? AND ${STATUS.revoked}) AS revoked,
+           (SELECT count(*) FROM ${PENDING_SOURCE} WHERE j.club = ? AND i.club = ? AND ${STATUS.pending}) AS pending,
+           (SELECT count(*) FROM issuances AS i INDEXED BY issuances_expiring WHERE i.club = ? AND ${STATUS.expired}) AS expired`,
         club,
+        club,
+        club,
+        club,
+        club,
+        now,
       )
       return { total: num(row?.total), pending: num(row?.pending), revoked: num(row?.revoked), expired: num(row?.expired) }
+    },
+    async search(club, query) {
+      const statement = searchStatement(db, club, query)
+      return statement ? db.all(statement.sql, ...statement.params).map(toIssuance) : []
     },
     async list(club, { limit, beforeSequence, achievementId = null }) {
       const conditions = ['club = ?']

@@ -21,15 +21,18 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
   return presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now())
 }
 
+/** A template filter of a list: `null` when absent, `undefined` when it is not a template id. */
+export function parseAchievementId(text: string | null | undefined): number | null | undefined {
+  if (text === undefined || text === null) return null
+  return /^[1-9]\d{0,14}$/.test(text) ? Number(text) : undefined
+}
+
 /** The club's issuances, newest first, optionally of one template (`achievementId`). */
 export async function listIssuances(ctx: IssuerContext, club: string, query: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>> {
   const page = parseListQuery('issuances', query)
-  let achievementId: number | null = null
-  if (query.achievementId !== undefined && query.achievementId !== null) {
-    achievementId = /^[1-9]\d{0,14}$/.test(query.achievementId) ? Number(query.achievementId) : -1
-    if (achievementId < 0) {
-      throw new ProblemError('validation-failed', { errors: [{ message: 'invalid-achievement-id', path: 'achievementId' }] })
-    }
+  const achievementId = parseAchievementId(query.achievementId)
+  if (achievementId === undefined) {
+    throw new ProblemError('validation-failed', { errors: [{ message: 'invalid-achievement-id', path: 'achievementId' }] })
   }
   // The cursor carries the sequence (issue order), never the id: ids are random (issuance-id.ts).
   const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId })

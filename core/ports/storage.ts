@@ -2,6 +2,7 @@ import type { AchievementTemplate, NewAchievementTemplate, NewRequirement, Requi
 import type { ApiClient } from '../clients/api-client.ts'
 import type { Design, NewDesign, StoredImage } from '../designs/design.ts'
 import type { CredentialRecord, Issuance, NewIssuance, TemplateSnapshot } from '../issuances/issuance.ts'
+import type { IssuanceStatus } from '../issuances/present.ts'
 import type { Club } from '../clubs/club.ts'
 import type { ClaimCaps } from '../webhooks/fair-share.ts'
 import type { ClientAuthFailureWindow } from '../clients/auth-failure-window.ts'
@@ -217,6 +218,27 @@ export interface IssuancePage {
   achievementId?: number | null
 }
 
+/** Whom `IssuanceStore.search` looks for: one recipient field (docs/admin-console.md § Issuances). */
+export type RecipientMatch =
+  /** The whole e-mail, compared case-insensitively as `findHeld` compares it. */
+  | { by: 'email'; value: string }
+  /** The whole external user id, exactly. */
+  | { by: 'externalUserId'; value: string }
+  /** Names whose key (`nameKey`, core/issuances/name-key.ts) starts with the key of `value`. */
+  | { by: 'name'; value: string }
+
+/** What `IssuanceStore.search` filters by; `null` means no filter of that kind. */
+export interface IssuanceSearch {
+  limit: number
+  /** The sequence of the previous page's last issuance; `null` for the first page. */
+  afterSequence: number | null
+  achievementId: number | null
+  status: IssuanceStatus | null
+  /** The time `expired` and `valid` are judged at (ms). */
+  now: number
+  recipient: RecipientMatch | null
+}
+
 /** What `IssuanceStore.countByStatus` returns. */
 export interface IssuanceCounts {
   total: number
@@ -254,11 +276,29 @@ export interface IssuanceStore {
   /** The club's issuances, highest sequence (newest) first, keyset-paged, optionally of one template only. */
   list(club: string, page: IssuancePage): Promise<Issuance[]>
   /**
-   * The club's issuances counted by status at `now`, as `issuanceStatus` (core/issuances/present.ts)
-   * computes it: `revoked` (whether or not signed), else `pending` (no credential yet), else `expired`
-   * (the credential's `validUntil` at or before `now`); `total` counts every issuance.
+   * The club's issuances counted by status at `now`, by the rule of `search`: `revoked`, `pending`,
+   * `expired`; `total` counts every issuance.
    */
   countByStatus(club: string, now: number): Promise<IssuanceCounts>
+  /**
+   * The club's issuances that pass every filter of `query`, at most `limit`: of one template, of one
+   * recipient, of one status at `now`. The status is `issuanceStatus`'s (core/issuances/present.ts):
+   * - `revoked`: revoked, whether or not signed;
+   * - `pending`: not revoked, without a credential, and queued for signing. Core queues a signing job
+   *   with every issuance and removes it in the unit that stores the credential, so this is every
+   *   issuance without a credential; the queue is what makes it an index walk, not a scan of the club;
+   * - `expired`: not revoked, with a credential, and the issuance's `validUntilOf(expiresAt)`
+   *   (core/credentials/valid-until.ts, the credential's `validUntil`) at or before `now`;
+   * - `valid`: not revoked, with a credential, and no such time or one after `now`.
+   *
+   * Order: highest sequence (newest) first; when searching a name, by the names' keys (code point by
+   * code point) and each key's newest first. Keyset-paged: a page holds what follows, in that order, the
+   * position of the issuance whose sequence is `afterSequence`; searching a name, that position is the
+   * issuance's name too, and nothing follows a sequence that is no issuance of the club.
+   * A page MUST be read through indexes at a cost that does not grow with the club's issuances that it
+   * passes over, as far as docs/decisions/0039-issuance-search.md says each filter can be.
+   */
+  search(club: string, query: IssuanceSearch): Promise<Issuance[]>
   /** Sets `revokedAt` and `revocationReason` when not yet revoked. Returns `true` when it changed the row. */
   revoke(club: string, id: number, revokedAt: number, reason: string | null): Promise<boolean>
 }

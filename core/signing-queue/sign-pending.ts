@@ -17,6 +17,7 @@ import type { ClubEvent } from '../events/event.ts'
 import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
 import type { SigningJob } from './signing-job.ts'
 import { retryDelayMs } from './retry-delay.ts'
+import { validUntilOf } from '../credentials/valid-until.ts'
 
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {
@@ -151,7 +152,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   const payloads: string[] = []
   for (const [i, { issuance, job, listUrl }] of group.entries()) {
     const credentialId = timeOrderedUuid(signedAt, random.subarray(32 * i + 16, 32 * i + 32))
-    const validUntil = issuance.expiresAt === null ? null : Math.ceil(issuance.expiresAt / 1000) * 1000
+    const validUntil = validUntilOf(issuance.expiresAt)
     payloads.push(
       build({
         credentialId,

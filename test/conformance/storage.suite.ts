@@ -20,6 +20,7 @@ import { credentialCases } from './storage/credentials.cases.ts'
 import { eventCases } from './storage/events.cases.ts'
 import { idempotencyCases } from './storage/idempotency.cases.ts'
 import { issuanceCases } from './storage/issuances.cases.ts'
+import { issuanceSearchCases } from './storage/issuance-search.cases.ts'
 import { outboxCases } from './storage/outbox.cases.ts'
 import { signingJobCases } from './storage/signing-jobs.cases.ts'
 import { snapshotCases } from './storage/snapshots.cases.ts'
@@ -41,6 +42,7 @@ const GROUPS: StorageCases[] = [
   achievementCases,
   snapshotCases,
   issuanceCases,
+  issuanceSearchCases,
   credentialCases,
   signingJobCases,
   statusListCases,

@@ -169,4 +169,61 @@ describe('staff console: issuances', () => {
       assert.doesNotMatch(page, /<script|<style|\sstyle=|\son[a-z]+=/i, path)
     }
   })
+
+  it('filters by status and searches by e-mail, external id or name start, combined with the template, and every next link keeps them', async () => {
+    // One that expires (signed, then its time passes) and one still waiting to be signed.
+    const [expiring] = (
+      await app.issuer.issuances.issue('chess', {
+        achievementFormId: endgame,
+        mode: 'none',
+        expiresAt: new Date(app.clock.now() + 2000).toISOString(),
+        recipients: [{ name: 'Zed Expired', email: 'zed@chess.example' }],
+      })
+    ).result.results.map((item) => (item.status === 'issued' ? item.resourceId : NaN))
+    await app.issuer.worker.drain()
+    app.clock.advance(3000)
+    const [pending] = await issue('chess', opening, 'waiting', 1)
+    const list = async (query: string, status = 200) => {
+      const response = await app.get(`/admin/issuances?${query}`, chess.cookie)
+      assert.equal(response.status, status, query)
+      return response.text()
+    }
+    assert.deepStrictEqual(idsOn(await list('status=revoked')), [openingIds[1]], 'revoked by the test above')
+    assert.deepStrictEqual(idsOn(await list('status=expired')), [expiring])
+    assert.deepStrictEqual(idsOn(await list('status=pending')), [pending])
+    assert.deepStrictEqual(idsOn(await list(`status=valid&achievementId=${endgame}`)), [...endgameIds].reverse())
+    assert.match(await list('status=expired'), /<option value="expired" selected>만료 · Expired<\/option>/)
+
+    assert.deepStrictEqual(idsOn(await list('by=email&q=%20Opening.3%40CHESS.example%20')), [openingIds[3]], 'whole, any case, trimmed')
+    assert.deepStrictEqual(idsOn(await list('by=email&q=opening.3%40chess')), [], 'not a part of it')
+    assert.deepStrictEqual(idsOn(await list('by=externalUserId&q=endgame-4')), [endgameIds[4]])
+    // By the start of the name, in name order: 1, 10, 11, ..., 19.
+    const ones = [1, ...Array.from({ length: 10 }, (_, i) => 10 + i)].map((n) => openingIds[n])
+    const byName = await list(`by=name&q=${encodeURIComponent('OPENING 회원 1')}`)
+    assert.deepStrictEqual(idsOn(byName), ones)
+    assert.match(byName, /<input id="q" name="q" type="search"[^>]* value="OPENING 회원 1"/)
+    assert.match(byName, /이름순/)
+    assert.deepStrictEqual(idsOn(await list(`by=name&status=revoked&q=${encodeURIComponent('opening 회원 1')}`)), [openingIds[1]])
+    assert.deepStrictEqual(idsOn(await list(`by=name&achievementId=${endgame}&q=opening`)), [])
+
+    // 21 valid issuances of the opening template whose name starts with "opening": two pages, all filters kept.
+    const first = await list(`q=opening&by=name&status=valid&achievementId=${opening}`)
+    const next = /<a href="([^"]+)">다음/.exec(first)?.[1]?.replaceAll('&amp;', '&')
+    assert.ok(next, 'a next link')
+    assert.deepStrictEqual([...new URL(next, app.origin).searchParams.keys()].sort(), ['achievementId', 'by', 'cursor', 'q', 'status'])
+    const second = await (await app.get(next, chess.cookie)).text()
+    const seen = [...idsOn(first), ...idsOn(second)]
+    assert.equal(seen.length, 21)
+    assert.deepStrictEqual(new Set(seen), new Set(openingIds.filter((id) => id !== openingIds[1])))
+
+    // Filters no form makes: the form again, each refusal beside its field; nothing listed.
+    const tooLong = await list(`q=${'가'.repeat(255)}`, 422)
+    assert.match(tooLong, /<p class="error" id="q-error">검색어는 254자 이하여야 합니다/)
+    assert.deepStrictEqual(idsOn(tooLong), [])
+    assert.match(await list('status=lost', 422), /id="status-error"/)
+    assert.match(await list('by=phone&q=1', 422), /id="by-error"/)
+    // Another club finds none of these.
+    const other = await (await app.get('/admin/issuances?by=email&q=opening.3%40chess.example', go.cookie)).text()
+    assert.deepStrictEqual(idsOn(other), [])
+  })
 })

@@ -4,6 +4,7 @@ import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../../core/issuances/present.ts'
 import type { Page } from '../../../core/lists/cursor.ts'
+import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
@@ -22,10 +23,31 @@ export const issuancePath = (base: string, id: number) => `${base}/issuances/${i
 const day = (iso: string) => iso.slice(0, 10)
 const when = (iso: string | null) => (iso === null ? html`—` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`)
 
-/** The list's query string: the template filter kept on every link, with the cursor of a next page. */
-function listHref(base: string, achievementId: number | null, cursor: string | null): string {
+/** The list's filters as the page's form sends them; `null` when not given. */
+export interface IssuanceFilters {
+  achievementId: number | null
+  status: IssuanceStatus | null
+  /** The search term as typed (trimmed): personal data, kept in the page and its links only. */
+  q: string
+  by: SearchField
+}
+
+const SEARCH_FIELD_WORDS: Record<SearchField, Words> = {
+  name: { ko: '이름 (앞부분)', en: 'Name (start)' },
+  email: { ko: '이메일 (전체)', en: 'E-mail (whole)' },
+  externalUserId: { ko: '외부 사용자 ID (전체)', en: 'External user id (whole)' },
+}
+const STATUS_ORDER: IssuanceStatus[] = ['pending', 'valid', 'revoked', 'expired']
+
+/** The list's query string: every filter kept on every link, with the cursor of a next page. */
+function listHref(base: string, filters: IssuanceFilters, cursor: string | null): string {
   const query = new URLSearchParams()
-  if (achievementId !== null) query.set('achievementId', String(achievementId))
+  if (filters.q !== '') {
+    query.set('q', filters.q)
+    query.set('by', filters.by)
+  }
+  if (filters.status !== null) query.set('status', filters.status)
+  if (filters.achievementId !== null) query.set('achievementId', String(filters.achievementId))
   if (cursor !== null) query.set('cursor', cursor)
   const text = query.toString()
   return `${base}/issuances${text ? `?${text}` : ''}`
@@ -35,10 +57,12 @@ export interface IssuanceListPage {
   page: Page<IssuanceItem>
   /** The club's templates, for the filter and the names of the rows. */
   templates: TemplateView[]
-  achievementId: number | null
+  filters: IssuanceFilters
+  /** Refused filters by field (`q`, `by`, `status`): the form is shown again with each beside its field. */
+  errors?: Map<string, Words>
 }
 
-export function issuanceListPage(base: string, session: ConsoleSession, { page, templates, achievementId }: IssuanceListPage): string {
+export function issuanceListPage(base: string, session: ConsoleSession, { page, templates, filters, errors = new Map() }: IssuanceListPage): string {
   const names = new Map(templates.map((template) => [template.id, template.name]))
   const rows = page.data.map(
     (item) => html`<tr>
@@ -48,30 +72,61 @@ export function issuanceListPage(base: string, session: ConsoleSession, { page, 
 <td><time datetime="${item.createdAt}">${day(item.createdAt)}</time></td>
 </tr>`,
   )
+  const invalid = (name: string) => (errors.has(name) ? html` aria-invalid="true" aria-describedby="${name}-error"` : null)
+  const error = (name: string) => (errors.has(name) ? html`<p class="error" id="${name}-error">${both(errors.get(name)!)}</p>` : null)
+  const searching = filters.q !== ''
   return consoleDocument(
     base,
     ISSUANCES_TITLE,
     html`<section class="card">
 <h1>${both(ISSUANCES_TITLE)}</h1>
-<form method="get" action="${base}/issuances" class="filter">
+<form method="get" action="${base}/issuances" class="filter" role="search">
+<div>
+<label for="q">${both({ ko: '받는 사람 검색', en: 'Find a recipient' })}</label>
+<input id="q" name="q" type="search" maxlength="${String(SEARCH_TERM_MAX)}" autocomplete="off" value="${filters.q}" aria-describedby="q-hint"${invalid('q')}>
+<p class="hint" id="q-hint">${both({ ko: '이름은 앞부분으로, 이메일과 외부 ID는 전체가 같아야 찾습니다.', en: 'A name by its start; an e-mail or external id whole.' })}</p>
+${error('q')}
+</div>
+<div>
+<label for="by">${both({ ko: '검색 기준', en: 'Search in' })}</label>
+<select id="by" name="by"${invalid('by')}>
+${SEARCH_FIELDS.map((field) => html`<option value="${field}"${field === filters.by ? html` selected` : null}>${SEARCH_FIELD_WORDS[field].ko} · ${SEARCH_FIELD_WORDS[field].en}</option>`)}
+</select>
+${error('by')}
+</div>
+<div>
+<label for="status">${both({ ko: '상태', en: 'Status' })}</label>
+<select id="status" name="status"${invalid('status')}>
+<option value="">전체 · All</option>
+${STATUS_ORDER.map((status) => html`<option value="${status}"${status === filters.status ? html` selected` : null}>${STATUS_WORDS[status].ko} · ${STATUS_WORDS[status].en}</option>`)}
+</select>
+${error('status')}
+</div>
+<div>
 <label for="achievementId">${both({ ko: '템플릿', en: 'Template' })}</label>
 <select id="achievementId" name="achievementId">
 <option value="">전체 · All</option>
-${templates.map((template) => html`<option value="${String(template.id)}"${template.id === achievementId ? html` selected` : null}>${template.name}</option>`)}
+${templates.map((template) => html`<option value="${String(template.id)}"${template.id === filters.achievementId ? html` selected` : null}>${template.name}</option>`)}
 </select>
+</div>
 <button type="submit">보기 <span lang="en">Show</span></button>
 </form>
+${searching && filters.by === 'name' ? html`<p class="hint">${both({ ko: '이름순, 같은 이름은 최신순입니다.', en: 'By name; the same name newest first.' })}</p>` : null}
 ${
   page.data.length === 0
-    ? html`<p>발급 내역이 없습니다. <span lang="en">No issuances.</span></p>`
+    ? html`<p>${
+        searching || filters.status !== null || filters.achievementId !== null
+          ? both({ ko: '조건에 맞는 발급 내역이 없습니다.', en: 'No issuances match.' })
+          : both({ ko: '발급 내역이 없습니다.', en: 'No issuances.' })
+      }</p>`
     : html`<table>
-<thead><tr><th>${both({ ko: '받는 사람', en: 'Recipient' })}</th><th>${both({ ko: '템플릿', en: 'Template' })}</th><th>${both({ ko: '상태', en: 'Status' })}</th><th>${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
+<thead><tr><th scope="col">${both({ ko: '받는 사람', en: 'Recipient' })}</th><th scope="col">${both({ ko: '템플릿', en: 'Template' })}</th><th scope="col">${both({ ko: '상태', en: 'Status' })}</th><th scope="col">${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>`
 }
-${page.meta.nextCursor ? html`<p><a href="${listHref(base, achievementId, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
+${page.meta.nextCursor ? html`<p><a href="${listHref(base, filters, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
 </section>`,
     session,
   )

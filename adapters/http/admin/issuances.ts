@@ -2,7 +2,9 @@ import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { addIssuanceFileRoute } from './issuance-file.ts'
-import { issuanceDetailPage, issuanceListPage, issuancePath } from './issuance-pages.ts'
+import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
+import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
+import { ISSUANCE_STATUSES, type IssuanceStatus } from '../../../core/issuances/present.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { IssuanceDetail } from '../../../core/issuances/present.ts'
 import type { ConsoleFrame } from './frame.ts'
@@ -18,6 +20,12 @@ const REASON_WORDS: Record<string, Words> = {
   'control-character': { ko: '사유에 쓸 수 없는 문자가 있습니다.', en: 'The reason holds a character that is not allowed.' },
 }
 const OTHER_REASON: Words = { ko: '올바른 사유가 아닙니다.', en: 'Not a valid reason.' }
+/** The list's refused filters, by `path code` of the search's validation errors. */
+const FILTER_WORDS: Record<string, Words> = {
+  'q too-long': { ko: `검색어는 ${SEARCH_TERM_MAX}자 이하여야 합니다.`, en: `A search has at most ${SEARCH_TERM_MAX} characters.` },
+  'by unknown-search-field': { ko: '이름, 이메일, 외부 ID 중에서 고르세요.', en: 'Choose name, e-mail or external id.' },
+  'status unknown-status': { ko: '목록에 있는 상태를 고르세요.', en: 'Choose a status of the list.' },
+}
 
 /** An issuance id of a path: digits only, so that anything else is simply not found. */
 const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
@@ -25,7 +33,8 @@ const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id']
 const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
 
 /**
- * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template, and an
+ * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template and status and
+ * searched by recipient, and an
  * issuance's page with its files and revoke form, on the operations the API's routes call (`issuer.issuances.*`),
  * for the session's club only.
  */
@@ -38,16 +47,33 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
     const session = await sessionOf(request)
     if (!session) return seeOther(`${base}/login`)
     const query = new URL(request.url).searchParams
-    const achievementId = query.get('achievementId') || null
+    // The filters as sent; the term is personal data, so it stays in this page and its links (never a log).
+    const sent = {
+      cursor: query.get('cursor'),
+      achievementId: query.get('achievementId') || null,
+      status: query.get('status') || null,
+      q: query.get('q'),
+      by: query.get('by') || null,
+    }
     // The filter's choices: the club's newest 100 templates (a club has tens); an older one still filters by its id.
     const templates = (await issuer.achievements.list(session.club, { limit: '100' })).data
+    const filters: IssuanceFilters = {
+      achievementId: sent.achievementId !== null && /^\d{1,15}$/.test(sent.achievementId) ? Number(sent.achievementId) : null,
+      status: (ISSUANCE_STATUSES as readonly string[]).includes(sent.status ?? '') ? (sent.status as IssuanceStatus) : null,
+      q: (sent.q ?? '').trim(),
+      by: (SEARCH_FIELDS as readonly string[]).includes(sent.by ?? '') ? (sent.by as SearchField) : 'name',
+    }
     try {
-      const page = await issuances.list(session.club, { cursor: query.get('cursor'), achievementId })
-      return htmlResponse(issuanceListPage(base, session, { page, templates, achievementId: achievementId === null ? null : Number(achievementId) }))
+      const page = await issuances.search(session.club, sent)
+      return htmlResponse(issuanceListPage(base, session, { page, templates, filters }))
     } catch (error) {
-      // A cursor or template id that is not one of this list's.
-      if (isProblem(error, 'validation-failed')) return notFound(session)
-      throw error
+      if (!isProblem(error, 'validation-failed')) throw error
+      const refused = new Map((error.errors ?? []).map(({ message, path }) => [path, message]))
+      // A cursor or template id that is not one of this list's: no form makes those.
+      if (refused.has('cursor') || refused.has('achievementId')) return notFound(session)
+      const errors = new Map([...refused].flatMap(([path, code]) => (FILTER_WORDS[`${path} ${code}`] ? [[path, FILTER_WORDS[`${path} ${code}`]!]] : [])))
+      const empty = { data: [], meta: { nextCursor: null } }
+      return htmlResponse(issuanceListPage(base, session, { page: empty, templates, filters, errors }), 422)
     }
   })
 

@@ -24,6 +24,7 @@ input[aria-invalid=true],textarea[aria-invalid=true],select[aria-invalid=true]{b
 button{margin-top:1rem;padding:.55rem 1rem;border-radius:8px;border:1px solid #1849a9;background:#1849a9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 header button{margin:0;background:transparent;border-color:#fff}
 .error{margin:.25rem 0 0;color:#b3261e;font-size:.9rem}
+.filter{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end}.filter>div{flex:1 1 12rem}
 .notice{padding:.75rem 1rem;border-radius:8px;background:#fdecea;color:#8c1d18}
 .done{padding:.75rem 1rem;border-radius:8px;background:#e7f5ec;color:#0b5d2b}
 .counts{display:grid;grid-template-columns:repeat(auto-fit,minmax(8rem,1fr));gap:.75rem;margin:0}

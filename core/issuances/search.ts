@@ -1,0 +1,72 @@
+import { ProblemError, validationFailed, type FieldError } from '../errors.ts'
+import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
+import { characterCount } from '../validation/text.ts'
+import { parseAchievementId } from './read.ts'
+import { ISSUANCE_STATUSES, presentIssuanceItem, type IssuanceItem, type IssuanceStatus } from './present.ts'
+import type { IssuerContext } from '../context.ts'
+import type { RecipientMatch } from '../ports/storage.ts'
+
+/** The recipient fields the search box can look in (docs/admin-console.md § Issuances). */
+export const SEARCH_FIELDS = ['name', 'email', 'externalUserId'] as const
+export type SearchField = (typeof SEARCH_FIELDS)[number]
+
+/** A search term longer than the longest e-mail address (254) finds nothing anyway. */
+export const SEARCH_TERM_MAX = 254
+
+/**
+ * The console's issuance search: every filter a string as a query string holds it, `null` or absent
+ * when not given. `q` is personal data: nothing here logs it or puts it in an error.
+ */
+export interface IssuanceSearchQuery extends ListQuery {
+  achievementId?: string | null
+  /** One of `ISSUANCE_STATUSES`. */
+  status?: string | null
+  /** The search term; empty or blank is no search. */
+  q?: string | null
+  /** Where `q` is looked for: `name` (a prefix, the default), `email` or `externalUserId` (whole). */
+  by?: string | null
+}
+
+/**
+ * The club's issuances by template, status and recipient, newest first (by name when searching a name),
+ * one keyset page at a time (docs/admin-console.md § Issuances). A filter that is not one of its values
+ * is `validation-failed` with the filter's name as the path.
+ */
+export async function searchIssuances(ctx: IssuerContext, club: string, query: IssuanceSearchQuery): Promise<Page<IssuanceItem>> {
+  const errors: FieldError[] = []
+  let page: { limit: number; beforeId: number | null } = { limit: 0, beforeId: null }
+  try {
+    page = parseListQuery('issuances', query)
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error
+    errors.push(...(error.errors ?? []))
+  }
+  const achievementId = parseAchievementId(query.achievementId)
+  if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
+  const status = query.status === undefined || query.status === null || query.status === '' ? null : query.status
+  if (status !== null && !(ISSUANCE_STATUSES as readonly string[]).includes(status)) errors.push({ message: 'unknown-status', path: 'status' })
+  const by = query.by === undefined || query.by === null || query.by === '' ? 'name' : query.by
+  if (!(SEARCH_FIELDS as readonly string[]).includes(by)) errors.push({ message: 'unknown-search-field', path: 'by' })
+  const term = (query.q ?? '').trim()
+  if (characterCount(term) > SEARCH_TERM_MAX) errors.push({ message: 'too-long', path: 'q' })
+  if (errors.length > 0) throw validationFailed(errors, 'The search parameters are not valid.')
+
+  const recipient = term === '' ? null : ({ by, value: term } as RecipientMatch)
+  const now = ctx.clock.now()
+  const rows = await ctx.storage.issuances.search(club, {
+    limit: page.limit + 1,
+    afterSequence: page.beforeId,
+    achievementId: achievementId ?? null,
+    status: status as IssuanceStatus | null,
+    now,
+    recipient,
+  })
+  const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
+  return toPage(
+    'issuances',
+    rows,
+    page.limit,
+    (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now),
+    (row) => row.sequence,
+  )
+}
