@@ -60,6 +60,7 @@ import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
 import { createAdmins } from './admins/admins.ts'
+import { createCsvUploads } from './csv-uploads/csv-uploads.ts'
 import { unavailablePasswordHasher, type PasswordHasher } from './ports/password-hasher.ts'
 
 export interface IssuerOptions extends IssuerConfigInput {
@@ -172,7 +173,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
   const publishStatusList = createStatusListPublisher(ctx, ctx.config.clubCacheSize)
   const issuanceFile = createIssuanceFiles(ctx, certificates)
 
-  return {
+  const issuer: CoreIssuer = {
     config,
     clubs: {
       create: (input: CreateClubInput) => createClub(ctx, input),
@@ -275,6 +276,7 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
     admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher),
+    csvUploads: createCsvUploads(ctx, (club, input, issueOptions) => issuer.issuances.issue(club, input, issueOptions)),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),
@@ -297,4 +299,5 @@ export function createCoreIssuerFromContext(ctx: IssuerContext, options: Pick<Is
       await storage.close()
     },
   }
+  return issuer
 }

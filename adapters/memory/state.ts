@@ -4,6 +4,7 @@ import type { Design, StoredImage } from '../../core/designs/design.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { Admin, AdminLoginFailureWindow } from '../../core/admins/admin.ts'
 import type { AdminSession } from '../../core/admins/admin-session.ts'
+import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
   ApiKeyRecord,
@@ -29,6 +30,9 @@ export interface State {
   adminLoginFailures: Map<string, AdminLoginFailureWindow>
   /** Keyed by the session id's hash. */
   adminSessions: Map<string, AdminSession>
+  csvUploads: Map<string, CsvUpload>
+  /** Keyed by upload id, then by line. */
+  csvUploadRows: Map<string, Map<number, CsvUploadRow>>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -74,6 +78,8 @@ export function createState(): State {
     admins: new Map(),
     adminLoginFailures: new Map(),
     adminSessions: new Map(),
+    csvUploads: new Map(),
+    csvUploadRows: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

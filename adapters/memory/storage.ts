@@ -4,6 +4,7 @@ import type { StoragePort, Stores } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
@@ -27,6 +28,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   clientAuthFailures: createClientAuthFailureStore,
   admins: createAdminStore,
   adminSessions: createAdminSessionStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

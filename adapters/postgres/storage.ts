@@ -4,6 +4,7 @@ import { createAchievementStore } from './achievements.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
@@ -60,6 +61,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   clientAuthFailures: ['find'],
   admins: ['findById', 'findByEmail', 'findBySetupTokenHash', 'listByClub', 'findLoginFailures'],
   adminSessions: ['findByIdHash'],
+  csvUploads: ['findById', 'listRows', 'progress'],
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],
@@ -84,6 +86,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   clientAuthFailures: createClientAuthFailureStore,
   admins: createAdminStore,
   adminSessions: createAdminSessionStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

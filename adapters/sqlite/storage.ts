@@ -3,6 +3,7 @@ import { createStores, mapMethods, type StoreFactories } from '../shared/stores.
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase, type Database } from './database.ts'
@@ -29,6 +30,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   clientAuthFailures: createClientAuthFailureStore,
   admins: createAdminStore,
   adminSessions: createAdminSessionStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -27,6 +27,7 @@ import { statusListCases } from './storage/status-lists.cases.ts'
 import { webhookCases } from './storage/webhooks.cases.ts'
 import { rowsAtOnceCases } from './storage/rows-at-once.cases.ts'
 import { adminCases } from './storage/admins.cases.ts'
+import { csvUploadCases } from './storage/csv-uploads.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -53,6 +54,7 @@ const GROUPS: StorageCases[] = [
   webhookCases,
   rowsAtOnceCases,
   adminCases,
+  csvUploadCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { parseCsv, recipientsFromCsv } from '../../server/csv.ts'
+import { parseCsv, recipientsFromCsv } from '../../core/issuances/recipients-csv.ts'
 
 describe('CSV (RFC 4180)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and drops a BOM', () => {
