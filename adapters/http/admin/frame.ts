@@ -1,10 +1,17 @@
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { Words } from './pages.ts'
 
 /** A POST of a session that passed every check: its session and its form. */
 export interface SessionForm {
   session: ConsoleSession
   form: URLSearchParams
+}
+
+/** A multipart POST (a file upload) of a session that passed every check: its session and its form. */
+export interface SessionUpload {
+  session: ConsoleSession
+  form: FormData
 }
 
 /** What the console's frame (adapters/http/admin/surface.ts) lends a page module. */
@@ -19,6 +26,11 @@ export interface ConsoleFrame {
    * CSRF token (403); or the answer to send instead. Every POST of a session goes through it.
    */
   sessionForm(request: Request, maxBytes?: number): Promise<SessionForm | Response>
+  /**
+   * `sessionForm` for a multipart/form-data POST (a file upload), with the same checks in the same order;
+   * a body over `maxBytes` is 413 with `tooLarge` said on the page.
+   */
+  sessionUpload(request: Request, maxBytes: number, tooLarge: Words): Promise<SessionUpload | Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
 }

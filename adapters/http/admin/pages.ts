@@ -10,8 +10,11 @@ export interface Words {
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
-/** The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed. */
-export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null): string {
+/**
+ * The document around every console page: `lang="ko"`, the style sheet as a file, not indexed; `head` is
+ * what a page adds to its head (a script file, a refresh), never inline code.
+ */
+export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null, head: Markup | null = null): string {
   const top = session
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
@@ -31,6 +34,7 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
 <meta name="robots" content="noindex, nofollow">
 <title>${title.ko} · ${title.en} · clubcred</title>
 <link rel="stylesheet" href="${base}/admin.css">
+${head}
 </head>
 <body>
 ${top}

@@ -1,10 +1,10 @@
 /**
  * The console's Content-Security-Policy: nothing inline, scripts and styles from the console's own
- * origin only (it has no script yet; later pages may add files, never inline code), forms post back to it,
- * no framing, no `<base>`.
+ * origin only (script files only, never inline code), script may fetch from it (a progress page polls
+ * its JSON), forms post back to it, no framing, no `<base>`.
  */
 export const ADMIN_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /**
  * Headers of every console answer. `no-store`: pages show one club's data to one person. `no-referrer`:
@@ -28,4 +28,15 @@ export function seeOther(location: string, headers: Record<string, string> = {})
 
 export function stylesheetResponse(css: string): Response {
   return new Response(css, { status: 200, headers: { ...HEADERS, 'content-type': 'text/css; charset=utf-8', 'cache-control': 'public, max-age=3600' } })
+}
+
+export function scriptResponse(script: string): Response {
+  return new Response(script, {
+    status: 200,
+    headers: { ...HEADERS, 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'public, max-age=3600' },
+  })
+}
+
+export function jsonResponse(value: unknown, status = 200): Response {
+  return new Response(JSON.stringify(value), { status, headers: { ...HEADERS, 'content-type': 'application/json' } })
 }

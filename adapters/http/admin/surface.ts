@@ -9,9 +9,11 @@ import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Wo
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
-import type { ConsoleFrame, SessionForm } from './frame.ts'
+import type { ConsoleFrame, SessionForm, SessionUpload } from './frame.ts'
+import { multipartOf } from './multipart.ts'
 import { addIssuanceRoutes } from './issuances.ts'
 import { addIssueRoutes } from './issue.ts'
+import { addIssueCsvRoutes } from './issue-csv.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -73,14 +75,37 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return new URLSearchParams(text)
   }
 
-  const sessionForm = async (request: Request, maxBytes?: number): Promise<SessionForm | Response> => {
-    const form = await formOf(request, maxBytes)
+  /** The session and form of a POST whose form (or refusal) is read: session (none: 303 to login), then CSRF token (403). */
+  const checkedSession = async <F>(
+    request: Request,
+    form: F | Response,
+    csrfOf: (form: F) => string,
+  ): Promise<{ session: ConsoleSession; form: F } | Response> => {
     if (form instanceof Response) return form
     const session = await sessionOf(request)
     if (!session) return seeOther(`${base}/login`)
-    if (!constantTimeEqual(form.get('csrf') ?? '', session.csrfToken)) return page(403, FORBIDDEN, session)
+    if (!constantTimeEqual(csrfOf(form), session.csrfToken)) return page(403, FORBIDDEN, session)
     return { session, form }
   }
+
+  const sessionForm = async (request: Request, maxBytes?: number): Promise<SessionForm | Response> =>
+    checkedSession(request, await formOf(request, maxBytes), (form) => form.get('csrf') ?? '')
+
+  /** The multipart form of a POST from the public origin, or the refusal to send instead. */
+  const uploadOf = async (request: Request, maxBytes: number, tooLarge: Words): Promise<FormData | Response> => {
+    if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
+    if (!(request.headers.get('content-type') ?? '').toLowerCase().startsWith('multipart/form-data')) return page(415, FORBIDDEN)
+    const form = await multipartOf(request, maxBytes)
+    if (form === 'too-large') return page(413, [FORBIDDEN[0], tooLarge])
+    if (form === 'malformed') return page(400, FORBIDDEN)
+    return form
+  }
+
+  const sessionUpload = async (request: Request, maxBytes: number, tooLarge: Words): Promise<SessionUpload | Response> =>
+    checkedSession(request, await uploadOf(request, maxBytes, tooLarge), (form) => {
+      const csrf = form.get('csrf')
+      return typeof csrf === 'string' ? csrf : ''
+    })
 
   const router = Router({
     base,
@@ -108,12 +133,14 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     sessionOf,
     formOf,
     sessionForm,
+    sessionUpload,
     notFound: (session: ConsoleSession) => page(404, NOT_FOUND, session),
     forbidden: (session: ConsoleSession) => page(403, FORBIDDEN, session),
   }
   addTemplateRoutes(router, frame)
   addIssuanceRoutes(router, frame)
   addIssueRoutes(router, frame)
+  addIssueCsvRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -176,6 +203,13 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/templates/new', 'GET, HEAD, POST'],
     ['/templates/:id', 'GET, HEAD, POST'],
     ['/issue', 'GET, HEAD, POST'],
+    ['/issue-csv.js', 'GET, HEAD'],
+    ['/issue/csv', 'GET, HEAD, POST'],
+    ['/issue/csv/confirm', 'POST'],
+    ['/issue/csv/:id', 'GET, HEAD'],
+    ['/issue/csv/:id/progress', 'GET, HEAD'],
+    ['/issue/csv/:id/results', 'GET, HEAD'],
+    ['/issue/csv/:id/results.csv', 'GET, HEAD'],
     ['/issuances', 'GET, HEAD'],
     ['/issuances/:id', 'GET, HEAD'],
     ['/issuances/:id/revoke', 'POST'],
