@@ -27,5 +27,5 @@ CREATE TABLE csv_upload_rows (
   code TEXT,
   message TEXT,
   PRIMARY KEY (upload_id, line)
-) STRICT, WITHOUT ROWID;
+) STRICT;
 `
