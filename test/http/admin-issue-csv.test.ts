@@ -191,4 +191,16 @@ describe('staff console: issue by CSV', () => {
     assert.equal(lines[2], '3,f-2,"\'@SUM(1, 2)",bad-address,failed,,invalid-email,The e-mail address is not valid.')
     assert.match(lines[3]!, /^4,f-3,'\+plus,f3@chess.example,issued,\d+,,$/)
   })
+
+  it('the progress script is a file the CSP lets fetch the console’s JSON, and the referrer policy lets browsers send Origin on POSTs', async () => {
+    const script = await app.get('/admin/issue-csv.js')
+    assert.equal(script.status, 200)
+    assert.equal(script.headers.get('content-type'), 'text/javascript; charset=utf-8')
+    assert.match(await script.text(), /getElementById\('csv-progress'\)/)
+    const page = await app.get('/admin/issue/csv', chess.cookie)
+    assert.match(page.headers.get('content-security-policy') ?? '', /script-src 'self';.*connect-src 'self';/)
+    // With `no-referrer`, browsers send `Origin: null` on a form POST, which the Origin check refuses.
+    assert.equal(page.headers.get('referrer-policy'), 'same-origin')
+    assert.doesNotMatch(await page.text(), /<script>|style=/)
+  })
 })

@@ -7,12 +7,14 @@ export const ADMIN_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
 /**
- * Headers of every console answer. `no-store`: pages show one club's data to one person. `no-referrer`:
- * the setup page's address holds its token, and no link may carry it elsewhere.
+ * Headers of every console answer. `no-store`: pages show one club's data to one person. `same-origin`:
+ * the setup page's address holds its token, and no link may carry it to another origin; not
+ * `no-referrer`, with which browsers send `Origin: null` on the console's own form POSTs, which the
+ * Origin check must then refuse.
  */
 const HEADERS = {
   'content-security-policy': ADMIN_CSP,
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 } as const
