@@ -28,13 +28,14 @@ export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
           issuance_id: row.issuanceId,
           code: row.code,
           message: row.message,
+          field: row.field,
         }))
         await sql`INSERT INTO csv_upload_rows ${sql(values, Object.keys(values[0]!) as (keyof (typeof values)[number])[])} ON CONFLICT DO NOTHING`
       }
     },
     async listRows(uploadId) {
       return (
-        await sql`SELECT upload_id, line, external_user_id, name, email, status, issuance_id, code, message
+        await sql`SELECT upload_id, line, external_user_id, name, email, status, issuance_id, code, message, field
           FROM csv_upload_rows WHERE upload_id = ${uploadId} ORDER BY line`
       ).map(toCsvUploadRow)
     },

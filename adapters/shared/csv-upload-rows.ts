@@ -23,10 +23,11 @@ export const toCsvUploadRow = (row: SqlRow): CsvUploadRow => ({
   issuanceId: nullableNum(row.issuance_id),
   code: nullableStr(row.code),
   message: nullableStr(row.message),
+  field: nullableStr(row.field),
 })
 
 /** A row's values in the tables' column order (`CSV_UPLOAD_ROW_COLUMNS`). */
 export const csvUploadRowValues = (row: CsvUploadRow) =>
-  [row.uploadId, row.line, row.externalUserId, row.name, row.email, row.status, row.issuanceId, row.code, row.message] as const
+  [row.uploadId, row.line, row.externalUserId, row.name, row.email, row.status, row.issuanceId, row.code, row.message, row.field] as const
 
-export const CSV_UPLOAD_ROW_COLUMNS = 'upload_id, line, external_user_id, name, email, status, issuance_id, code, message'
+export const CSV_UPLOAD_ROW_COLUMNS = 'upload_id, line, external_user_id, name, email, status, issuance_id, code, message, field'

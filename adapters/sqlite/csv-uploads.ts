@@ -4,7 +4,12 @@ import { CSV_UPLOAD_ROW_COLUMNS, csvUploadRowValues, toCsvUpload, toCsvUploadRow
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore(db: Database): CsvUploadStore {
-  const insertRows = rowsAtOnce(db, `INSERT INTO csv_upload_rows (${CSV_UPLOAD_ROW_COLUMNS}) VALUES`, '(?, ?, ?, ?, ?, ?, ?, ?, ?)', 'ON CONFLICT DO NOTHING')
+  const insertRows = rowsAtOnce(
+    db,
+    `INSERT INTO csv_upload_rows (${CSV_UPLOAD_ROW_COLUMNS}) VALUES`,
+    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'ON CONFLICT DO NOTHING',
+  )
   return {
     async claim(upload) {
       db.run(

@@ -34,6 +34,8 @@ export interface CsvUploadRow {
   /** The issue operation's code and message for a row not issued; `null` when issued. */
   code: string | null
   message: string | null
+  /** The recipient's member a failed row's code is about (`name`, `email`, `externalUserId`); else `null`. */
+  field: string | null
 }
 
 /** How far an upload is: rows recorded, those issued, and of them those whose credential is signed. */

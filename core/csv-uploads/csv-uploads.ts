@@ -69,6 +69,8 @@ const rowOf = (uploadId: string, recipient: CsvRecipient, item: BatchItem): CsvU
   issuanceId: item.status === 'issued' ? item.resourceId : item.status === 'skipped' ? (item.error.resourceId ?? null) : null,
   code: item.error?.code ?? null,
   message: item.error?.message ?? null,
+  // The item's path is `recipients.{index}.{member}`: the member is the row's, the index the chunk's.
+  field: item.status === 'failed' ? (item.error.path.split('.')[2] ?? null) : null,
 })
 
 async function digestOf(value: unknown): Promise<string> {

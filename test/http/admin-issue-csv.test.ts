@@ -190,6 +190,11 @@ describe('staff console: issue by CSV', () => {
     assert.match(lines[1]!, /^2,f-1,"'=HYPERLINK\(""http:\/\/evil.example""\)",f1@chess.example,issued,\d+,,$/)
     assert.equal(lines[2], '3,f-2,"\'@SUM(1, 2)",bad-address,failed,,invalid-email,The e-mail address is not valid.')
     assert.match(lines[3]!, /^4,f-3,'\+plus,f3@chess.example,issued,\d+,,$/)
+    const results = await (await app.get(`/admin/issue/csv/${id}/results`, chess.cookie)).text()
+    assert.match(
+      results,
+      /<tr id="row-3">[^]*?실패 <span lang="en">Failed<\/span>: 이메일: 이메일 주소가 올바르지 않습니다. <span lang="en">email: The e-mail address is not valid.<\/span> <code>invalid-email<\/code>/,
+    )
   })
 
   it('the progress script is a file the CSP lets fetch the console’s JSON, and the referrer policy lets browsers send Origin on POSTs', async () => {

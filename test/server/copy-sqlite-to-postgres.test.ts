@@ -68,6 +68,7 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
           issuanceId: signed!,
           code: null,
           message: null,
+          field: null,
         },
       ])
     })

@@ -94,7 +94,7 @@ const FIELD_KO: Record<string, string> = { name: '이름', email: '이메일', e
 
 /** A row's outcome in words: the core's code, its English, the Korean for it; `lineOf` names rows of this file by the issuance they got. */
 export function outcomeWords(
-  outcome: { status: string; code: string | null; message: string | null; path?: string; issuanceId: number | null },
+  outcome: { status: string; code: string | null; message: string | null; field: string | null; issuanceId: number | null },
   lineOf: Map<number, number>,
 ): Words {
   const code = outcome.code ?? ''
@@ -103,7 +103,7 @@ export function outcomeWords(
     const line = lineOf.get(outcome.issuanceId)!
     return { ko: `이 파일의 ${line}행과 같은 사람입니다.`, en: `The same recipient as row ${line} of this file.` }
   }
-  const field = outcome.path?.split('.')[2]
+  const field = outcome.field
   const ko = KO[code] ?? '발급할 수 없습니다.'
   return field && FIELD_KO[field] ? { ko: `${FIELD_KO[field]}: ${ko}`, en: `${field}: ${en}` } : { ko, en }
 }
@@ -129,7 +129,7 @@ export function csvPreviewPage(base: string, session: ConsoleSession, { template
             status: item.status,
             code: item.error.code,
             message: item.error.message,
-            path: 'path' in item.error ? item.error.path : undefined,
+            field: 'path' in item.error ? (item.error.path.split('.')[2] ?? null) : null,
             issuanceId: item.status === 'skipped' ? (item.error.resourceId ?? null) : null,
           }
     const held = outcome?.issuanceId !== undefined && outcome?.issuanceId !== null && !lineOf.has(outcome.issuanceId) ? outcome.issuanceId : null

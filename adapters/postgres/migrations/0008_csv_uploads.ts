@@ -21,6 +21,7 @@ CREATE TABLE csv_upload_rows (
   issuance_id int8,
   code text,
   message text,
+  field text,
   PRIMARY KEY (upload_id, line)
 );
 `

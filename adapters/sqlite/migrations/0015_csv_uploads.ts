@@ -26,6 +26,7 @@ CREATE TABLE csv_upload_rows (
   issuance_id INTEGER,
   code TEXT,
   message TEXT,
+  field TEXT,
   PRIMARY KEY (upload_id, line)
 ) STRICT;
 `

@@ -30,6 +30,7 @@ function aRow(overrides: Partial<CsvUploadRow> = {}): CsvUploadRow {
     issuanceId: 11,
     code: null,
     message: null,
+    field: null,
     ...overrides,
   }
 }
@@ -66,7 +67,15 @@ export function csvUploadCases(open: OpenStorage, options: CaseOptions = {}): vo
       await withClub()
       await claim()
       const rows = [
-        aRow({ line: 7, status: 'failed', issuanceId: null, code: 'invalid-email', message: 'The e-mail address is not valid.', externalUserId: null }),
+        aRow({
+          line: 7,
+          status: 'failed',
+          issuanceId: null,
+          code: 'invalid-email',
+          message: 'The e-mail address is not valid.',
+          field: 'email',
+          externalUserId: null,
+        }),
         aRow({ line: 2 }),
         aRow({ line: 3, status: 'skipped', issuanceId: 11, code: 'already-issued', message: 'The recipient already holds this achievement.' }),
       ]
