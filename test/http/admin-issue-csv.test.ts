@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openConsole, type Console } from '../support/admin-console.ts'
+import { MAX_CSV_BYTES } from '../../adapters/http/admin/issue-csv.ts'
 
 const HEADER = 'externalUserId,name,email'
 const rowsOf = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix}-${i},회원 ${i},${prefix}${i}@chess.example`)
@@ -146,6 +147,18 @@ describe('staff console: issue by CSV', () => {
       await confirm(csv, crypto.randomUUID())
     }
     assert.equal(await issued(), before)
+  })
+
+  it('10,000 rows of the longest names (200 Korean characters) with UUIDs and common e-mails fit the byte limit', () => {
+    const row = (i: number) => `${crypto.randomUUID()},${'가'.repeat(200)},member.${String(i).padStart(5, '0')}@chess-club.example`
+    const bytes = new TextEncoder().encode([HEADER, ...Array.from({ length: 10_000 }, (_, i) => row(i))].join('\r\n')).byteLength
+    assert.ok(bytes < MAX_CSV_BYTES, `${bytes} bytes`)
+  })
+
+  it('a body larger than the limit is 413 with the limit said, before it is read to the end', async () => {
+    const response = await send('/admin/issue/csv', { csv: 'x'.repeat(16 * 1024 * 1024 + 64 * 1024) })
+    assert.equal(response.status, 413)
+    assert.match(await response.text(), /CSV는 16 MiB까지 올릴 수 있습니다. <span lang="en">A CSV may have at most 16 MiB.<\/span>/)
   })
 
   it('reads a chosen file, in UTF-8 or in EUC-KR as Korean spreadsheets save it', async () => {
