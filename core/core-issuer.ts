@@ -32,6 +32,7 @@ import type { SigningKey } from './ports/key-store.ts'
 import type { Wallets } from './wallets/wallets.ts'
 import type { Webhooks } from './webhooks/webhooks.ts'
 import type { Admins } from './admins/admins.ts'
+import type { CsvUploads } from './csv-uploads/csv-uploads.ts'
 import type {
   CoIssuerAddBody,
   CoIssuerRemoveBody,
@@ -238,6 +239,8 @@ export interface CoreIssuer {
   webhooks: Webhooks
   /** The staff console's admins, logins and sessions (docs/admin-console.md). */
   admins: Admins
+  /** The staff console's issuing by CSV: preview, issue in chunks, progress (docs/admin-console.md § Issuing by CSV). */
+  csvUploads: CsvUploads
   /** The background worker that signs credentials and sends mail; the server starts it. */
   readonly worker: IssuerWorker
   /** What an operator's probes and metrics read (docs/operations-metrics.md). */

@@ -64,6 +64,7 @@ import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
 import { createAdmins } from './admins/admins.ts'
+import { createCsvUploads } from './csv-uploads/csv-uploads.ts'
 import { unavailablePasswordHasher, type PasswordHasher } from './ports/password-hasher.ts'
 import type { PasskeyVerifier } from './ports/passkey-verifier.ts'
 
@@ -188,7 +189,7 @@ export function createCoreIssuerFromContext(
   const issuanceFile = createIssuanceFiles(ctx, certificates, renderGate)
   const previews = createFilePreviews(ctx, certificates, renderGate)
 
-  return {
+  const issuer: CoreIssuer = {
     config,
     clubs: {
       create: (input: CreateClubInput) => createClub(ctx, input),
@@ -296,6 +297,7 @@ export function createCoreIssuerFromContext(
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
     admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher, options.passkeyVerifier ?? null),
+    csvUploads: createCsvUploads(ctx, (club, input, issueOptions) => issuer.issuances.issue(club, input, issueOptions)),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),
@@ -317,4 +319,5 @@ export function createCoreIssuerFromContext(
       await storage.close()
     },
   }
+  return issuer
 }

@@ -5,6 +5,7 @@ import type { Club } from '../../core/clubs/club.ts'
 import type { Admin, AdminLoginFailureWindow } from '../../core/admins/admin.ts'
 import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
+import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
   ApiKeyRecord,
@@ -34,6 +35,9 @@ export interface State {
   adminPasskeys: Map<string, AdminPasskey>
   /** Keyed by the challenge. */
   passkeyChallenges: Map<string, PasskeyChallenge>
+  csvUploads: Map<string, CsvUpload>
+  /** Keyed by upload id, then by line. */
+  csvUploadRows: Map<string, Map<number, CsvUploadRow>>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -81,6 +85,8 @@ export function createState(): State {
     adminSessions: new Map(),
     adminPasskeys: new Map(),
     passkeyChallenges: new Map(),
+    csvUploads: new Map(),
+    csvUploadRows: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

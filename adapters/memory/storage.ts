@@ -5,6 +5,7 @@ import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-passkeys.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
@@ -30,6 +31,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   adminSessions: createAdminSessionStore,
   adminPasskeys: createAdminPasskeyStore,
   passkeyChallenges: createPasskeyChallengeStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -5,6 +5,7 @@ import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-passkeys.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
@@ -63,6 +64,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   adminSessions: ['findByIdHash'],
   adminPasskeys: ['findByCredentialId', 'listByAdmin'],
   passkeyChallenges: [],
+  csvUploads: ['findById', 'listRows', 'progress'],
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],
@@ -89,6 +91,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   adminSessions: createAdminSessionStore,
   adminPasskeys: createAdminPasskeyStore,
   passkeyChallenges: createPasskeyChallengeStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -4,6 +4,7 @@ import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
 import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-passkeys.ts'
+import { createCsvUploadStore } from './csv-uploads.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createDatabase, type Database } from './database.ts'
@@ -32,6 +33,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   adminSessions: createAdminSessionStore,
   adminPasskeys: createAdminPasskeyStore,
   passkeyChallenges: createPasskeyChallengeStore,
+  csvUploads: createCsvUploadStore,
   keys: createKeyRecordStore,
   achievements: createAchievementStore,
   snapshots: createSnapshotStore,

@@ -26,6 +26,51 @@ export type { BatchItem, BatchResult } from './batch-result.ts'
  * answer: v1 shapes it at its own edge, for a replay too.
  */
 export async function issueBatch(ctx: IssuerContext, clubDomain: string, input: unknown, claim: IdempotencyClaim | null = null): Promise<BatchResult> {
+  const request = parseBatch(ctx, input)
+  const result = await ctx.storage.transaction((tx) => issueIn(ctx, tx, clubDomain, request, claim), { club: clubDomain })
+  if (result.summary.ok > 0) ctx.signingQueue.notify()
+  return result
+}
+
+/** Thrown to undo a preview's unit of work, carrying its results out. */
+class PreviewUndone extends Error {
+  constructor(readonly results: BatchResult[]) {
+    super('preview undone')
+  }
+}
+
+/**
+ * What `issueBatch` would answer for each of these batches issued one after the other, storing nothing
+ * (the staff console's CSV preview, docs/admin-console.md § Issuing by CSV). The batches are issued in
+ * one unit of work that is then undone, so every rule is the issue operation's own, the already-issued
+ * check of a later batch included; a request refused as a whole throws as `issueBatch` does. The
+ * issuances' ids in the results were never stored.
+ */
+export async function previewBatches(ctx: IssuerContext, clubDomain: string, inputs: unknown[]): Promise<BatchResult[]> {
+  const requests = inputs.map((input) => parseBatch(ctx, input))
+  try {
+    await ctx.storage.transaction(
+      async (tx) => {
+        const results: BatchResult[] = []
+        for (const request of requests) results.push(await issueIn(ctx, tx, clubDomain, request, null))
+        throw new PreviewUndone(results)
+      },
+      { club: clubDomain },
+    )
+  } catch (error) {
+    if (error instanceof PreviewUndone) return error.results
+    throw error
+  }
+  throw new Error('A preview unit of work ended without being undone.')
+}
+
+interface ParsedBatch {
+  request: v.InferOutput<typeof issueRequestSchema>
+  now: number
+}
+
+/** The request's own rules, before any storage is read: `too-many-recipients`, `validation-failed`. */
+function parseBatch(ctx: IssuerContext, input: unknown): ParsedBatch {
   if (Array.isArray((input as { recipients?: unknown })?.recipients) && (input as { recipients: unknown[] }).recipients.length > MAX_RECIPIENTS) {
     throw new ProblemError('too-many-recipients', { detail: `At most ${MAX_RECIPIENTS} recipients per call.` })
   }
@@ -34,91 +79,94 @@ export async function issueBatch(ctx: IssuerContext, clubDomain: string, input: 
   if (request.expiresAt !== undefined && request.expiresAt <= now) {
     throw validationFailed([{ message: 'expires-at-in-past', path: 'expiresAt' }])
   }
+  return { request, now }
+}
 
-  const result = await ctx.storage.transaction(
-    async (tx) => {
-      const club = await requireClub(tx, clubDomain)
-      if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
-      const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
-      let snapshotId: number | null = null
-      const seen = new Set<string>()
-      const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
-      const results: BatchItem[] = []
-      const entries = request.recipients.map((entry) => v.safeParse(recipientSchema, entry))
-      const heldBefore = await heldBeforeBatch(
-        tx,
-        clubDomain,
-        template.id,
-        entries.flatMap((parsed) => (parsed.success ? [parsed.output] : [])),
-        now,
-      )
-
-      for (const [index, entry] of request.recipients.entries()) {
-        const ref = refOf(entry, index)
-        const parsed = entries[index]!
-        if (!parsed.success) {
-          results.push(failed(ref, index, parsed.issues[0]!))
-          continue
-        }
-        const recipient = parsed.output
-        const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
-        if (expiresAt !== null && expiresAt <= now) {
-          results.push({
-            ref,
-            status: 'failed',
-            error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` },
-          })
-          continue
-        }
-        const identity = identityOf(recipient)
-        if (seen.has(identity)) {
-          results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
-          continue
-        }
-        seen.add(identity)
-        const match = heldCheckOf(recipient)
-        if (pending.mayHold(match)) await pending.flush()
-        const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
-        if (held !== null) {
-          results.push({
-            ref,
-            status: 'skipped',
-            error: { code: 'already-issued', message: 'The recipient already holds this achievement.', resourceId: held },
-          })
-          continue
-        }
-        snapshotId ??= await tx.snapshots.insert({
-          club: clubDomain,
-          achievementId: template.id,
-          view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
-          createdAt: now,
-        })
-        const item = { ref, status: 'issued' as const, resourceId: 0, error: null }
-        results.push(item)
-        pending.add(newIssuance({ club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now }), (id) => {
-          item.resourceId = id
-        })
-      }
-      await pending.flush()
-      // Each issuance's `issuance.issued` event and signing job, written in one go each: nothing
-      // in the loop reads them, and the events keep the order of the recipients.
-      const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
-      const result: BatchResult = { results, summary: summarize(results) }
-      // The events last: a storage that orders them by club holds the club's feed from them until the
-      // commit, which the workers storing the club's credentials wait on.
-      await allWritten([
-        ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
-        claim ? completeClaim(tx, claim, result) : null,
-        appendEvents(
-          tx,
-          ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
-        ),
-      ])
-      return result
-    },
-    { club: clubDomain },
+/** A batch issued in a unit of work: every recipient judged, the accepted ones written. */
+async function issueIn(
+  ctx: IssuerContext,
+  tx: UnitOfWork,
+  clubDomain: string,
+  { request, now }: ParsedBatch,
+  claim: IdempotencyClaim | null,
+): Promise<BatchResult> {
+  const club = await requireClub(tx, clubDomain)
+  if (!club.canIssue) throw new ProblemError('issuing-disabled', { detail: `Issuing is disabled for the club ${club.domain}.` })
+  const template = await requireTemplate(tx, clubDomain, request.achievementFormId)
+  let snapshotId: number | null = null
+  const seen = new Set<string>()
+  const pending = pendingIssuances(tx, issuanceIdDraws(ctx.random, request.recipients.length))
+  const results: BatchItem[] = []
+  const entries = request.recipients.map((entry) => v.safeParse(recipientSchema, entry))
+  const heldBefore = await heldBeforeBatch(
+    tx,
+    clubDomain,
+    template.id,
+    entries.flatMap((parsed) => (parsed.success ? [parsed.output] : [])),
+    now,
   )
-  if (result.summary.ok > 0) ctx.signingQueue.notify()
+
+  for (const [index, entry] of request.recipients.entries()) {
+    const ref = refOf(entry, index)
+    const parsed = entries[index]!
+    if (!parsed.success) {
+      results.push(failed(ref, index, parsed.issues[0]!))
+      continue
+    }
+    const recipient = parsed.output
+    const expiresAt = recipient.expiresAt ?? request.expiresAt ?? null
+    if (expiresAt !== null && expiresAt <= now) {
+      results.push({
+        ref,
+        status: 'failed',
+        error: { code: 'expires-at-in-past', message: 'expiresAt is not in the future.', path: `recipients.${index}.expiresAt` },
+      })
+      continue
+    }
+    const identity = identityOf(recipient)
+    if (seen.has(identity)) {
+      results.push({ ref, status: 'skipped', error: { code: 'duplicate-in-request', message: 'This recipient appears earlier in the request.' } })
+      continue
+    }
+    seen.add(identity)
+    const match = heldCheckOf(recipient)
+    if (pending.mayHold(match)) await pending.flush()
+    const held = pending.mayHoldAny(match) ? await heldIssuance(tx, clubDomain, template.id, recipient, now) : heldBefore.get(checkOf(recipient))!
+    if (held !== null) {
+      results.push({
+        ref,
+        status: 'skipped',
+        error: { code: 'already-issued', message: 'The recipient already holds this achievement.', resourceId: held },
+      })
+      continue
+    }
+    snapshotId ??= await tx.snapshots.insert({
+      club: clubDomain,
+      achievementId: template.id,
+      view: presentTemplate(ctx.config, club, template, await badgeImageOf(tx, template)),
+      createdAt: now,
+    })
+    const item = { ref, status: 'issued' as const, resourceId: 0, error: null }
+    results.push(item)
+    pending.add(newIssuance({ club: clubDomain, achievementId: template.id, snapshotId, recipient, mode: request.mode, expiresAt, now }), (id) => {
+      item.resourceId = id
+    })
+  }
+  await pending.flush()
+  // Each issuance's `issuance.issued` event and signing job, written in one go each: nothing
+  // in the loop reads them, and the events keep the order of the recipients.
+  const ids = results.flatMap((item) => (item.status === 'issued' ? [item.resourceId] : []))
+  const result: BatchResult = { results, summary: summarize(results) }
+  // The events last: a storage that orders them by club holds the club's feed from them until the
+  // commit, which the workers storing the club's credentials wait on.
+  await allWritten([
+    ids.length > 0 ? tx.signingJobs.enqueueMany(ids.map((issuanceId) => ({ issuanceId, club: clubDomain }))) : null,
+    claim ? completeClaim(tx, claim, result) : null,
+    appendEvents(
+      tx,
+      ids.map((id) => ({ club: clubDomain, type: 'issuance.issued', subject: { type: 'issuance', id: String(id) }, occurredAt: now })),
+    ),
+  ])
   return result
 }
 

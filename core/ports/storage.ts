@@ -18,12 +18,14 @@ import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-me
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
+import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
 export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, PasskeyChallenge }
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
+export type { CsvUpload, CsvUploadProgress, CsvUploadRow }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -153,6 +155,27 @@ export interface PasskeyChallengeStore {
    * expiry is the caller's to check.
    */
   consume(challenge: string): Promise<PasskeyChallenge | null>
+}
+
+/** The staff console's CSV uploads and each row's outcome (docs/admin-console.md § Issuing by CSV). */
+export interface CsvUploadStore {
+  /**
+   * Inserts the upload unless the club has one with its `key`; returns the club's upload with that key,
+   * this one or the earlier one. Concurrent calls with one club and key MUST insert one upload and all
+   * return it.
+   */
+  claim(upload: CsvUpload): Promise<CsvUpload>
+  /** The club's upload with this id, or `null` (another club's id is `null` too). */
+  findById(club: string, id: string): Promise<CsvUpload | null>
+  /**
+   * Records rows' outcomes. A row (upload, line) recorded already is kept as it was, also under
+   * concurrent calls: a retried chunk records nothing twice.
+   */
+  insertRows(rows: CsvUploadRow[]): Promise<void>
+  /** The upload's rows in line order; `[]` when none. */
+  listRows(uploadId: string): Promise<CsvUploadRow[]>
+  /** Rows recorded, issued, and issued whose issuance has its credential (signed); zeros when none. */
+  progress(uploadId: string): Promise<CsvUploadProgress>
 }
 
 export interface KeyRecordStore {
@@ -506,6 +529,7 @@ export interface Stores {
   adminSessions: AdminSessionStore
   adminPasskeys: AdminPasskeyStore
   passkeyChallenges: PasskeyChallengeStore
+  csvUploads: CsvUploadStore
   keys: KeyRecordStore
   achievements: AchievementStore
   snapshots: SnapshotStore

@@ -29,6 +29,7 @@ import { webhookCases } from './storage/webhooks.cases.ts'
 import { rowsAtOnceCases } from './storage/rows-at-once.cases.ts'
 import { adminCases } from './storage/admins.cases.ts'
 import { adminPasskeyCases } from './storage/admin-passkeys.cases.ts'
+import { csvUploadCases } from './storage/csv-uploads.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -57,6 +58,7 @@ const GROUPS: StorageCases[] = [
   rowsAtOnceCases,
   adminCases,
   adminPasskeyCases,
+  csvUploadCases,
 ]
 
 export interface StorageSuiteOptions {

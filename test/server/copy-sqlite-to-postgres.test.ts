@@ -46,6 +46,31 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
           proof: null,
         },
       ])
+      // A console CSV upload whose one row got the signed issuance.
+      const upload = {
+        id: 'csv_1',
+        club: 'chess',
+        key: 'k',
+        achievementId: seed.achievementId,
+        mode: 'none' as const,
+        rowCount: 1,
+        createdAt: 1_900_000_000_000,
+      }
+      await tx.csvUploads.claim(upload)
+      await tx.csvUploads.insertRows([
+        {
+          uploadId: 'csv_1',
+          line: 2,
+          externalUserId: null,
+          name: 'N',
+          email: 'n@example.org',
+          status: 'issued',
+          issuanceId: signed!,
+          code: null,
+          message: null,
+          field: null,
+        },
+      ])
     })
     await sqlite.close()
 
@@ -59,6 +84,7 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
       assert.equal(rows.issuances, 2)
       assert.equal(rows.signing_jobs, 1)
       assert.equal(rows.credentials, 1)
+      assert.deepStrictEqual([rows.csv_uploads, rows.csv_upload_rows], [1, 1])
     } finally {
       source.close()
       await sql.end()
@@ -71,6 +97,7 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
         [waiting],
       )
       assert.equal((await copied.credentials.findByIssuance(signed!))?.statusListIndex, 7)
+      assert.deepStrictEqual(await copied.csvUploads.progress('csv_1'), { recorded: 1, issued: 1, signed: 1 })
     } finally {
       await copied.close()
     }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { parseCsv, recipientsFromCsv } from '../../server/csv.ts'
+import { CsvError, csvRecipients, parseCsv, recipientsFromCsv } from '../../core/issuances/recipients-csv.ts'
 
 describe('CSV (RFC 4180)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and drops a BOM', () => {
@@ -28,5 +28,33 @@ describe('CSV (RFC 4180)', () => {
       { externalUserId: 'u-2', name: 'Lee', email: 'lee@example.com' },
     ])
     assert.throws(() => recipientsFromCsv(''), /empty/)
+  })
+
+  it('numbers each recipient by the line its record starts on: blank lines and quoted line breaks count', () => {
+    const text = 'name,email\r\n\r\n"Kim\nMin",a@example.com\nLee,b@example.com\n\n\nPark,c@example.com'
+    assert.deepEqual(
+      csvRecipients(text).map(({ line, name }) => [line, name]),
+      [
+        [3, 'Kim\nMin'],
+        [5, 'Lee'],
+        [8, 'Park'],
+      ],
+    )
+  })
+
+  it('names what makes a file unreadable as a whole, a row limit included', () => {
+    const codeOf = (text: string, maxRows?: number) => {
+      try {
+        csvRecipients(text, { maxRows })
+        return null
+      } catch (error) {
+        return (error as CsvError).code
+      }
+    }
+    assert.equal(codeOf(''), 'csv-empty')
+    assert.equal(codeOf('name\nKim'), 'csv-missing-column')
+    assert.equal(codeOf('name,email\n"Kim,a@example.com'), 'csv-unclosed-quote')
+    assert.equal(codeOf('name,email\nA,a@x.org\nB,b@x.org', 1), 'csv-too-many-rows')
+    assert.equal(codeOf('name,email\nA,a@x.org', 1), null)
   })
 })

@@ -1,6 +1,7 @@
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { PostedForm } from './multipart.ts'
+import type { Words } from './pages.ts'
 
 /** A POST of a session that passed every check: its session, its form and (multipart only) its files. */
 export interface SessionForm extends PostedForm {
@@ -17,9 +18,10 @@ export interface ConsoleFrame {
   /**
    * The session and form of a POST, checked in this order: Origin (403), session (none: 303 to login),
    * CSRF token (403); or the answer to send instead. Every POST of a session goes through it. With
-   * `multipart`, a `multipart/form-data` body is read too (`readMultipartForm`), its files in `files`.
+   * `multipart`, a `multipart/form-data` body is read too (`readMultipartForm`), its files in `files`;
+   * `tooLarge` is what the 413 page says of a body over `maxBytes`.
    */
-  sessionForm(request: Request, maxBytes?: number, options?: { multipart?: boolean }): Promise<SessionForm | Response>
+  sessionForm(request: Request, maxBytes?: number, options?: { multipart?: boolean; tooLarge?: Words }): Promise<SessionForm | Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
 }

@@ -61,6 +61,7 @@ ${errorOf(name)}`
     ISSUE_TITLE,
     html`<section class="card">
 <h1>${both({ ko: '한 사람에게 발급', en: 'Issue to one recipient' })}</h1>
+<p><a href="${base}/issue/csv" id="issue-csv-link">${both({ ko: 'CSV 파일로 여러 사람에게 발급', en: 'Issue to many from a CSV file' })}</a></p>
 ${refusal ? html`<p class="notice" role="alert">${both({ ko: '발급하지 않았습니다.', en: 'Nothing was issued.' })}</p>` : null}
 ${
   refusal && at === ''

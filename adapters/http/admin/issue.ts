@@ -10,19 +10,21 @@ import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
 
 /** Korean for the codes the core gives; its English message goes beside it. */
-const KO: Record<string, string> = {
+export const KO: Record<string, string> = {
   'invalid-email': '이메일 주소가 올바르지 않습니다.',
   required: '필수 항목입니다.',
   'too-long': '너무 깁니다.',
   'control-character': '쓸 수 없는 문자가 있습니다.',
   'already-issued': '이 사람은 이미 이 배지를 받았습니다.',
+  'duplicate-in-request': '앞에 나온 사람과 같습니다.',
+  'lone-surrogate': '쓸 수 없는 문자가 있습니다.',
   'unknown-mode': '알림 방식을 선택하세요.',
   'issuing-disabled': '이 클럽은 발급이 중지되어 있습니다.',
   'achievement-not-found': '템플릿을 찾을 수 없습니다.',
 }
 const CHOOSE_TEMPLATE: Words = { ko: '템플릿을 선택하세요.', en: 'Choose a template.' }
 
-const wordsOf = (code: string, en: string): Words => ({ ko: KO[code] ?? '발급할 수 없습니다.', en })
+export const wordsOf = (code: string, en: string): Words => ({ ko: KO[code] ?? '발급할 수 없습니다.', en })
 
 /** The form field a core path names (`recipients.0.email`, `mode`), or the top of the form. */
 const fieldOf = (path: string | undefined) => path?.split('.').at(-1) ?? ''

@@ -11,10 +11,11 @@ export interface Words {
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /**
- * The document around every console page: `lang="ko"`, the style sheet as a file, no script, not indexed.
- * Its first link skips the menu: a keyboard user reaches the page's own controls with one Tab after it.
+ * The document around every console page: `lang="ko"`, the style sheet as a file, not indexed; `head` is
+ * what a page adds to its head (a script file, a refresh), never inline code. Its first link skips the
+ * menu: a keyboard user reaches the page's own controls with one Tab after it.
  */
-export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null): string {
+export function consoleDocument(base: string, title: Words, body: Markup, session: ConsoleSession | null = null, head: Markup | null = null): string {
   const top = session
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
@@ -35,6 +36,7 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
 <meta name="robots" content="noindex, nofollow">
 <title>${title.ko} · ${title.en} · clubcred</title>
 <link rel="stylesheet" href="${base}/admin.css">
+${head}
 </head>
 <body>
 <a class="skip" href="#main">본문으로 건너뛰기 <span lang="en">Skip to content</span></a>

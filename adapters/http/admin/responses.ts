@@ -1,7 +1,7 @@
 /**
  * The console's Content-Security-Policy: nothing inline, scripts and styles from the console's own
- * origin only (files such as /admin/passkey.js, never inline code), `fetch` to it only (the passkey
- * script's JSON calls), forms post back to it, no framing, no `<base>`.
+ * origin only (script files such as /admin/passkey.js, never inline code), `fetch` to it only (the
+ * passkey script's JSON calls, a progress page polling its JSON), forms post back to it, no framing, no `<base>`.
  */
 export const ADMIN_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"

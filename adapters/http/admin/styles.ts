@@ -33,6 +33,8 @@ header button{margin:0;background:transparent;border-color:#fff}
 .counts dd{margin:0;font-size:1.5rem;font-weight:700}
 table{width:100%;border-collapse:collapse;font-size:.9rem}
 th,td{text-align:left;padding:.4rem .3rem;border-bottom:1px solid #e6e9ef}
+.row-error th,.row-error td{background:#fdf3f2}
+progress{width:100%;height:1.25rem}
 :focus-visible{outline:3px solid #1849a9;outline-offset:2px}
 .subnav{display:flex;flex-wrap:wrap;gap:.5rem 1rem;margin:0 0 1rem}
 .subnav a[aria-current=page]{font-weight:700;text-decoration:none;color:#1b1f24}

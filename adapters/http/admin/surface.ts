@@ -23,6 +23,7 @@ import { addEventRoutes } from './events.ts'
 import { addDesignRoutes } from './designs.ts'
 import { addPreviewRoutes } from './previews.ts'
 import { readMultipartForm, type PostedForm } from './multipart.ts'
+import { addIssueCsvRoutes } from './issue-csv.ts'
 
 /** A form body larger than this is refused unread: the sign-in forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024
@@ -81,20 +82,21 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
    * The body of a POST from the public origin, or the refusal to send instead: url-encoded, or multipart
    * where a page takes files (`multipart`). The Origin is checked before anything is read.
    */
-  const bodyOf = async (request: Request, maxBytes: number, multipart: boolean): Promise<PostedForm | Response> => {
+  const bodyOf = async (request: Request, maxBytes: number, multipart: boolean, tooLarge?: Words): Promise<PostedForm | Response> => {
+    const refusedAsTooLarge = () => page(413, tooLarge ? [FORBIDDEN[0], tooLarge] : FORBIDDEN)
     if (request.headers.get('origin') !== origin) return page(403, FORBIDDEN)
     const type = (request.headers.get('content-type') ?? '').toLowerCase()
     if (multipart && type.startsWith('multipart/form-data')) {
       const posted = await readMultipartForm(request, maxBytes)
-      if (posted === 'too-large') return page(413, FORBIDDEN)
+      if (posted === 'too-large') return refusedAsTooLarge()
       if (posted === 'malformed') return page(400, FORBIDDEN)
       return posted
     }
     if (!type.startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
     const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > maxBytes) return page(413, FORBIDDEN)
+    if (declared > maxBytes) return refusedAsTooLarge()
     const text = await request.text()
-    if (text.length > maxBytes) return page(413, FORBIDDEN)
+    if (text.length > maxBytes) return refusedAsTooLarge()
     return { form: new URLSearchParams(text), files: new Map() }
   }
   const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
@@ -102,8 +104,12 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return posted instanceof Response ? posted : posted.form
   }
 
-  const sessionForm = async (request: Request, maxBytes = MAX_FORM_BYTES, { multipart = false } = {}): Promise<SessionForm | Response> => {
-    const posted = await bodyOf(request, maxBytes, multipart)
+  const sessionForm = async (
+    request: Request,
+    maxBytes = MAX_FORM_BYTES,
+    { multipart = false, tooLarge }: { multipart?: boolean; tooLarge?: Words } = {},
+  ): Promise<SessionForm | Response> => {
+    const posted = await bodyOf(request, maxBytes, multipart, tooLarge)
     if (posted instanceof Response) return posted
     const session = await sessionOf(request)
     if (!session) return seeOther(`${base}/login`)
@@ -154,6 +160,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   addAccountRoutes(router, frame)
   addDesignRoutes(router, frame)
   addPreviewRoutes(router, frame)
+  addIssueCsvRoutes(router, frame)
 
   router.get('/login', async (request: IRequest) => {
     if (await sessionOf(request)) return seeOther(`${base}/`)
@@ -217,6 +224,13 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     ['/templates/new', 'GET, HEAD, POST'],
     ['/templates/:id', 'GET, HEAD, POST'],
     ['/issue', 'GET, HEAD, POST'],
+    ['/issue-csv.js', 'GET, HEAD'],
+    ['/issue/csv', 'GET, HEAD, POST'],
+    ['/issue/csv/confirm', 'POST'],
+    ['/issue/csv/:id', 'GET, HEAD'],
+    ['/issue/csv/:id/progress', 'GET, HEAD'],
+    ['/issue/csv/:id/results', 'GET, HEAD'],
+    ['/issue/csv/:id/results.csv', 'GET, HEAD'],
     ['/issuances', 'GET, HEAD'],
     ['/issuances/:id', 'GET, HEAD'],
     ['/issuances/:id/revoke', 'POST'],

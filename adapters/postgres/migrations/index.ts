@@ -5,6 +5,7 @@ import queueAndLookups from './0004_queue_and_lookups.ts'
 import hotRowsUnchecked from './0005_hot_rows_unchecked.ts'
 import credentialProofs from './0006_credential_proofs.ts'
 import adminConsole from './0007_admin_console.ts'
+import csvUploads from './0008_csv_uploads.ts'
 import issuanceSearch from './0009_issuance_search.ts'
 import adminPasskeys from './0010_admin_passkeys.ts'
 
@@ -21,6 +22,7 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 5, name: 'hot_rows_unchecked', sql: hotRowsUnchecked },
   { version: 6, name: 'credential_proofs', sql: credentialProofs },
   { version: 7, name: 'admin_console', sql: adminConsole },
+  { version: 8, name: 'csv_uploads', sql: csvUploads },
   { version: 9, name: 'issuance_search', sql: issuanceSearch },
   { version: 10, name: 'admin_passkeys', sql: adminPasskeys },
 ]

@@ -12,6 +12,7 @@ import issuancesBySequence from './0011_issuances_by_sequence.ts'
 import credentialsByIssuanceSequence from './0012_credentials_by_issuance_sequence.ts'
 import credentialProofs from './0013_credential_proofs.ts'
 import adminConsole from './0014_admin_console.ts'
+import csvUploads from './0015_csv_uploads.ts'
 import issuanceSearch from './0016_issuance_search.ts'
 import adminPasskeys from './0017_admin_passkeys.ts'
 
@@ -35,6 +36,7 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 12, name: 'credentials_by_issuance_sequence', sql: credentialsByIssuanceSequence },
   { version: 13, name: 'credential_proofs', sql: credentialProofs },
   { version: 14, name: 'admin_console', sql: adminConsole },
+  { version: 15, name: 'csv_uploads', sql: csvUploads },
   { version: 16, name: 'issuance_search', sql: issuanceSearch },
   { version: 17, name: 'admin_passkeys', sql: adminPasskeys },
 ]

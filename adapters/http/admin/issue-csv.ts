@@ -1,0 +1,218 @@
+import type { IRequest, RouterType } from 'itty-router'
+import { ProblemError } from '../../../core/errors.ts'
+import { CsvError, csvRecipients, type CsvRecipient } from '../../../core/issuances/recipients-csv.ts'
+import { htmlResponse, jsonResponse, scriptResponse, seeOther } from './responses.ts'
+import { wordsOf } from './issue.ts'
+import {
+  csvFormPage,
+  csvPreviewPage,
+  csvProgressPage,
+  csvResultsPage,
+  csvUploadPath,
+  progressDone,
+  type CsvFormValues,
+  type CsvRefusal,
+} from './issue-csv-pages.ts'
+import { ISSUE_CSV_SCRIPT } from './issue-csv-script.ts'
+import { resultsCsv } from './results-csv.ts'
+import type { ConsoleSession } from '../../../core/admins/sessions.ts'
+import type { ConsoleFrame } from './frame.ts'
+import type { Words } from './pages.ts'
+import type { PostedForm } from './multipart.ts'
+
+/** At most this many recipient rows in one file. */
+export const MAX_CSV_ROWS = 10_000
+/**
+ * At most this many bytes of CSV: 10,000 rows of 200-character Korean names (600 bytes in UTF-8) with
+ * e-mails and external ids of common length take about 7 MiB; 16 MiB leaves room for long e-mails and ids.
+ */
+export const MAX_CSV_BYTES = 16 * 1024 * 1024
+/** The upload or the confirmation: the CSV and a few short fields with their multipart framing. */
+const MAX_UPLOAD_BYTES = MAX_CSV_BYTES + 64 * 1024
+const TOO_LARGE: Words = {
+  ko: `CSV는 ${MAX_CSV_BYTES / 1024 / 1024} MiB까지 올릴 수 있습니다.`,
+  en: `A CSV may have at most ${MAX_CSV_BYTES / 1024 / 1024} MiB.`,
+}
+const LIMITS = { rows: MAX_CSV_ROWS, mebibytes: MAX_CSV_BYTES / 1024 / 1024 }
+
+const CSV_WORDS: Record<string, Words> = {
+  'csv-empty': { ko: '파일이 비어 있습니다.', en: 'The file is empty.' },
+  'csv-no-rows': { ko: '첫 줄 아래에 받는 사람이 없습니다.', en: 'There is no recipient below the header.' },
+  'csv-unclosed-quote': { ko: '닫히지 않은 큰따옴표가 있습니다.', en: 'A quoted field is not closed.' },
+  'csv-missing-column': {
+    ko: '첫 줄에 name 또는 email 열이 없습니다 (externalUserId,name,email).',
+    en: 'The header has no name or email column (externalUserId,name,email).',
+  },
+  'csv-too-many-rows': { ko: `행이 ${MAX_CSV_ROWS.toLocaleString('en')}개보다 많습니다.`, en: `More than ${MAX_CSV_ROWS.toLocaleString('en')} rows.` },
+  'csv-too-large': TOO_LARGE,
+  'csv-encoding': { ko: '파일을 UTF-8이나 EUC-KR로 읽을 수 없습니다.', en: 'The file is neither UTF-8 nor EUC-KR.' },
+}
+const CHOOSE_TEMPLATE: Words = { ko: '템플릿을 선택하세요.', en: 'Choose a template.' }
+
+const refusalOf = (code: string): CsvRefusal => ({ field: 'csv', words: CSV_WORDS[code]!, code })
+
+/** UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. */
+function decode(bytes: Uint8Array): string | null {
+  for (const label of ['utf-8', 'euc-kr']) {
+    try {
+      return new TextDecoder(label, { fatal: true }).decode(bytes)
+    } catch {
+      // the next encoding
+    }
+  }
+  return null
+}
+
+const stringOf = (form: URLSearchParams, name: string) => form.get(name) ?? ''
+
+/** The CSV of an upload: the file when one was chosen, else the pasted text; or why it cannot be read. */
+function csvTextOf({ form, files }: PostedForm): { text: string } | { code: string } {
+  const file = files.get('file')
+  if (file && file.bytes.byteLength > 0) {
+    if (file.bytes.byteLength > MAX_CSV_BYTES) return { code: 'csv-too-large' }
+    const text = decode(file.bytes)
+    return text === null ? { code: 'csv-encoding' } : { text }
+  }
+  const text = stringOf(form, 'csv')
+  return new TextEncoder().encode(text).byteLength > MAX_CSV_BYTES ? { code: 'csv-too-large' } : { text }
+}
+
+/** The file's recipients, or the refusal of the file as a whole. */
+function recipientsOf(text: string): CsvRecipient[] | CsvRefusal {
+  try {
+    const recipients = csvRecipients(text, { maxRows: MAX_CSV_ROWS })
+    return recipients.length === 0 ? refusalOf('csv-no-rows') : recipients
+  } catch (error) {
+    if (error instanceof CsvError) return refusalOf(error.code)
+    throw error
+  }
+}
+
+/** A request refused as a whole by the issue operation, as the form shows it. */
+function refusalOfProblem(error: ProblemError): CsvRefusal {
+  if (error.code === 'validation-failed') {
+    const first = error.errors?.[0]
+    const field = first?.path?.split('.').at(-1) ?? ''
+    if (field === 'achievementFormId') return { field, words: CHOOSE_TEMPLATE, code: first?.message }
+    return { field, words: wordsOf(first?.message ?? '', error.detail ?? 'The form is not valid.'), code: first?.message }
+  }
+  if (error.code === 'achievement-not-found') return { field: 'achievementFormId', words: wordsOf(error.code, 'The template is not found.'), code: error.code }
+  return { field: '', words: wordsOf(error.code, error.detail ?? error.message), code: error.code }
+}
+
+/** The template id as posted; not a number (an empty choice) is NaN, which the core refuses as from the API. */
+const templateIdOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value) : NaN)
+
+/** The one-time value of a preview's confirmation: a UUID the preview made. */
+const NONCE = /^[0-9a-f-]{36}$/
+
+/**
+ * Issuing by CSV (docs/admin-console.md § Issuing by CSV): an upload form, a preview of every row that
+ * stores nothing, a confirmation that issues through the issue operation in chunks, the progress of the
+ * signing, and the results. The session's club only: another club's upload is not found.
+ */
+export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+  const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
+  const formPage = async (session: ConsoleSession, values: CsvFormValues, status = 200, refusal: CsvRefusal | null = null) =>
+    htmlResponse(csvFormPage(base, session, { templates: await templatesOf(session.club), values, refusal, limits: LIMITS }), status)
+  const withSession = (handler: (session: ConsoleSession, request: IRequest) => Promise<Response>) => async (request: IRequest) => {
+    const session = await sessionOf(request)
+    return session ? handler(session, request) : seeOther(`${base}/login`)
+  }
+
+  router.get('/issue-csv.js', () => scriptResponse(ISSUE_CSV_SCRIPT))
+
+  router.get(
+    '/issue/csv',
+    withSession((session) => formPage(session, { achievementFormId: '', mode: 'email', pasted: '' })),
+  )
+
+  /** The upload and the confirmation read the same fields and refuse a file the same way. */
+  const readUpload = async (request: Request) => {
+    const checked = await sessionForm(request, MAX_UPLOAD_BYTES, { multipart: true, tooLarge: TOO_LARGE })
+    if (checked instanceof Response) return checked
+    const { session, form, files } = checked
+    const file = files.get('file')
+    const values: CsvFormValues = {
+      achievementFormId: stringOf(form, 'achievementFormId'),
+      mode: stringOf(form, 'mode'),
+      // A pasted text is shown again; a file is not (it may be megabytes, and the field cannot be refilled).
+      pasted: file && file.bytes.byteLength > 0 ? '' : stringOf(form, 'csv'),
+    }
+    const csv = csvTextOf(checked)
+    if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
+    const recipients = recipientsOf(csv.text)
+    if (!Array.isArray(recipients)) return formPage(session, values, 422, recipients)
+    return { session, form, values, text: csv.text, input: { achievementFormId: templateIdOf(values.achievementFormId), mode: values.mode, recipients } }
+  }
+
+  router.post('/issue/csv', async (request: IRequest) => {
+    const upload = await readUpload(request)
+    if (upload instanceof Response) return upload
+    const { session, values, text, input } = upload
+    let outcomes
+    try {
+      outcomes = await issuer.csvUploads.preview(session.club, input)
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error
+      return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
+    }
+    const template = await issuer.achievements.read(session.club, input.achievementFormId)
+    return htmlResponse(csvPreviewPage(base, session, { template, mode: values.mode, csv: text, nonce: crypto.randomUUID(), outcomes }))
+  })
+
+  router.post('/issue/csv/confirm', async (request: IRequest) => {
+    const upload = await readUpload(request)
+    if (upload instanceof Response) return upload
+    const { session, form, values, input } = upload
+    const nonce = stringOf(form, 'nonce')
+    if (!NONCE.test(nonce)) return formPage(session, values, 422, { field: '', words: { ko: '미리 보기부터 다시 하세요.', en: 'Preview the file again.' } })
+    let created
+    try {
+      created = await issuer.csvUploads.issue(session.club, input, nonce)
+    } catch (error) {
+      if (!(error instanceof ProblemError)) throw error
+      return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
+    }
+    return seeOther(csvUploadPath(base, created.id))
+  })
+
+  router.get(
+    '/issue/csv/:id',
+    withSession(async (session, request) => {
+      const progress = await issuer.csvUploads.progress(session.club, request.params.id!)
+      if (!progress) return notFound(session)
+      return htmlResponse(csvProgressPage(base, session, { id: request.params.id!, progress }))
+    }),
+  )
+
+  router.get(
+    '/issue/csv/:id/progress',
+    withSession(async (session, request) => {
+      const progress = await issuer.csvUploads.progress(session.club, request.params.id!)
+      if (!progress) return jsonResponse({ error: 'not-found' }, 404)
+      return jsonResponse({ ...progress, done: progressDone(progress) })
+    }),
+  )
+
+  router.get(
+    '/issue/csv/:id/results',
+    withSession(async (session, request) => {
+      const rows = await issuer.csvUploads.rows(session.club, request.params.id!)
+      if (!rows) return notFound(session)
+      return htmlResponse(csvResultsPage(base, session, { id: request.params.id!, rows }))
+    }),
+  )
+
+  router.get(
+    '/issue/csv/:id/results.csv',
+    withSession(async (session, request) => {
+      const rows = await issuer.csvUploads.rows(session.club, request.params.id!)
+      if (!rows) return notFound(session)
+      const response = htmlResponse(resultsCsv(rows))
+      response.headers.set('content-type', 'text/csv; charset=utf-8')
+      response.headers.set('content-disposition', `attachment; filename="clubcred-upload-${request.params.id!}.csv"`)
+      return response
+    }),
+  )
+}

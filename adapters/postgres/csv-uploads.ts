@@ -1,0 +1,50 @@
+import { chunksOf, type Database } from './database.ts'
+import type { CsvUploadStore } from '../../core/ports/storage.ts'
+import { toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { num } from '../shared/sql-values.ts'
+
+export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
+  return {
+    async claim(upload) {
+      await sql`INSERT INTO csv_uploads (id, club, key, achievement_id, mode, row_count, created_at)
+        VALUES (${upload.id}, ${upload.club}, ${upload.key}, ${upload.achievementId}, ${upload.mode}, ${upload.rowCount}, ${upload.createdAt})
+        ON CONFLICT (club, key) DO NOTHING`
+      const [row] = await sql`SELECT * FROM csv_uploads WHERE club = ${upload.club} AND key = ${upload.key}`
+      return toCsvUpload(row!)
+    },
+    async findById(club, id) {
+      const [row] = await sql`SELECT * FROM csv_uploads WHERE id = ${id} AND club = ${club}`
+      return row ? toCsvUpload(row) : null
+    },
+    async insertRows(rows) {
+      for (const chunk of chunksOf(rows)) {
+        const values = chunk.map((row) => ({
+          upload_id: row.uploadId,
+          line: row.line,
+          external_user_id: row.externalUserId,
+          name: row.name,
+          email: row.email,
+          status: row.status,
+          issuance_id: row.issuanceId,
+          code: row.code,
+          message: row.message,
+          field: row.field,
+        }))
+        await sql`INSERT INTO csv_upload_rows ${sql(values, Object.keys(values[0]!) as (keyof (typeof values)[number])[])} ON CONFLICT DO NOTHING`
+      }
+    },
+    async listRows(uploadId) {
+      return (
+        await sql`SELECT upload_id, line, external_user_id, name, email, status, issuance_id, code, message, field
+          FROM csv_upload_rows WHERE upload_id = ${uploadId} ORDER BY line`
+      ).map(toCsvUploadRow)
+    },
+    async progress(uploadId) {
+      const [row] = await sql`SELECT count(*) AS recorded, count(*) FILTER (WHERE r.status = 'issued') AS issued,
+          count(c.issuance_id) FILTER (WHERE r.status = 'issued') AS signed
+        FROM csv_upload_rows AS r LEFT JOIN credentials AS c ON c.issuance_id = r.issuance_id
+        WHERE r.upload_id = ${uploadId}`
+      return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+  }
+}

@@ -1,0 +1,48 @@
+import { rowsAtOnce, type Database } from './database.ts'
+import type { CsvUploadStore } from '../../core/ports/storage.ts'
+import { CSV_UPLOAD_ROW_COLUMNS, csvUploadRowValues, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { num } from '../shared/sql-values.ts'
+
+export function createCsvUploadStore(db: Database): CsvUploadStore {
+  const insertRows = rowsAtOnce(
+    db,
+    `INSERT INTO csv_upload_rows (${CSV_UPLOAD_ROW_COLUMNS}) VALUES`,
+    '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    'ON CONFLICT DO NOTHING',
+  )
+  return {
+    async claim(upload) {
+      db.run(
+        'INSERT INTO csv_uploads (id, club, key, achievement_id, mode, row_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (club, key) DO NOTHING',
+        upload.id,
+        upload.club,
+        upload.key,
+        upload.achievementId,
+        upload.mode,
+        upload.rowCount,
+        upload.createdAt,
+      )
+      return toCsvUpload(db.get('SELECT * FROM csv_uploads WHERE club = ? AND key = ?', upload.club, upload.key)!)
+    },
+    async findById(club, id) {
+      const row = db.get('SELECT * FROM csv_uploads WHERE id = ? AND club = ?', id, club)
+      return row ? toCsvUpload(row) : null
+    },
+    async insertRows(rows) {
+      insertRows.run(rows, (row) => [...csvUploadRowValues(row)])
+    },
+    async listRows(uploadId) {
+      return db.all(`SELECT ${CSV_UPLOAD_ROW_COLUMNS} FROM csv_upload_rows WHERE upload_id = ? ORDER BY line`, uploadId).map(toCsvUploadRow)
+    },
+    async progress(uploadId) {
+      // Each issued row's credential looked up by its issuance's key: a few thousand lookups at most.
+      const row = db.get(
+        `SELECT count(*) AS recorded, coalesce(sum(r.status = 'issued'), 0) AS issued,
+           coalesce(sum(r.status = 'issued' AND EXISTS (SELECT 1 FROM issuances i JOIN credentials c ON c.issuance_seq = i.seq WHERE i.id = r.issuance_id)), 0) AS signed
+         FROM csv_upload_rows AS r WHERE r.upload_id = ?`,
+        uploadId,
+      )
+      return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+  }
+}
