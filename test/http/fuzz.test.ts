@@ -117,13 +117,15 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     return hash.digest('hex')
   }
 
-  /** After an accepted request the signing worker may still be writing: wait until the rows stand still. */
+  /** After an accepted request the signing worker may still be writing (JWTs, then proofs): wait until the rows stand still. */
   const settled = async (): Promise<void> => {
     let previous = snapshot()
     for (let attempt = 0; attempt < 100; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 20))
       const current = snapshot()
-      const pending = (db.prepare('SELECT count(*) AS n FROM signing_jobs').get() as { n: number }).n
+      const pending = (
+        db.prepare('SELECT (SELECT count(*) FROM signing_jobs) + (SELECT count(*) FROM credentials WHERE proof IS NULL) AS n').get() as { n: number }
+      ).n
       if (current === previous && pending === 0) return
       previous = current
     }
