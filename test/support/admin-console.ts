@@ -19,6 +19,8 @@ export interface Console {
   issuer: Issuer
   /** The storage under the issuer, for checks of what is stored. */
   storage: StoragePort
+  /** Its SQLite file. */
+  file: string
   clock: TestClock
   origin: string
   /** GET a console path, with the session cookie when given. */
@@ -87,6 +89,7 @@ export async function openConsole({
   return {
     issuer,
     storage: sqlite.storage,
+    file: sqlite.file,
     clock,
     origin,
     get,

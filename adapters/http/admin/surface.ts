@@ -14,6 +14,7 @@ import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
 import type { ConsoleFrame, SessionForm } from './frame.ts'
+import { CONSOLE_PATHS } from './console-paths.ts'
 import { addIssuanceRoutes } from './issuances.ts'
 import { addIssueRoutes } from './issue.ts'
 import { addClientRoutes } from './clients.ts'
@@ -214,60 +215,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   })
 
   // A path of the console with another method: 405, with what it allows.
-  for (const [path, allow] of [
-    ['/', 'GET, HEAD'],
-    ['/admin.css', 'GET, HEAD'],
-    ['/login', 'GET, HEAD, POST'],
-    ['/logout', 'POST'],
-    ['/setup', 'GET, HEAD, POST'],
-    ['/templates', 'GET, HEAD'],
-    ['/templates/new', 'GET, HEAD, POST'],
-    ['/templates/:id', 'GET, HEAD, POST'],
-    ['/issue', 'GET, HEAD, POST'],
-    ['/issue-csv.js', 'GET, HEAD'],
-    ['/issue/csv', 'GET, HEAD, POST'],
-    ['/issue/csv/confirm', 'POST'],
-    ['/issue/csv/:id', 'GET, HEAD'],
-    ['/issue/csv/:id/progress', 'GET, HEAD'],
-    ['/issue/csv/:id/results', 'GET, HEAD'],
-    ['/issue/csv/:id/results.csv', 'GET, HEAD'],
-    ['/issuances', 'GET, HEAD'],
-    ['/issuances/:id', 'GET, HEAD'],
-    ['/issuances/:id/revoke', 'POST'],
-    ['/issuances/:id/file', 'GET, HEAD'],
-    ['/clients', 'GET, HEAD, POST'],
-    ['/clients/:id', 'GET, HEAD'],
-    ['/clients/:id/rotate', 'POST'],
-    ['/clients/:id/delete', 'POST'],
-    ['/api-keys', 'GET, HEAD, POST'],
-    ['/api-keys/:id', 'GET, HEAD'],
-    ['/api-keys/:id/revoke', 'POST'],
-    ['/webhooks', 'GET, HEAD, POST'],
-    ['/webhooks/:id', 'GET, HEAD'],
-    ['/webhooks/:id/enabled', 'POST'],
-    ['/webhooks/:id/rotate', 'POST'],
-    ['/webhooks/:id/delete', 'POST'],
-    ['/webhooks/:id/replay', 'POST'],
-    ['/events', 'GET, HEAD'],
-    ['/passkey.js', 'GET, HEAD'],
-    ['/passkeys/login/options', 'POST'],
-    ['/passkeys/login', 'POST'],
-    ['/passkeys/setup/options', 'POST'],
-    ['/passkeys/setup', 'POST'],
-    ['/account', 'GET, HEAD'],
-    ['/account/passkeys/options', 'POST'],
-    ['/account/passkeys', 'POST'],
-    ['/account/passkeys/:id/remove', 'POST'],
-    ['/templates/:id/preview', 'GET, HEAD'],
-    ['/templates/:id/co-issuers', 'POST'],
-    ['/templates/:id/co-issuers/remove', 'POST'],
-    ['/designs', 'GET, HEAD'],
-    ['/designs/new', 'GET, HEAD, POST'],
-    ['/designs/:id', 'GET, HEAD, POST'],
-    ['/designs/:id/preview', 'GET, HEAD'],
-  ] as const) {
-    router.all(path, () => page(405, FORBIDDEN, null, { allow }))
-  }
+  for (const [path, allow] of CONSOLE_PATHS) router.all(path, () => page(405, FORBIDDEN, null, { allow }))
 
   return {
     handles(url) {
