@@ -65,7 +65,7 @@ ${
   page.data.length === 0
     ? html`<p>발급 내역이 없습니다. <span lang="en">No issuances.</span></p>`
     : html`<table>
-<thead><tr><th>${both({ ko: '받는 사람', en: 'Recipient' })}</th><th>${both({ ko: '템플릿', en: 'Template' })}</th><th>${both({ ko: '상태', en: 'Status' })}</th><th>${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
+<thead><tr><th scope="col">${both({ ko: '받는 사람', en: 'Recipient' })}</th><th scope="col">${both({ ko: '템플릿', en: 'Template' })}</th><th scope="col">${both({ ko: '상태', en: 'Status' })}</th><th scope="col">${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
