@@ -68,8 +68,12 @@ export interface ConsoleUnderTest {
 /**
  * The server, with what `prepare` makes through the CLI before it starts (clubs, designs, admins: no
  * second process writes the SQLite file while the server runs), and chromium, started side by side.
+ * `env` goes to the server only (`CLUBCRED_WEBHOOKS_ALLOW_PRIVATE: '1'` for a receiver on loopback).
  */
-export async function startConsoleUnderTest(prepare: (cli: ConsoleUnderTest['cli']) => Promise<void>): Promise<ConsoleUnderTest> {
+export async function startConsoleUnderTest(
+  prepare: (cli: ConsoleUnderTest['cli']) => Promise<void>,
+  { env: serverEnv = {} }: { env?: Record<string, string> } = {},
+): Promise<ConsoleUnderTest> {
   const dataDir = freshDataDir()
   const port = await freePort()
   const env = { ...dataDirEnv(dataDir), PORT: String(port) }
@@ -79,7 +83,7 @@ export async function startConsoleUnderTest(prepare: (cli: ConsoleUnderTest['cli
     return result.json
   }
   await prepare(cli)
-  const [server, browser] = await Promise.all([startServer({ dataDir, env: { PORT: String(port) } }), launchChromium()])
+  const [server, browser] = await Promise.all([startServer({ dataDir, env: { ...serverEnv, PORT: String(port) } }), launchChromium()])
   return {
     server,
     browser,
@@ -110,7 +114,8 @@ interface AxeResult {
 
 /**
  * axe-core on the page as it is now; fails with each serious or critical violation (rule, impact, the
- * elements' selectors and what to fix) so that a reader can fix the page from the test's output.
+ * elements' selectors and what to fix) so that a reader can fix the page from the test's output, and
+ * with each `<th>` that has no `scope` (docs/admin-console.md: tables with `<th scope>`).
  */
 export async function assertAccessible(page: Page, step: string): Promise<void> {
   // A string, not a function: Runtime.evaluate of the DevTools protocol, outside the page's CSP.
@@ -125,6 +130,9 @@ export async function assertAccessible(page: Page, step: string): Promise<void> 
       violation.nodes.map((node) => `  at ${node.target.join(' ')}\n    ${(node.failureSummary ?? '').replaceAll('\n', '\n    ')}`).join('\n'),
   )
   if (serious.length > 0) assert.fail(`${step} (${page.url()}): axe found ${serious.length} serious or critical violations:\n${described.join('\n')}`)
+  // The house rule axe leaves alone (a simple table passes it without): every header cell says what it heads.
+  const unscoped = (await page.evaluate('[...document.querySelectorAll("th:not([scope])")].map((th) => th.outerHTML.slice(0, 120))')) as string[]
+  if (unscoped.length > 0) assert.fail(`${step} (${page.url()}): ${unscoped.length} <th> without scope="col" or "row":\n  ${unscoped.join('\n  ')}`)
 }
 
 /**
@@ -190,5 +198,26 @@ export async function navigate(page: Page, act: () => Promise<unknown>, url: str
     await Promise.race([page.waitForURL(url), refused])
   } finally {
     page.off('response', listener)
+  }
+}
+
+/**
+ * Runs `act` (a form's submit) and waits for the new document a POST answered in place with `status`: a
+ * 422 form, or the 201/200 page that shows a secret once (no 303, so the URL may not change, and
+ * `navigate` could not tell the new page from the old one).
+ */
+export async function answeredInPlace(page: Page, act: () => Promise<unknown>, status: number): Promise<void> {
+  // All three at once, so that none is left to reject unheard when another fails.
+  const [response] = await Promise.all([
+    page.waitForResponse((answer) => answer.request().isNavigationRequest() && answer.frame() === page.mainFrame()),
+    page.waitForEvent('load'),
+    act(),
+  ])
+  if (response.status() !== status) {
+    const text = (await response.text())
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+    assert.fail(`${response.request().method()} ${response.url()} answered ${response.status()}, not ${status}: ${text}`)
   }
 }

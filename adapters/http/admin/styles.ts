@@ -21,6 +21,7 @@ h2{margin:0 0 .5rem;font-size:1.1rem}
 label{display:block;margin:.75rem 0 .25rem;font-weight:600}
 input,textarea,select{width:100%;padding:.55rem .65rem;border:1px solid #c9d0db;border-radius:8px;font:inherit}
 input[aria-invalid=true],textarea[aria-invalid=true],select[aria-invalid=true]{border-color:#b3261e}
+input[type=color]{width:4.5rem;height:2.75rem;padding:.25rem;cursor:pointer}
 button{margin-top:1rem;padding:.55rem 1rem;border-radius:8px;border:1px solid #1849a9;background:#1849a9;color:#fff;font:inherit;font-weight:600;cursor:pointer}
 header button{margin:0;background:transparent;border-color:#fff}
 .error{margin:.25rem 0 0;color:#b3261e;font-size:.9rem}

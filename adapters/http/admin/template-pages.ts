@@ -50,7 +50,7 @@ ${
   page.data.length === 0
     ? html`<p>아직 템플릿이 없습니다. <span lang="en">No templates yet.</span></p>`
     : html`<table>
-<thead><tr><th>${both({ ko: '이름', en: 'Name' })}</th><th>${both({ ko: '종류', en: 'Type' })}</th><th>${both({ ko: '발급', en: 'Issued' })}</th><th>${both({ ko: '만든 날', en: 'Created' })}</th></tr></thead>
+<thead><tr><th scope="col">${both({ ko: '이름', en: 'Name' })}</th><th scope="col">${both({ ko: '종류', en: 'Type' })}</th><th scope="col">${both({ ko: '발급', en: 'Issued' })}</th><th scope="col">${both({ ko: '만든 날', en: 'Created' })}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
