@@ -3,7 +3,8 @@
  * admin made by the CLI run on Deno (node:sqlite, no FFI) against the same data dir, then driven over
  * HTTP as a browser would: the setup link, the password (scrypt on Deno's node:crypto), login, a
  * template with a Korean name, one issuance by the Issue form, signed by the server's worker, revoked
- * with its confirmation; the public verdict then says revoked; logout ends the session.
+ * with its confirmation; a passkey added on the account page (WebAuthn verified by @simplewebauthn/server
+ * on Deno, the authenticator a software one) and a login with it; logout ends the session.
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -11,11 +12,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { denoCli, startDenoServer } from '../support/deno-server.ts'
+import { createSoftAuthenticator } from '../support/soft-authenticator.ts'
 
 const PASSWORD = 'a long enough pass phrase'
 
 describe('the staff console on Deno', () => {
-  it('setup link, password, login, template, issue, revoke, logout', async () => {
+  it('setup link, password, login, template, issue, revoke, a passkey, logout, login with the passkey', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'clubcred-deno-console-'))
     const server = await startDenoServer(dataDir)
     try {
@@ -69,11 +71,29 @@ describe('the staff console on Deno', () => {
       assert.equal(revoked.status, 303, await revoked.text())
       assert.match(await pageOf(issuancePath), /취소|[Rr]evoked/)
 
+      const json = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+        fetch(`${address}${path}`, {
+          method: 'POST',
+          headers: { origin, 'content-type': 'application/json', ...(cookie ? { cookie } : {}), ...headers },
+          body: JSON.stringify(body),
+        })
+      const device = createSoftAuthenticator({ rpId: 'localhost', origin })
+      const options = await json('/admin/account/passkeys/options', { name: 'deno' }, { 'x-csrf-token': csrf })
+      assert.equal(options.status, 200, await options.clone().text())
+      const added = await json('/admin/account/passkeys', { name: 'deno', credential: device.register(await options.json()) }, { 'x-csrf-token': csrf })
+      assert.equal(added.status, 201, await added.text())
+
       const out = await post('/admin/logout', { csrf })
       assert.equal(out.status, 303)
       const after = await get('/admin/')
       assert.equal(after.status, 303, 'the session ended')
       await after.body?.cancel()
+      cookie = ''
+      const loginOptions = await (await json('/admin/passkeys/login/options', { email: '' })).json()
+      const passkeyLogin = await json('/admin/passkeys/login', { email: '', credential: device.login(loginOptions) })
+      assert.equal(passkeyLogin.status, 200, await passkeyLogin.clone().text())
+      cookie = passkeyLogin.headers.getSetCookie()[0]!.split(';')[0]!
+      assert.match(await pageOf('/admin/account'), /deno/)
     } finally {
       assert.equal(await server.stop(), 0, server.stderr)
       rmSync(dataDir, { recursive: true, force: true })
