@@ -41,6 +41,12 @@ export function createAdminStore(state: State, journal: Journal): AdminStore {
       put(journal, state.admins, id, { ...admin, passwordHash, setupTokenHash: null, setupExpiresAt: null })
       return true
     },
+    async replacePasswordHash(id, currentHash, passwordHash) {
+      const admin = state.admins.get(id)
+      if (!admin || admin.passwordHash !== currentHash) return false
+      put(journal, state.admins, id, { ...admin, passwordHash })
+      return true
+    },
     async delete(id) {
       for (const [idHash, session] of state.adminSessions) if (session.adminId === id) remove(journal, state.adminSessions, idHash)
       remove(journal, state.adminLoginFailures, id)

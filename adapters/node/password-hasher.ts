@@ -62,6 +62,10 @@ export function createScryptPasswordHasher({
         const hash = await derive(password, salt, parameters, HASH_BYTES)
         return formatScryptHash({ ...parameters, salt, hash })
       }),
+    needsRehash(encoded) {
+      const stored = parseScryptHash(encoded)
+      return stored !== null && (stored.ln !== parameters.ln || stored.r !== parameters.r || stored.p !== parameters.p)
+    },
     async verify(password, encoded) {
       const stored = parseScryptHash(encoded)
       if (!stored) return false

@@ -35,6 +35,9 @@ export function createAdminStore({ sql }: Database): AdminStore {
         WHERE id = ${id} AND setup_token_hash = ${tokenHash}`
       return result.count > 0
     },
+    async replacePasswordHash(id, currentHash, passwordHash) {
+      return (await sql`UPDATE admins SET password_hash = ${passwordHash} WHERE id = ${id} AND password_hash = ${currentHash}`).count > 0
+    },
     async delete(id) {
       // The sessions go by the foreign key's cascade.
       return (await sql`DELETE FROM admins WHERE id = ${id}`).count > 0

@@ -41,6 +41,9 @@ export function createAdminStore(db: Database): AdminStore {
       )
       return changed > 0
     },
+    async replacePasswordHash(id, currentHash, passwordHash) {
+      return db.run('UPDATE admins SET password_hash = ? WHERE id = ? AND password_hash = ?', passwordHash, id, currentHash) > 0
+    },
     async delete(id) {
       // The sessions go by the foreign key's cascade.
       return db.run('DELETE FROM admins WHERE id = ?', id) > 0

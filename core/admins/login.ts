@@ -37,5 +37,10 @@ export async function login(
     return { ok: false, reason: 'invalid' }
   }
   await limiter.recordSuccess(account)
+  // The parameters were raised since this hash was made: the password is at hand now, and only now.
+  if (stored !== null && password !== null && hasher.needsRehash?.(stored)) {
+    const rehashed = await hasher.hash(password)
+    await ctx.storage.transaction((tx) => tx.admins.replacePasswordHash(admin.id, stored, rehashed), { concurrent: true })
+  }
   return { ok: true, ...(await openSession(ctx, admin)) }
 }

@@ -16,6 +16,11 @@ export interface PasswordHasher {
    * reject with `PasswordHasherBusy` when too many hashes run at once.
    */
   verify(password: string, encoded: string): Promise<boolean>
+  /**
+   * Whether `encoded` was made with other parameters than new hashes get (they were raised since), so
+   * that a login that just verified the password stores a new hash. Absent: never.
+   */
+  needsRehash?(encoded: string): boolean
 }
 
 /** The hasher of an issuer given none: hashing fails with a clear TypeError, checking matches nothing. */

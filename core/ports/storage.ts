@@ -100,6 +100,11 @@ export interface AdminStore {
    * concurrent uses of one link at most one returns `true`.
    */
   setPassword(id: string, tokenHash: string, passwordHash: string): Promise<boolean>
+  /**
+   * Replaces the admin's password hash with `passwordHash` if it is still `currentHash` (a rehash at
+   * login under new parameters: a reset or another rehash in between wins). Returns whether it did.
+   */
+  replacePasswordHash(id: string, currentHash: string, passwordHash: string): Promise<boolean>
   /** Deletes the admin. MUST also delete its sessions, its failure window and its passkeys. Returns `false` when absent. */
   delete(id: string): Promise<boolean>
   /**

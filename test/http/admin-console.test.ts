@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openConsole, PASSWORD, tokenOf, type Console } from '../support/admin-console.ts'
+import { createScryptPasswordHasher } from '../../adapters/node/password-hasher.ts'
 
 const MINUTE = 60_000
 
@@ -190,6 +191,20 @@ describe('staff console: session lifetimes and ends', () => {
     assert.equal((await app.get('/admin/', cookie)).status, 200)
     await app.issuer.admins.remove({ club: 'chess', email: 'leaving@chess.example' })
     assert.equal((await app.get('/admin/', cookie)).status, 303)
+  })
+
+  it('a login whose hash has other parameters than new hashes get stores a new hash; the password keeps working', async () => {
+    await app.adminWithPassword('chess', 'rehash@chess.example')
+    const admin = (await app.storage.admins.findByEmail('rehash@chess.example'))!
+    const older = await createScryptPasswordHasher({ parameters: { ln: 11, r: 8, p: 1 } }).hash(PASSWORD)
+    assert.equal(await app.storage.transaction((tx) => tx.admins.replacePasswordHash(admin.id, admin.passwordHash!, older)), true)
+    assert.equal((await app.login('rehash@chess.example', 'a wrong password!')).response.status, 401)
+    assert.equal((await app.storage.admins.findById(admin.id))?.passwordHash, older, 'a failed login rehashes nothing')
+    assert.equal((await app.login('rehash@chess.example')).response.status, 303)
+    const rehashed = (await app.storage.admins.findById(admin.id))!.passwordHash!
+    assert.match(rehashed, /^\$scrypt\$ln=10,r=8,p=1\$/)
+    assert.equal((await app.login('rehash@chess.example')).response.status, 303)
+    assert.equal((await app.storage.admins.findById(admin.id))?.passwordHash, rehashed, 'rehashed once')
   })
 
   it("the worker's housekeeping deletes ended sessions and keeps live ones", async () => {

@@ -73,6 +73,17 @@ export function adminCases(open: OpenStorage, options: CaseOptions = {}): void {
       assert.deepStrictEqual(await storage().admins.listByClub('none'), [])
     })
 
+    it('replacePasswordHash replaces the hash only while it is the one named', async () => {
+      await withAdmin(anAdmin({ passwordHash: '$scrypt$old', setupTokenHash: null, setupExpiresAt: null }))
+      const id = anAdmin().id
+      assert.equal(await storage().transaction((tx) => tx.admins.replacePasswordHash(id, '$scrypt$other', '$scrypt$new')), false)
+      assert.equal((await storage().admins.findById(id))?.passwordHash, '$scrypt$old')
+      assert.equal(await storage().transaction((tx) => tx.admins.replacePasswordHash(id, '$scrypt$old', '$scrypt$new')), true)
+      assert.equal((await storage().admins.findById(id))?.passwordHash, '$scrypt$new')
+      assert.equal(await storage().transaction((tx) => tx.admins.replacePasswordHash(id, '$scrypt$old', '$scrypt$newer')), false)
+      assert.equal(await storage().transaction((tx) => tx.admins.replacePasswordHash('no-such-admin', '$scrypt$new', '$scrypt$x')), false)
+    })
+
     it('setPassword works once for the token it names; resetSetup replaces the token and clears the password', async () => {
       await withAdmin()
       const id = anAdmin().id
