@@ -141,16 +141,18 @@ export async function assertAccessible(page: Page, step: string): Promise<void> 
  * passes its own `folder` (under test-artifacts/console/), so that files run side by side never remove
  * or overwrite each other's pictures; a run removes the pictures its folder had from the last run.
  */
-export function createLook(folder = ''): (page: Page, name: string) => Promise<void> {
+export function createLook(folder = ''): (page: Page, name: string, options?: { fullPage?: boolean }) => Promise<void> {
   const directory = join(CONSOLE_ARTIFACTS, folder)
   mkdirSync(directory, { recursive: true })
   for (const file of readdirSync(directory)) if (/^\d\d-.*\.png$/.test(file)) rmSync(join(directory, file))
   let step = 0
-  return async (page, name) => {
+  // `fullPage: false` photographs the window only: a page of a thousand rows is 60,000 pixels tall,
+  // 5 s to capture and 8 MB of PNG that no one scrolls through; axe still judges the whole page.
+  return async (page, name, { fullPage = true } = {}) => {
     step += 1
     const file = `${String(step).padStart(2, '0')}-${name}.png`
     // The picture first: a page that fails axe is the one a reader most wants to see.
-    writeFileSync(join(directory, file), await page.screenshot({ fullPage: true }))
+    writeFileSync(join(directory, file), await page.screenshot({ fullPage }))
     await assertAccessible(page, join(folder, file))
   }
 }

@@ -211,6 +211,9 @@ export function csvProgressPage(base: string, session: ConsoleSession, { id, pro
   // A progress element's max must be positive: an upload that issued nothing is full and done.
   const max = Math.max(progress.issued, 1)
   const value = progress.issued === 0 ? 1 : progress.signed
+  // The count and the words beside the bar sit in one polite live region present from the load: a
+  // screen reader announces a change inside it ("Every credential is signed" shown), which it would not
+  // for a paragraph unhidden outside one.
   const head = done
     ? null
     : html`<noscript><meta http-equiv="refresh" content="2"></noscript>
@@ -230,9 +233,11 @@ ${
 }
 <label for="csv-progress">${both({ ko: '서명된 배지', en: 'Credentials signed' })}</label>
 <progress id="csv-progress" max="${String(max)}" value="${String(value)}" data-progress-url="${path}/progress"${done ? html` data-done="true"` : null}>${String(progress.signed)} / ${String(progress.issued)}</progress>
-<p id="csv-progress-text" aria-live="polite">${String(progress.signed)} / ${String(progress.issued)}</p>
+<div role="status" aria-live="polite" id="csv-progress-live">
+<p id="csv-progress-text">${String(progress.signed)} / ${String(progress.issued)}</p>
 <p id="csv-progress-status"${done ? html` hidden` : null}>${both({ ko: '서명 중입니다…', en: 'Signing…' })}</p>
 <p class="done" id="csv-progress-done"${done ? null : html` hidden`}>${both({ ko: '모든 배지가 서명되었습니다.', en: 'Every credential is signed.' })}</p>
+</div>
 <p><a href="${path}/results" id="csv-results-link">${both({ ko: '행별 결과 보기', en: 'See each row’s result' })}</a></p>
 </section>`,
     session,
