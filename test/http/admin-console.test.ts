@@ -223,6 +223,35 @@ describe('staff console: session lifetimes and ends', () => {
   })
 })
 
+describe('staff console: a form body without a length', () => {
+  it('is read only up to the limit: 413 after 16 KiB of a chunked body, the rest never pulled', async () => {
+    const app = await openConsole()
+    try {
+      let pulled = 0
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled++
+          // Bounded: a reader that took everything would stop here, after 64 MiB.
+          if (pulled > 65_536) controller.close()
+          else controller.enqueue(new TextEncoder().encode('a'.repeat(1024)))
+        },
+      })
+      const answer = await app.issuer.fetch(
+        new Request(`${app.origin}/admin/login`, {
+          method: 'POST',
+          headers: { origin: app.origin, 'content-type': 'application/x-www-form-urlencoded' },
+          body: endless,
+          duplex: 'half',
+        } as RequestInit),
+      )
+      assert.equal(answer.status, 413)
+      assert.ok(pulled < 64, `${pulled} chunks of 1 KiB pulled`)
+    } finally {
+      await app.close()
+    }
+  })
+})
+
 describe('staff console: a flood of logins', () => {
   it('a login beyond the hasher’s bound is 503 with Retry-After, and the next one passes', async () => {
     const app = await openConsole({ hasher: { concurrency: 1, maxWaiting: 0 } })

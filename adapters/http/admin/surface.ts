@@ -1,5 +1,6 @@
 import { Router, type IRequest } from 'itty-router'
-import { StorageUnavailable } from '../../../core/errors.ts'
+import { ProblemError, StorageUnavailable } from '../../../core/errors.ts'
+import { readBody } from '../body.ts'
 import { PasswordHasherBusy } from '../../../core/ports/password-hasher.ts'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
 import { clientAddressOf } from '../client-address.ts'
@@ -94,11 +95,15 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
       return posted
     }
     if (!type.startsWith('application/x-www-form-urlencoded')) return page(415, FORBIDDEN)
-    const declared = Number(request.headers.get('content-length') ?? 0)
-    if (declared > maxBytes) return refusedAsTooLarge()
-    const text = await request.text()
-    if (text.length > maxBytes) return refusedAsTooLarge()
-    return { form: new URLSearchParams(text), files: new Map() }
+    // Counted as it arrives: a chunked body without a Content-Length is held to the limit too.
+    let bytes: Uint8Array
+    try {
+      bytes = await readBody(request, maxBytes)
+    } catch (error) {
+      if (error instanceof ProblemError && error.code === 'payload-too-large') return refusedAsTooLarge()
+      throw error
+    }
+    return { form: new URLSearchParams(new TextDecoder().decode(bytes)), files: new Map() }
   }
   const formOf = async (request: Request, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | Response> => {
     const posted = await bodyOf(request, maxBytes, false)
