@@ -5,18 +5,17 @@
  * loopback whose public URL is http://localhost:{port} (a secure context, so WebAuthn runs).
  */
 import assert from 'node:assert/strict'
-import { existsSync } from 'node:fs'
+
 import { createServer, type Server } from 'node:http'
 import { after, before, describe, it } from 'node:test'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { type Browser, type Page } from 'playwright-core'
 import { toNodeListener } from '../../adapters/node/index.ts'
 import { openConsole, tokenOf, type Console } from '../support/admin-console.ts'
+import { launchChromium, noChromium } from '../support/chromium.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
 const PASSWORD = 'correct horse battery staple'
 
-// CI installs chromium (.ci/run); a developer machine without it skips, saying why.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install chromium)` : false
+const skip = noChromium
 
 describe('staff console passkeys in chromium', { skip }, () => {
   let server: Server
@@ -29,22 +28,7 @@ describe('staff console passkeys in chromium', { skip }, () => {
     server = createServer((req, res) => toNodeListener((request) => handler!(request))(req, res))
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     const { port } = server.address() as { port: number }
-    ;[app, browser] = await Promise.all([
-      openConsole({ origin: `http://localhost:${port}` }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          // The server listens on 127.0.0.1; never try ::1.
-          '--host-resolver-rules=MAP localhost 127.0.0.1',
-        ],
-      }),
-    ])
+    ;[app, browser] = await Promise.all([openConsole({ origin: `http://localhost:${port}` }), launchChromium()])
     handler = (request) => app.issuer.fetch(request)
     page = await browser.newPage({ locale: 'ko-KR' })
     const cdp = await page.context().newCDPSession(page)

@@ -7,20 +7,18 @@
  */
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { after, before, describe, it } from 'node:test'
-import { chromium, type Browser, type BrowserContext } from 'playwright-core'
+import { type Browser, type BrowserContext } from 'playwright-core'
 import { openApi, type Api } from '../support/api-harness.ts'
 import { FILES_CLUB, filePath, issueOne } from '../core/files/support.ts'
 import { BADGE_SVG, BYPASSES } from '../support/svg-designs.ts'
+import { launchChromium, noChromium } from '../support/chromium.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-
-// CI installs chromium (.ci/run); a developer machine without it skips, saying why.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install chromium)` : false
+const skip = noChromium
 
 /**
  * The one bypass chromium ignores in the raw file (`@import` is not valid in a style attribute); it is
@@ -47,13 +45,7 @@ describe('a baked SVG badge opened from disk in chromium', { skip }, () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'clubcred-badge-'))
-    ;[api, browser] = await Promise.all([
-      openApi(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
-      }),
-    ])
+    ;[api, browser] = await Promise.all([openApi(), launchChromium()])
     context = await browser.newContext({ viewport: { width: 256, height: 256 } })
   })
   after(async () => {

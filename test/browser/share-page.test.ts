@@ -6,19 +6,18 @@
  */
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { accessToken } from '../support/tokens.ts'
 import { ROOT, clubAndClient, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from '../support/server.ts'
+import { launchChromium, noChromium } from '../support/chromium.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
 const ARTIFACTS = join(ROOT, 'test/artifacts')
 const XSS_NAME = '<script>alert(1)</script>'
 
-// CI installs chromium (.ci/run); a developer machine without it skips, saying why.
-const skip = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install chromium)` : false
+const skip = noChromium
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -34,22 +33,7 @@ describe('the share page in chromium', { skip }, () => {
     mkdirSync(ARTIFACTS, { recursive: true })
     dataDir = freshDataDir()
     const client = await clubAndClient(dataDir, 'chess')
-    ;[server, browser] = await Promise.all([
-      startServer({ dataDir }),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--no-first-run',
-          // The server listens on 127.0.0.1; never try ::1 for *.localhost.
-          '--host-resolver-rules=MAP *.localhost 127.0.0.1',
-        ],
-      }),
-    ])
+    ;[server, browser] = await Promise.all([startServer({ dataDir }), launchChromium()])
     port = new URL(server.url).port
     headers = { authorization: `Bearer ${await accessToken(server, client)}`, 'content-type': 'application/json' }
     // A phone: the page must read well at 390 CSS pixels.

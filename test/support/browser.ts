@@ -6,20 +6,17 @@
  * test-artifacts/console/, named by step, for a person to look at.
  */
 import assert from 'node:assert/strict'
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { join } from 'node:path'
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core'
+import { type Browser, type BrowserContext, type Page, type Response } from 'playwright-core'
 import { cliInProcess, dataDirEnv } from './cli.ts'
+import { launchChromium } from './chromium.ts'
 import type { Json } from './json.ts'
 import { ROOT, errorLines, freshDataDir, removeDataDir, startServer, type ServerProcess } from './server.ts'
 
-export const CHROMIUM = '/usr/bin/chromium'
 export const CONSOLE_ARTIFACTS = join(ROOT, 'test-artifacts/console')
 const AXE_SOURCE = readFileSync(join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8')
-
-/** CI installs chromium (.ci/run); a developer machine without it skips, saying why. */
-export const noChromium = !existsSync(CHROMIUM) && !process.env.CI ? `${CHROMIUM} is not installed (apt-get install chromium)` : false
 
 /** A port no one listens on now, on 127.0.0.1: the CLI must know it before the server starts, for the links it prints. */
 export function freePort(): Promise<number> {
@@ -30,22 +27,6 @@ export function freePort(): Promise<number> {
       const { port } = probe.address() as { port: number }
       probe.close(() => resolve(port))
     })
-  })
-}
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      // The server listens on 127.0.0.1 only; never try ::1 for localhost or a club's share host.
-      '--host-resolver-rules=MAP localhost 127.0.0.1, MAP *.localhost 127.0.0.1',
-    ],
   })
 }
 
@@ -223,3 +204,5 @@ export async function answeredInPlace(page: Page, act: () => Promise<unknown>, s
     assert.fail(`${response.request().method()} ${response.url()} answered ${response.status()}, not ${status}: ${text}`)
   }
 }
+
+export { CHROMIUM, launchChromium, noChromium } from './chromium.ts'
