@@ -36,12 +36,19 @@ export async function listIssuances(ctx: IssuerContext, club: string, query: Lis
   }
   // The cursor carries the sequence (issue order), never the id: ids are random (issuance-id.ts).
   const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId })
+  return issuancePage(ctx, rows, page.limit, ctx.clock.now())
+}
+
+/**
+ * A page of issuances (up to `limit`, one more telling that a next page exists) with each one's
+ * credential, presented at `now`; the cursor carries the sequence (issue order), never the id.
+ */
+export async function issuancePage(ctx: IssuerContext, rows: Issuance[], limit: number, now: number): Promise<Page<IssuanceItem>> {
   const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
-  const now = ctx.clock.now()
   return toPage(
     'issuances',
     rows,
-    page.limit,
+    limit,
     (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now),
     (row) => row.sequence,
   )

@@ -1,8 +1,8 @@
 import { ProblemError, validationFailed, type FieldError } from '../errors.ts'
-import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
+import { parseListQuery, type ListQuery, type Page } from '../lists/cursor.ts'
 import { characterCount } from '../validation/text.ts'
-import { parseAchievementId } from './read.ts'
-import { ISSUANCE_STATUSES, presentIssuanceItem, type IssuanceItem, type IssuanceStatus } from './present.ts'
+import { issuancePage, parseAchievementId } from './read.ts'
+import { ISSUANCE_STATUSES, type IssuanceItem, type IssuanceStatus } from './present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { RecipientMatch } from '../ports/storage.ts'
 
@@ -61,12 +61,5 @@ export async function searchIssuances(ctx: IssuerContext, club: string, query: I
     now,
     recipient,
   })
-  const credentials = new Map((await ctx.storage.credentials.findByIssuances(rows.map((row) => row.id))).map((c) => [c.issuanceId, c]))
-  return toPage(
-    'issuances',
-    rows,
-    page.limit,
-    (row) => presentIssuanceItem(row, credentials.get(row.id) ?? null, now),
-    (row) => row.sequence,
-  )
+  return issuancePage(ctx, rows, page.limit, now)
 }
