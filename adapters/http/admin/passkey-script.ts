@@ -49,51 +49,48 @@ export const PASSKEY_JS = `'use strict'
   function refused(json) {
     say(json && json.messages ? json.messages : { ko: '요청을 처리할 수 없습니다.', en: 'Request refused.' })
   }
+  /** A list of credential descriptors with their ids as the bytes the browser's API takes. */
+  function withByteIds(credentials) {
+    return (credentials || []).map(function (credential) {
+      return Object.assign({}, credential, { id: toBytes(credential.id) })
+    })
+  }
   function creationOptions(options) {
     options.challenge = toBytes(options.challenge)
     options.user.id = toBytes(options.user.id)
-    options.excludeCredentials = (options.excludeCredentials || []).map(function (credential) {
-      return Object.assign({}, credential, { id: toBytes(credential.id) })
-    })
+    options.excludeCredentials = withByteIds(options.excludeCredentials)
     return options
   }
   function requestOptions(options) {
     options.challenge = toBytes(options.challenge)
-    options.allowCredentials = (options.allowCredentials || []).map(function (credential) {
-      return Object.assign({}, credential, { id: toBytes(credential.id) })
-    })
+    options.allowCredentials = withByteIds(options.allowCredentials)
     return options
+  }
+  /** A credential as JSON (WebAuthn's PublicKeyCredential JSON), with the members of its kind of response. */
+  function credentialJson(credential, response) {
+    return {
+      id: credential.id,
+      rawId: toText(credential.rawId),
+      type: credential.type,
+      authenticatorAttachment: credential.authenticatorAttachment || undefined,
+      clientExtensionResults: credential.getClientExtensionResults(),
+      response: Object.assign({ clientDataJSON: toText(credential.response.clientDataJSON) }, response)
+    }
   }
   function registrationJson(credential) {
     var response = credential.response
-    return {
-      id: credential.id,
-      rawId: toText(credential.rawId),
-      type: credential.type,
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      clientExtensionResults: credential.getClientExtensionResults(),
-      response: {
-        clientDataJSON: toText(response.clientDataJSON),
-        attestationObject: toText(response.attestationObject),
-        transports: response.getTransports ? response.getTransports() : []
-      }
-    }
+    return credentialJson(credential, {
+      attestationObject: toText(response.attestationObject),
+      transports: response.getTransports ? response.getTransports() : []
+    })
   }
   function authenticationJson(credential) {
     var response = credential.response
-    return {
-      id: credential.id,
-      rawId: toText(credential.rawId),
-      type: credential.type,
-      authenticatorAttachment: credential.authenticatorAttachment || undefined,
-      clientExtensionResults: credential.getClientExtensionResults(),
-      response: {
-        clientDataJSON: toText(response.clientDataJSON),
-        authenticatorData: toText(response.authenticatorData),
-        signature: toText(response.signature),
-        userHandle: response.userHandle ? toText(response.userHandle) : undefined
-      }
-    }
+    return credentialJson(credential, {
+      authenticatorData: toText(response.authenticatorData),
+      signature: toText(response.signature),
+      userHandle: response.userHandle ? toText(response.userHandle) : undefined
+    })
   }
   var cancelled = { ko: '패스키를 사용하지 않았습니다.', en: 'No passkey was used.' }
 
