@@ -104,7 +104,7 @@ describe('staff console: issue by CSV', () => {
       page,
       /<p id="csv-error-rows">[^]*<a href="#row-11">11<\/a>, <a href="#row-21">21<\/a>, <a href="#row-31">31<\/a>, <a href="#row-36">36<\/a><\/p>/,
     )
-    assert.match(page, /<button type="submit" id="csv-confirm">36건 발급 <span lang="en">Issue 36<\/span><\/button>/)
+    assert.match(page, /<button type="submit" id="csv-confirm">36건 발급 <span lang="en">Issue[ ]36<\/span><\/button>/)
     assert.deepStrictEqual([await issued(), await events()], [issuedBefore, eventsBefore])
   })
 
