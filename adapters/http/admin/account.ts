@@ -14,15 +14,16 @@ const CONFIRM_NEEDED: Words = { ko: '삭제하려면 확인란을 선택하세�
  * The account page (docs/admin-console.md § Passkeys): the session admin's passkeys, and removing one
  * with a ticked confirmation. Another admin's passkey id, like an unknown one, is 404 and nothing changes.
  */
-export function addAccountRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+export function addAccountRoutes(router: RouterType, { issuer, base, withSession, sessionForm, notFound }: ConsoleFrame): void {
   const passkeys = issuer.admins.passkeys
 
-  router.get('/account', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return htmlResponse(accountPage(base, session, { passkeys: passkeys ? await passkeys.list(session) : null, done }))
-  })
+  router.get(
+    '/account',
+    withSession(async (session, request) => {
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return htmlResponse(accountPage(base, session, { passkeys: passkeys ? await passkeys.list(session) : null, done }))
+    }),
+  )
 
   router.post('/account/passkeys/:id/remove', async (request: IRequest) => {
     const checked = await sessionForm(request)

@@ -19,7 +19,7 @@ const idOf = (request: IRequest) => (/^[0-9a-f]{16}$/.test(request.params['id'] 
  * on the operations the admin CLI calls (`issuer.legacy.*`), for the session's club only. A key is on the
  * answer to the create and on no other page.
  */
-export function addApiKeyRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+export function addApiKeyRoutes(router: RouterType, { issuer, base, withSession, sessionForm, notFound }: ConsoleFrame): void {
   const legacy = issuer.legacy
   const endpoint = `${issuer.config.urls.legacyBase.replace(/\/+$/, '')}/open-api/achievements/forms`
   const keysOf = async (session: ConsoleSession) => (await legacy.listApiKeys(session.club)).api_keys
@@ -27,11 +27,12 @@ export function addApiKeyRoutes(router: RouterType, { issuer, base, sessionOf, s
   const keyOf = async (session: ConsoleSession, id: string | null): Promise<ApiKeyView | null> =>
     id === null ? null : ((await keysOf(session)).find((key) => key.id === id) ?? null)
 
-  router.get('/api-keys', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    return htmlResponse(apiKeyListPage(base, session, { keys: await keysOf(session) }))
-  })
+  router.get(
+    '/api-keys',
+    withSession(async (session) => {
+      return htmlResponse(apiKeyListPage(base, session, { keys: await keysOf(session) }))
+    }),
+  )
 
   router.post('/api-keys', async (request: IRequest) => {
     const checked = await sessionForm(request)
@@ -42,14 +43,15 @@ export function addApiKeyRoutes(router: RouterType, { issuer, base, sessionOf, s
     return htmlResponse(apiKeyCreatedPage(base, session, { apiKey: api_key, id, endpoint }), 201)
   })
 
-  router.get('/api-keys/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const key = await keyOf(session, idOf(request))
-    if (!key) return notFound(session)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return htmlResponse(apiKeyDetailPage(base, session, { key, done }))
-  })
+  router.get(
+    '/api-keys/:id',
+    withSession(async (session, request) => {
+      const key = await keyOf(session, idOf(request))
+      if (!key) return notFound(session)
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return htmlResponse(apiKeyDetailPage(base, session, { key, done }))
+    }),
+  )
 
   router.post('/api-keys/:id/revoke', async (request: IRequest) => {
     const checked = await sessionForm(request)

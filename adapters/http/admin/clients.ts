@@ -20,7 +20,7 @@ const idOf = (request: IRequest) => (/^cc_[0-9a-f]{24}$/.test(request.params['id
  * rotated and deleted on the operations the admin CLI calls (`issuer.clients.*`), for the session's club
  * only. A secret is on the answer to the form that made it and on no other page.
  */
-export function addClientRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+export function addClientRoutes(router: RouterType, { issuer, base, withSession, sessionForm, notFound }: ConsoleFrame): void {
   const clients = issuer.clients
   const tokenUrl = `${issuer.config.urls.auth.replace(/\/+$/, '')}/token`
 
@@ -28,12 +28,13 @@ export function addClientRoutes(router: RouterType, { issuer, base, sessionOf, s
   const clientOf = async (session: ConsoleSession, id: string | null): Promise<ClientView | null> =>
     id === null ? null : ((await clients.list(session.club)).find((client) => client.client_id === id) ?? null)
 
-  router.get('/clients', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return htmlResponse(clientListPage(base, session, { clients: await clients.list(session.club), done }))
-  })
+  router.get(
+    '/clients',
+    withSession(async (session, request) => {
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return htmlResponse(clientListPage(base, session, { clients: await clients.list(session.club), done }))
+    }),
+  )
 
   router.post('/clients', async (request: IRequest) => {
     const checked = await sessionForm(request)
@@ -58,13 +59,14 @@ export function addClientRoutes(router: RouterType, { issuer, base, sessionOf, s
     }
   })
 
-  router.get('/clients/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const client = await clientOf(session, idOf(request))
-    if (!client) return notFound(session)
-    return htmlResponse(clientDetailPage(base, session, { client }))
-  })
+  router.get(
+    '/clients/:id',
+    withSession(async (session, request) => {
+      const client = await clientOf(session, idOf(request))
+      if (!client) return notFound(session)
+      return htmlResponse(clientDetailPage(base, session, { client }))
+    }),
+  )
 
   router.post('/clients/:id/rotate', async (request: IRequest) => {
     const checked = await sessionForm(request)

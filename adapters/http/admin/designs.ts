@@ -25,7 +25,7 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * only. The forms are multipart (the badge image and the logo are files), read by the frame's one guard.
  */
 export function addDesignRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, sessionOf, notFound } = frame
+  const { issuer, base, withSession, notFound } = frame
   const designs = issuer.designs
   // Two images of 256 KiB and a few short fields: the API's body limit (1 MiB) holds them with room.
   const sessionForm = (request: Request) => frame.sessionForm(request, issuer.config.maxBodyBytes, { multipart: true })
@@ -50,27 +50,29 @@ export function addDesignRoutes(router: RouterType, frame: ConsoleFrame): void {
     }
   }
 
-  router.get('/designs', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    try {
-      const page = await designs.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
-      return htmlResponse(designListPage(base, session, page))
-    } catch (error) {
-      // A cursor that is not one of this list's.
-      if (isProblem(error, 'validation-failed')) return notFound(session)
-      throw error
-    }
-  })
+  router.get(
+    '/designs',
+    withSession(async (session, request) => {
+      try {
+        const page = await designs.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
+        return htmlResponse(designListPage(base, session, page))
+      } catch (error) {
+        // A cursor that is not one of this list's.
+        if (isProblem(error, 'validation-failed')) return notFound(session)
+        throw error
+      }
+    }),
+  )
 
-  router.get('/designs/new', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const kind = new URL(request.url).searchParams.get('kind') === 'certificate' ? 'certificate' : 'badge'
-    return htmlResponse(
-      designFormPage(base, session, { design: null, values: emptyDesignForm(kind), errors: new Map(), formats: issuer.issuances.fileFormats }),
-    )
-  })
+  router.get(
+    '/designs/new',
+    withSession(async (session, request) => {
+      const kind = new URL(request.url).searchParams.get('kind') === 'certificate' ? 'certificate' : 'badge'
+      return htmlResponse(
+        designFormPage(base, session, { design: null, values: emptyDesignForm(kind), errors: new Map(), formats: issuer.issuances.fileFormats }),
+      )
+    }),
+  )
 
   router.post('/designs/new', async (request: IRequest) => {
     const checked = await sessionForm(request)
@@ -78,15 +80,16 @@ export function addDesignRoutes(router: RouterType, frame: ConsoleFrame): void {
     return save(checked, null, (body) => designs.create(checked.session.club, body))
   })
 
-  router.get('/designs/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const design = await readDesign(session, pathIdOf(request))
-    if (!design) return notFound(session)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    const page = designFormPage(base, session, { design, values: formOfDesign(design), errors: new Map(), formats: issuer.issuances.fileFormats, done })
-    return htmlResponse(page)
-  })
+  router.get(
+    '/designs/:id',
+    withSession(async (session, request) => {
+      const design = await readDesign(session, pathIdOf(request))
+      if (!design) return notFound(session)
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const page = designFormPage(base, session, { design, values: formOfDesign(design), errors: new Map(), formats: issuer.issuances.fileFormats, done })
+      return htmlResponse(page)
+    }),
+  )
 
   router.post('/designs/:id', async (request: IRequest) => {
     const checked = await sessionForm(request)

@@ -1,6 +1,6 @@
-import type { IRequest, RouterType } from 'itty-router'
+import type { RouterType } from 'itty-router'
 import { html } from '../share-page/html.ts'
-import { htmlResponse, seeOther } from './responses.ts'
+import { htmlResponse } from './responses.ts'
 import { consoleDocument, type Words } from './pages.ts'
 import { both, eventType, isProblem, when } from './integration-parts.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
@@ -44,17 +44,18 @@ ${page.meta.nextCursor ? html`<p><a href="${base}/events?cursor=${page.meta.next
  * The event feed (docs/admin-console.md § Event feed): the club's events newest first, on the API's own
  * operation (`issuer.events.list`) and its cursor pages, for the session's club only.
  */
-export function addEventRoutes(router: RouterType, { issuer, base, sessionOf, notFound }: ConsoleFrame): void {
-  router.get('/events', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const cursor = new URL(request.url).searchParams.get('cursor')
-    try {
-      return htmlResponse(eventListPage(base, session, await issuer.events.list(session.club, { cursor })))
-    } catch (error) {
-      // A cursor that is not one of this list's.
-      if (isProblem(error, 'validation-failed')) return notFound(session)
-      throw error
-    }
-  })
+export function addEventRoutes(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
+  router.get(
+    '/events',
+    withSession(async (session, request) => {
+      const cursor = new URL(request.url).searchParams.get('cursor')
+      try {
+        return htmlResponse(eventListPage(base, session, await issuer.events.list(session.club, { cursor })))
+      } catch (error) {
+        // A cursor that is not one of this list's.
+        if (isProblem(error, 'validation-failed')) return notFound(session)
+        throw error
+      }
+    }),
+  )
 }

@@ -1,3 +1,4 @@
+import type { IRequest } from 'itty-router'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import type { PostedForm } from './multipart.ts'
@@ -22,6 +23,8 @@ export interface ConsoleFrame {
    * `tooLarge` is what the 413 page says of a body over `maxBytes`.
    */
   sessionForm(request: Request, maxBytes?: number, options?: { multipart?: boolean; tooLarge?: Words }): Promise<SessionForm | Response>
+  /** A GET handler behind login: `handler` with the request's session, or 303 to the login page without one. */
+  withSession(handler: (session: ConsoleSession, request: IRequest) => Promise<Response>): (request: IRequest) => Promise<Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
 }

@@ -1,8 +1,8 @@
-import type { IRequest, RouterType } from 'itty-router'
+import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { contentDisposition } from '../routes/files.ts'
 import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
-import { htmlResponse, seeOther } from './responses.ts'
+import { htmlResponse } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
 
@@ -21,36 +21,37 @@ const BUSY: [Words, Words] = [
  * route takes an OAuth token, the console a session. An unknown issuance, another club's or a format this
  * server does not make (`pdf` without a renderer) is 404.
  */
-export function addIssuanceFileRoute(router: RouterType, { issuer, base, sessionOf, notFound }: ConsoleFrame): void {
-  router.get('/issuances/:id/file', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const id = /^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
-    if (id === null) return notFound(session)
-    try {
-      const file = await issuer.issuances.file(session.club, id, new URL(request.url).searchParams.get('format'))
-      const bytes = await file.render()
-      return new Response(bytes as Uint8Array<ArrayBuffer>, {
-        status: 200,
-        headers: {
-          'content-type': file.format === 'svg' ? `${file.mediaType}; charset=utf-8` : file.mediaType,
-          'content-length': String(bytes.length),
-          'content-disposition': contentDisposition(file.filename),
-          'cache-control': 'no-store',
-          'x-content-type-options': 'nosniff',
-          'referrer-policy': 'no-referrer',
-          ...(file.format === 'svg' ? { 'content-security-policy': SVG_CONTENT_SECURITY_POLICY } : {}),
-        },
-      })
-    } catch (error) {
-      if (!(error instanceof ProblemError)) throw error
-      if (error.code === 'issuance-not-found' || error.code === 'validation-failed') return notFound(session)
-      if (error.code === 'credential-pending') return htmlResponse(messagePage(base, ...PENDING, session), 409)
-      if (error.code === 'rate-limited' || error.code === 'server-busy') {
-        const retryAfter = String((error.extra?.['retryAfter'] as number | undefined) ?? 5)
-        return htmlResponse(messagePage(base, ...BUSY, session), error.code === 'rate-limited' ? 429 : 503, { 'retry-after': retryAfter })
+export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
+  router.get(
+    '/issuances/:id/file',
+    withSession(async (session, request) => {
+      const id = /^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
+      if (id === null) return notFound(session)
+      try {
+        const file = await issuer.issuances.file(session.club, id, new URL(request.url).searchParams.get('format'))
+        const bytes = await file.render()
+        return new Response(bytes as Uint8Array<ArrayBuffer>, {
+          status: 200,
+          headers: {
+            'content-type': file.format === 'svg' ? `${file.mediaType}; charset=utf-8` : file.mediaType,
+            'content-length': String(bytes.length),
+            'content-disposition': contentDisposition(file.filename),
+            'cache-control': 'no-store',
+            'x-content-type-options': 'nosniff',
+            'referrer-policy': 'no-referrer',
+            ...(file.format === 'svg' ? { 'content-security-policy': SVG_CONTENT_SECURITY_POLICY } : {}),
+          },
+        })
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error
+        if (error.code === 'issuance-not-found' || error.code === 'validation-failed') return notFound(session)
+        if (error.code === 'credential-pending') return htmlResponse(messagePage(base, ...PENDING, session), 409)
+        if (error.code === 'rate-limited' || error.code === 'server-busy') {
+          const retryAfter = String((error.extra?.['retryAfter'] as number | undefined) ?? 5)
+          return htmlResponse(messagePage(base, ...BUSY, session), error.code === 'rate-limited' ? 429 : 503, { 'retry-after': retryAfter })
+        }
+        throw error
       }
-      throw error
-    }
-  })
+    }),
+  )
 }

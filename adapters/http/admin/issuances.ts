@@ -39,52 +39,54 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * for the session's club only.
  */
 export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, sessionOf, sessionForm, notFound } = frame
+  const { issuer, base, withSession, sessionForm, notFound } = frame
   const issuances = issuer.issuances
   addIssuanceFileRoute(router, frame)
 
-  router.get('/issuances', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const query = new URL(request.url).searchParams
-    // The filters as sent; the term is personal data, so it stays in this page and its links (never a log).
-    const sent = {
-      cursor: query.get('cursor'),
-      achievementId: query.get('achievementId') || null,
-      status: query.get('status') || null,
-      q: query.get('q'),
-      by: query.get('by') || null,
-    }
-    // The filter's choices: the club's newest 100 templates (a club has tens); an older one still filters by its id.
-    const templates = (await issuer.achievements.list(session.club, { limit: '100' })).data
-    const filters: IssuanceFilters = {
-      achievementId: sent.achievementId !== null && /^\d{1,15}$/.test(sent.achievementId) ? Number(sent.achievementId) : null,
-      status: (ISSUANCE_STATUSES as readonly string[]).includes(sent.status ?? '') ? (sent.status as IssuanceStatus) : null,
-      q: (sent.q ?? '').trim(),
-      by: (SEARCH_FIELDS as readonly string[]).includes(sent.by ?? '') ? (sent.by as SearchField) : 'name',
-    }
-    try {
-      const page = await issuances.search(session.club, sent)
-      return htmlResponse(issuanceListPage(base, session, { page, templates, filters }))
-    } catch (error) {
-      if (!isProblem(error, 'validation-failed')) throw error
-      const refused = new Map((error.errors ?? []).map(({ message, path }) => [path, message]))
-      // A cursor or template id that is not one of this list's: no form makes those.
-      if (refused.has('cursor') || refused.has('achievementId')) return notFound(session)
-      const errors = new Map([...refused].flatMap(([path, code]) => (FILTER_WORDS[`${path} ${code}`] ? [[path, FILTER_WORDS[`${path} ${code}`]!]] : [])))
-      const empty = { data: [], meta: { nextCursor: null } }
-      return htmlResponse(issuanceListPage(base, session, { page: empty, templates, filters, errors }), 422)
-    }
-  })
+  router.get(
+    '/issuances',
+    withSession(async (session, request) => {
+      const query = new URL(request.url).searchParams
+      // The filters as sent; the term is personal data, so it stays in this page and its links (never a log).
+      const sent = {
+        cursor: query.get('cursor'),
+        achievementId: query.get('achievementId') || null,
+        status: query.get('status') || null,
+        q: query.get('q'),
+        by: query.get('by') || null,
+      }
+      // The filter's choices: the club's newest 100 templates (a club has tens); an older one still filters by its id.
+      const templates = (await issuer.achievements.list(session.club, { limit: '100' })).data
+      const filters: IssuanceFilters = {
+        achievementId: sent.achievementId !== null && /^\d{1,15}$/.test(sent.achievementId) ? Number(sent.achievementId) : null,
+        status: (ISSUANCE_STATUSES as readonly string[]).includes(sent.status ?? '') ? (sent.status as IssuanceStatus) : null,
+        q: (sent.q ?? '').trim(),
+        by: (SEARCH_FIELDS as readonly string[]).includes(sent.by ?? '') ? (sent.by as SearchField) : 'name',
+      }
+      try {
+        const page = await issuances.search(session.club, sent)
+        return htmlResponse(issuanceListPage(base, session, { page, templates, filters }))
+      } catch (error) {
+        if (!isProblem(error, 'validation-failed')) throw error
+        const refused = new Map((error.errors ?? []).map(({ message, path }) => [path, message]))
+        // A cursor or template id that is not one of this list's: no form makes those.
+        if (refused.has('cursor') || refused.has('achievementId')) return notFound(session)
+        const errors = new Map([...refused].flatMap(([path, code]) => (FILTER_WORDS[`${path} ${code}`] ? [[path, FILTER_WORDS[`${path} ${code}`]!]] : [])))
+        const empty = { data: [], meta: { nextCursor: null } }
+        return htmlResponse(issuanceListPage(base, session, { page: empty, templates, filters, errors }), 422)
+      }
+    }),
+  )
 
-  router.get('/issuances/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const detail = await readIssuance(session, idOf(request))
-    if (!detail) return notFound(session)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
-  })
+  router.get(
+    '/issuances/:id',
+    withSession(async (session, request) => {
+      const detail = await readIssuance(session, idOf(request))
+      if (!detail) return notFound(session)
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
+    }),
+  )
 
   router.post('/issuances/:id/revoke', async (request: IRequest) => {
     const checked = await sessionForm(request)

@@ -111,15 +111,10 @@ const NONCE = /^[0-9a-f-]{36}$/
  * stores nothing, a confirmation that issues through the issue operation in chunks, the progress of the
  * signing, and the results. The session's club only: another club's upload is not found.
  */
-export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionForm, withSession, notFound }: ConsoleFrame): void {
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
   const formPage = async (session: ConsoleSession, values: CsvFormValues, status = 200, refusal: CsvRefusal | null = null) =>
     htmlResponse(csvFormPage(base, session, { templates: await templatesOf(session.club), values, refusal, limits: LIMITS }), status)
-  const withSession = (handler: (session: ConsoleSession, request: IRequest) => Promise<Response>) => async (request: IRequest) => {
-    const session = await sessionOf(request)
-    return session ? handler(session, request) : seeOther(`${base}/login`)
-  }
-
   router.get('/issue-csv.js', () => scriptResponse(ISSUE_CSV_SCRIPT))
 
   router.get(

@@ -52,17 +52,18 @@ function bodyOfForm(values: IssueFormValues): IssueBody {
  * operation the API's issue route calls, with one recipient; the batch result's item for it decides the
  * answer. The session's club only: another club's template is not found.
  */
-export function addIssueRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm }: ConsoleFrame): void {
+export function addIssueRoutes(router: RouterType, { issuer, base, withSession, sessionForm }: ConsoleFrame): void {
   // The choices: the club's newest 100 templates (a club has tens), as the issuances filter.
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
   const formPage = async (session: ConsoleSession, values: IssueFormValues, status = 200, refusal: IssueRefusal | null = null) =>
     htmlResponse(issueFormPage(base, session, { templates: await templatesOf(session.club), values, refusal }), status)
 
-  router.get('/issue', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    return formPage(session, emptyIssueForm())
-  })
+  router.get(
+    '/issue',
+    withSession(async (session) => {
+      return formPage(session, emptyIssueForm())
+    }),
+  )
 
   router.post('/issue', async (request: IRequest) => {
     const checked = await sessionForm(request)

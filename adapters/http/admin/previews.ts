@@ -1,4 +1,4 @@
-import type { IRequest, RouterType } from 'itty-router'
+import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
 import { htmlResponse, seeOther } from './responses.ts'
@@ -19,26 +19,27 @@ const BUSY: [Words, Words] = [
  * one, or a format there is nothing of (a PDF without a renderer, a badge of a certificate design) is 404;
  * a PNG of an SVG badge design is its SVG (303), as an `<img>` of the page asks for the PNG.
  */
-export function addPreviewRoutes(router: RouterType, { issuer, base, sessionOf, notFound }: ConsoleFrame): void {
+export function addPreviewRoutes(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
   const route = (path: string, preview: (club: string, id: number, format: string | null) => Promise<FilePreview>) =>
-    router.get(path, async (request: IRequest) => {
-      const session = await sessionOf(request)
-      if (!session) return seeOther(`${base}/login`)
-      const id = pathIdOf(request)
-      if (id === null) return notFound(session)
-      const url = new URL(request.url)
-      try {
-        return previewResponse(await preview(session.club, id, url.searchParams.get('format')))
-      } catch (error) {
-        if (!(error instanceof ProblemError)) throw error
-        if (error.code === 'validation-failed' && error.errors?.some((field) => field.message === 'no-png-badge')) {
-          return seeOther(`${url.pathname}?format=svg`)
+    router.get(
+      path,
+      withSession(async (session, request) => {
+        const id = pathIdOf(request)
+        if (id === null) return notFound(session)
+        const url = new URL(request.url)
+        try {
+          return previewResponse(await preview(session.club, id, url.searchParams.get('format')))
+        } catch (error) {
+          if (!(error instanceof ProblemError)) throw error
+          if (error.code === 'validation-failed' && error.errors?.some((field) => field.message === 'no-png-badge')) {
+            return seeOther(`${url.pathname}?format=svg`)
+          }
+          if (['achievement-not-found', 'design-not-found', 'validation-failed'].includes(error.code)) return notFound(session)
+          if (error.code === 'server-busy') return htmlResponse(messagePage(base, ...BUSY, session), 503, { 'retry-after': '1' })
+          throw error
         }
-        if (['achievement-not-found', 'design-not-found', 'validation-failed'].includes(error.code)) return notFound(session)
-        if (error.code === 'server-busy') return htmlResponse(messagePage(base, ...BUSY, session), 503, { 'retry-after': '1' })
-        throw error
-      }
-    })
+      }),
+    )
   route('/templates/:id/preview', (club, id, format) => issuer.achievements.preview(club, id, format))
   route('/designs/:id/preview', (club, id, format) => issuer.designs.preview(club, id, format))
 }

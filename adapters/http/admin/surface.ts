@@ -123,6 +123,11 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     return { session, ...posted }
   }
 
+  const withSession: ConsoleFrame['withSession'] = (handler) => async (request) => {
+    const session = await sessionOf(request)
+    return session ? handler(session, request) : seeOther(`${base}/login`)
+  }
+
   const router = Router({
     base,
     catch: (error: unknown, request: Request) => {
@@ -138,13 +143,14 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   router.get('/passkey.js', () => scriptResponse(PASSKEY_JS))
   const passkeys = admins.passkeys !== null
 
-  router.get('/', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const overview = await admins.overview(session)
-    if (!overview) return page(404, NOT_FOUND, session)
-    return htmlResponse(overviewPage(base, session, overview))
-  })
+  router.get(
+    '/',
+    withSession(async (session) => {
+      const overview = await admins.overview(session)
+      if (!overview) return page(404, NOT_FOUND, session)
+      return htmlResponse(overviewPage(base, session, overview))
+    }),
+  )
 
   const frame: ConsoleFrame = {
     issuer,
@@ -152,6 +158,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     sessionOf,
     formOf,
     sessionForm,
+    withSession,
     notFound: (session: ConsoleSession) => page(404, NOT_FOUND, session),
     forbidden: (session: ConsoleSession) => page(403, FORBIDDEN, session),
   }

@@ -27,7 +27,7 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * page, on the operations the API's routes call (`issuer.achievements.*`), for the session's club only.
  */
 export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, sessionOf, notFound } = frame
+  const { issuer, base, withSession, notFound } = frame
   const achievements = issuer.achievements
   // Every badge and certificate design of the club, for the choices (a club has a handful).
   const designsOf = async (club: string) => (await issuer.designs.list(club, { limit: '100' })).data
@@ -71,24 +71,26 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     }
   }
 
-  router.get('/templates', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    try {
-      const page = await achievements.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
-      return htmlResponse(templateListPage(base, session, page))
-    } catch (error) {
-      // A cursor that is not one of this list's.
-      if (isProblem(error, 'validation-failed')) return notFound(session)
-      throw error
-    }
-  })
+  router.get(
+    '/templates',
+    withSession(async (session, request) => {
+      try {
+        const page = await achievements.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
+        return htmlResponse(templateListPage(base, session, page))
+      } catch (error) {
+        // A cursor that is not one of this list's.
+        if (isProblem(error, 'validation-failed')) return notFound(session)
+        throw error
+      }
+    }),
+  )
 
-  router.get('/templates/new', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    return formPage(session, null, emptyForm())
-  })
+  router.get(
+    '/templates/new',
+    withSession(async (session) => {
+      return formPage(session, null, emptyForm())
+    }),
+  )
 
   router.post('/templates/new', async (request: IRequest) => {
     const checked = await sessionForm(request)
@@ -97,14 +99,15 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     return save(session, form, null, (body) => achievements.create(session.club, body))
   })
 
-  router.get('/templates/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const template = await readTemplate(session, idOf(request))
-    if (!template) return notFound(session)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return formPage(session, template, formOfTemplate(template), 200, undefined, done)
-  })
+  router.get(
+    '/templates/:id',
+    withSession(async (session, request) => {
+      const template = await readTemplate(session, idOf(request))
+      if (!template) return notFound(session)
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return formPage(session, template, formOfTemplate(template), 200, undefined, done)
+    }),
+  )
 
   router.post('/templates/:id', async (request: IRequest) => {
     const checked = await sessionForm(request)

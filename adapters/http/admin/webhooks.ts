@@ -32,7 +32,7 @@ const idOf = (request: IRequest) => (/^wh_[A-Za-z0-9_-]{16}$/.test(request.param
  * (`issuer.webhooks.*`), for the session's club only. A secret is on the answer to the form that made it
  * and on no other page.
  */
-export function addWebhookRoutes(router: RouterType, { issuer, base, sessionOf, sessionForm, notFound }: ConsoleFrame): void {
+export function addWebhookRoutes(router: RouterType, { issuer, base, withSession, sessionForm, notFound }: ConsoleFrame): void {
   const webhooks = issuer.webhooks
   /** An endpoint of the session's club, or `null`: another club's id is not found, as an unknown one. */
   const hookOf = async (session: ConsoleSession, id: string | null): Promise<WebhookView | null> =>
@@ -50,12 +50,13 @@ export function addWebhookRoutes(router: RouterType, { issuer, base, sessionOf, 
     return webhookDetailPage(base, session, { hook, deliveries, nextBefore, ...extra })
   }
 
-  router.get('/webhooks', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-    return htmlResponse(webhookListPage(base, session, { hooks: await webhooks.list(session.club), done }))
-  })
+  router.get(
+    '/webhooks',
+    withSession(async (session, request) => {
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return htmlResponse(webhookListPage(base, session, { hooks: await webhooks.list(session.club), done }))
+    }),
+  )
 
   router.post('/webhooks', async (request: IRequest) => {
     const checked = await sessionForm(request)
@@ -76,17 +77,18 @@ export function addWebhookRoutes(router: RouterType, { issuer, base, sessionOf, 
     }
   })
 
-  router.get('/webhooks/:id', async (request: IRequest) => {
-    const session = await sessionOf(request)
-    if (!session) return seeOther(`${base}/login`)
-    const hook = await hookOf(session, idOf(request))
-    if (!hook) return notFound(session)
-    const query = new URL(request.url).searchParams
-    const before = query.get('before')
-    if (before !== null && !/^[1-9]\d{0,15}$/.test(before)) return notFound(session)
-    const done = DONE[query.get('done') ?? ''] ?? null
-    return htmlResponse(await detail(session, hook, before === null ? null : Number(before), { done }))
-  })
+  router.get(
+    '/webhooks/:id',
+    withSession(async (session, request) => {
+      const hook = await hookOf(session, idOf(request))
+      if (!hook) return notFound(session)
+      const query = new URL(request.url).searchParams
+      const before = query.get('before')
+      if (before !== null && !/^[1-9]\d{0,15}$/.test(before)) return notFound(session)
+      const done = DONE[query.get('done') ?? ''] ?? null
+      return htmlResponse(await detail(session, hook, before === null ? null : Number(before), { done }))
+    }),
+  )
 
   /** The POST routes of an endpoint's page: the session's club's endpoint, or 404 and nothing changed. */
   const onHook = (action: string, run: (session: ConsoleSession, hook: WebhookView, form: URLSearchParams) => Promise<Response>) =>
