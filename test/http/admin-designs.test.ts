@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
-import { openConsole, type Console } from '../support/admin-console.ts'
+import { openConsole, templateForm, type Console } from '../support/admin-console.ts'
 import { samplePng } from '../support/png-samples.ts'
 import { pdfText, pngChunks, skipWithoutPoppler } from '../core/files/support.ts'
 
@@ -24,25 +24,6 @@ async function postMultipart(app: Console, path: string, fields: Record<string, 
 const pngFile = (bytes: Uint8Array, name = 'badge.png') => new File([bytes as Uint8Array<ArrayBuffer>], name, { type: 'image/png' })
 const PNG = samplePng({ width: 64, height: 48 })
 const TEMPLATE_NAME = '체스 마스터 과정'
-
-/** The template form's members as a browser posts them. */
-const templateForm = (fields: Record<string, string>) => ({
-  name: '',
-  nameEn: '',
-  type: 'completion',
-  description: '',
-  descriptionEn: '',
-  imprintDescription: '',
-  imprintDescriptionEn: '',
-  tag: '',
-  prefix: '',
-  programName: '',
-  programUrl: '',
-  programShown: '0',
-  achievementBadgeDesignId: '',
-  achievementCertificateDesignId: '',
-  ...fields,
-})
 
 const idAfter = (response: Response, path: RegExp) => Number(path.exec(response.headers.get('location') ?? '')?.[1])
 

@@ -5,28 +5,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
-import { openConsole, type Console } from '../support/admin-console.ts'
+import { openConsole, templateForm, type Console } from '../support/admin-console.ts'
 import { svgBase64 } from '../support/legacy-forms.ts'
-
-/** The template form's members as a browser posts them (requirement rows `requirement.N.*`). */
-const form = (fields: Record<string, string>) => ({
-  name: '',
-  nameEn: '',
-  type: 'completion',
-  description: '',
-  descriptionEn: '',
-  imprintDescription: '',
-  imprintDescriptionEn: '',
-  tag: '',
-  prefix: '',
-  programName: '',
-  programUrl: '',
-  programShown: '0',
-  'requirement.0.type': '',
-  'requirement.0.description': '',
-  'requirement.0.url': '',
-  ...fields,
-})
 
 describe('staff console: templates', () => {
   let app: Console
@@ -61,7 +41,7 @@ describe('staff console: templates', () => {
   it('creates a template with a Korean name: 303 to its page, which confirms, stored through the API’s rules', async () => {
     const created = await app.post(
       '/admin/templates/new',
-      form({
+      templateForm({
         csrf: chess.csrf,
         name: '체스 고급',
         nameEn: 'Advanced chess',
@@ -97,7 +77,9 @@ describe('staff console: templates', () => {
     assert.equal(stored.prefix, 'CHESS')
     assert.deepStrictEqual(stored.program, { name: '체스 교실', url: null, isPublic: true })
     // A long Korean description is far over the sign-in forms' 16 KiB once percent-encoded.
-    const long = await app.post('/admin/templates/new', form({ csrf: chess.csrf, name: '긴 설명', description: '가'.repeat(10_000) }), { cookie: chess.cookie })
+    const long = await app.post('/admin/templates/new', templateForm({ csrf: chess.csrf, name: '긴 설명', description: '가'.repeat(10_000) }), {
+      cookie: chess.cookie,
+    })
     assert.equal(long.status, 303)
     const page = await (await app.get(location, chess.cookie)).text()
     assert.match(page, /템플릿을 만들었습니다/)
@@ -108,7 +90,7 @@ describe('staff console: templates', () => {
     const before = await app.issuer.achievements.list('chess')
     const refused = await app.post(
       '/admin/templates/new',
-      form({
+      templateForm({
         csrf: chess.csrf,
         name: '체스 <특강>',
         nameEn: '체스',
@@ -141,7 +123,7 @@ describe('staff console: templates', () => {
     assert.match(editPage, /<textarea id="tag"[^>]*>\ntactics<\/textarea>/)
     const saved = await app.post(
       `/admin/templates/${id}`,
-      form({ csrf: chess.csrf, name: '체스 퍼즐 II', description: 'More puzzles', tag: 'tactics\nendgame' }),
+      templateForm({ csrf: chess.csrf, name: '체스 퍼즐 II', description: 'More puzzles', tag: 'tactics\nendgame' }),
       {
         cookie: chess.cookie,
       },
@@ -154,7 +136,7 @@ describe('staff console: templates', () => {
     assert.deepStrictEqual(stored.tag, ['tactics', 'endgame'])
     assert.match(await (await app.get(saved.headers.get('location')!, chess.cookie)).text(), /저장했습니다/)
     // A refused edit keeps the stored template as it was.
-    const refused = await app.post(`/admin/templates/${id}`, form({ csrf: chess.csrf, name: '', description: 'Changed' }), { cookie: chess.cookie })
+    const refused = await app.post(`/admin/templates/${id}`, templateForm({ csrf: chess.csrf, name: '', description: 'Changed' }), { cookie: chess.cookie })
     assert.equal(refused.status, 422)
     assert.match(await refused.text(), /id="name-error">필수 항목입니다/)
     assert.equal((await app.issuer.achievements.read('chess', id)).description, 'More puzzles')
@@ -165,7 +147,9 @@ describe('staff console: templates', () => {
     const page = await app.get(`/admin/templates/${chessTemplate}`, go.cookie)
     assert.equal(page.status, 404)
     assert.doesNotMatch(await page.text(), /체스/)
-    const post = await app.post(`/admin/templates/${chessTemplate}`, form({ csrf: go.csrf, name: 'taken', description: 'taken' }), { cookie: go.cookie })
+    const post = await app.post(`/admin/templates/${chessTemplate}`, templateForm({ csrf: go.csrf, name: 'taken', description: 'taken' }), {
+      cookie: go.cookie,
+    })
     assert.equal(post.status, 404)
     assert.equal((await app.issuer.achievements.read('chess', chessTemplate)).name, '체스 입문')
     assert.equal((await app.get('/admin/templates/999999', chess.cookie)).status, 404)
@@ -174,11 +158,11 @@ describe('staff console: templates', () => {
 
   it('a POST without the CSRF token, or with another session’s, is 403 and stores nothing', async () => {
     const count = (await app.issuer.achievements.list('chess', { limit: '100' })).data.length
-    const without = await app.post('/admin/templates/new', form({ name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
+    const without = await app.post('/admin/templates/new', templateForm({ name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
     assert.equal(without.status, 403)
-    const foreign = await app.post('/admin/templates/new', form({ csrf: go.csrf, name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
+    const foreign = await app.post('/admin/templates/new', templateForm({ csrf: go.csrf, name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
     assert.equal(foreign.status, 403)
-    const edit = await app.post(`/admin/templates/${chessTemplate}`, form({ name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
+    const edit = await app.post(`/admin/templates/${chessTemplate}`, templateForm({ name: '몰래', description: 'sneaky' }), { cookie: chess.cookie })
     assert.equal(edit.status, 403)
     assert.equal((await app.issuer.achievements.list('chess', { limit: '100' })).data.length, count)
     assert.equal((await app.issuer.achievements.read('chess', chessTemplate)).name, '체스 입문')
@@ -216,7 +200,13 @@ describe('staff console: templates and designs', () => {
     assert.doesNotMatch(page, /go badge/)
     const created = await app.post(
       '/admin/templates/new',
-      form({ csrf: chess.csrf, name: '배지', description: 'With a badge', achievementBadgeDesignId: String(badge), achievementCertificateDesignId: '' }),
+      templateForm({
+        csrf: chess.csrf,
+        name: '배지',
+        description: 'With a badge',
+        achievementBadgeDesignId: String(badge),
+        achievementCertificateDesignId: '',
+      }),
       { cookie: chess.cookie },
     )
     assert.equal(created.status, 303)
@@ -224,7 +214,13 @@ describe('staff console: templates and designs', () => {
     assert.equal((await app.issuer.achievements.read('chess', id)).achievementBadgeDesignId, badge)
     const refused = await app.post(
       `/admin/templates/${id}`,
-      form({ csrf: chess.csrf, name: '배지', description: 'With a badge', achievementBadgeDesignId: String(goBadge), achievementCertificateDesignId: '' }),
+      templateForm({
+        csrf: chess.csrf,
+        name: '배지',
+        description: 'With a badge',
+        achievementBadgeDesignId: String(goBadge),
+        achievementCertificateDesignId: '',
+      }),
       { cookie: chess.cookie },
     )
     assert.equal(refused.status, 422)

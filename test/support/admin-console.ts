@@ -113,3 +113,28 @@ export async function openConsole({
 
 /** The setup token of a setup link. */
 export const tokenOf = (setupUrl: string) => new URL(setupUrl).searchParams.get('token')!
+
+/**
+ * The template form's members as a browser posts them, each empty (no design: the built-in one; an
+ * empty requirement row, which is no requirement), under `fields`.
+ */
+export const templateForm = (fields: Record<string, string>): Record<string, string> => ({
+  name: '',
+  nameEn: '',
+  type: 'completion',
+  description: '',
+  descriptionEn: '',
+  imprintDescription: '',
+  imprintDescriptionEn: '',
+  tag: '',
+  prefix: '',
+  programName: '',
+  programUrl: '',
+  programShown: '0',
+  achievementBadgeDesignId: '',
+  achievementCertificateDesignId: '',
+  'requirement.0.type': '',
+  'requirement.0.description': '',
+  'requirement.0.url': '',
+  ...fields,
+})
