@@ -26,17 +26,21 @@ function plansSince(from: number): string[] {
     .slice(1)
 }
 
+/** A fresh database on which every statement of a new connection logs its plan (auto_explain), and storage on it. */
+async function explainedStorage() {
+  const { url, close } = await server.open()
+  await close()
+  const admin = postgres(url, { max: 1, onnotice: () => {} })
+  const database = new URL(url).pathname.slice(1)
+  await admin.unsafe(`ALTER DATABASE ${database} SET session_preload_libraries = 'auto_explain'`)
+  await admin.unsafe(`ALTER DATABASE ${database} SET auto_explain.log_min_duration = 0`)
+  await admin.end()
+  return { url, storage: await createPostgresStorage({ url, poolSize: 1 }) }
+}
+
 describe('postgres storage › query plans before statistics', () => {
   it('the already-issued check and the claim are index lookups: no sequential scan, no walk of the template', async () => {
-    const { url, close } = await server.open()
-    await close()
-    const admin = postgres(url, { max: 1, onnotice: () => {} })
-    const database = new URL(url).pathname.slice(1)
-    // Every statement of a new connection to this database logs its plan.
-    await admin.unsafe(`ALTER DATABASE ${database} SET session_preload_libraries = 'auto_explain'`)
-    await admin.unsafe(`ALTER DATABASE ${database} SET auto_explain.log_min_duration = 0`)
-    await admin.end()
-    const storage = await createPostgresStorage({ url, poolSize: 1 })
+    const { storage } = await explainedStorage()
     try {
       const seed = await seedTemplate(storage)
       const issuances = await storage.transaction((tx) =>
@@ -81,14 +85,7 @@ describe('postgres storage › query plans before statistics', () => {
 
 describe('postgres storage › query plans of the issuance search, once analysed', () => {
   it('each filter walks its index in the page order: no sequential scan, no sort of a status or template page', async () => {
-    const { url, close } = await server.open()
-    await close()
-    const admin = postgres(url, { max: 1, onnotice: () => {} })
-    const database = new URL(url).pathname.slice(1)
-    await admin.unsafe(`ALTER DATABASE ${database} SET session_preload_libraries = 'auto_explain'`)
-    await admin.unsafe(`ALTER DATABASE ${database} SET auto_explain.log_min_duration = 0`)
-    await admin.end()
-    const storage = await createPostgresStorage({ url, poolSize: 1 })
+    const { url, storage } = await explainedStorage()
     try {
       const seed = await seedTemplate(storage)
       await storage.transaction((tx) =>
