@@ -41,9 +41,14 @@ export function createAdminPasskeyStore(state: State, journal: Journal): AdminPa
 
 export function createPasskeyChallengeStore(state: State, journal: Journal): PasskeyChallengeStore {
   return {
-    async insert(challenge, now) {
+    async insert(challenge, now, keep) {
       for (const [key, stored] of state.passkeyChallenges) if (stored.expiresAt <= now) remove(journal, state.passkeyChallenges, key)
       putNew(journal, state.passkeyChallenges, challenge.challenge, copy(challenge), 'passkey challenge exists')
+      if (keep === undefined) return
+      const live = [...state.passkeyChallenges.values()]
+        .filter((stored) => stored.purpose === challenge.purpose)
+        .sort((a, b) => a.expiresAt - b.expiresAt || (a.challenge < b.challenge ? -1 : a.challenge > b.challenge ? 1 : 0))
+      for (const stored of live.slice(0, Math.max(0, live.length - keep))) remove(journal, state.passkeyChallenges, stored.challenge)
     },
     async consume(challenge) {
       const stored = state.passkeyChallenges.get(challenge)

@@ -31,10 +31,15 @@ export function createAdminPasskeyStore({ sql }: Database): AdminPasskeyStore {
 
 export function createPasskeyChallengeStore({ sql }: Database): PasskeyChallengeStore {
   return {
-    async insert(challenge, now) {
+    async insert(challenge, now, keep) {
       await sql`DELETE FROM passkey_challenges WHERE expires_at <= ${now}`
       await sql`INSERT INTO passkey_challenges (challenge, purpose, bound_to, expires_at)
         VALUES (${challenge.challenge}, ${challenge.purpose}, ${challenge.boundTo}, ${challenge.expiresAt})`
+      if (keep === undefined) return
+      const [{ live }] = (await sql`SELECT count(*)::int AS live FROM passkey_challenges WHERE purpose = ${challenge.purpose}`) as unknown as [{ live: number }]
+      if (live <= keep) return
+      await sql`DELETE FROM passkey_challenges WHERE challenge IN (SELECT challenge FROM passkey_challenges WHERE purpose = ${challenge.purpose}
+        ORDER BY expires_at, challenge COLLATE "C" LIMIT ${live - keep})`
     },
     async consume(challenge) {
       // One statement: the row lock makes one of concurrent deletes, on any node, the one that returns it.

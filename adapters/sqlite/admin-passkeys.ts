@@ -28,7 +28,7 @@ export function createAdminPasskeyStore(db: Database): AdminPasskeyStore {
 
 export function createPasskeyChallengeStore(db: Database): PasskeyChallengeStore {
   return {
-    async insert(challenge, now) {
+    async insert(challenge, now, keep) {
       db.run('DELETE FROM passkey_challenges WHERE expires_at <= ?', now)
       db.run(
         'INSERT INTO passkey_challenges (challenge, purpose, bound_to, expires_at) VALUES (?, ?, ?, ?)',
@@ -36,6 +36,14 @@ export function createPasskeyChallengeStore(db: Database): PasskeyChallengeStore
         challenge.purpose,
         challenge.boundTo,
         challenge.expiresAt,
+      )
+      if (keep === undefined) return
+      const { live } = db.get('SELECT count(*) AS live FROM passkey_challenges WHERE purpose = ?', challenge.purpose) as { live: number }
+      if (live <= keep) return
+      db.run(
+        'DELETE FROM passkey_challenges WHERE challenge IN (SELECT challenge FROM passkey_challenges WHERE purpose = ? ORDER BY expires_at, challenge LIMIT ?)',
+        challenge.purpose,
+        live - keep,
       )
     },
     async consume(challenge) {

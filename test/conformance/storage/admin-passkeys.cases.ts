@@ -135,5 +135,17 @@ export function adminPasskeyCases(open: OpenStorage, options: CaseOptions = {}):
         aChallenge({ challenge: 'new', purpose: 'setup', boundTo: '' }),
       )
     })
+
+    it('an insert with keep leaves that many challenges of its purpose, dropping those that expire first', async () => {
+      // @see issue 37: anyone may ask for login challenges, so what is kept of them is bounded.
+      await storage().transaction((tx) => tx.passkeyChallenges.insert(aChallenge({ challenge: 'setup-one', purpose: 'setup', boundTo: '' }), NOW))
+      for (let i = 0; i < 5; i++) {
+        await storage().transaction((tx) => tx.passkeyChallenges.insert(aChallenge({ challenge: `login-${i}`, expiresAt: NOW + 1000 + i }), NOW, 3))
+      }
+      const left = []
+      for (let i = 0; i < 5; i++) left.push((await storage().transaction((tx) => tx.passkeyChallenges.consume(`login-${i}`)))?.challenge ?? null)
+      assert.deepStrictEqual(left, [null, null, 'login-2', 'login-3', 'login-4'])
+      assert.equal((await storage().transaction((tx) => tx.passkeyChallenges.consume('setup-one')))?.purpose, 'setup', 'another purpose is not counted')
+    })
   })
 }
