@@ -62,11 +62,25 @@ export interface AdminConsoleLimits {
   sessionIdleSeconds: number
   /** A session ends this long after login whatever happens, in seconds. Default 12 h. */
   sessionAbsoluteSeconds: number
-  /** Failed logins tolerated per account (e-mail) within `windowSeconds`; then 429 until the window ends. Default 5. */
+  /**
+   * Failed password logins tolerated per account (e-mail) and client address within `windowSeconds`;
+   * then that pair gets 429 until the window ends, and the account's password logins from anywhere are
+   * spaced by `accountBackoffSeconds` (decision 0042). Default 5.
+   */
   failuresPerAccount: number
-  /** Failed logins tolerated per client address within `windowSeconds`. Default 30. */
+  /**
+   * Once an account has `failuresPerAccount` failed password logins in its window (from any addresses),
+   * one more is allowed per this many seconds since the window opened: guesses from many addresses stay
+   * slow, and the owner waits at most this long. Passkey logins never wait for it. Default 60.
+   */
+  accountBackoffSeconds: number
+  /** Failed logins tolerated per client address (an IPv6 client by its /64) within `windowSeconds`, passwords and passkeys apart. Default 30. */
   failuresPerAddress: number
-  /** The fixed window both counts run in, in seconds. Default 15 minutes. */
+  /** Passkey login challenges handed out per client address (an IPv6 client by its /64) within `windowSeconds`. Default 30. */
+  challengesPerAddress: number
+  /** Passkey login challenges kept in storage at most; past it, the ones that expire first are dropped. Default 10,000. */
+  challengesKept: number
+  /** The fixed window the counts run in, in seconds. Default 15 minutes. */
   windowSeconds: number
 }
 
@@ -144,7 +158,10 @@ export const DEFAULTS = {
     sessionIdleSeconds: 30 * 60,
     sessionAbsoluteSeconds: 12 * 3600,
     failuresPerAccount: 5,
+    accountBackoffSeconds: 60,
     failuresPerAddress: 30,
+    challengesPerAddress: 30,
+    challengesKept: 10_000,
     windowSeconds: 15 * 60,
   },
 } as const satisfies Omit<IssuerConfig, 'urls'>

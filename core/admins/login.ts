@@ -36,7 +36,7 @@ export async function login(
     await limiter.recordFailure(account, input.address)
     return { ok: false, reason: 'invalid' }
   }
-  await limiter.recordSuccess(account)
+  await limiter.recordSuccess(account, input.address)
   // The parameters were raised since this hash was made: the password is at hand now, and only now.
   if (stored !== null && password !== null && hasher.needsRehash?.(stored)) {
     const rehashed = await hasher.hash(password)

@@ -14,12 +14,13 @@ export function relyingPartyOf(ctx: IssuerContext): PasskeyRelyingParty {
 
 /**
  * A fresh challenge (32 random bytes) for one ceremony, stored so that any node can check it, bound to
- * what the ceremony is for (`PasskeyChallenge.boundTo`).
+ * what the ceremony is for (`PasskeyChallenge.boundTo`). `keep`: at most that many live challenges of
+ * this purpose stay stored (those that expire first go), for a ceremony anyone may start.
  */
-export async function issueChallenge(ctx: IssuerContext, purpose: PasskeyPurpose, boundTo: string): Promise<string> {
+export async function issueChallenge(ctx: IssuerContext, purpose: PasskeyPurpose, boundTo: string, keep?: number): Promise<string> {
   const challenge = toBase64Url(ctx.random.bytes(32))
   const now = ctx.clock.now()
-  await ctx.storage.transaction((tx) => tx.passkeyChallenges.insert({ challenge, purpose, boundTo, expiresAt: now + PASSKEY_CHALLENGE_MS }, now), {
+  await ctx.storage.transaction((tx) => tx.passkeyChallenges.insert({ challenge, purpose, boundTo, expiresAt: now + PASSKEY_CHALLENGE_MS }, now, keep), {
     concurrent: true,
   })
   return challenge

@@ -4,7 +4,7 @@ import { openSession } from './sessions.ts'
 import { issueChallenge, relyingPartyOf, takeChallenge } from './passkey-challenges.ts'
 import type { IssuerContext } from '../context.ts'
 import type { PasskeyVerifier } from '../ports/passkey-verifier.ts'
-import type { LoginAccount, LoginLimiter } from './login-limiter.ts'
+import type { LoginLimiter } from './login-limiter.ts'
 import type { LoginOutcome } from './login.ts'
 
 export type PasskeyLoginOptionsOutcome = { ok: true; options: Record<string, unknown> } | { ok: false; reason: 'locked'; retryAfter: number }
@@ -30,19 +30,20 @@ export async function passkeyLoginOptions(
   { verifier, limiter }: { verifier: PasskeyVerifier; limiter: LoginLimiter },
   input: { email: string; address: string },
 ): Promise<PasskeyLoginOptionsOutcome> {
-  const retryAfter = await limiter.retryAfter(null, input.address)
+  // Anyone may ask: each answer is a stored row, so an address gets a share of them and the storage a bound.
+  const retryAfter = limiter.takeChallenge(input.address)
   if (retryAfter > 0) return { ok: false, reason: 'locked', retryAfter }
-  const challenge = await issueChallenge(ctx, 'login', typedEmail(input.email))
+  const challenge = await issueChallenge(ctx, 'login', typedEmail(input.email), ctx.config.adminConsole.challengesKept)
   return { ok: true, options: await verifier.requestOptions({ relyingParty: relyingPartyOf(ctx), challenge }) }
 }
 
 /**
  * Logs in with a passkey and opens the same session as a password login. Refused (`invalid`, counted as
- * a failed login of the passkey's admin when there is one, and of the address always): a challenge not
+ * a failed passkey login of the address): a challenge not
  * given for this login, used already or expired; a credential no admin has (a removed admin's passkeys
  * went with it); a passkey of another e-mail than the one typed; an assertion the verifier refuses
- * (wrong origin or RP ID, no user verification, a bad signature, a counter that went back). A locked
- * account or address is `locked`, as for passwords.
+ * (wrong origin or RP ID, no user verification, a bad signature, a counter that went back). An address
+ * with too many failed passkey logins is `locked`.
  */
 export async function passkeyLogin(
   ctx: IssuerContext,
@@ -53,8 +54,9 @@ export async function passkeyLogin(
   const credentialId = (input.response as { id?: unknown } | null)?.id
   const passkey = typeof credentialId === 'string' && credentialId.length <= 1400 ? await ctx.storage.adminPasskeys.findByCredentialId(credentialId) : null
   const admin = passkey ? await ctx.storage.admins.findById(passkey.adminId) : null
-  const account: LoginAccount | null = admin ? { email: admin.email, adminId: admin.id } : email === '' ? null : { email, adminId: null }
-  const retryAfter = await limiter.retryAfter(account, input.address)
+  // Password failures never hold a passkey login up (decision 0042): it cannot be guessed, and it is the
+  // owner's way in while someone else spends the password's tries; only the address's passkey failures count.
+  const retryAfter = limiter.passkeyRetryAfter(input.address)
   if (retryAfter > 0) return { ok: false, reason: 'locked', retryAfter }
   const challenge = await takeChallenge(ctx, input.response, 'login', email)
   const userHandle = (input.response as { response?: { userHandle?: unknown } } | null)?.response?.userHandle
@@ -64,10 +66,10 @@ export async function passkeyLogin(
       ? await verifier.verifyAuthentication({ relyingParty: relyingPartyOf(ctx), challenge, response: input.response, credential: passkey })
       : null
   if (!checked?.ok || !passkey || !admin) {
-    await limiter.recordFailure(account, input.address)
+    limiter.recordPasskeyFailure(input.address)
     return { ok: false, reason: 'invalid' }
   }
-  await limiter.recordSuccess({ email: admin.email, adminId: admin.id })
+  await limiter.recordSuccess({ email: admin.email, adminId: admin.id }, input.address)
   await ctx.storage.transaction((tx) => tx.adminPasskeys.recordUse(passkey.id, checked.counter, ctx.clock.now()), { concurrent: true })
   return { ok: true, ...(await openSession(ctx, admin)) }
 }

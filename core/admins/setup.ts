@@ -3,8 +3,10 @@ import { passwordProblem, type PasswordProblem } from './password-rules.ts'
 import type { IssuerContext } from '../context.ts'
 import type { PasswordHasher } from '../ports/password-hasher.ts'
 import type { Admin } from './admin.ts'
+import { openSession, type ConsoleSession } from './sessions.ts'
 
-export type SetupOutcome = { ok: true; email: string } | { ok: false; reason: 'invalid-link' | PasswordProblem | 'passwords-differ' }
+export type SetupOutcome =
+  { ok: true; email: string; sessionId: string; session: ConsoleSession } | { ok: false; reason: 'invalid-link' | PasswordProblem | 'passwords-differ' }
 
 /**
  * The admin a setup token belongs to while it works (not used, not replaced by a reset, not past its
@@ -18,7 +20,12 @@ export async function findSetup(ctx: IssuerContext, token: string): Promise<Admi
   return admin
 }
 
-/** Sets the admin's password through the setup link, which then stops working. */
+/**
+ * Sets the admin's password through the setup link, which then stops working, and signs the person in
+ * with a fresh session, as a login does: they just proved they hold the link, and asking for the
+ * password they typed a moment ago proves nothing more. The link also lifts the account's login lock
+ * (decision 0042): whoever holds an `admin reset` link always has a way in.
+ */
 export async function completeSetup(
   ctx: IssuerContext,
   hasher: PasswordHasher,
@@ -31,6 +38,14 @@ export async function completeSetup(
   if (input.password !== input.confirmation) return { ok: false, reason: 'passwords-differ' }
   const passwordHash = await hasher.hash(input.password)
   // Only while the token is still this one: of two uses of one link racing, one wins.
-  const set = await ctx.storage.transaction((tx) => tx.admins.setPassword(admin.id, admin.setupTokenHash!, passwordHash), { concurrent: true })
-  return set ? { ok: true, email: admin.email } : { ok: false, reason: 'invalid-link' }
+  const set = await ctx.storage.transaction(
+    async (tx) => {
+      const done = await tx.admins.setPassword(admin.id, admin.setupTokenHash!, passwordHash)
+      if (done) await tx.admins.clearLoginFailures(admin.id)
+      return done
+    },
+    { concurrent: true },
+  )
+  if (!set) return { ok: false, reason: 'invalid-link' }
+  return { ok: true, email: admin.email, ...(await openSession(ctx, admin)) }
 }

@@ -18,7 +18,7 @@ describe('staff console: the setup link', () => {
   })
   after(() => app.close())
 
-  it('sets the password once; the link then answers 410 and the password logs in', async () => {
+  it('sets the password once and signs the person in; the link then answers 410 and the password logs in', async () => {
     const { setupUrl } = await app.issuer.admins.create({ club: 'chess', email: 'Once@Chess.example' })
     const token = tokenOf(setupUrl)
     assert.ok(setupUrl.startsWith(`${app.origin}/admin/setup?token=`))
@@ -27,7 +27,16 @@ describe('staff console: the setup link', () => {
     assert.match(await form.text(), /once@chess\.example/)
     const set = await app.post('/admin/setup', { token, password: PASSWORD, confirmation: PASSWORD })
     assert.equal(set.status, 303)
-    assert.equal(set.headers.get('location'), '/admin/login?setup=done')
+    // @see issue 37: signed in at once, with a fresh session and the login's cookie flags.
+    assert.equal(set.headers.get('location'), '/admin/?setup=done')
+    const [setCookie] = set.headers.getSetCookie()
+    assert.match(setCookie!, /^clubcred-admin=[A-Za-z0-9_-]{43}; Path=\/admin; HttpOnly; SameSite=Lax$/)
+    const session = setCookie!.split(';')[0]!
+    const overview = await app.get('/admin/?setup=done', session)
+    assert.equal(overview.status, 200)
+    assert.match(await overview.text(), /Your password is set, and you are signed in\./)
+    const later = await app.login('once@chess.example')
+    assert.notEqual(later.cookie, session, 'a login makes another session')
     const again = await app.post('/admin/setup', { token, password: 'another password 123', confirmation: 'another password 123' })
     assert.equal(again.status, 410)
     assert.equal((await app.get(`/admin/setup?token=${encodeURIComponent(token)}`)).status, 410)

@@ -139,12 +139,13 @@ const COUNTS: [keyof Pick<ClubOverview, 'templates' | 'issued' | 'pending' | 're
   ['expired', { ko: '만료', en: 'Expired' }],
 ]
 
-export function overviewPage(base: string, session: ConsoleSession, overview: ClubOverview): string {
+export function overviewPage(base: string, session: ConsoleSession, overview: ClubOverview, done: Words | null = null): string {
   return consoleDocument(
     base,
     { ko: '개요', en: 'Overview' },
     html`<section class="card">
 <h1>${overview.club.name} <span lang="en">Overview</span></h1>
+${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
 <dl class="counts">
 ${COUNTS.map(([key, words]) => html`<div><dt>${both(words)}</dt><dd id="count-${key}">${overview[key]}</dd></div>`)}
 </dl>

@@ -1,6 +1,6 @@
 import type { IRequest, RouterType } from 'itty-router'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
-import { clientAddressOf } from '../client-address.ts'
+import { clientBlockOf } from '../client-address.ts'
 import { jsonResponse } from './responses.ts'
 import { credentialProblem, FORBIDDEN_JSON, passkeyBodyOf, passkeyProblem, type PasskeyBody } from './passkey-json.ts'
 import type { AdminPasskeys } from '../../../core/admins/admins.ts'
@@ -59,7 +59,7 @@ export function addPasskeyRoutes(router: RouterType, frame: ConsoleFrame, cookie
   router.post('/passkeys/login/options', async (request: IRequest) => {
     const checked = await bodyOf(request)
     if (checked instanceof Response) return checked
-    const outcome = await checked.passkeys.loginOptions({ email: checked.body.text('email'), address: clientAddressOf(request) })
+    const outcome = await checked.passkeys.loginOptions({ email: checked.body.text('email'), address: clientBlockOf(request) })
     if (!outcome.ok) return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
     return jsonResponse(outcome.options)
   })
@@ -70,7 +70,7 @@ export function addPasskeyRoutes(router: RouterType, frame: ConsoleFrame, cookie
     const credential = checked.body.credential()
     const malformed = credentialProblem(credential)
     if (malformed) return malformed
-    const outcome = await checked.passkeys.login({ email: checked.body.text('email'), response: credential, address: clientAddressOf(request) })
+    const outcome = await checked.passkeys.login({ email: checked.body.text('email'), response: credential, address: clientBlockOf(request) })
     if (outcome.ok) return jsonResponse({ location: `${base}/` }, 200, { 'set-cookie': cookie.set(outcome.sessionId) })
     if (outcome.reason === 'locked') return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
     return passkeyProblem(401, 'invalid-login', INVALID_LOGIN)

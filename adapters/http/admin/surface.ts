@@ -3,7 +3,7 @@ import { ProblemError, StorageUnavailable } from '../../../core/errors.ts'
 import { readBody } from '../body.ts'
 import { PasswordHasherBusy } from '../../../core/ports/password-hasher.ts'
 import { constantTimeEqual } from '../../../core/crypto/secret-hash.ts'
-import { clientAddressOf } from '../client-address.ts'
+import { clientBlockOf } from '../client-address.ts'
 import { createSessionCookie } from './cookie.ts'
 import { htmlResponse, scriptResponse, seeOther, stylesheetResponse } from './responses.ts'
 import { ADMIN_CSS } from './styles.ts'
@@ -54,6 +54,9 @@ const PASSWORD_ERRORS: Record<string, { field: 'password' | 'confirmation'; word
   'password-too-long': { field: 'password', words: { ko: '비밀번호는 256자 이하여야 합니다.', en: 'The password must have at most 256 characters.' } },
   'passwords-differ': { field: 'confirmation', words: { ko: '두 비밀번호가 다릅니다.', en: 'The two passwords differ.' } },
 }
+
+/** The overview's notice after the setup link: the password is set and the person is in. */
+const SIGNED_IN_AT_SETUP: Words = { ko: '비밀번호를 설정했고 로그인되었습니다.', en: 'Your password is set, and you are signed in.' }
 
 export interface AdminSurface {
   /** Whether a request's path is the console's. */
@@ -145,10 +148,11 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
 
   router.get(
     '/',
-    withSession(async (session) => {
+    withSession(async (session, request) => {
       const overview = await admins.overview(session)
       if (!overview) return page(404, NOT_FOUND, session)
-      return htmlResponse(overviewPage(base, session, overview))
+      const done = new URL(request.url).searchParams.get('setup') === 'done' ? SIGNED_IN_AT_SETUP : null
+      return htmlResponse(overviewPage(base, session, overview, done))
     }),
   )
 
@@ -186,7 +190,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     const form = await formOf(request)
     if (form instanceof Response) return form
     const email = form.get('email') ?? ''
-    const outcome = await admins.login({ email, password: form.get('password') ?? '', address: clientAddressOf(request) })
+    const outcome = await admins.login({ email, password: form.get('password') ?? '', address: clientBlockOf(request) })
     if (outcome.ok) return seeOther(`${base}/`, { 'set-cookie': cookie.set(outcome.sessionId) })
     if (outcome.reason === 'locked') {
       const notice = { ko: '로그인 시도가 너무 많습니다. 잠시 후 다시 시도하세요.', en: 'Too many login attempts. Try again later.' }
@@ -218,7 +222,8 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     if (form instanceof Response) return form
     const token = form.get('token') ?? ''
     const outcome = await admins.completeSetup({ token, password: form.get('password') ?? '', confirmation: form.get('confirmation') ?? '' })
-    if (outcome.ok) return seeOther(`${base}/login?setup=done`)
+    // Signed in as a login would sign in (a fresh session id, the same cookie): core/admins/setup.ts.
+    if (outcome.ok) return seeOther(`${base}/?setup=done`, { 'set-cookie': cookie.set(outcome.sessionId) })
     if (outcome.reason === 'invalid-link') return page(410, DEAD_LINK)
     const setup = await admins.setupFor(token)
     if (!setup) return page(410, DEAD_LINK)
