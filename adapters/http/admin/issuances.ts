@@ -63,6 +63,9 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
         q: (sent.q ?? '').trim(),
         by: (SEARCH_FIELDS as readonly string[]).includes(sent.by ?? '') ? (sent.by as SearchField) : 'name',
       }
+      // Another club's template is not found, as an unknown id is (docs/admin-console.md § Issuances): a
+      // filter that answered an empty list would tell that the id exists elsewhere and hide the mistake.
+      if (filters.achievementId !== null && !(await isClubTemplate(session.club, filters.achievementId))) return notFound(session)
       try {
         const page = await issuances.search(session.club, sent)
         return htmlResponse(issuanceListPage(base, session, { page, templates, filters }))
@@ -77,6 +80,17 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
       }
     }),
   )
+
+  /** Whether the club has this template; the 100 in the filter's choices are not all of them. */
+  async function isClubTemplate(club: string, id: number): Promise<boolean> {
+    try {
+      await issuer.achievements.read(club, id)
+      return true
+    } catch (error) {
+      if (isProblem(error, 'achievement-not-found')) return false
+      throw error
+    }
+  }
 
   router.get(
     '/issuances/:id',
