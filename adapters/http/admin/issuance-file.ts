@@ -1,8 +1,7 @@
 import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { contentDisposition } from '../routes/files.ts'
-import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
-import { htmlResponse } from './responses.ts'
+import { fileResponse, htmlResponse } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
 
@@ -30,18 +29,7 @@ export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSes
       try {
         const file = await issuer.issuances.file(session.club, id, new URL(request.url).searchParams.get('format'))
         const bytes = await file.render()
-        return new Response(bytes as Uint8Array<ArrayBuffer>, {
-          status: 200,
-          headers: {
-            'content-type': file.format === 'svg' ? `${file.mediaType}; charset=utf-8` : file.mediaType,
-            'content-length': String(bytes.length),
-            'content-disposition': contentDisposition(file.filename),
-            'cache-control': 'no-store',
-            'x-content-type-options': 'nosniff',
-            'referrer-policy': 'no-referrer',
-            ...(file.format === 'svg' ? { 'content-security-policy': SVG_CONTENT_SECURITY_POLICY } : {}),
-          },
-        })
+        return fileResponse(bytes, { mediaType: file.mediaType, disposition: contentDisposition(file.filename), svg: file.format === 'svg' })
       } catch (error) {
         if (!(error instanceof ProblemError)) throw error
         if (error.code === 'issuance-not-found' || error.code === 'validation-failed') return notFound(session)

@@ -1,7 +1,6 @@
 import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
-import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
-import { htmlResponse, seeOther } from './responses.ts'
+import { fileResponse, htmlResponse, seeOther } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import { pathIdOf } from './designs.ts'
 import type { FilePreview } from '../../../core/files/preview-file.ts'
@@ -44,18 +43,7 @@ export function addPreviewRoutes(router: RouterType, { issuer, base, withSession
   route('/designs/:id/preview', (club, id, format) => issuer.designs.preview(club, id, format))
 }
 
-/** Shown in the page or opened in the browser (`inline`); an SVG under the API's SVG policy, so nothing in it runs. */
+/** Shown in the page or opened in the browser (`inline`). */
 function previewResponse(preview: FilePreview): Response {
-  return new Response(preview.bytes as Uint8Array<ArrayBuffer>, {
-    status: 200,
-    headers: {
-      'content-type': preview.format === 'svg' ? `${preview.mediaType}; charset=utf-8` : preview.mediaType,
-      'content-length': String(preview.bytes.length),
-      'content-disposition': `inline; filename="${preview.filename}"`,
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      ...(preview.format === 'svg' ? { 'content-security-policy': SVG_CONTENT_SECURITY_POLICY } : {}),
-    },
-  })
+  return fileResponse(preview.bytes, { mediaType: preview.mediaType, disposition: `inline; filename="${preview.filename}"`, svg: preview.format === 'svg' })
 }

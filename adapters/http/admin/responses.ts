@@ -1,3 +1,5 @@
+import { SVG_CONTENT_SECURITY_POLICY } from '../security-headers.ts'
+
 /**
  * The console's Content-Security-Policy: nothing inline, scripts and styles from the console's own
  * origin only (script files such as /admin/passkey.js, never inline code), `fetch` to it only (the
@@ -18,6 +20,32 @@ const HEADERS = {
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 } as const
+
+/** The console's headers against framing, for answers that are not its pages. */
+const FRAME_ANCESTORS = "frame-ancestors 'none'"
+
+/**
+ * A file of the console (a template's or design's preview, an issuance's file, shown inline or
+ * downloaded), with the headers every console answer has against framing and caching (docs/admin-console.md
+ * § Sign-in): `X-Frame-Options: DENY` and `frame-ancestors 'none'`, `no-store`, `nosniff`. Its policy is
+ * not the pages' (a browser's PDF viewer is no page of ours): an SVG gets the API's SVG policy, so that
+ * nothing in it runs, and every file `frame-ancestors 'none'`. No referrer leaves a file.
+ */
+export function fileResponse(bytes: Uint8Array, { mediaType, disposition, svg }: { mediaType: string; disposition: string; svg: boolean }): Response {
+  return new Response(bytes as Uint8Array<ArrayBuffer>, {
+    status: 200,
+    headers: {
+      'content-type': svg ? `${mediaType}; charset=utf-8` : mediaType,
+      'content-length': String(bytes.length),
+      'content-disposition': disposition,
+      'content-security-policy': svg ? `${SVG_CONTENT_SECURITY_POLICY}; ${FRAME_ANCESTORS}` : FRAME_ANCESTORS,
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    },
+  })
+}
 
 export function htmlResponse(page: string, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(page, { status, headers: { ...HEADERS, 'content-type': 'text/html; charset=utf-8', ...headers } })
