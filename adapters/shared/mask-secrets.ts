@@ -21,8 +21,19 @@ const AUTH_SCHEME = /(?<![\w-])(bearer|basic)(?:[\s:=+]|%20|%3a)+(?!(?:bearer|ba
 /** A JWT: three base64url segments, the first a JSON object's (`{"` is `eyJ`); anywhere a run starts. */
 const JWT = /(?<![\w-])eyJ[\w-]*\.[\w-]*\.[\w-]*/g
 
-/** The secrets clubcred hands out: client secrets, legacy API keys (`cck_<id>.<secret>`), webhook signing secrets. */
-const CLUBCRED_SECRET = /(?<![A-Za-z0-9])(?:ccs|cck)_[\w.-]+|(?<![A-Za-z0-9])whsec_[\w+/=-]+/g
+/**
+ * The secrets clubcred hands out, by their prefixes: client secrets (`ccs_`), legacy API keys
+ * (`cck_<id>.<secret>`), setup tokens of the console (`ccsetup_`), webhook signing secrets (`whsec_`).
+ * test/adapters/shared/secret-prefixes.test.ts finds every prefix the code makes and holds this list to it.
+ */
+const CLUBCRED_SECRET = /(?<![A-Za-z0-9])(?:ccsetup|ccs|cck)_[\w.-]+|(?<![A-Za-z0-9])whsec_[\w+/=-]+/g
+
+/**
+ * The console's session cookie (`clubcred-admin`, `__Host-clubcred-admin` on https) with its value, as a
+ * `Cookie` header copied into another header writes it: the value is a bare session id, with no prefix
+ * of its own to be known by.
+ */
+const SESSION_COOKIE = /(?<![\w-])((?:__Host-)?clubcred-admin)\s*=\s*[^;,\s()"'<>]+/g
 
 /**
  * Basic credentials of a clubcred client however they are written: `base64("cc_…:ccs_…")` always starts
@@ -39,8 +50,8 @@ const EMAIL = /(?<![^\s@<>"'(),;:[\]/])[^\s@<>"'(),;:[\]/]+@[^\s@<>"'(),;:[\]/]+
 /**
  * `text` with what looks like a secret or an e-mail address masked: a URL's user and password (up to its
  * last `@`, so a password holding `@` goes whole), bearer and basic credentials, a JWT, a client secret
- * (`ccs_`), a legacy API key (`cck_`), a webhook secret (`whsec_`), a client's Basic credentials in
- * base64 wherever they stand, an e-mail address. A recipient's name cannot be recognised in free text; it
+ * (`ccs_`), a legacy API key (`cck_`), a setup token (`ccsetup_`), a webhook secret (`whsec_`), the
+ * console's session cookie, a client's Basic credentials in base64 wherever they stand, an e-mail address. A recipient's name cannot be recognised in free text; it
  * stays out of logs because no body and no stored record is ever logged.
  */
 export function maskSecrets(text: string): string {
@@ -53,6 +64,7 @@ export function maskSecrets(text: string): string {
     .replace(AUTH_SCHEME, (_, scheme: string) => `${scheme} [redacted]`)
     .replace(JWT, '[token]')
     .replace(CLUBCRED_SECRET, '[secret]')
+    .replace(SESSION_COOKIE, '$1=[secret]')
     .replace(CLIENT_BASIC_CREDENTIALS, '[secret]')
     .replace(EMAIL, '[email]')
 }
