@@ -19,6 +19,15 @@ const TRAILER = /\nclubcred backup seal (v\d+) ([A-Za-z0-9_-]{11}) ([A-Za-z0-9_-
 const TAIL_BYTES = 128
 const CHUNK_BYTES = 1 << 20
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1')
+/** Where a SQLite file's header keeps `PRAGMA user_version`, clubcred's schema version (4 bytes, big-endian). */
+const USER_VERSION_OFFSET = 60
+
+/**
+ * The first schema version made after clubcred began sealing every backup: the last clubcred that wrote
+ * backups without a seal made schema 12 at most (sealing came in with it, before migration 0013). So no
+ * genuine unsealed backup has this schema or a later one.
+ */
+export const FIRST_SEALED_ONLY_SCHEMA = 13
 
 /** The MAC key and its id for one master key. */
 export function sealKeys(masterKey: Uint8Array): { macKey: Buffer; keyId: string } {
@@ -47,20 +56,24 @@ export function sealFile(file: string, masterKey: Uint8Array): void {
  * Copies the database of the sealed `file` into `into` (created here, mode 0600; it must not exist),
  * checking the seal over exactly the bytes it writes, so that what is opened afterwards is what was
  * checked, also if `file` changes meanwhile. Throws `BackupRejected` for a file without a seal (unless
- * `allowUnsealed`: then the whole file is copied) or whose bytes are not those sealed, and
+ * `allowUnsealed` and its schema is older than sealing: then the whole file is copied) or whose bytes are
+ * not those sealed, and
  * `RestoreKeyMismatch` for a seal made with another master key. Answers whether the file was sealed.
  */
 export function copySealed(file: string, into: string, masterKey: Uint8Array, { allowUnsealed = false } = {}): { sealed: boolean } {
   const fd = openSync(file, 'r')
   try {
     const size = fstatSync(fd).size
-    const head = Buffer.alloc(Math.min(SQLITE_MAGIC.length, size))
+    const head = Buffer.alloc(Math.min(USER_VERSION_OFFSET + 4, size))
     readExactly(fd, head, 0)
-    if (!head.equals(SQLITE_MAGIC)) throw new BackupRefused(`${file} is not a clubcred database: not a SQLite file`)
+    if (head.length < USER_VERSION_OFFSET + 4 || !head.subarray(0, SQLITE_MAGIC.length).equals(SQLITE_MAGIC)) {
+      throw new BackupRefused(`${file} is not a clubcred database: not a SQLite file`)
+    }
     const tail = Buffer.alloc(Math.min(TAIL_BYTES, size))
     readExactly(fd, tail, size - tail.length)
     const match = TRAILER.exec(tail.toString('latin1'))
     if (!match) {
+      refuseCutSeal(file, head.readUInt32BE(USER_VERSION_OFFSET))
       if (!allowUnsealed) {
         throw new BackupRejected(
           'backup-unsealed',
@@ -90,6 +103,20 @@ export function copySealed(file: string, into: string, masterKey: Uint8Array, { 
   } finally {
     closeSync(fd)
   }
+}
+
+/**
+ * Refuses a file without a seal whose schema came after sealing did (`FIRST_SEALED_ONLY_SCHEMA`), also
+ * under `--unsealed`: clubcred wrote no such backup, so its seal was cut off, and what it hides is
+ * anything a SQLite tool can do to the data. The refusal names that risk and offers no way round it.
+ */
+function refuseCutSeal(file: string, schemaVersion: number): void {
+  if (schemaVersion < FIRST_SEALED_ONLY_SCHEMA) return
+  throw new BackupRejected(
+    'backup-unsealed',
+    `${file} has no seal, yet its schema (version ${schemaVersion}) is one that clubcred only ever wrote into sealed backups (from version ${FIRST_SEALED_ONLY_SCHEMA}): its seal was cut off, and its data may have been changed since (an API client added, a revocation cleared, a key replaced) with nothing left to tell. It is not used. Restore a backup that still has its seal, or take a new one from the data dir`,
+    { schemaVersion },
+  )
 }
 
 function writeCopy(fd: number, length: number, into: string, hmac: ReturnType<typeof createHmac> | null): void {

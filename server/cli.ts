@@ -84,7 +84,7 @@ const sqliteDriver = () => loadSqliteDriver()
 const UNSEALED = option(
   'unsealed',
   undefined,
-  'accept a backup without a seal (made before backups were sealed); its data cannot be checked for changes, its schema and keys still are',
+  'accept a backup without a seal, made before backups were sealed (schema 12 or older; a later schema without a seal is always refused); its data cannot be checked for changes, its schema and keys still are',
 )
 const EVENTS = option('events', '"TYPE ..."', 'event types (issuance.issued issuance.credential_issued ...), space- or comma-separated; default every type')
 

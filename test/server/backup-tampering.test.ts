@@ -12,7 +12,8 @@ import { appendFileSync, readdirSync, readFileSync, writeFileSync } from 'node:f
 import { dirname, join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { sealFile } from '../../server/backup-seal.ts'
+import { FIRST_SEALED_ONLY_SCHEMA, sealFile } from '../../server/backup-seal.ts'
+import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { readMasterKey } from '../../server/master-key.ts'
 import { cliWithEnv } from '../support/process-env.ts'
 import { randomKey } from '../support/club-session.ts'
@@ -83,6 +84,27 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
     return file
   }
 
+  /**
+   * A backup as the clubcred before sealing wrote it: schema 12 (the last without a seal), no seal line,
+   * holding the club's keys from the backup (sealed by the same master key), then `edit`.
+   */
+  function olderBackup(name: string, edit: (db: Database.Database) => void): string {
+    const file = join(dir(), name)
+    const db = chessDatabaseAtVersion(file, FIRST_SEALED_ONLY_SCHEMA - 1)
+    db.exec(`ATTACH DATABASE '${withoutSealCopy()}' AS sealed; INSERT INTO keys SELECT * FROM sealed.keys; DETACH DATABASE sealed;`)
+    edit(db)
+    db.close()
+    return file
+  }
+  /** The backup's database alone, once, for olderBackup to copy its keys from. */
+  let plainCopy: string | undefined
+  function withoutSealCopy(): string {
+    if (plainCopy) return plainCopy
+    plainCopy = join(dir(), 'plain.db')
+    writeFileSync(plainCopy, withoutSeal(readFileSync(backup)))
+    return plainCopy
+  }
+
   const restore = async (file: string, ...flags: string[]) => {
     const into = dir()
     const result = await cliWithEnv({ CLUBCRED_DATA_DIR: into, CLUBCRED_MASTER_KEY: keyText }, 'restore', '--from', file, ...flags)
@@ -121,6 +143,23 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
     await refused(file, 'backup-tampered', /was changed after backup sealed it/)
   })
 
+  it('a cut seal with an added client and a cleared revocation is refused under --unsealed too, naming the risk', async () => {
+    // The review's copy (docs/decisions/0042-outside-review-smaller-findings.md): data-only changes, then the seal line cut off.
+    const file = changed(
+      'cut.db',
+      (db) => {
+        db.exec(
+          "INSERT INTO clients (id, club, secret_hash, scopes, secret_set_at, created_at) SELECT 'cc_review', club, secret_hash, scopes, secret_set_at, created_at FROM clients LIMIT 1",
+        )
+        db.prepare('UPDATE issuances SET revoked_at = NULL, revocation_reason = NULL WHERE id = ?').run(revoked)
+      },
+      'none',
+    )
+    const { restored } = await refused(file, 'backup-unsealed', /its seal was cut off, and its data may have been changed/, ['--unsealed'])
+    assert.ok(restored.json.error.schemaVersion >= FIRST_SEALED_ONLY_SCHEMA, `schema ${restored.json.error.schemaVersion}`)
+    assert.doesNotMatch(restored.json.error.message, /--unsealed/)
+  })
+
   it('added triggers and their table are refused, and with the seal line cut off and --unsealed the schema check names each', async () => {
     const file = changed('triggers.db', (db) =>
       db.exec(`
@@ -130,12 +169,24 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
       `),
     )
     await refused(file, 'backup-tampered', /was changed after backup sealed it/)
-    // Without its seal line it passes for a backup made before backups were sealed: refused unless the
-    // operator says --unsealed, and then the schema check names each object.
+    // Without its seal line, at a schema made after sealing came in: no backup clubcred wrote looks like
+    // that, so it is refused with --unsealed too, naming the risk and suggesting no flag.
     const stripped = join(dir(), 'stripped.db')
     writeFileSync(stripped, withoutSeal(readFileSync(file)))
-    await refused(stripped, 'backup-unsealed', /has no seal: .*give --unsealed/)
-    const { restored, verified } = await refused(stripped, 'backup-foreign-schema', /the backup has a trigger the migrations do not make: copy_recipients/, [
+    for (const flags of [[], ['--unsealed']]) {
+      const { restored, verified } = await refused(stripped, 'backup-unsealed', /has no seal, yet its schema \(version \d+\) .*its seal was cut off/, flags)
+      for (const result of [restored, verified]) assert.doesNotMatch(result.json.error.message, /--unsealed/, 'no flag is suggested')
+    }
+    // A backup as old as sealing (schema 12) with the same objects added: --unsealed lets it through the
+    // seal, and then the schema check names each object.
+    const old = olderBackup('old-triggers.db', (db) =>
+      db.exec(`
+        CREATE TABLE harvest (name TEXT, email TEXT);
+        CREATE TRIGGER copy_recipients AFTER INSERT ON issuances BEGIN INSERT INTO harvest VALUES (new.recipient_name, new.recipient_email); END;
+        CREATE TRIGGER copy_on_restore AFTER UPDATE ON status_lists BEGIN INSERT INTO harvest SELECT recipient_name, recipient_email FROM issuances; END;
+      `),
+    )
+    const { restored, verified } = await refused(old, 'backup-foreign-schema', /the backup has a trigger the migrations do not make: copy_recipients/, [
       '--unsealed',
     ])
     for (const result of [restored, verified]) {
@@ -190,8 +241,8 @@ describe('a tampered backup does not restore', { timeout: 180_000 }, () => {
     assert.match(noKeys.json.error.message, /^the backup holds no keys/)
     assert.equal(noKeys.json.error.keys.total, 0)
 
-    // As backup wrote it before backups were sealed.
-    const unsealed = changed('unsealed.db', () => undefined, 'none')
+    // As backup wrote it before backups were sealed: schema 12 at most.
+    const unsealed = olderBackup('unsealed.db', () => undefined)
     const [refusedPlain, accepted, verifiedPlain] = await Promise.all([restore(unsealed), restore(unsealed, '--unsealed'), verify(unsealed, '--unsealed')])
     assert.equal(refusedPlain.code, 1)
     assert.equal(refusedPlain.json.error.code, 'backup-unsealed')
