@@ -10,8 +10,13 @@
 export const JSON_LD_MEDIA_TYPES = ['application/ld+json', 'application/vc+ld+json', 'application/vc', 'application/json'] as const
 export type JsonLdMediaType = (typeof JSON_LD_MEDIA_TYPES)[number]
 
-/** The media types the JWT answers to: what it is served as (`text/plain`) and the JWT types (RFC 7519, VC-JOSE-COSE). */
-export const JWT_MEDIA_TYPES = ['text/plain', 'application/jwt', 'application/vc+jwt'] as const
+/**
+ * The media types the JWT answers to: the VC-JWT's own (`application/vc+jwt`, registered by VC-JOSE-COSE),
+ * a JWT's (RFC 7519) and `text/plain`, what the credential was served as before; a tie between them goes
+ * to the earlier one.
+ */
+export const JWT_MEDIA_TYPES = ['application/vc+jwt', 'application/jwt', 'text/plain'] as const
+export type JwtMediaType = (typeof JWT_MEDIA_TYPES)[number]
 
 interface MediaRange {
   type: string
@@ -48,6 +53,26 @@ export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaTyp
   if (!best || best.preference.q === 0) return null
   const named = best.preference.specificity === Specificity.Exact
   return best.preference.q > jwt || (named && best.preference.q === jwt) ? best.type : null
+}
+
+/**
+ * The media type the JWT is answered as, the one rule of the credential and the status list: the JWT
+ * type the request names outright and weighs highest (`text/plain` for a client that always asked for
+ * it, `application/jwt`), else `application/vc+jwt`, also for no `Accept` and for wildcards.
+ */
+export function jwtMediaType(accept: Request | string | null): JwtMediaType {
+  const ranges = parseAccept(acceptValue(accept))
+  let best: { type: JwtMediaType; q: number } | null = null
+  for (const type of JWT_MEDIA_TYPES) {
+    const { q, specificity } = ranges === null ? { q: 0, specificity: Specificity.None } : preferenceOf(type, ranges)
+    if (specificity === Specificity.Exact && q > 0 && (!best || q > best.q)) best = { type, q }
+  }
+  return best?.type ?? 'application/vc+jwt'
+}
+
+/** The `Content-Type` of the JWT answered as `mediaType`: text gets its charset. */
+export function jwtContentType(mediaType: JwtMediaType): string {
+  return mediaType === 'text/plain' ? 'text/plain; charset=utf-8' : mediaType
 }
 
 /**
@@ -95,7 +120,7 @@ const acceptValue = (accept: Request | string | null): string | null => (typeof 
 /**
  * The media ranges of an `Accept` value, or `null` when there is none to read (no header, an empty one,
  * or nothing but malformed ranges): then any type is acceptable. A malformed range (no `/`, a weight that
- * is no qvalue) is left out, the others still count. Parameters other than `q` do not narrow the match:
+ * is no qvalue: `q=`, `q=abc`, `q=1.5`) is left out, the others still count (RFC 9110 §12.4.2). Parameters other than `q` do not narrow the match:
  * the forms have none (`application/ld+json; profile=…` still names the JSON-LD form).
  */
 function parseAccept(header: string | null): MediaRange[] | null {

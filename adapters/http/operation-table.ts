@@ -26,7 +26,7 @@ import { authorizationServerMetadataSchema, credentialIssuerMetadataSchema } fro
 import { nonceResponseSchema } from '../../core/wallets/nonce.ts'
 import { credentialOfferSchema } from '../../core/wallets/offer.ts'
 import { walletTokenResponseSchema } from '../../core/wallets/redeem-code.ts'
-import { JSON_LD_MEDIA_TYPES } from './json-ld-negotiation.ts'
+import { JSON_LD_MEDIA_TYPES, JWT_MEDIA_TYPES } from './json-ld-negotiation.ts'
 import * as achievements from './routes/achievements.ts'
 import * as club from './routes/club.ts'
 import * as designs from './routes/designs.ts'
@@ -46,9 +46,11 @@ import type { Operation } from './operation.ts'
 const AS_JSON = 'application/json'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
+/** The JWT form of the credential and the status list, under each JWT media type (`jwtMediaType`; `application/vc+jwt` unless another is asked for). */
+const JWT_ANSWER = Object.fromEntries(JWT_MEDIA_TYPES.map((mediaType) => [mediaType, v.string()]))
 /** The status list in its two forms, chosen by `Accept` (`jsonLdMediaType`): the VC-JWT, or JSON-LD under any JSON-LD media type. */
 const STATUS_LIST_ANSWER = {
-  'application/vc+jwt': v.string(),
+  ...JWT_ANSWER,
   ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, securedStatusListSchema])),
 }
 const RECIPIENTS_NOTE = 'Each recipients[] entry is checked on its own against the Recipient schema; failures are'
@@ -253,12 +255,13 @@ export const OPERATIONS: readonly Operation[] = [
     auth: 'public',
     handle: publicSurface.credential,
     answer: {
-      'text/plain': v.string(),
+      ...JWT_ANSWER,
       ...Object.fromEntries(JSON_LD_MEDIA_TYPES.map((mediaType) => [mediaType, jsonLdCredentialSchema])),
     },
     conditional: true,
     vary: 'Accept',
-    summary: 'The credential: its signed JWT (text/plain), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
+    summary:
+      'The credential: its signed JWT (application/vc+jwt, or text/plain or application/jwt when Accept names it), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
     tag: 'verification',
   },
   {

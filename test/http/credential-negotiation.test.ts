@@ -38,6 +38,17 @@ const JWT_ACCEPTS: (string | null)[] = [
   'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
 ]
 
+/**
+ * The JWT's Content-Type for the Accept values above that name a JWT type outright: that type (docs/api.md §4.11). Every other Accept gets `application/vc+jwt`, the status list's type too.
+ */
+const NAMED_JWT_TYPES = new Map<string | null, string>([
+  ['text/plain', 'text/plain; charset=utf-8'],
+  ['application/jwt', 'application/jwt'],
+  ['application/ld+json;q=0.5, application/jwt', 'application/jwt'],
+  ['text/plain;q=0.2, application/vc;q=0.9', 'text/plain; charset=utf-8'],
+  ['application/json, text/plain, */*', 'text/plain; charset=utf-8'],
+])
+
 let api: VerificationApi
 let issuanceIds: number[]
 
@@ -57,9 +68,9 @@ function assertVariesOnAccept(response: RawResponse, what: string): void {
   assert.ok(vary.includes('accept'), `${what}: Vary names Accept (${response.headers.get('vary')})`)
 }
 
-function assertJwt(response: RawResponse, jwt: string, id: string, what: string): void {
+function assertJwt(response: RawResponse, jwt: string, id: string, what: string, accept: string | null): void {
   assert.equal(response.status, 200, `${what}: ${response.text}`)
-  assert.match(response.headers.get('content-type') ?? '', /^text\/plain(;|$)/, what)
+  assert.equal(response.headers.get('content-type'), NAMED_JWT_TYPES.get(accept) ?? 'application/vc+jwt', what)
   assert.equal(response.text, jwt, `${what}: the stored JWT`)
   assert.equal(response.headers.get('etag'), `"${id}"`, `${what}: the JWT's ETag`)
   assertVariesOnAccept(response, what)
@@ -90,7 +101,7 @@ describe('the JSON-LD form of a credential', () => {
 
   it('no Accept, */*, the JWT types, a JWT type weighed higher and a refused JSON-LD type get the JWT, varying on Accept', async () => {
     const { id, jwt } = await credentialOf(api, issuanceIds[1]!)
-    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `Accept ${accept}`)
+    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `Accept ${accept}`, accept)
   })
 
   it('each form revalidates with its own ETag: a 304 for its own, never for the other form', async () => {
@@ -111,7 +122,7 @@ describe('the JSON-LD form of a credential', () => {
   it('a revoked credential is served in both forms as before; its JSON-LD form then fails verification on its status', async () => {
     const { id, jwt } = await credentialOf(api, issuanceIds[2]!)
     expectStatus(await api.call('POST', paths.revoke(issuanceIds[2]!), { reason: 'Awarded by mistake' }), 200, 'revoke')
-    assertJwt(await get(id, null), jwt, id, 'revoked, JWT')
+    assertJwt(await get(id, null), jwt, id, 'revoked, JWT', null)
     const response = await get(id, 'application/ld+json')
     assert.equal(response.status, 200)
     const result = await verifyDataIntegrity(response.body, (url) => api.get(url))
@@ -143,7 +154,7 @@ describe('the JSON-LD form of a credential', () => {
       assert.equal(response.headers.get('access-control-allow-origin'), '*')
       assertVariesOnAccept(response, `pending ${accept}`)
     }
-    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `pending, Accept ${accept}`)
+    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `pending, Accept ${accept}`, accept)
 
     await api.issuer.worker.drain()
     const ready = await get(id, 'application/ld+json')
@@ -157,8 +168,8 @@ describe('the JSON-LD form of a credential', () => {
   it('a credential signed before proofs existed answers its JWT to every Accept', async () => {
     const { id, jwt } = await credentialOf(api, issuanceIds[0]!)
     api.sql("UPDATE credentials SET proof = '' WHERE id = ?", id)
-    for (const [accept] of JSON_LD_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `no proof, Accept ${accept}`)
-    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `no proof, Accept ${accept}`)
+    for (const [accept] of JSON_LD_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `no proof, Accept ${accept}`, accept)
+    for (const accept of JWT_ACCEPTS) assertJwt(await get(id, accept), jwt, id, `no proof, Accept ${accept}`, accept)
   })
 
   it('an unknown credential is 404 credential-not-found for every Accept, varying on Accept too', async () => {

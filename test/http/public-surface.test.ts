@@ -57,11 +57,12 @@ async function assertNotModified(url: string, etag: string, what: string): Promi
 }
 
 describe('the credential JWT', () => {
-  it('is text/plain, immutable, with an ETag and 304 on If-None-Match', async () => {
+  it('is application/vc+jwt (text/plain when asked for), immutable, with an ETag and 304 on If-None-Match', async () => {
     assert.equal(pointer.jwtUrl, `${api.origin}${paths.jwt(pointer.id)}`)
     const response = await api.get(pointer.jwtUrl)
     assert.equal(response.status, 200)
-    assert.match(response.headers.get('content-type') ?? '', /^text\/plain(;|$)/)
+    assert.equal(response.headers.get('content-type'), 'application/vc+jwt')
+    assert.equal((await api.get(pointer.jwtUrl, { accept: 'text/plain' })).headers.get('content-type'), 'text/plain; charset=utf-8')
     const cacheControl = response.headers.get('cache-control') ?? ''
     assert.match(cacheControl, /\bimmutable\b/)
     assert.match(cacheControl, /\bpublic\b/)

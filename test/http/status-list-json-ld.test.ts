@@ -97,20 +97,21 @@ describe('the status list as JSON-LD', () => {
     })
   }
 
-  for (const accept of [
-    undefined,
-    'application/jwt',
-    'application/vc+jwt',
-    '*/*',
-    'application/*',
-    'text/plain',
-    'application/vc+jwt, application/ld+json;q=0.9',
-    'application/ld+json;q=0',
-  ]) {
+  // The credential's rule (docs/api.md §4.11): application/vc+jwt, or the JWT type named outright.
+  for (const [accept, contentType] of [
+    [undefined, 'application/vc+jwt'],
+    ['application/jwt', 'application/jwt'],
+    ['application/vc+jwt', 'application/vc+jwt'],
+    ['*/*', 'application/vc+jwt'],
+    ['application/*', 'application/vc+jwt'],
+    ['text/plain', 'text/plain; charset=utf-8'],
+    ['application/vc+jwt, application/ld+json;q=0.9', 'application/vc+jwt'],
+    ['application/ld+json;q=0', 'application/vc+jwt'],
+  ] as const) {
     it(`${accept === undefined ? 'no Accept' : `Accept: ${accept}`} gets the VC-JWT as before, with Vary: Accept`, async () => {
       const response = await api.get(paths.statusList, accept === undefined ? {} : { accept })
       assert.equal(response.status, 200)
-      assert.equal(response.headers.get('content-type'), 'application/vc+jwt')
+      assert.equal(response.headers.get('content-type'), contentType)
       assert.equal(response.headers.get('vary'), 'Accept')
       assert.equal(decodeJwt<{ vc: Json }>(response.text).vc.type[1], 'BitstringStatusListCredential')
     })

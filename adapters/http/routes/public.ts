@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { skillUrl } from '../../../core/credentials/urls.ts'
 import { ProblemError } from '../../../core/errors.ts'
 import { ifNoneMatch } from '../conditional.ts'
-import { acceptsJwt, jsonLdMediaType } from '../json-ld-negotiation.ts'
+import { acceptsJwt, jsonLdMediaType, jwtContentType, jwtMediaType } from '../json-ld-negotiation.ts'
 import { ANY_ORIGIN } from '../cors.ts'
 import { json } from '../responses.ts'
 import { numericId, param } from '../router.ts'
@@ -21,8 +21,8 @@ export async function verify({ issuer, request }: Call): Promise<Response> {
 }
 
 /**
- * A credential, negotiated (docs/data-integrity.md § Negotiation): its JWT, or its JSON-LD form as the
- * JSON-LD media type asked for. A credential signed before proofs existed has its JWT only, for every
+ * A credential, negotiated (docs/data-integrity.md § Negotiation): its JWT (as `jwtMediaType` says, the
+ * status list's rule), or its JSON-LD form as the JSON-LD media type asked for. A credential signed before proofs existed has its JWT only, for every
  * Accept. One whose proof is still being made answers its JWT, not to be kept, to a request that takes
  * the JWT too, and 409 `credential-pending` to one that takes only JSON-LD: never a form without its
  * proof. Both forms never change once made, each with its own ETag.
@@ -32,15 +32,16 @@ export async function credential({ issuer, request }: Call): Promise<Response> {
   const { jwt, jsonLd } = await issuer.verification.credentialForms(id)
   const mediaType = jsonLdMediaType(request)
   const immutable = { ...ANY_ORIGIN, 'cache-control': 'public, max-age=31536000, immutable' }
+  const jwtType = jwtContentType(jwtMediaType(request))
   if (mediaType === null || jsonLd.state === 'none') {
-    return conditional(request, `"${id}"`, jwt, { ...immutable, 'content-type': 'text/plain; charset=utf-8' })
+    return conditional(request, `"${id}"`, jwt, { ...immutable, 'content-type': jwtType })
   }
   if (jsonLd.state === 'pending') {
     // Revalidated on every use: once the proof is made, the same Accept gets the JSON-LD form (another ETag).
-    if (acceptsJwt(request))
-      return conditional(request, `"${id}"`, jwt, { ...ANY_ORIGIN, 'cache-control': 'no-cache', 'content-type': 'text/plain; charset=utf-8' })
+    if (acceptsJwt(request)) return conditional(request, `"${id}"`, jwt, { ...ANY_ORIGIN, 'cache-control': 'no-cache', 'content-type': jwtType })
     throw new ProblemError('credential-pending', {
-      detail: 'The JSON-LD form of this credential (its Data Integrity proof) is still being made: ask again in a moment, or accept its JWT (text/plain).',
+      detail:
+        'The JSON-LD form of this credential (its Data Integrity proof) is still being made: ask again in a moment, or accept its JWT (application/vc+jwt).',
       extra: { retryAfter: PROOF_RETRY_SECONDS },
     })
   }
@@ -104,7 +105,7 @@ async function statusList(issuer: Call['issuer'], request: Request, club: string
   const secured = mediaType ? await issuer.verification.statusListJsonLd(club, listId) : null
   if (mediaType && secured) return conditional(request, secured.etag, secured.document, { ...headers, 'content-type': mediaType })
   const list = await issuer.verification.statusList(club, listId)
-  return conditional(request, list.etag, list.jwt, { ...headers, 'content-type': 'application/vc+jwt' })
+  return conditional(request, list.etag, list.jwt, { ...headers, 'content-type': jwtContentType(jwtMediaType(request)) })
 }
 
 /** 304 when the client's `If-None-Match` already names this version, else the body with its ETag. */
