@@ -27,7 +27,7 @@ describe('staff console: the setup link', () => {
     assert.match(await form.text(), /once@chess\.example/)
     const set = await app.post('/admin/setup', { token, password: PASSWORD, confirmation: PASSWORD })
     assert.equal(set.status, 303)
-    // @see issue 37: signed in at once, with a fresh session and the login's cookie flags.
+    // @see docs/decisions/0042-outside-review-smaller-findings.md: signed in at once, with a fresh session and the login's cookie flags.
     assert.equal(set.headers.get('location'), '/admin/?setup=done')
     const [setCookie] = set.headers.getSetCookie()
     assert.match(setCookie!, /^clubcred-admin=[A-Za-z0-9_-]{43}; Path=\/admin; HttpOnly; SameSite=Lax$/)

@@ -5,7 +5,7 @@
  * e-mail cannot keep its owner out; passkey logins never held up by password failures; the setup link of
  * `admin reset` lifting the lock; passkey login challenges limited per address and bounded in storage.
  *
- * @see issue 37
+ * @see docs/decisions/0042-outside-review-smaller-findings.md
  */
 import assert from 'node:assert/strict'
 import { createServer } from 'node:http'

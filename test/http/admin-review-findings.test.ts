@@ -3,7 +3,7 @@
  * frame headers, the files too (template and design previews, an issuance's files; docs/admin-console.md
  * § Sign-in); another club's template as the issuances filter is 404 (docs/admin-console.md § Issuances).
  *
- * @see issue 37
+ * @see docs/decisions/0042-outside-review-smaller-findings.md
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -4,7 +4,7 @@
  * that ` =1+1` and the full-width `＝＋－＠` are caught as `=1+1` is (OWASP's CSV injection list: `=`,
  * `+`, `-`, `@`, tab, carriage return). Text that is no formula stays as it is.
  *
- * @see issue 37
+ * @see docs/decisions/0042-outside-review-smaller-findings.md
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

@@ -1,11 +1,10 @@
 /**
- * Every secret clubcred hands out stays out of logs and request ids (docs/logs.md § What never enters a
- * line). The prefixes are found in the code itself, so that a new kind of secret cannot be added without
+ * Every secret clubcred hands out stays out of logs and request ids (docs/logs.md § What never enters a line). The prefixes are found in the code itself, so that a new kind of secret cannot be added without
  * this test naming it: every `'<word>_'` prefix the code writes is classified here as a secret or as an
  * id, and each secret is masked in free text, refused as `X-Request-Id` (a new id is answered instead)
  * and masked in a logged User-Agent. The console's session cookie has no prefix; it is masked by name.
  *
- * @see issue 37
+ * @see docs/decisions/0042-outside-review-smaller-findings.md
  */
 import assert from 'node:assert/strict'
 import { readdirSync, readFileSync } from 'node:fs'

@@ -137,7 +137,7 @@ export function adminPasskeyCases(open: OpenStorage, options: CaseOptions = {}):
     })
 
     it('an insert with keep leaves that many challenges of its purpose, dropping those that expire first', async () => {
-      // @see issue 37: anyone may ask for login challenges, so what is kept of them is bounded.
+      // @see docs/decisions/0042-outside-review-smaller-findings.md: anyone may ask for login challenges, so what is kept of them is bounded.
       await storage().transaction((tx) => tx.passkeyChallenges.insert(aChallenge({ challenge: 'setup-one', purpose: 'setup', boundTo: '' }), NOW))
       for (let i = 0; i < 5; i++) {
         await storage().transaction((tx) => tx.passkeyChallenges.insert(aChallenge({ challenge: `login-${i}`, expiresAt: NOW + 1000 + i }), NOW, 3))
