@@ -71,7 +71,10 @@ describe('staff console passkeys in chromium', { skip }, () => {
     // The password form still works after the passkey.
     await page.fill('#password', PASSWORD)
     await page.fill('#confirmation', PASSWORD)
-    await Promise.all([page.waitForURL('**/admin/login?setup=done'), page.click('form[action$="/setup"] button[type="submit"]')])
+    // Choosing the password signs the person in; logging out leads to the login page.
+    await Promise.all([page.waitForURL('**/admin/?setup=done'), page.click('form[action$="/setup"] button[type="submit"]')])
+    assert.match(await page.locator('.done').innerText(), /signed in/)
+    await Promise.all([page.waitForURL('**/admin/login'), page.getByRole('button', { name: /Log out/ }).click()])
 
     // A usernameless login: the e-mail field stays empty.
     await page.locator('[data-passkey="login"] button').waitFor({ state: 'visible' })
