@@ -30,9 +30,9 @@ export interface Admins {
   remove(input: { club: string; email: string }): Promise<{ removed: true; email: string; club: string }>
   /** The e-mail a setup token is for while it works, else `null`. */
   setupFor(token: string): Promise<{ email: string; club: string } | null>
-  /** Sets the password through a setup link. */
+  /** Sets the password through a setup link, clears the account's failed logins and opens a session. */
   completeSetup(input: { token: string; password: string; confirmation: string }): Promise<SetupOutcome>
-  /** Checks e-mail and password (limited per account and per address) and opens a session. */
+  /** Checks e-mail and password (limited per account and address, per account by a backoff, per address) and opens a session. */
   login(input: { email: string; password: string; address: string }): Promise<LoginOutcome>
   /** The live session of a cookie's id, or `null`. */
   session(sessionId: string): Promise<ConsoleSession | null>
@@ -56,9 +56,9 @@ export interface AdminPasskeys {
   list(session: ConsoleSession): Promise<PasskeyView[]>
   /** `false` for an id that is not one of the session admin's passkeys. */
   remove(session: ConsoleSession, id: string): Promise<boolean>
-  /** Request options of a login, bound to the e-mail typed (or none); limited per address. */
+  /** Request options of a login, bound to the e-mail typed (or none); limited per address, and what is kept bounded. */
   loginOptions(input: { email: string; address: string }): Promise<PasskeyLoginOptionsOutcome>
-  /** Logs in with a passkey: the same session and limits as a password login. */
+  /** Logs in with a passkey: the same session as a password login; limited by the address's failed passkey logins only. */
   login(input: { email: string; response: unknown; address: string }): Promise<LoginOutcome>
 }
 
