@@ -57,8 +57,8 @@ export function jsonLdMediaType(accept: Request | string | null): JsonLdMediaTyp
 
 /**
  * The media type the JWT is answered as, the one rule of the credential and the status list: the JWT
- * type the request names outright and weighs highest (`text/plain` for a client that always asked for
- * it, `application/jwt`), else `application/vc+jwt`, also for no `Accept` and for wildcards.
+ * type the request names outright and weighs highest (`application/vc+jwt`, `application/jwt`), else
+ * `text/plain`, the type the interface spec gives the credential's JWT, also for no `Accept` and for wildcards.
  */
 export function jwtMediaType(accept: Request | string | null): JwtMediaType {
   const ranges = parseAccept(acceptValue(accept))
@@ -67,7 +67,7 @@ export function jwtMediaType(accept: Request | string | null): JwtMediaType {
     const { q, specificity } = ranges === null ? { q: 0, specificity: Specificity.None } : preferenceOf(type, ranges)
     if (specificity === Specificity.Exact && q > 0 && (!best || q > best.q)) best = { type, q }
   }
-  return best?.type ?? 'application/vc+jwt'
+  return best?.type ?? 'text/plain'
 }
 
 /** The `Content-Type` of the JWT answered as `mediaType`: text gets its charset. */

@@ -46,7 +46,7 @@ import type { Operation } from './operation.ts'
 const AS_JSON = 'application/json'
 
 const CLUB = '{base}/v2/clubs/{clubDomain}'
-/** The JWT form of the credential and the status list, under each JWT media type (`jwtMediaType`; `application/vc+jwt` unless another is asked for). */
+/** The JWT form of the credential and the status list, under each JWT media type (`jwtMediaType`; `text/plain` unless another is asked for). */
 const JWT_ANSWER = Object.fromEntries(JWT_MEDIA_TYPES.map((mediaType) => [mediaType, v.string()]))
 /** The status list in its two forms, chosen by `Accept` (`jsonLdMediaType`): the VC-JWT, or JSON-LD under any JSON-LD media type. */
 const STATUS_LIST_ANSWER = {
@@ -261,7 +261,7 @@ export const OPERATIONS: readonly Operation[] = [
     conditional: true,
     vary: 'Accept',
     summary:
-      'The credential: its signed JWT (application/vc+jwt, or text/plain or application/jwt when Accept names it), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
+      'The credential: its signed JWT (text/plain, or application/vc+jwt or application/jwt when Accept names it), or its JSON-LD form with a Data Integrity proof when Accept prefers a JSON-LD type',
     tag: 'verification',
   },
   {

@@ -39,11 +39,12 @@ const JWT_ACCEPTS: (string | null)[] = [
 ]
 
 /**
- * The JWT's Content-Type for the Accept values above that name a JWT type outright: that type (docs/api.md §4.11). Every other Accept gets `application/vc+jwt`, the status list's type too.
+ * The JWT's Content-Type for the Accept values above that name a JWT type outright: that type (docs/api.md §4.11). Every other Accept gets `text/plain` (the interface spec's type for it), the status list's too.
  */
 const NAMED_JWT_TYPES = new Map<string | null, string>([
   ['text/plain', 'text/plain; charset=utf-8'],
   ['application/jwt', 'application/jwt'],
+  ['application/vc+jwt', 'application/vc+jwt'],
   ['application/ld+json;q=0.5, application/jwt', 'application/jwt'],
   ['text/plain;q=0.2, application/vc;q=0.9', 'text/plain; charset=utf-8'],
   ['application/json, text/plain, */*', 'text/plain; charset=utf-8'],
@@ -70,7 +71,7 @@ function assertVariesOnAccept(response: RawResponse, what: string): void {
 
 function assertJwt(response: RawResponse, jwt: string, id: string, what: string, accept: string | null): void {
   assert.equal(response.status, 200, `${what}: ${response.text}`)
-  assert.equal(response.headers.get('content-type'), NAMED_JWT_TYPES.get(accept) ?? 'application/vc+jwt', what)
+  assert.equal(response.headers.get('content-type'), NAMED_JWT_TYPES.get(accept) ?? 'text/plain; charset=utf-8', what)
   assert.equal(response.text, jwt, `${what}: the stored JWT`)
   assert.equal(response.headers.get('etag'), `"${id}"`, `${what}: the JWT's ETag`)
   assertVariesOnAccept(response, what)

@@ -1,6 +1,6 @@
 /**
- * One rule for the JWT answer of the credential and of the status list (docs/api.md §4.11): `application/vc+jwt`, the type VC-JOSE-COSE registers, unless the request names another
- * JWT type outright (`text/plain`, what the credential was served as before, or `application/jwt`); and a
+ * One rule for the JWT answer of the credential and of the status list (docs/api.md §4.11): `text/plain`, the type the interface spec gives the credential's JWT, unless the request names another
+ * JWT type outright (`application/vc+jwt`, the type VC-JOSE-COSE registers, or `application/jwt`); and a
  * media range with a malformed weight (`q=` empty or no qvalue) is ignored (RFC 9110 §12.4.2), so it
  * can neither choose a form nor outweigh another range.
  *
@@ -32,10 +32,10 @@ describe('the JWT answer and malformed weights', () => {
 
   it('the credential and the status list answer their JWT under the same media type for every Accept', async () => {
     for (const [accept, contentType] of [
-      [null, 'application/vc+jwt'],
-      ['*/*', 'application/vc+jwt'],
+      [null, 'text/plain; charset=utf-8'],
+      ['*/*', 'text/plain; charset=utf-8'],
       ['application/vc+jwt', 'application/vc+jwt'],
-      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'application/vc+jwt'],
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'text/plain; charset=utf-8'],
       ['text/plain', 'text/plain; charset=utf-8'],
       ['application/jwt', 'application/jwt'],
       ['application/vc+jwt;q=0.5, text/plain', 'text/plain; charset=utf-8'],
@@ -56,7 +56,7 @@ describe('the JWT answer and malformed weights', () => {
       ['application/vc+ld+json;q=1, application/ld+json;q=abc', 'application/vc+ld+json'],
       ['application/vc+ld+json;q=0.5, application/ld+json;q=1.5', 'application/vc+ld+json'],
       ['application/ld+json;q=, text/plain', 'text/plain; charset=utf-8'],
-      ['application/ld+json;q=', 'application/vc+jwt'],
+      ['application/ld+json;q=', 'text/plain; charset=utf-8'],
     ] as const) {
       for (const [what, path] of resources()) {
         const response = await api.get(path!, { accept })

