@@ -330,6 +330,7 @@ export function createCoreIssuerFromContext(
       await ctx.signer.close?.()
       await ctx.dataIntegritySigner?.close?.()
       await ctx.webhookTransport?.close?.()
+      await ctx.shareCardRenderer?.close?.()
       await storage.close()
     },
   }
