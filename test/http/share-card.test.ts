@@ -1,5 +1,5 @@
 /**
- * The share card (docs/share-card.md; issue 37 § The share card): the share page's Open Graph tags as
+ * The share card (docs/share-card.md, docs/decisions/0043-share-card.md): the share page's Open Graph tags as
  * open-graph-scraper (an Open Graph parser this project did not write) reads them, and the card itself
  * as pngjs decodes it: 1200×630, not blank, the badge drawn (PNG designs, SVG designs, the built-in
  * badge), Hangul drawn in a real face, one card per template and name, cache headers and ETag, and the
