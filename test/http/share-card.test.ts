@@ -16,6 +16,7 @@ import { readIssuance } from '../core/issuances/support.ts'
 import { samplePng } from '../support/png-samples.ts'
 import { createShareCardRenderer } from '../../adapters/share-card/index.ts'
 import { SVG_NS } from '../support/svg-designs.ts'
+import { ProblemError } from '../../core/errors.ts'
 
 const SHARE_ORIGIN = 'http://chess.localhost:8787'
 /** Where the card draws the badge, and where the achievement's name goes (core/share-cards/card-svg.ts). */
@@ -210,6 +211,25 @@ describe('an issuer without a share card renderer', () => {
       assert.equal(result.ogImage, undefined)
       assert.equal(result.twitterCard, 'summary')
       assert.equal((await api.issuer.fetch(new Request(`${shareUrl}/card.png`))).status, 404)
+    } finally {
+      await api.close()
+    }
+  })
+})
+
+describe('a share card renderer that is too busy', () => {
+  it('answers the share host’s 503 page with Retry-After, not a 500', async () => {
+    const busy = { renderPng: () => Promise.reject(new ProblemError('server-busy', { detail: 'busy', extra: { retryAfter: 1 } })) }
+    const api = await openApi({ shareCards: busy })
+    try {
+      const { issuanceId } = await issueOne(api)
+      await api.issuer.worker.drain()
+      const { shareUrl } = (await readIssuance(api, issuanceId)).credential as { shareUrl: string }
+      const response = await api.issuer.fetch(new Request(`${shareUrl}/card.png`))
+      assert.equal(response.status, 503)
+      assert.equal(response.headers.get('retry-after'), '1')
+      assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8')
+      assert.match(await response.text(), /요청이 많아 잠시 처리할 수 없습니다/)
     } finally {
       await api.close()
     }
