@@ -12,6 +12,7 @@ import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
 import type { MetricsPort } from './ports/metrics.ts'
+import type { ShareCardRenderer } from './ports/share-card-renderer.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -36,4 +37,6 @@ export interface IssuerContext {
   webhookTransport: WebhookTransport | null
   /** Observations for the operator's monitoring; `noMetrics` when none is wired. */
   metrics: MetricsPort
+  /** Draws share cards (the share page's `og:image`); `null`: share pages have no card. */
+  shareCardRenderer: ShareCardRenderer | null
 }

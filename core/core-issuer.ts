@@ -24,6 +24,7 @@ import type { FileFormat, IssuanceFile } from './files/prepare-file.ts'
 import type { EventView } from './events/list.ts'
 import type { Verdict } from './verification/verify-issuance.ts'
 import type { ShareView } from './verification/share-view.ts'
+import type { ShareCardFile } from './share-cards/share-card.ts'
 import type { DidDocument } from './did-documents/did-document.ts'
 import type { SecuredStatusList, SignedStatusList } from './status-lists/credential.ts'
 import type { IssuerWorker } from './signing-queue/worker.ts'
@@ -232,6 +233,12 @@ export interface CoreIssuer {
     image(hash: string): Promise<StoredImage>
     /** What the share page of a credential shows, or `null` (no such credential in this club). */
     shareView(club: string, credentialId: string): Promise<ShareView | null>
+    /**
+     * The share card of a credential of `club` (docs/share-card.md): its strong `ETag`, known without
+     * drawing, and its PNG; `null` when there is no such credential or the issuer has no card renderer.
+     * The PNG may reject with 503 `server-busy` when too many cards are being drawn.
+     */
+    shareCard(club: string, credentialId: string): Promise<ShareCardFile | null>
   }
   /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets. */
   wallets: Wallets

@@ -35,6 +35,8 @@ import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
+import { createShareCards } from './share-cards/share-card.ts'
+import type { ShareCardRenderer } from './ports/share-card-renderer.ts'
 import { createDesign, patchDesign } from './designs/write.ts'
 import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts'
 import { listApiKeys } from './api-keys/list.ts'
@@ -95,6 +97,11 @@ export interface IssuerOptions extends IssuerConfigInput {
   worker?: WorkerOptions
   /** Renders certificate PDFs (`createPdfRenderer()` from `clubcred/pdf`); without one, files are `png` and `svg` only. */
   certificates?: CertificateRenderer | null
+  /**
+   * Draws the share pages' cards, the picture a shared link shows (`createShareCardRenderer()` from
+   * `clubcred/share-card`; docs/share-card.md). Without one, share pages have no `og:image`.
+   */
+  shareCards?: ShareCardRenderer | null
   /** Sends webhook deliveries (`createWebhookTransport()` from `clubcred/node`); without one, they wait. */
   webhookTransport?: WebhookTransport | null
   /** Receives observations for monitoring (`createPrometheusMetrics()` from `clubcred/metrics`); default: none. */
@@ -141,6 +148,10 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
   if (certificates !== null && typeof certificates.renderPdf !== 'function') {
     throw new TypeError('createIssuer: `certificates` must be a CertificateRenderer (createPdfRenderer() from clubcred/pdf)')
   }
+  const shareCardRenderer = options.shareCards ?? null
+  if (shareCardRenderer !== null && typeof shareCardRenderer.renderPng !== 'function') {
+    throw new TypeError('createIssuer: `shareCards` must be a ShareCardRenderer (createShareCardRenderer() from clubcred/share-card)')
+  }
   const config = resolveConfig(options)
   let sealer: Promise<Sealer> | undefined
   const masterKey = options.masterKey instanceof Uint8Array ? options.masterKey : null
@@ -168,6 +179,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,
     metrics,
+    shareCardRenderer,
   }
 }
 
@@ -188,6 +200,7 @@ export function createCoreIssuerFromContext(
   const renderGate = createFilesRenderGate(ctx)
   const issuanceFile = createIssuanceFiles(ctx, certificates, renderGate)
   const previews = createFilePreviews(ctx, certificates, renderGate)
+  const shareCards = createShareCards(ctx, ctx.shareCardRenderer)
 
   const issuer: CoreIssuer = {
     config,
@@ -293,6 +306,7 @@ export function createCoreIssuerFromContext(
         return image
       },
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
+      shareCard: (club: string, credentialId: string) => shareCards.card(club, credentialId),
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
@@ -316,6 +330,7 @@ export function createCoreIssuerFromContext(
       await ctx.signer.close?.()
       await ctx.dataIntegritySigner?.close?.()
       await ctx.webhookTransport?.close?.()
+      await ctx.shareCardRenderer?.close?.()
       await storage.close()
     },
   }

@@ -8,6 +8,7 @@
 import process from 'node:process'
 import { nodeSqliteDriver } from '../adapters/sqlite/driver-node-sqlite.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createWasmShareCardRenderer } from '../adapters/share-card/wasm-renderer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics } from '../adapters/metrics/prometheus.ts'
@@ -96,6 +97,8 @@ export async function startDenoServer({ env }: { env?: Record<string, string | u
       openDriver: nodeSqliteDriver,
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
+      // resvg's wasm build in a Web Worker: the N-API build needs FFI, which the Deno server runs without.
+      shareCards: createWasmShareCardRenderer(),
       ...(metrics ? { metrics } : {}),
       logger,
     })

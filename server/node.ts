@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { toNodeListener } from '../adapters/node/index.ts'
 import { createTrustedProxies } from '../adapters/http/trusted-proxies.ts'
 import { createNodeSigner } from '../adapters/node/signer.ts'
+import { createShareCardRenderer } from '../adapters/share-card/renderer.ts'
 import { createWebhookTransport } from '../adapters/node/webhook-transport.ts'
 import { announceStart, handlerFor, reportingTo, startServing } from './start.ts'
 import { createPrometheusMetrics, type PrometheusMetrics } from '../adapters/metrics/prometheus.ts'
@@ -106,6 +107,7 @@ export async function startNodeServer({
       openDriver: openBetterSqlite3,
       signer: createNodeSigner(),
       webhookTransport: createWebhookTransport(),
+      shareCards: createShareCardRenderer(),
       ...(metrics ? { metrics } : {}),
       logger,
       ...(clock ? { clock } : {}),

@@ -14,6 +14,7 @@ import type { JwtSigner } from '../core/ports/signer.ts'
 import type { DataIntegritySigner } from '../core/ports/data-integrity-signer.ts'
 import type { ServerConfig } from './config.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
+import type { ShareCardRenderer } from '../core/ports/share-card-renderer.ts'
 import type { MetricsPort } from '../core/ports/metrics.ts'
 import type { AnsweredRequest } from '../adapters/http/answered.ts'
 import { issuerLogging, loggedNotifier, loggedWebhookTransport } from './log-wiring.ts'
@@ -29,6 +30,11 @@ export interface WireOptions {
   signer: JwtSigner
   /** Sends webhook deliveries: each runtime entry passes its own; without one they wait in storage. */
   webhookTransport?: WebhookTransport
+  /**
+   * Draws share cards: each runtime entry passes its own (resvg in a worker thread on Node, its wasm
+   * build in a Web Worker on Deno); without one share pages have no card (docs/share-card.md).
+   */
+  shareCards?: ShareCardRenderer
   /** Where the issuer's observations go (`createPrometheusMetrics()` on Node); without, none are kept. */
   metrics?: { port: MetricsPort; observeRequest: (answered: AnsweredRequest) => void }
   clock?: Clock
@@ -49,6 +55,7 @@ export async function wireIssuer({
   openDriver,
   signer,
   webhookTransport,
+  shareCards,
   metrics,
   clock,
   logger = createLogger({ level: config.logLevel, destination: 'stderr' }),
@@ -81,6 +88,7 @@ export async function wireIssuer({
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
     // and fontkit are plain JavaScript, the same on both runtimes.
     certificates: createPdfRenderer(),
+    shareCards: shareCards ?? null,
     // The staff console's passwords: scrypt of node:crypto, which Deno's node:crypto has too.
     passwordHasher: createScryptPasswordHasher(),
     // Its passkeys: @simplewebauthn/server, on WebCrypto, which loads on Deno too.

@@ -11,6 +11,9 @@ export function shareUrl(config: IssuerConfig, club: string, credentialId: strin
   return `${scheme}//${club}.${config.urls.shareHost}/credentials/${credentialId}`
 }
 
+/** The share card of a credential's share page (docs/share-card.md): an absolute URL, as `og:image` wants. */
+export const shareCardUrl = (config: IssuerConfig, club: string, credentialId: string): string => `${shareUrl(config, club, credentialId)}/card.png`
+
 export const verifyUrl = (config: IssuerConfig, issuanceId: number): string => config.urls.public + fillPath(PUBLIC_PATHS.verify, { issuanceId })
 
 export const jwtUrl = (config: IssuerConfig, credentialId: string): string => config.urls.public + fillPath(PUBLIC_PATHS.credential, { credentialId })

@@ -10,7 +10,16 @@ export interface RenderGate {
   run<T>(task: () => Promise<T>): Promise<T>
 }
 
-export function createRenderGate({ concurrency, queue }: { concurrency: number; queue: number }): RenderGate {
+export function createRenderGate({
+  concurrency,
+  queue,
+  busyDetail = 'Too many certificates are being rendered right now; try again in a moment.',
+}: {
+  concurrency: number
+  queue: number
+  /** The 503's detail: what is being rendered. */
+  busyDetail?: string
+}): RenderGate {
   let running = 0
   const waiting: (() => void)[] = []
 
@@ -25,10 +34,7 @@ export function createRenderGate({ concurrency, queue }: { concurrency: number; 
       if (running < concurrency) running++
       else if (waiting.length < queue) await new Promise<void>((resolve) => waiting.push(resolve))
       else {
-        throw new ProblemError('server-busy', {
-          detail: 'Too many certificates are being rendered right now; try again in a moment.',
-          extra: { retryAfter: 1 },
-        })
+        throw new ProblemError('server-busy', { detail: busyDetail, extra: { retryAfter: 1 } })
       }
       // The slot passes from a finished task straight to the next waiter, so `running` stays as it was.
       try {

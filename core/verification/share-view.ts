@@ -1,4 +1,4 @@
-import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
+import { jwtUrl, shareCardUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
 import { credentialOfferLink, lcwRequestLink } from '../wallets/urls.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialStatus } from '../credentials/status.ts'
@@ -30,9 +30,10 @@ export interface ShareView {
   /**
    * `walletOffer`: the OID4VCI credential offer link (`openid-credential-offer://…`) that opens a wallet.
    * `lcw`: the Learner Credential Wallet link, only when the credential's JSON-LD form exists (that wallet
-   * takes nothing else) and the issuer checks DID Authentication; otherwise `null`.
+   * takes nothing else) and the issuer checks DID Authentication; otherwise `null`. `card`: the share card
+   * (docs/share-card.md), `null` when the issuer draws none.
    */
-  urls: { share: string; verify: string; jwt: string; walletOffer: string; lcw: string | null }
+  urls: { share: string; verify: string; jwt: string; walletOffer: string; lcw: string | null; card: string | null }
 }
 
 /** The achievement as the signed credential carries it: every member is read defensively. */
@@ -91,6 +92,7 @@ export async function shareView(
       jwt: jwtUrl(ctx.config, credentialId),
       walletOffer: credentialOfferLink(ctx.config, club, credentialId),
       lcw: ctx.presentationVerifier && jsonLdFormOf(credential).state === 'ready' ? lcwRequestLink(ctx.config, club, credentialId) : null,
+      card: ctx.shareCardRenderer ? shareCardUrl(ctx.config, club, credentialId) : null,
     },
   }
 }

@@ -131,8 +131,8 @@ describe('the share page in chromium', { skip }, () => {
       assert.equal(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), true, 'no horizontal scrolling on a phone')
       assert.deepStrictEqual(
         requests.filter((url) => !url.startsWith('data:')),
-        [credential.shareUrl],
-        'the page loads nothing but itself',
+        [credential.shareUrl, `http://chess.localhost:${port}/share.js`],
+        'the page loads nothing but itself and its share button script',
       )
       assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
       await page.screenshot({ path: join(ARTIFACTS, 'share-valid.png'), fullPage: true })
@@ -195,11 +195,103 @@ describe('the share page in chromium', { skip }, () => {
     try {
       assert.equal(await page.locator('h1').innerText(), XSS_NAME)
       assert.ok((await page.textContent('body'))!.includes(XSS_NAME), 'the name appears literally as text')
-      assert.equal(await page.evaluate(() => document.querySelectorAll('script').length), 0)
+      assert.deepEqual(
+        await page.evaluate(() => [...document.querySelectorAll('script')].map((script) => script.outerHTML)),
+        ['<script src="/share.js" defer=""></script>'],
+        'no script but the share button file',
+      )
       assert.equal(await page.evaluate(() => document.querySelectorAll('.tags img').length), 0, 'the tag is text, not an image')
       assert.equal(await page.title(), `${XSS_NAME} · chess club`)
       await sleep(200) // a dialog would be async
       assert.deepStrictEqual(dialogs, [], 'no dialog was opened')
+    } finally {
+      await page.close()
+    }
+  })
+  /** Opens a page whose `navigator.share` is `share` (`undefined`: the browser has none), before any script runs. */
+  async function openWithShare(url: string, share: 'capture' | 'none', extra: { clipboard?: boolean } = {}) {
+    const shareContext = await browser.newContext({ locale: 'ko-KR', ...(extra.clipboard ? { permissions: ['clipboard-read', 'clipboard-write'] } : {}) })
+    // A string, not a function: tsx's transform would add helpers the page does not have.
+    await shareContext.addInitScript(`
+      window.shareCalls = []
+      if (${JSON.stringify(share)} === 'capture') {
+        Object.defineProperty(navigator, 'share', { configurable: true, value: (data) => { window.shareCalls.push(data); return Promise.resolve() } })
+      } else {
+        // Headless chromium may or may not have it; a browser without it has no such property.
+        delete Navigator.prototype.share
+      }
+    `)
+    const page = await shareContext.newPage()
+    const errors: string[] = []
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text())
+    })
+    const response = await page.goto(url, { waitUntil: 'load' })
+    assert.equal(response?.status(), 200)
+    return { page, errors, close: () => shareContext.close() }
+  }
+
+  it("the share button hands the page's address and title to navigator.share, from the keyboard, under the CSP", async () => {
+    const credential = await issueOne({ name: '공유 테스트', nameEn: 'Share test' })
+    const { page, errors, close } = await openWithShare(credential.shareUrl, 'capture')
+    try {
+      const button = page.getByRole('button', { name: /공유하기\s*Share/ })
+      assert.equal(await button.isVisible(), true, 'the button is shown, by its accessible name')
+      // Keyboard only: Tab until the button has focus, then Enter.
+      for (let i = 0; i < 30 && !(await button.evaluate((element) => element === document.activeElement)); i++) await page.keyboard.press('Tab')
+      assert.equal(await button.evaluate((element) => element === document.activeElement), true, 'the button takes focus from the keyboard')
+      await page.keyboard.press('Enter')
+      await page.waitForFunction(() => (window as unknown as { shareCalls: unknown[] }).shareCalls.length > 0)
+      const calls = await page.evaluate(() => (window as unknown as { shareCalls: unknown[] }).shareCalls)
+      assert.deepStrictEqual(calls, [{ title: '공유 테스트 · chess club', url: credential.shareUrl }])
+      assert.equal(await page.evaluate(() => location.href), credential.shareUrl, "the address handed over is the page's own")
+      assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
+    } finally {
+      await close()
+    }
+  })
+
+  it('without the Web Share API the button copies the link and says so in its live region', async () => {
+    const credential = await issueOne({ name: '복사 테스트', nameEn: 'Copy test' })
+    const { page, errors, close } = await openWithShare(credential.shareUrl, 'none', { clipboard: true })
+    try {
+      assert.equal(await page.evaluate(() => 'share' in navigator), false, 'this browser has no navigator.share')
+      const button = page.getByRole('button', { name: /링크 복사\s*Copy link/ })
+      assert.equal(await button.isVisible(), true)
+      assert.equal(await page.getByText('공유하기').isVisible(), false, 'the share label is not shown')
+      await button.click()
+      const status = page.getByRole('status').filter({ hasText: '링크를 복사했습니다' })
+      await status.waitFor()
+      assert.match(await status.innerText(), /링크를 복사했습니다\.\s*Link copied\./)
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), credential.shareUrl)
+      assert.deepStrictEqual(errors, [], 'no console errors (no CSP violations)')
+    } finally {
+      await close()
+    }
+  })
+
+  it('the share card decodes in chromium as a 1200×630 image, also for a revoked credential, whose card says nothing of validity', async () => {
+    const credential = await issueOne({ name: '카드 테스트', nameEn: 'Card test' })
+    const { page } = await open(credential.shareUrl)
+    try {
+      const cardUrl = await page.locator('meta[property="og:image"]').getAttribute('content')
+      assert.equal(cardUrl, `${credential.shareUrl}/card.png`)
+      const revoked = await post(`/v2/clubs/chess/issuances/${credential.issuanceId}/revoke`)
+      assert.equal(revoked.status, 200, revoked.text)
+      // Opened as a document of its own: the page's CSP lets it fetch nothing, as it should.
+      const cardPage = await context.newPage()
+      try {
+        const response = await cardPage.goto(cardUrl!, { waitUntil: 'load' })
+        assert.equal(response?.status(), 200)
+        assert.equal(response?.headers()['content-type'], 'image/png')
+        const size = await cardPage.evaluate(() => {
+          const image = document.querySelector('img')!
+          return [image.naturalWidth, image.naturalHeight]
+        })
+        assert.deepStrictEqual(size, [1200, 630])
+      } finally {
+        await cardPage.close()
+      }
     } finally {
       await page.close()
     }

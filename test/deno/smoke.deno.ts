@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { request, type IncomingHttpHeaders } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
@@ -14,6 +15,24 @@ import type { Json as ParsedJson } from '../support/json.ts'
 import { call, startDenoServer, type Json } from '../support/deno-server.ts'
 
 const CLUB = 'demo'
+
+/**
+ * A GET of `url` (on `{club}.{share host}`) sent to the server's own address with `url`'s Host header, as
+ * a browser on the share host sends it: Deno's fetch resolves no `*.localhost` name and sets Host itself.
+ */
+function onShareHost(serverUrl: string, url: URL): Promise<{ status: number; headers: IncomingHttpHeaders; body: Uint8Array }> {
+  const { hostname, port } = new URL(serverUrl)
+  return new Promise((resolve, reject) => {
+    const sent = request({ hostname, port, path: url.pathname, headers: { host: url.host } }, (response) => {
+      const chunks: Uint8Array[] = []
+      response.on('data', (chunk: Uint8Array) => chunks.push(chunk))
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body: new Uint8Array(Buffer.concat(chunks)) }))
+      response.on('error', reject)
+    })
+    sent.on('error', reject)
+    sent.end()
+  })
+}
 
 function expectStatus(response: Json, status: number, what: string): ParsedJson {
   assert.equal(response.status, status, `${what} answered ${response.status}: ${response.text}`)
@@ -74,6 +93,17 @@ describe('the Deno server', () => {
 
       const verdict = expectStatus(await call(`${server.url}/open-badges/v3/achievements/${issuanceId}/verify`), 200, 'verify')
       assert.equal(verdict.isValid, true, JSON.stringify(verdict))
+
+      // The share page names its card, and the Deno server draws it (resvg's wasm build: docs/share-card.md § Runtimes).
+      const shareUrl = new URL(expectStatus(await api('GET', `/issuances/${issuanceId}`), 200, 'issuance').data.credential.shareUrl as string)
+      const page = await onShareHost(server.url, shareUrl)
+      assert.equal(page.status, 200)
+      assert.ok(new TextDecoder().decode(page.body).includes(`<meta property="og:image" content="${shareUrl.href}/card.png">`), 'the page names its card')
+      const card = await onShareHost(server.url, new URL(`${shareUrl.href}/card.png`))
+      assert.equal(card.status, 200)
+      assert.equal(card.headers['content-type'], 'image/png')
+      const ihdr = new DataView(card.body.buffer, card.body.byteOffset, card.body.byteLength)
+      assert.deepEqual([ihdr.getUint32(16), ihdr.getUint32(20)], [1200, 630], 'a 1200×630 PNG')
 
       // The log, through pino on Deno: a JSON line per request, with the id of its answer, and no secret or recipient.
       const probe = await fetch(`${server.url}/v2/nowhere`, { headers: { 'x-request-id': 'deno-probe-1' } })

@@ -42,6 +42,7 @@ function aView(overrides: Partial<ShareView> = {}, achievement: Partial<ShareVie
       jwt: `http://localhost:8787/open-badges/v3/credentials/${ID}`,
       walletOffer: `openid-credential-offer://?credential_offer_uri=${encodeURIComponent(`http://localhost:8787/open-badges/v3/issuers/chess/credential-offers/${ID}`)}`,
       lcw: null,
+      card: null,
     },
     ...overrides,
   }
@@ -85,7 +86,7 @@ describe('renderSharePage', () => {
     }
   })
 
-  it('escapes every string of the view, in text and in attributes, and writes no script', () => {
+  it('escapes every string of the view, in text and in attributes, and writes no script of its own', () => {
     const page = render(
       aView(
         {
@@ -99,6 +100,7 @@ describe('renderSharePage', () => {
             jwt: 'x',
             walletOffer: `openid-credential-offer://?"><script>`,
             lcw: null,
+            card: `http://chess.localhost:8787/"><script>/card.png`,
           },
         },
         {
@@ -111,7 +113,7 @@ describe('renderSharePage', () => {
         },
       ),
     )
-    assert.ok(!/<script/i.test(page), 'no script element')
+    assert.deepEqual(page.match(/<script[^>]*>/gi), ['<script src="/share.js" defer>'], "no script element but the share button's file")
     assert.ok(!page.includes(`</script>'&`) && !page.includes(`"x"`), 'no raw quote or ampersand of the values: no attribute is broken out of')
     assert.ok(page.includes(`<h1>${ESCAPED}</h1>`))
     assert.ok(page.includes(`<p class="name-en" lang="en">${ESCAPED}</p>`))
@@ -136,7 +138,7 @@ describe('renderSharePage', () => {
       assert.ok(!page.includes('PHN2Zz48L3N2Zz4='), `${JSON.stringify(verdict)}: no offer QR code`)
     }
     const hostile = render(aView({ urls: { ...aView().urls, walletOffer: `openid-credential-offer://?"><script>alert(1)</script>` } }))
-    assert.ok(!/<script/i.test(hostile))
+    assert.ok(!/<script>/i.test(hostile), 'no script element from the offer link')
     assert.ok(hostile.includes('href="openid-credential-offer://?&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;"'))
   })
 

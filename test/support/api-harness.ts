@@ -32,11 +32,14 @@ import { clientCredentialsGrant } from './tokens.ts'
 import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
 import type { PresentationVerifier } from '../../core/ports/presentation-verifier.ts'
+import type { ShareCardRenderer } from '../../core/ports/share-card-renderer.ts'
 
 interface HarnessOptions {
   club?: string
   clock?: Clock
   certificates?: CertificateRenderer
+  /** Draws share cards (the share page's `og:image`); none by default. */
+  shareCards?: ShareCardRenderer
   files?: Partial<FileLimits>
   /** Serve the issuer with node:http on 127.0.0.1 and an ephemeral port; the public URLs name it. */
   listen?: boolean
@@ -80,7 +83,18 @@ interface Harness {
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes)
 
 async function openHarness(
-  { club = 'chess', clock, certificates, files, listen: listenHttp = false, dataIntegritySigner, proofs = false, presentationVerifier, tls }: HarnessOptions,
+  {
+    club = 'chess',
+    clock,
+    certificates,
+    shareCards,
+    files,
+    listen: listenHttp = false,
+    dataIntegritySigner,
+    proofs = false,
+    presentationVerifier,
+    tls,
+  }: HarnessOptions,
   label: string,
 ): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), `clubcred-${label}-`))
@@ -116,6 +130,7 @@ async function openHarness(
       urls,
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
+      ...(shareCards ? { shareCards } : {}),
       ...(files ? { files } : {}),
       http: { onError: (error) => console.error(error) },
     })

@@ -1,18 +1,21 @@
 import { Router, type IRequest } from 'itty-router'
 import { param } from '../router.ts'
-import { downloadResponse, htmlResponse } from '../share-page/headers.ts'
+import { cardResponse, downloadResponse, htmlResponse, scriptResponse } from '../share-page/headers.ts'
+import { ifNoneMatch } from '../conditional.ts'
+import { SHARE_JS } from '../share-page/share-script.ts'
 import {
   JSON_LD_PENDING,
   METHOD_NOT_ALLOWED,
   NO_JSON_LD_FORM,
   NO_SUCH_CREDENTIAL,
   NO_SUCH_PAGE,
+  SERVER_BUSY,
   SERVER_ERROR,
   STORAGE_UNAVAILABLE,
   renderErrorPage,
   type ErrorPage,
 } from '../share-page/error-page.ts'
-import { StorageUnavailable } from '../../../core/errors.ts'
+import { ProblemError, StorageUnavailable } from '../../../core/errors.ts'
 import { qrDataUri } from '../share-page/qr.ts'
 import { renderSharePage } from '../share-page/render.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
@@ -53,8 +56,8 @@ export interface ShareSurface {
 }
 
 /**
- * The share pages on `{club}.{share_url_host}` (docs/api.md §2.7 `shareUrl`, §4.11): the page of a credential
- * and its two downloads. Everything on this host is HTML for people (errors too), never problem+json.
+ * The share pages on `{club}.{share_url_host}` (docs/api.md §2.7 `shareUrl`, §4.11): the page of a credential,
+ * its two downloads, its share card (docs/share-card.md) and the share button's script. Everything on this host is HTML for people (errors too), never problem+json.
  */
 export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (error: unknown, request: Request) => void }): ShareSurface {
   const view = (request: IRequest, club: string) => {
@@ -66,12 +69,19 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
   const router = Router({
     catch: (error: unknown, request: Request) => {
       if (error instanceof StorageUnavailable) return errorPage(STORAGE_UNAVAILABLE, { 'retry-after': '5' })
+      if (error instanceof ProblemError && error.code === 'server-busy') return errorPage(SERVER_BUSY, { 'retry-after': String(error.extra?.retryAfter ?? 1) })
       onError(error, request)
       return errorPage(SERVER_ERROR)
     },
     finally: [(response: Response | undefined) => response ?? errorPage(NO_SUCH_PAGE)],
   })
-  const paths = ['/credentials/:credentialId', '/credentials/:credentialId/credential.jwt', '/credentials/:credentialId/credential.json']
+  const paths = [
+    '/credentials/:credentialId',
+    '/credentials/:credentialId/credential.jwt',
+    '/credentials/:credentialId/credential.json',
+    '/credentials/:credentialId/card.png',
+    '/share.js',
+  ]
 
   router.get(paths[0]!, async (request: IRequest, club: string) => {
     const found = await view(request, club)
@@ -95,6 +105,17 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
     if (jsonLd.state === 'none') return errorPage(NO_JSON_LD_FORM)
     return downloadResponse(`${JSON.stringify(jsonLd.credential, null, 2)}\n`, 'application/ld+json', `credential-${found.credentialId}.json`)
   })
+
+  // The card shows no verdict, so it needs no verification: only the credential, read by core.
+  router.get(paths[3]!, async (request: IRequest, club: string) => {
+    const id = param(request, 'credentialId')
+    const card = CREDENTIAL_ID.test(id) ? await issuer.verification.shareCard(club, id) : null
+    if (!card) return errorPage(NO_SUCH_CREDENTIAL)
+    if (ifNoneMatch(request, card.etag)) return cardResponse(null, card.etag)
+    return cardResponse(await card.png(), card.etag)
+  })
+
+  router.get(paths[4]!, () => scriptResponse(SHARE_JS))
 
   for (const path of paths) router.all(path, () => errorPage(METHOD_NOT_ALLOWED, { allow: 'GET, HEAD' }))
 

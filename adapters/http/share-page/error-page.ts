@@ -16,6 +16,9 @@ export const SERVER_ERROR: ErrorPage = { status: 500, ko: '일시적인 오류�
 /** The database is away for now (StorageUnavailable): sent with `Retry-After`, like the API's 503. */
 export const STORAGE_UNAVAILABLE: ErrorPage = { status: 503, ko: '잠시 서비스를 이용할 수 없습니다', en: 'Temporarily unavailable' }
 
+/** Too many share cards being drawn at once (503 `server-busy`): sent with `Retry-After`. */
+export const SERVER_BUSY: ErrorPage = { status: 503, ko: '요청이 많아 잠시 처리할 수 없습니다', en: 'Too busy right now' }
+
 /** The JSON-LD download before its proof is made (docs/data-integrity.md § Signing): sent with `Retry-After`. */
 export const JSON_LD_PENDING: ErrorPage = {
   status: 409,

@@ -10,7 +10,8 @@ export interface DocumentParts {
 
 /**
  * The HTML5 document around a share-host page: Korean first (`lang="ko"`, English marked `lang="en"` where
- * it appears), phone viewport, the inline style sheet, and no script at all. `noindex`: the page carries
+ * it appears), phone viewport, the inline style sheet, and no inline script (the share page loads its one
+ * script file, `/share.js`, from its body). `noindex`: the page carries
  * the recipient's name and is for the recipient to hand out, not for search engines to collect.
  */
 export function htmlDocument({ title, head = null, body }: DocumentParts): string {

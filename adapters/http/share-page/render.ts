@@ -3,6 +3,7 @@ import { html, type Interpolation, type Markup } from './html.ts'
 import { htmlDocument } from './layout.ts'
 import { linkedInAddUrl } from './linkedin.ts'
 import { walletBlock } from './wallet.ts'
+import { shareButton, shareScript } from './share-button.ts'
 import { socialMeta } from './social-meta.ts'
 import { verdictBanner, type VerdictTone } from './verdict.ts'
 import type { ShareView } from '../../../core/verification/share-view.ts'
@@ -18,14 +19,15 @@ export interface SharePageOptions {
 
 /**
  * The share page of a credential (docs/api.md §4.11): the live verdict, what the signed credential says, and
- * ways to take it away (downloads, verify link, LinkedIn, QR code). Server-rendered, no script; every
- * value goes through `html`, which escapes it.
+ * ways to take it away (share button, downloads, verify link, LinkedIn, QR code). Server-rendered; its one
+ * script, `/share.js`, only shows and runs the share button. Every value goes through `html`, which escapes it.
  */
 export function renderSharePage(view: ShareView, { qr, walletQr, now }: SharePageOptions): string {
   const verdict = verdictBanner(view, calendarDay)
   const { achievement, club } = view
+  const title = `${achievement.name} · ${club.name}`
   return htmlDocument({
-    title: `${achievement.name} · ${club.name}`,
+    title,
     head: socialMeta(view),
     body: html`<main class="card card--${verdict.tone}">
 <section class="verdict verdict--${verdict.tone}" role="status" aria-live="polite">
@@ -44,13 +46,14 @@ ${achievement.description ? section('설명', 'Description', html`<p class="desc
 ${criteria(achievement.narrative)}
 ${achievement.tags.length > 0 ? section('역량', 'Skills', html`<ul class="tags">${achievement.tags.map((tag) => html`<li>${tag}</li>`)}</ul>`) : null}
 ${offersWallet(verdict.tone) ? walletBlock(view, walletQr) : null}
-${takeAway(view, qr, verdict.tone)}
+${takeAway(view, qr, verdict.tone, title)}
 </div>
 <footer>
 <p>확인 시각 <span lang="en">Checked at</span> <time datetime="${new Date(now).toISOString()}">${minuteUtc(now)}</time></p>
 <p>자격증명 ID <span lang="en">Credential ID</span> ${view.credentialId} · Open Badges 3.0</p>
 </footer>
-</main>`,
+</main>
+${shareScript}`,
   })
 }
 
@@ -112,13 +115,14 @@ function jsonLdDownload(state: ShareView['jsonLd'], base: string): Markup | null
 }
 
 /**
- * Downloads, the verify link and the QR code stay whatever the verdict (anyone checking them sees it);
+ * Sharing, downloads, the verify link and the QR code stay whatever the verdict (anyone checking them sees it);
  * LinkedIn is offered only for what may still be shown off: not a revoked or forged credential.
  */
-function takeAway(view: ShareView, qr: string, tone: VerdictTone): Markup {
+function takeAway(view: ShareView, qr: string, tone: VerdictTone, title: string): Markup {
   const base = `/credentials/${encodeURIComponent(view.credentialId)}`
   return html`<section class="take">
 <h2>자격증명 가져가기<span lang="en">Take your credential</span></h2>
+${shareButton(view, title)}
 <ul class="actions">
 <li><a class="button" href="${base}/credential.jwt" download>JWT 내려받기 <span lang="en">Download JWT</span></a></li>
 ${jsonLdDownload(view.jsonLd, base)}

@@ -1,4 +1,5 @@
 import { html, type Markup } from './html.ts'
+import { SHARE_CARD_SIZE } from '../../../core/ports/share-card-renderer.ts'
 import type { ShareView } from '../../../core/verification/share-view.ts'
 
 const DESCRIPTION_LIMIT = 200
@@ -6,7 +7,9 @@ const DESCRIPTION_LIMIT = 200
 /**
  * Open Graph and Twitter card tags, for the preview a link gets where it is shared. They name the
  * achievement, the recipient and the club; never the recipient's e-mail (the view has none). The verdict
- * is left out: previews are cached by the sites that show them, the page itself is live.
+ * is left out: previews are cached by the sites that show them, the page itself is live. With a share
+ * card (docs/share-card.md), its absolute URL, size and a text alternative, and X's large-image card;
+ * without one, X's plain summary.
  */
 export function socialMeta(view: ShareView): Markup {
   const title = socialTitle(view)
@@ -18,9 +21,25 @@ export function socialMeta(view: ShareView): Markup {
 <meta property="og:url" content="${view.urls.share}">
 <meta property="og:site_name" content="${view.club.name}">
 <meta property="og:locale" content="ko_KR">
-<meta name="twitter:card" content="summary">
+${view.urls.card ? cardMeta(view.urls.card, shareCardAlt(view)) : html`<meta name="twitter:card" content="summary">`}
 <meta name="twitter:title" content="${title}">
 <meta name="twitter:description" content="${description}">`
+}
+
+function cardMeta(url: string, alt: string): Markup {
+  return html`<meta property="og:image" content="${url}">
+<meta property="og:image:type" content="image/png">
+<meta property="og:image:width" content="${SHARE_CARD_SIZE.width}">
+<meta property="og:image:height" content="${SHARE_CARD_SIZE.height}">
+<meta property="og:image:alt" content="${alt}">
+<meta name="twitter:card" content="summary_large_image">
+<meta name="twitter:image" content="${url}">
+<meta name="twitter:image:alt" content="${alt}">`
+}
+
+/** What the card shows, in words: the badge, the achievement and the club (no recipient: the card has none). */
+export function shareCardAlt(view: ShareView): string {
+  return `${view.achievement.name} 배지 · ${view.club.name} (${view.achievement.nameEn ?? view.achievement.name} badge)`
 }
 
 export function socialTitle(view: ShareView): string {

@@ -46,6 +46,10 @@ h2 span{color:#5b6472;font-weight:500;font-size:.9rem;margin-left:.35rem}
 .button{display:inline-block;padding:.5rem .9rem;border-radius:8px;border:1px solid #c9d0db;background:#fff;color:#1b1f24;text-decoration:none;font-weight:600;font-size:.95rem}
 .button:hover,.button:focus-visible{background:#f2f4f7}
 .button--waiting{color:#5b6573;border-style:dashed;font-weight:400}
+.button--share{cursor:pointer;font-family:inherit;background:#1b1f24;border-color:#1b1f24;color:#fff}
+.button--share:hover,.button--share:focus-visible{background:#3d4551}
+.share{margin:.5rem 0 .75rem}
+.share__status{margin:.35rem 0 0;min-height:1.2em;font-size:.9rem;color:#0b5d2b}
 .button--linkedin{background:#0a66c2;border-color:#0a66c2;color:#fff}
 .button--linkedin:hover,.button--linkedin:focus-visible{background:#004182}
 .verify label{display:block;margin:.75rem 0 .25rem;font-size:.9rem;color:#5b6472}
