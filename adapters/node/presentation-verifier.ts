@@ -30,13 +30,16 @@ export interface PresentationVerifierOptions {
 export function createPresentationVerifier({ timeBudgetMs = 2_000 }: PresentationVerifierOptions = {}): PresentationVerifier & { close(): Promise<void> } {
   // Started on first use: a process that checks no presentation (the admin CLI) starts no thread.
   let thread: ReturnType<typeof createVerifierThread> | null = null
+  let closed = false
   return {
     async verifyAuthentication(presentation, { challenge }, documentLoader) {
+      if (closed) return { verified: false, reason: 'The presentation verifier is closed.' }
       const refusal = didAuthenticationRefusal(presentation, challenge)
       if (refusal !== null) return { verified: false, reason: refusal }
       return (thread ??= createVerifierThread(timeBudgetMs)).verify(presentation, challenge, documentLoader)
     },
     async close() {
+      closed = true
       await thread?.close()
     },
   }
