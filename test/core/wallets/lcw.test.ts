@@ -297,6 +297,23 @@ describe('Learner Credential Wallet', () => {
     assert.equal((await wallet(params, valid)).status, 200, 'the same exchange, in bounds, still works')
   })
 
+  it('stops reading a chunked body that never ends at the limit', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    let pulled = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 4096
+        controller.enqueue(new Uint8Array(4096).fill(0x20))
+      },
+    })
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: endless, duplex: 'half' }
+    const response = await h.fetch(params.vc_request_url, init as RequestInit)
+    assert.equal(response.status, 413)
+    assert.equal((await response.json()).code, 'payload-too-large')
+    assert.ok(pulled <= 32 * 1024 + 2 * 4096, `${pulled} bytes pulled`)
+  })
+
   it('shows no button and refuses a request for a credential without a JSON-LD form', async () => {
     const pointer = await h.issueOne()
     setStoredProof(h.dbFile, pointer.id, '')
