@@ -1,12 +1,13 @@
 /**
- * The DID Authentication check on its worker thread (docs/learner-credential-wallet.md § Off the main
- * thread): a presentation the wallet signs verifies there, with its documents asked of the caller's loader;
+ * The DID Authentication check on its worker thread (docs/learner-credential-wallet.md § Off the main thread):
+ * a presentation the wallet signs verifies there, with its documents asked of the caller's loader;
  * a check past its time budget fails cleanly and the next one gets a fresh thread; the calling thread's
- * event loop keeps turning while a check runs; a presentation not of the wallet's shape never reaches the
+ * event loop stays idle while checks run; a presentation not of the wallet's shape never reaches the
  * thread; closed, the verifier refuses.
- * @see issue 37 (the exchange stalled the server)
+ * @see docs/decisions/0040-wallet-exchange-limits.md
  */
 import assert from 'node:assert/strict'
+import { performance } from 'node:perf_hooks'
 import { after, before, describe, it } from 'node:test'
 import { createPresentationVerifier } from '../../adapters/node/presentation-verifier.ts'
 import { didAuthenticationLoader } from '../../core/wallets/did-key.ts'
@@ -56,7 +57,7 @@ describe('createPresentationVerifier on a worker thread', () => {
   })
 
   it('fails a check past its time budget, and checks the next on a fresh thread', async () => {
-    const budgeted = createPresentationVerifier({ timeBudgetMs: 300 })
+    const budgeted = createPresentationVerifier({ timeBudgetMs: 1_000 })
     try {
       // Warm: the budget counts from when the thread, its libraries loaded, takes the check.
       assert.equal((await budgeted.verifyAuthentication(presentation, { challenge: 'the-exchange' }, didAuthenticationLoader)).verified, true)
@@ -64,8 +65,8 @@ describe('createPresentationVerifier on a worker thread', () => {
       const started = performance.now()
       const stuck = await budgeted.verifyAuthentication(presentation, { challenge: 'the-exchange' }, never)
       const elapsed = performance.now() - started
-      assert.deepEqual(stuck, { verified: false, reason: 'The presentation took longer than 300 ms to check.' })
-      assert.ok(elapsed >= 290 && elapsed < 2_000, `${elapsed.toFixed(0)} ms`)
+      assert.deepEqual(stuck, { verified: false, reason: 'The presentation took longer than 1000 ms to check.' })
+      assert.ok(elapsed >= 990 && elapsed < 5_000, `${elapsed.toFixed(0)} ms`)
       assert.deepEqual(await budgeted.verifyAuthentication(presentation, { challenge: 'the-exchange' }, didAuthenticationLoader), { verified: true })
     } finally {
       await budgeted.close()

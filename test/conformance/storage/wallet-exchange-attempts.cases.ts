@@ -10,7 +10,7 @@ const clock = { now: () => NOW }
  * The Learner Credential Wallet exchange's failed attempts (core/wallets/exchange-attempts.ts), kept in
  * the idempotency store: each failure takes a slot of its own, also when they come at once, so that the
  * exchange is used up after five on every node that shares the storage.
- * @see issue 37 (a failed POST did not use the exchange up)
+ * @see docs/decisions/0040-wallet-exchange-limits.md (a failed POST did not use the exchange up)
  */
 export function walletExchangeAttemptCases(open: OpenStorage, options: CaseOptions = {}): void {
   describe('wallet exchange attempts', () => {
