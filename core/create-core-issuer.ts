@@ -329,6 +329,7 @@ export function createCoreIssuerFromContext(
       await worker.stop()
       await ctx.signer.close?.()
       await ctx.dataIntegritySigner?.close?.()
+      await ctx.presentationVerifier?.close?.()
       await ctx.webhookTransport?.close?.()
       await ctx.shareCardRenderer?.close?.()
       await storage.close()

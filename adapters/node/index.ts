@@ -139,7 +139,7 @@ function fetchShaped(req: IncomingMessage): { method: string; headers: { get(nam
 
 export { createNodeSigner } from './signer.ts'
 export { createDataIntegritySigner } from './data-integrity-signer.ts'
-export { createPresentationVerifier } from './presentation-verifier.ts'
+export { createPresentationVerifier, type PresentationVerifierOptions } from './presentation-verifier.ts'
 export { createScryptPasswordHasher, SCRYPT_DEFAULTS, type ScryptPasswordHasherOptions } from './password-hasher.ts'
 export { createPasskeyVerifier } from './passkey-verifier.ts'
 

@@ -21,11 +21,14 @@ export interface PresentationVerifier {
    * for authentication. Every context and DID document MUST be loaded through `documentLoader`, never
    * fetched otherwise, in JSON-LD safe mode; only the signature suite's own context (which
    * `documentLoader` does not hold) comes from the suite's package. Never throws for a bad presentation:
-   * says why.
+   * says why. SHOULD NOT hold the caller's thread while it canonicalizes, and MUST answer `verified:
+   * false` rather than keep checking past its time budget (docs/learner-credential-wallet.md).
    */
   verifyAuthentication(
     presentation: Record<string, unknown>,
     expected: AuthenticationExpectation,
     documentLoader: DocumentLoader,
   ): Promise<AuthenticationResult>
+  /** Releases threads or other resources; `issuer.close()` calls it. */
+  close?(): Promise<void>
 }

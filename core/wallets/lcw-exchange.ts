@@ -4,7 +4,9 @@ import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import { didAuthenticationLoader } from './did-key.ts'
 import { LCW_EXCHANGE_TTL_SECONDS } from './lifetimes.ts'
-import { redeemOnce } from './redeem-once.ts'
+import { REDEEMED_CODE_SCOPE, redeemOnce } from './redeem-once.ts'
+import { didAuthenticationRefusal } from './did-authentication-shape.ts'
+import { failedAttemptsUsedUp, MAX_FAILED_ATTEMPTS, recordFailedAttempt } from './exchange-attempts.ts'
 import { redeemableCredential } from './redeemable-credential.ts'
 import { credentialIssuerId, lcwExchangeUrl } from './urls.ts'
 import type { WalletKeys } from './wallet-keys.ts'
@@ -28,19 +30,28 @@ export async function lcwRequest(ctx: IssuerContext, keys: WalletKeys, club: str
 }
 
 /**
+ * The largest body the exchange reads: a DID Authentication from the wallet is about 1.5 KB, and whatever
+ * is larger is no DID Authentication (docs/learner-credential-wallet.md § Before any JSON-LD work).
+ */
+export const LCW_PRESENTATION_MAX_BYTES = 32 * 1024
+
+/**
  * The wallet's POST to the exchange: its DID Authentication presentation, whose proof answers the
- * exchange as its challenge. Checked in this order, each refusal a problem and nothing written: the
- * exchange (signed by this issuer for this club, not expired), the credential (still offerable), the
- * presentation (Ed25519Signature2020 by the holder's did:key for `authentication`), and last the one
- * write, which makes the exchange used (`redeemOnce`, shared with OID4VCI codes). The answer is the
- * credential's JSON-LD form, as it is stored: the wallet's DID is not written into it (see the doc).
+ * exchange as its challenge. Checked in this order, each refusal a problem: the exchange (signed by this
+ * issuer for this club, not expired, neither completed nor used up by failures), the credential (still
+ * offerable), then the body, read only now (`readPresentation`): its shape on the JSON alone, then its
+ * proof (Ed25519Signature2020 by the holder's did:key for `authentication`) by the verifier, off the
+ * main thread. A refused body is a failed attempt, recorded; after `MAX_FAILED_ATTEMPTS` the exchange is
+ * used up. Last the one write of success, which makes the exchange used (`redeemOnce`, shared with
+ * OID4VCI codes). The answer is the credential's JSON-LD form, as it is stored: the wallet's DID is not
+ * written into it (see the doc).
  */
 export async function completeLcwExchange(
   ctx: IssuerContext,
   keys: WalletKeys,
   club: string,
   exchange: string,
-  body: unknown,
+  readPresentation: () => Promise<unknown>,
 ): Promise<Record<string, unknown>> {
   const verifier = ctx.presentationVerifier
   if (!verifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
@@ -51,23 +62,38 @@ export async function completeLcwExchange(
     })
   }
   const credential = await offerable(ctx, club, claims.sub)
-  if (typeof body !== 'object' || body === null || Array.isArray(body) || !isPresentation(body as Record<string, unknown>)) {
-    throw new ProblemError('invalid-presentation', {
-      detail: 'Send a DID Authentication verifiable presentation whose proof answers this exchange’s challenge.',
-    })
+  const attempts = { jti: claims.jti, expiresAt: claims.exp * 1000 }
+  await refuseUsedUp(ctx, attempts.jti)
+  try {
+    const body = await readPresentation()
+    const refusal = didAuthenticationRefusal(body, exchange)
+    if (refusal !== null) throw new ProblemError('invalid-presentation', { detail: refusal })
+    const result = await verifier.verifyAuthentication(body as Record<string, unknown>, { challenge: exchange }, didAuthenticationLoader)
+    if (!result.verified) throw new ProblemError('invalid-presentation', { detail: result.reason })
+  } catch (error) {
+    // Every refusal of the body counts (too large, not JSON, not a DID Authentication, a proof that fails or takes too long).
+    if (error instanceof ProblemError) await recordFailedAttempt(ctx, attempts)
+    throw error
   }
-  const result = await verifier.verifyAuthentication(body as Record<string, unknown>, { challenge: exchange }, didAuthenticationLoader)
-  if (!result.verified) throw new ProblemError('invalid-presentation', { detail: result.reason })
   const form = readyForm(credential)
-  if (!(await redeemOnce(ctx, { jti: claims.jti, expiresAt: claims.exp * 1000 }))) {
-    throw new ProblemError('wallet-exchange-used', {
-      detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.',
-    })
-  }
+  if (!(await redeemOnce(ctx, attempts))) throw exchangeUsed()
   return form
 }
 
-const isPresentation = (body: Record<string, unknown>): boolean => [body.type].flat().includes('VerifiablePresentation')
+/** Refuses, before the body is read, an exchange completed already or used up by failed attempts. */
+async function refuseUsedUp(ctx: IssuerContext, jti: string): Promise<void> {
+  if (await ctx.storage.idempotency.find(REDEEMED_CODE_SCOPE, jti)) throw exchangeUsed()
+  if (await failedAttemptsUsedUp(ctx, jti)) {
+    throw new ProblemError('wallet-exchange-used', {
+      detail: `This exchange failed ${MAX_FAILED_ATTEMPTS} times and is used up. Open the link on the credential’s page again.`,
+    })
+  }
+}
+
+const exchangeUsed = () =>
+  new ProblemError('wallet-exchange-used', {
+    detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.',
+  })
 
 /** The credential `credentialId` of `club` when a wallet may have it now, with its JSON-LD form ready. */
 async function offerable(ctx: IssuerContext, club: string, credentialId: string): Promise<CredentialRecord> {

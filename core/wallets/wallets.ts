@@ -35,9 +35,11 @@ export interface Wallets {
   lcwRequest(club: string, credentialId: string): Promise<string>
   /**
    * Learner Credential Wallet: completes the exchange with the wallet's DID Authentication presentation and
-   * answers the credential's JSON-LD form; also `wallet-exchange-not-found`, `invalid-presentation`, `wallet-exchange-used`.
+   * answers the credential's JSON-LD form; `readPresentation` yields the parsed body and is called once the
+   * exchange holds (its refusals count as failed attempts). Also `wallet-exchange-not-found`,
+   * `invalid-presentation`, `wallet-exchange-used`.
    */
-  lcwExchange(club: string, exchange: string, presentation: unknown): Promise<Record<string, unknown>>
+  lcwExchange(club: string, exchange: string, readPresentation: () => Promise<unknown>): Promise<Record<string, unknown>>
 }
 
 export function createWallets(ctx: IssuerContext): Wallets {
@@ -50,6 +52,6 @@ export function createWallets(ctx: IssuerContext): Wallets {
     nonce: (club) => createNonce(ctx, keys, club),
     credential: (club, accessToken, readRequest) => issueCredential(ctx, keys, club, accessToken, readRequest),
     lcwRequest: (club, credentialId) => lcwRequest(ctx, keys, club, credentialId),
-    lcwExchange: (club, exchange, presentation) => completeLcwExchange(ctx, keys, club, exchange, presentation),
+    lcwExchange: (club, exchange, readPresentation) => completeLcwExchange(ctx, keys, club, exchange, readPresentation),
   }
 }

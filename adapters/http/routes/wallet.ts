@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { CredentialError, OAuthError, ProblemError } from '../../../core/errors.ts'
+import { LCW_PRESENTATION_MAX_BYTES } from '../../../core/wallets/lcw-exchange.ts'
 import { mediaType, readBody, readJson } from '../body.ts'
 import { ANY_ORIGIN as ANY } from '../cors.ts'
 import { json } from '../responses.ts'
@@ -104,18 +105,31 @@ export async function lcwRequest({ issuer, request }: Call): Promise<Response> {
   return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store', ...ANY } })
 }
 
-/** The wallet's DID Authentication presentation (the body of `POST …/lcw-exchanges/{exchange}`), for the document. */
-export const lcwPresentationSchema = v.object({
-  '@context': v.array(v.string()),
+/**
+ * The wallet's DID Authentication presentation (the body of `POST …/lcw-exchanges/{exchange}`), for the
+ * document: no other member (core/wallets/did-authentication-shape.ts refuses one before any JSON-LD work).
+ */
+export const lcwPresentationSchema = v.strictObject({
+  '@context': v.union([v.string(), v.array(v.string())]),
   type: v.union([v.string(), v.array(v.string())]),
+  id: v.optional(v.string()),
   holder: v.string(),
-  proof: v.object({ type: v.literal('Ed25519Signature2020'), proofPurpose: v.literal('authentication'), challenge: v.string() }),
+  proof: v.strictObject({
+    type: v.literal('Ed25519Signature2020'),
+    created: v.optional(v.string()),
+    verificationMethod: v.string(),
+    proofPurpose: v.literal('authentication'),
+    challenge: v.string(),
+    domain: v.optional(v.string()),
+    proofValue: v.string(),
+  }),
 })
 
 /** `POST …/lcw-exchanges/{exchange}`: the wallet's DID Authentication in, the credential's JSON-LD form out, once. */
 export async function lcwExchange({ issuer, request }: Call): Promise<Response> {
-  const presentation = await readJson(request, issuer.config.maxBodyBytes)
-  return json(await issuer.wallets.lcwExchange(param(request, 'domain'), param(request, 'exchange'), presentation), 200, {
+  // A limit of its own, far below the API's: a DID Authentication is about 1.5 KB (docs/learner-credential-wallet.md).
+  const readPresentation = () => readJson(request, Math.min(LCW_PRESENTATION_MAX_BYTES, issuer.config.maxBodyBytes))
+  return json(await issuer.wallets.lcwExchange(param(request, 'domain'), param(request, 'exchange'), readPresentation), 200, {
     'cache-control': 'no-store',
     ...ANY,
   })

@@ -12,6 +12,7 @@ import { decodeJwt } from 'jose'
 import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
 import { createPresentationVerifier } from '../../../adapters/node/presentation-verifier.ts'
 import { jsonLdFormOf } from '../../../core/credentials/json-ld-form.ts'
+import type { PresentationVerifier } from '../../../core/ports/presentation-verifier.ts'
 import { verifyDataIntegrity } from '../../support/data-integrity-verifier.ts'
 import type { RawResponse } from '../../support/api-harness.ts'
 import {
@@ -27,9 +28,19 @@ import { CREDENTIAL_ISSUER, openWalletHarness, type WalletHarness } from './supp
 import { setStoredProof } from '../../support/stored-proof.ts'
 
 let h: WalletHarness
+/** How many presentations reached the verifier: a refusal on the JSON alone never does. */
+let verifierCalls = 0
 
 beforeEach(async () => {
-  h = await openWalletHarness({ presentationVerifier: createPresentationVerifier(), dataIntegritySigner: createDataIntegritySigner() })
+  const verifier = createPresentationVerifier()
+  const presentationVerifier: PresentationVerifier = {
+    verifyAuthentication(...args) {
+      verifierCalls++
+      return verifier.verifyAuthentication(...args)
+    },
+    close: () => verifier.close(),
+  }
+  h = await openWalletHarness({ presentationVerifier, dataIntegritySigner: createDataIntegritySigner() })
 })
 afterEach(() => h.close())
 
@@ -76,13 +87,20 @@ const get = async (url: string): Promise<RawResponse> => {
   return { status: response.status, headers: response.headers, text, body }
 }
 
-const redemptions = () => {
+const storedIn = (scope: string) => {
   const db = new Database(h.dbFile, { readonly: true })
   try {
-    return (db.prepare("SELECT count(*) AS n FROM idempotency_keys WHERE scope = 'oid4vci-code'").get() as { n: number }).n
+    return (db.prepare('SELECT count(*) AS n FROM idempotency_keys WHERE scope = ?').get(scope) as { n: number }).n
   } finally {
     db.close()
   }
+}
+const redemptions = () => storedIn('oid4vci-code')
+const failedAttempts = () => storedIn('lcw-exchange-failure')
+
+/** The presentation with its proof changed by `change`. */
+async function withProof(presentation: Record<string, unknown>, change: (proof: Record<string, unknown>) => unknown): Promise<Record<string, unknown>> {
+  return { ...presentation, proof: await change(presentation.proof as Record<string, unknown>) }
 }
 
 describe('Learner Credential Wallet', () => {
@@ -146,12 +164,13 @@ describe('Learner Credential Wallet', () => {
     assert.equal(redemptions(), 0)
   })
 
-  it('refuses a bad DID Authentication with a 400 that says why, and stores nothing', async () => {
+  it('refuses a bad DID Authentication with a 400 that says why, and stores nothing but the failed attempt', async () => {
     const issued = await issueWithJsonLdForm()
-    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    const link = (await lcwButtonOf(issued.shareUrl))!
     const profile = await mintProfile()
     const other = await mintProfile()
-    const valid = await didAuthentication(profile, params.challenge!)
+    const { challenge } = await tap(link)
+    const valid = await didAuthentication(profile, challenge!)
     const proof = valid.proof as Record<string, unknown> & { proofValue: string }
     const forgedProof = { ...proof, proofValue: `${proof.proofValue.slice(0, -4)}${proof.proofValue.endsWith('1111') ? '2222' : '1111'}` }
     // The other wallet's key, named as a key of the holder's DID: the holder's did:key has no such key.
@@ -160,31 +179,139 @@ describe('Learner Credential Wallet', () => {
       verificationKey: { ...other.verificationKey, id: `${profile.did}#${other.did.slice('did:key:'.length)}`, controller: profile.did },
     }
     const { proof: _proof, ...unproved } = valid
-    for (const [name, body, reason] of [
-      ['wrong challenge', await didAuthentication(profile, 'another-challenge'), /does not answer this exchange’s challenge/],
-      ['bad signature', { ...valid, proof: forgedProof }, /does not verify \(Invalid signature\.\)/],
-      ['another holder', await didAuthentication(profile, params.challenge!, other.did), /not by a key of the holder/],
-      // jsonld-signatures accepts a document when any one of its proofs verifies.
-      ['two proofs, one of them valid', { ...valid, proof: [proof, forgedProof] }, /exactly one proof/],
-      ['two valid proofs', { ...valid, proof: [proof, (await didAuthentication(profile, params.challenge!)).proof] }, /exactly one proof/],
-      ['no proof', unproved, /exactly one proof/],
-      ['another suite', { ...valid, proof: { ...proof, type: 'DataIntegrityProof' } }, /must be an Ed25519Signature2020 proof/],
-      ['another purpose', { ...valid, proof: { ...proof, proofPurpose: 'assertionMethod' } }, /purpose must be authentication/],
+    // Each case on an exchange of its own (the presentation answers its challenge): five failures use one up.
+    const cases: [string, (challenge: string) => Promise<unknown>, RegExp][] = [
+      ['wrong challenge', () => didAuthentication(profile, 'another-challenge'), /does not answer this exchange’s challenge/],
       [
-        'a key the holder’s did:key does not have',
-        await didAuthentication(otherKeyAsHolders, params.challenge!),
-        /does not verify \(.*neither a context clubcred holds nor an Ed25519 did:key/,
+        'bad signature',
+        async (c) => withProof(await didAuthentication(profile, c), (p) => ({ ...p, proofValue: forgedProof.proofValue })),
+        /does not verify \(Invalid signature\.\)/,
       ],
-      ['no presentation', {}, /Send a DID Authentication verifiable presentation/],
-    ] as const) {
-      const response = await wallet(params, body)
+      ['another holder', (c) => didAuthentication(profile, c, other.did), /not by a key of the holder/],
+      // jsonld-signatures accepts a document when any one of its proofs verifies.
+      ['two proofs, one of them valid', async (c) => withProof(await didAuthentication(profile, c), (p) => [p, forgedProof]), /exactly one proof/],
+      [
+        'two valid proofs',
+        async (c) => withProof(await didAuthentication(profile, c), async (p) => [p, (await didAuthentication(profile, c)).proof]),
+        /exactly one proof/,
+      ],
+      ['no proof', async () => unproved, /exactly one proof/],
+      [
+        'another suite',
+        async (c) => withProof(await didAuthentication(profile, c), (p) => ({ ...p, type: 'DataIntegrityProof' })),
+        /must be an Ed25519Signature2020 proof/,
+      ],
+      [
+        'another purpose',
+        async (c) => withProof(await didAuthentication(profile, c), (p) => ({ ...p, proofPurpose: 'assertionMethod' })),
+        /purpose must be authentication/,
+      ],
+      ['a key the holder’s did:key does not have', (c) => didAuthentication(otherKeyAsHolders, c), /not by a key of the holder/],
+      ['no presentation', async () => ({}), /Send a DID Authentication verifiable presentation/],
+    ]
+    for (const [name, body, reason] of cases) {
+      const params = await tap(link)
+      const response = await wallet(params, await body(params.challenge!))
       assert.equal(response.status, 400, name)
       const problem = await response.json()
       assert.equal(problem.code, 'invalid-presentation', name)
       assert.match(problem.detail, reason, name)
     }
-    assert.equal(redemptions(), 0, 'nothing stored')
-    assert.equal((await wallet(params, valid)).status, 200, 'the exchange still works')
+    assert.equal(redemptions(), 0, 'nothing redeemed')
+    assert.equal(failedAttempts(), cases.length, 'each refusal a failed attempt of its exchange')
+  })
+
+  it('uses an exchange up after five failed attempts: stored, refused before its body is read, and a new tap works', async () => {
+    const issued = await issueWithJsonLdForm()
+    const link = (await lcwButtonOf(issued.shareUrl))!
+    const profile = await mintProfile()
+    const params = await tap(link)
+    const wrong = await didAuthentication(profile, 'another-challenge')
+    for (let attempt = 1; attempt <= 4; attempt++) assert.equal((await wallet(params, wrong)).status, 400)
+    // Four failures leave the exchange open: the genuine wallet still completes it.
+    assert.equal((await wallet(params, await didAuthentication(profile, params.challenge!))).status, 200)
+
+    const again = await tap(link)
+    const bodies = [wrong, 'not json', { ...wrong, verifiableCredential: [] }, wrong, wrong]
+    for (const body of bodies) {
+      const response = await h.fetch(again.vc_request_url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      })
+      assert.equal(response.status, 400, await response.clone().text())
+    }
+    const calls = verifierCalls
+    const used = await wallet(again, await didAuthentication(profile, again.challenge!))
+    assert.equal(used.status, 409)
+    const problem = await used.json()
+    assert.equal(problem.code, 'wallet-exchange-used')
+    assert.match(problem.detail, /failed 5 times and is used up/)
+    assert.equal(verifierCalls, calls, 'the used-up exchange never reached the verifier')
+    const fresh = await tap(link)
+    assert.equal((await wallet(fresh, await didAuthentication(profile, fresh.challenge!))).status, 200)
+  })
+
+  it('refuses a presentation stuffed with credentials or other members, or a proof of another kind, before any JSON-LD work', async () => {
+    const issued = await issueWithJsonLdForm()
+    const link = (await lcwButtonOf(issued.shareUrl))!
+    const profile = await mintProfile()
+    const stuffed = (valid: Record<string, unknown>) => ({ ...valid, verifiableCredential: [issued.credential, issued.credential] })
+    const cases: [string, (valid: Record<string, unknown>) => unknown, RegExp][] = [
+      ['credentials', stuffed, /holds only @context, type, id, holder and proof, not "verifiableCredential"/],
+      ['another member', (valid) => ({ ...valid, name: 'x' }), /not "name"/],
+      [
+        'an inline context',
+        (valid) => ({ ...valid, '@context': [...(valid['@context'] as string[]), { '@vocab': 'https://example.com/#' }] }),
+        /@context must name at most 4 contexts by URL/,
+      ],
+      ['a holder of another DID method', (valid) => ({ ...valid, holder: 'did:web:example.com' }), /holder must be an Ed25519 did:key/],
+      ['a proof with more members', (valid) => withProof(valid, (p) => ({ ...p, nonce: { deep: [1, 2, 3] } })), /which a DID Authentication proof does not/],
+      ['a proof value too long', (valid) => withProof(valid, (p) => ({ ...p, proofValue: `z${'1'.repeat(2000)}` })), /one Ed25519 signature/],
+      ['an array', () => [], /Send a DID Authentication verifiable presentation/],
+    ]
+    for (const [name, body, reason] of cases) {
+      const params = await tap(link)
+      const calls = verifierCalls
+      const response = await wallet(params, await body(await didAuthentication(profile, params.challenge!)))
+      assert.equal(response.status, 400, name)
+      const problem = await response.json()
+      assert.equal(problem.code, 'invalid-presentation', name)
+      assert.match(problem.detail, reason, name)
+      assert.equal(verifierCalls, calls, `${name}: refused before the verifier`)
+    }
+  })
+
+  it('reads at most 32 KiB of a presentation: 413 payload-too-large, a failed attempt', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    const valid = await didAuthentication(await mintProfile(), params.challenge!)
+    const padded = JSON.stringify({ ...valid, id: `urn:x:${'a'.repeat(32 * 1024)}` })
+    const response = await h.fetch(params.vc_request_url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: padded })
+    assert.equal(response.status, 413)
+    assert.match(response.headers.get('content-type')!, /application\/problem\+json/)
+    const problem = await response.json()
+    assert.equal(problem.code, 'payload-too-large')
+    assert.equal(problem.detail, 'The request body exceeds 32768 bytes.')
+    assert.equal(failedAttempts(), 1)
+    assert.equal((await wallet(params, valid)).status, 200, 'the same exchange, in bounds, still works')
+  })
+
+  it('stops reading a chunked body that never ends at the limit', async () => {
+    const issued = await issueWithJsonLdForm()
+    const params = await tap((await lcwButtonOf(issued.shareUrl))!)
+    let pulled = 0
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += 4096
+        controller.enqueue(new Uint8Array(4096).fill(0x20))
+      },
+    })
+    const init = { method: 'POST', headers: { 'content-type': 'application/json' }, body: endless, duplex: 'half' }
+    const response = await h.fetch(params.vc_request_url, init as RequestInit)
+    assert.equal(response.status, 413)
+    assert.equal((await response.json()).code, 'payload-too-large')
+    assert.ok(pulled <= 32 * 1024 + 2 * 4096, `${pulled} bytes pulled`)
   })
 
   it('shows no button and refuses a request for a credential without a JSON-LD form', async () => {
