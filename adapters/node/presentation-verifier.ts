@@ -11,6 +11,12 @@ export interface PresentationVerifierOptions {
    * check, after its libraries are loaded. Default: 2,000 ms.
    */
   timeBudgetMs?: number
+  /**
+   * How many checks may wait for the thread; one more fails at once (`verified: false`, "busy") rather than
+   * waiting behind them, so that a flood of well-shaped presentations holds memory and wallets' waits to a
+   * bound. Default: 64 (about three seconds of genuine checks).
+   */
+  maxWaiting?: number
 }
 
 /**
@@ -27,7 +33,9 @@ export interface PresentationVerifierOptions {
  * @example
  * const result = await createPresentationVerifier().verifyAuthentication(presentation, { challenge }, didAuthenticationLoader)
  */
-export function createPresentationVerifier({ timeBudgetMs = 2_000 }: PresentationVerifierOptions = {}): PresentationVerifier & { close(): Promise<void> } {
+export function createPresentationVerifier({ timeBudgetMs = 2_000, maxWaiting = 64 }: PresentationVerifierOptions = {}): PresentationVerifier & {
+  close(): Promise<void>
+} {
   // Started on first use: a process that checks no presentation (the admin CLI) starts no thread.
   let thread: ReturnType<typeof createVerifierThread> | null = null
   let closed = false
@@ -36,7 +44,7 @@ export function createPresentationVerifier({ timeBudgetMs = 2_000 }: Presentatio
       if (closed) return { verified: false, reason: 'The presentation verifier is closed.' }
       const refusal = didAuthenticationRefusal(presentation, challenge)
       if (refusal !== null) return { verified: false, reason: refusal }
-      return (thread ??= createVerifierThread(timeBudgetMs)).verify(presentation, challenge, documentLoader)
+      return (thread ??= createVerifierThread(timeBudgetMs, maxWaiting)).verify(presentation, challenge, documentLoader)
     },
     async close() {
       closed = true
@@ -112,7 +120,7 @@ type ThreadMessage =
  * One thread and a queue: checks are milliseconds each, one at a time, so that the budget of each is its
  * own. A thread that overruns its budget, or dies, is terminated and a fresh one takes the queue.
  */
-function createVerifierThread(timeBudgetMs: number) {
+function createVerifierThread(timeBudgetMs: number, maxWaiting: number) {
   const modules = THREAD_MODULES.map((specifier) => import.meta.resolve(specifier))
   const queue: Check[] = []
   let nextCheck = 0
@@ -189,6 +197,8 @@ function createVerifierThread(timeBudgetMs: number) {
   return {
     verify(presentation: Record<string, unknown>, challenge: string, documentLoader: DocumentLoader): Promise<AuthenticationResult> {
       if (closed) return Promise.resolve({ verified: false, reason: 'The presentation verifier is closed.' })
+      if (queue.length >= maxWaiting)
+        return Promise.resolve({ verified: false, reason: 'The server is busy checking other presentations; try again in a moment.' })
       return new Promise((resolve) => {
         const id = nextCheck++
         queue.push({ id, message: { type: 'verify', check: id, presentation, challenge }, documentLoader, resolve })

@@ -56,6 +56,20 @@ describe('createPresentationVerifier on a worker thread', () => {
     assert.ok(utilization < 0.5, `the event loop was busy ${(utilization * 100).toFixed(0)}% of the time`)
   })
 
+  it('refuses a check at once when its queue is full, and checks those it took', async () => {
+    const bounded = createPresentationVerifier({ maxWaiting: 2 })
+    try {
+      const checks = await Promise.all(
+        Array.from({ length: 8 }, () => bounded.verifyAuthentication(presentation, { challenge: 'the-exchange' }, didAuthenticationLoader)),
+      )
+      const busy = checks.filter((check) => !check.verified && /busy/.test(check.reason))
+      assert.ok(busy.length >= 5, `at most one running and two waiting: ${JSON.stringify(checks)}`)
+      assert.equal(checks.filter((check) => check.verified).length, checks.length - busy.length, 'the others verify')
+    } finally {
+      await bounded.close()
+    }
+  })
+
   it('fails a check past its time budget, and checks the next on a fresh thread', async () => {
     const budgeted = createPresentationVerifier({ timeBudgetMs: 1_000 })
     try {
