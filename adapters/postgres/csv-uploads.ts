@@ -1,6 +1,6 @@
 import { chunksOf, type Database } from './database.ts'
 import type { CsvUploadStore } from '../../core/ports/storage.ts'
-import { toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
@@ -45,6 +45,20 @@ export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
         FROM csv_upload_rows AS r LEFT JOIN credentials AS c ON c.issuance_id = r.issuance_id
         WHERE r.upload_id = ${uploadId}`
       return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+    async putFile(file) {
+      await sql`INSERT INTO csv_files (club, digest, text, created_at) VALUES (${file.club}, ${file.digest}, ${file.text}, ${file.createdAt})
+        ON CONFLICT (club, digest) DO UPDATE SET created_at = excluded.created_at`
+    },
+    async findFile(club, digest) {
+      const [row] = await sql`SELECT club, digest, text, created_at FROM csv_files WHERE club = ${club} AND digest = ${digest}`
+      return row ? toCsvFile(row) : null
+    },
+    async deleteFile(club, digest) {
+      return (await sql`DELETE FROM csv_files WHERE club = ${club} AND digest = ${digest}`).count > 0
+    },
+    async purgeFiles(createdBefore) {
+      return (await sql`DELETE FROM csv_files WHERE created_at < ${createdBefore}`).count
     },
   }
 }

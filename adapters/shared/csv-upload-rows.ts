@@ -1,4 +1,4 @@
-import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
+import type { CsvFile, CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { IssueMode } from '../../core/issuances/issuance.ts'
 import { nullableNum, nullableStr, num, str, type SqlRow } from './sql-values.ts'
 
@@ -31,3 +31,10 @@ export const csvUploadRowValues = (row: CsvUploadRow) =>
   [row.uploadId, row.line, row.externalUserId, row.name, row.email, row.status, row.issuanceId, row.code, row.message, row.field] as const
 
 export const CSV_UPLOAD_ROW_COLUMNS = 'upload_id, line, external_user_id, name, email, status, issuance_id, code, message, field'
+
+export const toCsvFile = (row: SqlRow): CsvFile => ({
+  club: str(row.club),
+  digest: str(row.digest),
+  text: str(row.text),
+  createdAt: num(row.created_at),
+})

@@ -1,6 +1,6 @@
 import { rowsAtOnce, type Database } from './database.ts'
 import type { CsvUploadStore } from '../../core/ports/storage.ts'
-import { CSV_UPLOAD_ROW_COLUMNS, csvUploadRowValues, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { CSV_UPLOAD_ROW_COLUMNS, csvUploadRowValues, toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore(db: Database): CsvUploadStore {
@@ -43,6 +43,25 @@ export function createCsvUploadStore(db: Database): CsvUploadStore {
         uploadId,
       )
       return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+    async putFile(file) {
+      db.run(
+        'INSERT INTO csv_files (club, digest, text, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (club, digest) DO UPDATE SET created_at = excluded.created_at',
+        file.club,
+        file.digest,
+        file.text,
+        file.createdAt,
+      )
+    },
+    async findFile(club, digest) {
+      const row = db.get('SELECT club, digest, text, created_at FROM csv_files WHERE club = ? AND digest = ?', club, digest)
+      return row ? toCsvFile(row) : null
+    },
+    async deleteFile(club, digest) {
+      return db.run('DELETE FROM csv_files WHERE club = ? AND digest = ?', club, digest) > 0
+    },
+    async purgeFiles(createdBefore) {
+      return db.run('DELETE FROM csv_files WHERE created_at < ?', createdBefore)
     },
   }
 }
