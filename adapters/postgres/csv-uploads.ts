@@ -1,6 +1,6 @@
 import { chunksOf, type Database } from './database.ts'
 import type { CsvUploadStore } from '../../core/ports/storage.ts'
-import { toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { csvFileParts, toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
@@ -47,12 +47,21 @@ export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
       return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
     },
     async putFile(file) {
-      await sql`INSERT INTO csv_files (club, digest, text, created_at) VALUES (${file.club}, ${file.digest}, ${file.text}, ${file.createdAt})
-        ON CONFLICT (club, digest) DO UPDATE SET created_at = excluded.created_at`
+      // A concurrent unit keeping the same file waits here for the first to end, then inserts nothing.
+      const inserted =
+        await sql`INSERT INTO csv_files (club, digest, created_at) VALUES (${file.club}, ${file.digest}, ${file.createdAt}) ON CONFLICT DO NOTHING`
+      // Under one digest the text is the same: a file kept again only lives longer.
+      if (inserted.count === 0) {
+        await sql`UPDATE csv_files SET created_at = ${file.createdAt} WHERE club = ${file.club} AND digest = ${file.digest}`
+        return
+      }
+      for (const [part, text] of csvFileParts(file.text).entries()) {
+        await sql`INSERT INTO csv_file_parts (club, digest, part, text) VALUES (${file.club}, ${file.digest}, ${part}, ${text})`
+      }
     },
     async findFile(club, digest) {
-      const [row] = await sql`SELECT club, digest, text, created_at FROM csv_files WHERE club = ${club} AND digest = ${digest}`
-      return row ? toCsvFile(row) : null
+      const [row] = await sql`SELECT club, digest, created_at FROM csv_files WHERE club = ${club} AND digest = ${digest}`
+      return row ? toCsvFile(row, await sql`SELECT text FROM csv_file_parts WHERE club = ${club} AND digest = ${digest} ORDER BY part`) : null
     },
     async deleteFile(club, digest) {
       return (await sql`DELETE FROM csv_files WHERE club = ${club} AND digest = ${digest}`).count > 0

@@ -8,6 +8,7 @@ import type { IssueBody } from '../inputs.ts'
 import type { IssueMode } from '../issuances/issuance.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from './csv-upload.ts'
+import { fileDigestOf, nextTurn } from './file-digest.ts'
 
 /** At most this many recipient rows in one file (docs/admin-console.md § Issuing by CSV). */
 export const MAX_CSV_ROWS = 10_000
@@ -107,18 +108,6 @@ async function digestOf(value: unknown): Promise<string> {
   return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)))))
 }
 
-/** The address of a kept file: SHA-256 of its text in UTF-8, lowercase hex. */
-async function fileDigestOf(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))
-  return Array.from(digest, (byte) => byte.toString(16).padStart(2, '0')).join('')
-}
-
-/**
- * A turn of the event loop (a macrotask, not a microtask): requests waiting on the network are served
- * before the next chunk of a large file.
- */
-const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0))
-
 /** The file's recipients, read with pauses; a file without a recipient row is `csv-no-rows`. */
 async function recipientsOf(text: string): Promise<CsvRecipient[]> {
   const recipients = await csvRecipientsPaced(text, { maxRows: MAX_CSV_ROWS, pause: nextTurn })
@@ -147,7 +136,7 @@ export function createCsvUploads(ctx: IssuerContext, issue: Issue): CsvUploads {
   return {
     async preview(club, { achievementFormId, mode, text }) {
       const outcomes = await judge(club, { achievementFormId, mode, recipients: await recipientsOf(text) })
-      const digest = await fileDigestOf(text)
+      const digest = await fileDigestOf(text, nextTurn)
       await storage.transaction((tx) => tx.csvUploads.putFile({ club, digest, text, createdAt: ctx.clock.now() }), { club })
       return { digest, outcomes }
     },

@@ -2,6 +2,7 @@ import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { CsvError } from '../../../core/issuances/recipients-csv.ts'
 import { MAX_CSV_ROWS, type CsvConfirmation } from '../../../core/csv-uploads/csv-uploads.ts'
+import { nextTurn } from '../../../core/csv-uploads/file-digest.ts'
 import { htmlResponse, jsonResponse, scriptResponse, seeOther } from './responses.ts'
 import { messagePage } from './pages.ts'
 import { createWorkGate } from './work-gate.ts'
@@ -65,11 +66,24 @@ const CHOOSE_TEMPLATE: Words = { ko: '템플릿을 선택하세요.', en: 'Choos
 
 const refusalOf = (code: string): CsvRefusal => ({ field: 'csv', words: CSV_WORDS[code]!, code })
 
-/** UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. */
-function decode(bytes: Uint8Array): string | null {
+/** Bytes decoded between two pauses: 16 MiB at once holds the event loop for a fifth of a second. */
+const DECODE_SLICE = 1024 * 1024
+
+/**
+ * UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. A slice at a
+ * time with a turn of the event loop between, the decoder carrying a character split by a slice over.
+ */
+async function decode(bytes: Uint8Array): Promise<string | null> {
   for (const label of ['utf-8', 'euc-kr']) {
+    const decoder = new TextDecoder(label, { fatal: true })
+    const parts: string[] = []
     try {
-      return new TextDecoder(label, { fatal: true }).decode(bytes)
+      for (let start = 0; start < bytes.byteLength; start += DECODE_SLICE) {
+        parts.push(decoder.decode(bytes.subarray(start, start + DECODE_SLICE), { stream: true }))
+        await nextTurn()
+      }
+      parts.push(decoder.decode())
+      return parts.join('')
     } catch {
       // the next encoding
     }
@@ -80,11 +94,11 @@ function decode(bytes: Uint8Array): string | null {
 const stringOf = (form: URLSearchParams, name: string) => form.get(name) ?? ''
 
 /** The CSV of an upload: the file when one was chosen, else the pasted text; or why it cannot be read. */
-function csvTextOf({ form, files }: PostedForm): { text: string } | { code: string } {
+async function csvTextOf({ form, files }: PostedForm): Promise<{ text: string } | { code: string }> {
   const file = files.get('file')
   if (file && file.bytes.byteLength > 0) {
     if (file.bytes.byteLength > MAX_CSV_BYTES) return { code: 'csv-too-large' }
-    const text = decode(file.bytes)
+    const text = await decode(file.bytes)
     return text === null ? { code: 'csv-encoding' } : { text }
   }
   const text = stringOf(form, 'csv')
@@ -148,10 +162,10 @@ export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionFor
       // A pasted text is shown again; a file is not (it may be megabytes, and the field cannot be refilled).
       pasted: file && file.bytes.byteLength > 0 ? '' : stringOf(form, 'csv'),
     }
-    const csv = csvTextOf(checked)
-    if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
     const templateId = templateIdOf(values.achievementFormId)
     const answer = await gate.run(async () => {
+      const csv = await csvTextOf(checked)
+      if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
       try {
         const { digest, outcomes } = await issuer.csvUploads.preview(session.club, { achievementFormId: templateId, mode: values.mode, text: csv.text })
         const template = await issuer.achievements.read(session.club, templateId)
