@@ -1,9 +1,9 @@
 /**
- * A CSV preview of 16 MiB against the real server process on loopback, measured from outside (issue 37,
- * docs/admin-console.md § Issuing by CSV): 10,000 rows, every row an error, as the outside review sent
- * it. While the preview runs, `/healthz` is asked every 50 ms and answers each time in under 500 ms; the
+ * A CSV preview of 16 MiB against the real server process on loopback, measured from outside
+ * (docs/admin-console.md § Issuing by CSV): 10,000 rows, every row an error, as an outside security
+ * review sent it. While the preview runs, `/healthz` is asked every 50 ms and answers each time in under 500 ms; the
  * server's resident memory, read from /proc, grows by less than 256 MiB; the page is under 2 MiB.
- * @see issue 37
+ * @see docs/decisions/0041-csv-preview-kept-server-side.md
  */
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'

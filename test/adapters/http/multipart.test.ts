@@ -2,7 +2,7 @@
  * The console's multipart reader against bodies serialized by the platform (undici's FormData, which
  * this project did not write) and by hand: fields, files as views of the body, an empty file input,
  * names as browsers escape them, a preamble, and malformed bodies.
- * @see issue 37
+ * @see docs/decisions/0041-csv-preview-kept-server-side.md
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
