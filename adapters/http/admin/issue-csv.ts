@@ -35,7 +35,7 @@ export const MAX_CSV_BYTES = 16 * 1024 * 1024
 const MAX_UPLOAD_BYTES = MAX_CSV_BYTES + 64 * 1024
 /**
  * Previews, confirmations and outcome downloads running at once in a process; one more is 503 with
- * `Retry-After`. Each holds a file of up to 16 MiB and its rows (about 100 MiB at the most at its peak,
+ * `Retry-After`. Each holds a file of up to 16 MiB, its text and its rows (under 100 MiB at its peak,
  * measured: docs/admin-console.md § Issuing by CSV), so two bound the memory they take together.
  */
 export const CSV_WORK_AT_ONCE = 2
