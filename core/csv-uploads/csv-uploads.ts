@@ -149,7 +149,8 @@ export function createCsvUploads(ctx: IssuerContext, issue: Issue): CsvUploads {
     async issue(club, confirmation, nonce) {
       const input = await keptInput(club, confirmation)
       if (!input) return null
-      const key = await digestOf({ nonce, achievementFormId: input.achievementFormId, mode: input.mode, recipients: input.recipients })
+      // The file's digest stands for its rows: hashing 10,000 rows again would hold the event loop.
+      const key = await digestOf({ nonce, achievementFormId: input.achievementFormId, mode: input.mode, file: confirmation.digest })
       let upload: CsvUpload | null = null
       let recorded = new Set<number>()
       for (const [c, chunk] of chunksOf(input.recipients).entries()) {
