@@ -1,10 +1,11 @@
 import type { CsvUploadRow, CsvUploadStore } from '../../core/ports/storage.ts'
-import { type Journal, put } from './journal.ts'
+import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
 export function createCsvUploadStore(state: State, journal: Journal): CsvUploadStore {
   const byKey = (club: string, key: string) => [...state.csvUploads.values()].find((upload) => upload.club === club && upload.key === key)
+  const fileKey = (club: string, digest: string) => `${club} ${digest}`
   const rowsOf = (uploadId: string): CsvUploadRow[] => [...(state.csvUploadRows.get(uploadId)?.values() ?? [])]
   return {
     async claim(upload) {
@@ -34,6 +35,21 @@ export function createCsvUploadStore(state: State, journal: Journal): CsvUploadS
       const issued = rows.filter((row) => row.status === 'issued')
       const signed = issued.filter((row) => state.credentialByIssuance.has(row.issuanceId!)).length
       return { recorded: rows.length, issued: issued.length, signed }
+    },
+    async putFile(file) {
+      put(journal, state.csvFiles, fileKey(file.club, file.digest), copy(file))
+    },
+    async findFile(club, digest) {
+      const file = state.csvFiles.get(fileKey(club, digest))
+      return file ? copy(file) : null
+    },
+    async deleteFile(club, digest) {
+      return remove(journal, state.csvFiles, fileKey(club, digest))
+    },
+    async purgeFiles(createdBefore) {
+      let purged = 0
+      for (const [key, file] of state.csvFiles) if (file.createdAt < createdBefore && remove(journal, state.csvFiles, key)) purged++
+      return purged
     },
   }
 }

@@ -5,7 +5,7 @@ import type { Club } from '../../core/clubs/club.ts'
 import type { Admin, AdminLoginFailureWindow } from '../../core/admins/admin.ts'
 import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
-import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
+import type { CsvFile, CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type {
   ApiKeyRecord,
@@ -38,6 +38,8 @@ export interface State {
   csvUploads: Map<string, CsvUpload>
   /** Keyed by upload id, then by line. */
   csvUploadRows: Map<string, Map<number, CsvUploadRow>>
+  /** Previewed files, keyed by club and digest (`csvFileKey`). */
+  csvFiles: Map<string, CsvFile>
   keys: Map<string, StoredKey>
   achievements: Map<number, Omit<AchievementTemplate, 'requirements'>>
   requirements: Map<number, Requirement & { templateId: number }>
@@ -87,6 +89,7 @@ export function createState(): State {
     passkeyChallenges: new Map(),
     csvUploads: new Map(),
     csvUploadRows: new Map(),
+    csvFiles: new Map(),
     keys: new Map(),
     achievements: new Map(),
     requirements: new Map(),

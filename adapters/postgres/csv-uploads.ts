@@ -1,6 +1,6 @@
 import { chunksOf, type Database } from './database.ts'
 import type { CsvUploadStore } from '../../core/ports/storage.ts'
-import { toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { csvFileParts, toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
@@ -45,6 +45,29 @@ export function createCsvUploadStore({ sql }: Database): CsvUploadStore {
         FROM csv_upload_rows AS r LEFT JOIN credentials AS c ON c.issuance_id = r.issuance_id
         WHERE r.upload_id = ${uploadId}`
       return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+    async putFile(file) {
+      // A concurrent unit keeping the same file waits here for the first to end, then inserts nothing.
+      const inserted =
+        await sql`INSERT INTO csv_files (club, digest, created_at) VALUES (${file.club}, ${file.digest}, ${file.createdAt}) ON CONFLICT DO NOTHING`
+      // Under one digest the text is the same: a file kept again only lives longer.
+      if (inserted.count === 0) {
+        await sql`UPDATE csv_files SET created_at = ${file.createdAt} WHERE club = ${file.club} AND digest = ${file.digest}`
+        return
+      }
+      for (const [part, text] of csvFileParts(file.text).entries()) {
+        await sql`INSERT INTO csv_file_parts (club, digest, part, text) VALUES (${file.club}, ${file.digest}, ${part}, ${text})`
+      }
+    },
+    async findFile(club, digest) {
+      const [row] = await sql`SELECT club, digest, created_at FROM csv_files WHERE club = ${club} AND digest = ${digest}`
+      return row ? toCsvFile(row, await sql`SELECT text FROM csv_file_parts WHERE club = ${club} AND digest = ${digest} ORDER BY part`) : null
+    },
+    async deleteFile(club, digest) {
+      return (await sql`DELETE FROM csv_files WHERE club = ${club} AND digest = ${digest}`).count > 0
+    },
+    async purgeFiles(createdBefore) {
+      return (await sql`DELETE FROM csv_files WHERE created_at < ${createdBefore}`).count
     },
   }
 }

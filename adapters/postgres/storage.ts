@@ -64,7 +64,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   adminSessions: ['findByIdHash'],
   adminPasskeys: ['findByCredentialId', 'listByAdmin'],
   passkeyChallenges: [],
-  csvUploads: ['findById', 'listRows', 'progress'],
+  csvUploads: ['findById', 'listRows', 'progress', 'findFile'],
   keys: ['findActive', 'findByKid', 'listByOwner', 'listActive'],
   achievements: ['findById', 'list', 'countByClub'],
   snapshots: ['findById'],

@@ -1,4 +1,4 @@
-import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
+import type { CsvFile, CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { IssueMode } from '../../core/issuances/issuance.ts'
 import { nullableNum, nullableStr, num, str, type SqlRow } from './sql-values.ts'
 
@@ -31,3 +31,30 @@ export const csvUploadRowValues = (row: CsvUploadRow) =>
   [row.uploadId, row.line, row.externalUserId, row.name, row.email, row.status, row.issuanceId, row.code, row.message, row.field] as const
 
 export const CSV_UPLOAD_ROW_COLUMNS = 'upload_id, line, external_user_id, name, email, status, issuance_id, code, message, field'
+
+/** Characters of a kept file per stored part: at most 3 MiB of UTF-8, one short statement. */
+const FILE_PART = 1024 * 1024
+
+/**
+ * A kept file's text in the parts the SQL adapters store, in order: none ends between the two halves
+ * of a surrogate pair, which a database would store as two replacement characters.
+ */
+export function csvFileParts(text: string): string[] {
+  const parts: string[] = []
+  for (let start = 0; start < text.length;) {
+    let end = Math.min(start + FILE_PART, text.length)
+    const last = text.charCodeAt(end - 1)
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end++
+    parts.push(text.slice(start, end))
+    start = end
+  }
+  return parts
+}
+
+/** A kept file from its row and its parts' texts in order. */
+export const toCsvFile = (row: SqlRow, parts: SqlRow[]): CsvFile => ({
+  club: str(row.club),
+  digest: str(row.digest),
+  text: parts.map((part) => str(part.text)).join(''),
+  createdAt: num(row.created_at),
+})

@@ -1,6 +1,7 @@
 import { rowsAtOnce, type Database } from './database.ts'
 import type { CsvUploadStore } from '../../core/ports/storage.ts'
-import { CSV_UPLOAD_ROW_COLUMNS, csvUploadRowValues, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { CSV_UPLOAD_ROW_COLUMNS, csvFileParts, csvUploadRowValues, toCsvFile, toCsvUpload, toCsvUploadRow } from '../shared/csv-upload-rows.ts'
+import { nextTurn } from '../../core/csv-uploads/file-digest.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCsvUploadStore(db: Database): CsvUploadStore {
@@ -43,6 +44,34 @@ export function createCsvUploadStore(db: Database): CsvUploadStore {
         uploadId,
       )
       return { recorded: num(row?.recorded), issued: num(row?.issued), signed: num(row?.signed) }
+    },
+    async putFile(file) {
+      const inserted = db.run(
+        'INSERT INTO csv_files (club, digest, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+        file.club,
+        file.digest,
+        file.createdAt,
+      )
+      // Under one digest the text is the same: a file kept again only lives longer.
+      if (inserted === 0) {
+        db.run('UPDATE csv_files SET created_at = ? WHERE club = ? AND digest = ?', file.createdAt, file.club, file.digest)
+        return
+      }
+      for (const [part, text] of csvFileParts(file.text).entries()) {
+        db.run('INSERT INTO csv_file_parts (club, digest, part, text) VALUES (?, ?, ?, ?)', file.club, file.digest, part, text)
+        // The statements are synchronous: other requests run between the parts (the unit stays open).
+        await nextTurn()
+      }
+    },
+    async findFile(club, digest) {
+      const row = db.get('SELECT club, digest, created_at FROM csv_files WHERE club = ? AND digest = ?', club, digest)
+      return row ? toCsvFile(row, db.all('SELECT text FROM csv_file_parts WHERE club = ? AND digest = ? ORDER BY part', club, digest)) : null
+    },
+    async deleteFile(club, digest) {
+      return db.run('DELETE FROM csv_files WHERE club = ? AND digest = ?', club, digest) > 0
+    },
+    async purgeFiles(createdBefore) {
+      return db.run('DELETE FROM csv_files WHERE created_at < ?', createdBefore)
     },
   }
 }

@@ -44,3 +44,20 @@ export interface CsvUploadProgress {
   issued: number
   signed: number
 }
+
+/**
+ * A file previewed and not confirmed yet (docs/admin-console.md § Issuing by CSV), kept in storage so
+ * that any node can take its confirmation without the browser sending the file again: addressed by its
+ * digest within its club, removed by its confirmation or, never confirmed, by housekeeping after a day.
+ */
+export interface CsvFile {
+  club: string
+  /** SHA-256 of `text` in UTF-8, lowercase hex. */
+  digest: string
+  /** The CSV as read (from UTF-8 or EUC-KR). */
+  text: string
+  createdAt: number
+}
+
+/** How long a previewed file is kept unconfirmed: housekeeping removes it after this (a day). */
+export const CSV_FILE_LIFETIME_MS = 24 * 60 * 60 * 1000

@@ -46,13 +46,27 @@ class PreviewUndone extends Error {
  * check of a later batch included; a request refused as a whole throws as `issueBatch` does. The
  * issuances' ids in the results were never stored.
  */
-export async function previewBatches(ctx: IssuerContext, clubDomain: string, inputs: unknown[]): Promise<BatchResult[]> {
-  const requests = inputs.map((input) => parseBatch(ctx, input))
+export async function previewBatches(
+  ctx: IssuerContext,
+  clubDomain: string,
+  inputs: unknown[],
+  { pause }: { pause?: () => Promise<void> } = {},
+): Promise<BatchResult[]> {
+  // `pause` after each batch, parsed or judged: a file of thousands of rows lets the process's other
+  // requests run in between (on SQLite those that read storage still wait for the unit to end).
+  const requests: ParsedBatch[] = []
+  for (const input of inputs) {
+    requests.push(parseBatch(ctx, input))
+    await pause?.()
+  }
   try {
     await ctx.storage.transaction(
       async (tx) => {
         const results: BatchResult[] = []
-        for (const request of requests) results.push(await issueIn(ctx, tx, clubDomain, request, null))
+        for (const request of requests) {
+          results.push(await issueIn(ctx, tx, clubDomain, request, null))
+          await pause?.()
+        }
         throw new PreviewUndone(results)
       },
       { club: clubDomain },

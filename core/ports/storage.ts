@@ -18,14 +18,14 @@ import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-me
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
-import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
+import type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
 export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, PasskeyChallenge }
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
-export type { CsvUpload, CsvUploadProgress, CsvUploadRow }
+export type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -186,6 +186,17 @@ export interface CsvUploadStore {
   listRows(uploadId: string): Promise<CsvUploadRow[]>
   /** Rows recorded, issued, and issued whose issuance has its credential (signed); zeros when none. */
   progress(uploadId: string): Promise<CsvUploadProgress>
+  /**
+   * Keeps a previewed file under its club and digest. A file kept already under them is kept with this
+   * `createdAt` (previewed again, it lives a day from now); concurrent calls MUST NOT throw.
+   */
+  putFile(file: CsvFile): Promise<void>
+  /** The club's file with this digest, or `null` (another club's file under the same digest too). */
+  findFile(club: string, digest: string): Promise<CsvFile | null>
+  /** Removes the club's file with this digest; `false` when there was none. */
+  deleteFile(club: string, digest: string): Promise<boolean>
+  /** Removes every file kept before `createdBefore` (strictly), of every club; returns how many. */
+  purgeFiles(createdBefore: number): Promise<number>
 }
 
 export interface KeyRecordStore {

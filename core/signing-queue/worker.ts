@@ -3,6 +3,7 @@ import { provePendingCredentials } from './prove-pending.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
 import { createWebhookSender } from '../webhooks/sender.ts'
+import { CSV_FILE_LIFETIME_MS } from '../csv-uploads/csv-upload.ts'
 
 export interface WorkerOptions {
   /** How often an idle worker looks for work that another process queued (ms). */
@@ -95,6 +96,7 @@ export function createWorker(
           // A session ends after its idle or absolute limit (core/admins/sessions.ts); `+ 1` because the purge's bounds are strict.
           const { sessionIdleSeconds, sessionAbsoluteSeconds } = ctx.config.adminConsole
           await tx.adminSessions.purgeEnded(now - sessionIdleSeconds * 1000 + 1, now - sessionAbsoluteSeconds * 1000 + 1)
+          await tx.csvUploads.purgeFiles(now - CSV_FILE_LIFETIME_MS)
         },
         { concurrent: true },
       )

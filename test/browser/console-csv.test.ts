@@ -1,8 +1,9 @@
 /**
  * Issuing by CSV in chromium against the real server process, as the product's acceptance asks: a staff
  * member chooses a file of 1,000 recipients, 3 of them bad, with the file input; the preview names exactly
- * those 3 rows; the confirmation issues the 997 others, and the progress bar, moved by the page's own
- * script while the server's worker signs in the background, reaches the end without a reload; the results
+ * those 3 rows, shows them and the first 100 good ones, and every row's outcome downloads as CSV; the
+ * confirmation issues the 997 others, and the progress bar, moved by the page's own script while the
+ * server's worker signs in the background, reaches the end without a reload; the results
  * count 997 issued and 3 not, and their CSV downloads with a row for each recipient; one issued credential
  * is revoked from its issuance page and its share page says so. Every page reached is judged by axe-core
  * and photographed (test/support/browser.ts). The second test does the same upload with the keyboard
@@ -98,7 +99,20 @@ describe('issuing by CSV in chromium', { skip: noChromium }, () => {
     assert.equal(await page.locator('#csv-errors').innerText(), '3')
     assert.deepEqual(await page.locator('#csv-error-rows a').allInnerTexts(), ['101', '502', '903'])
     assert.deepEqual(await errorRows(page), { 'row-101': 'invalid-email', 'row-502': 'required', 'row-903': 'duplicate-in-request' })
+    // The page shows the 3 rows with errors and the first 100 to be issued; every row's outcome downloads.
+    assert.equal(await page.locator('#csv-preview-table tbody tr').count(), 103)
     await look(page, 'csv-preview', { fullPage: false })
+    const [outcomes] = await Promise.all([page.waitForEvent('download'), page.locator('#csv-outcomes-download').click()])
+    assert.match(outcomes.suggestedFilename(), /^clubcred-preview-[0-9a-f]{16}\.csv$/)
+    const outcomeLines = readFileSync((await outcomes.path())!, 'utf8')
+      .slice(1)
+      .split('\r\n')
+      .slice(1, -1)
+    assert.equal(outcomeLines.length, 1000, 'a line for every row')
+    assert.deepEqual(
+      outcomeLines.filter((line) => !line.includes(',to-issue,')).map((line) => line.split(',')[0]),
+      ['101', '502', '903'],
+    )
 
     await navigate(page, () => page.locator('#csv-confirm').click(), PROGRESS)
     // A reload or a navigation would make a new window object: the mark proves the bar moved in this page.

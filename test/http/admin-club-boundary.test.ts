@@ -71,10 +71,17 @@ describe("staff console: another club's objects", () => {
     const preview = await app.issuer.fetch(
       new Request(`${app.origin}/admin/issue/csv`, { method: 'POST', headers: { origin: app.origin, cookie: chess.cookie }, body: form }),
     )
-    const nonce = /name="nonce" value="([^"]+)"/.exec(await preview.text())![1]!
-    form.set('nonce', nonce)
-    const confirmed = await app.issuer.fetch(
-      new Request(`${app.origin}/admin/issue/csv/confirm`, { method: 'POST', headers: { origin: app.origin, cookie: chess.cookie }, body: form }),
+    const previewed = await preview.text()
+    const confirmed = await app.post(
+      '/admin/issue/csv/confirm',
+      {
+        csrf: chess.csrf,
+        achievementFormId: String(template.id),
+        mode: 'none',
+        nonce: /name="nonce" value="([^"]+)"/.exec(previewed)![1]!,
+        digest: /name="digest" value="([^"]+)"/.exec(previewed)![1]!,
+      },
+      { cookie: chess.cookie },
     )
     ids.set('/issue/csv', /\/admin\/issue\/csv\/([^/]+)$/.exec(confirmed.headers.get('location') ?? '')![1]!)
     await issuer.worker.drain()

@@ -1,13 +1,15 @@
 /**
  * The staff console's issuing by CSV over `issuer.fetch` on real SQLite
- * (docs/admin-console.md § Issuing by CSV): the upload, a preview of every row that stores nothing, the confirmation issuing through the
- * issue operation in chunks, the progress reaching the end once the worker has signed, the results and
- * their CSV; the session's club only, Origin and CSRF.
+ * (docs/admin-console.md § Issuing by CSV): the upload, a preview that keeps only the file (under its
+ * digest, for the confirmation) and shows at most 100 rows of each kind with every row's outcome to
+ * download, the confirmation issuing the kept file through the issue operation in chunks and removing
+ * it, the progress reaching the end once the worker has signed, the results and their CSV; the session's
+ * club only, Origin and CSRF; the bound on previews at once.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 import { openConsole, type Console } from '../support/admin-console.ts'
-import { MAX_CSV_BYTES } from '../../adapters/http/admin/issue-csv.ts'
+import { CSV_WORK_AT_ONCE, MAX_CSV_BYTES } from '../../adapters/http/admin/issue-csv.ts'
 
 const HEADER = 'externalUserId,name,email'
 const rowsOf = (count: number, prefix: string) => Array.from({ length: count }, (_, i) => `${prefix}-${i},회원 ${i},${prefix}${i}@chess.example`)
@@ -44,24 +46,41 @@ describe('staff console: issue by CSV', () => {
     return { status: response.status, page: await response.text() }
   }
   const nonceOf = (page: string) => /name="nonce" value="([^"]+)"/.exec(page)![1]!
-  const confirm = (csv: string, nonce: string) => send('/admin/issue/csv/confirm', { csv, nonce })
+  const digestOf = (page: string) => /name="digest" value="([0-9a-f]{64})"/.exec(page)![1]!
+  /** A confirmation form as a browser posts it (url-encoded), naming a kept file by `digest`. */
+  const confirmWith = ({ nonce, digest }: { nonce: string; digest: string }, session = chess) =>
+    app.post('/admin/issue/csv/confirm', { csrf: session.csrf, achievementFormId: String(template), mode: 'none', nonce, digest }, { cookie: session.cookie })
+  /** The preview page's confirmation. */
+  const confirm = (page: string, session = chess) => confirmWith({ nonce: nonceOf(page), digest: digestOf(page) }, session)
+  const keptFile = (page: string, club = 'chess') => app.storage.csvUploads.findFile(club, digestOf(page))
+  const downloadPath = (page: string) => /<a class="button" href="([^"]+)" id="csv-outcomes-download" download>/.exec(page)![1]!.replaceAll('&amp;', '&')
   const uploadIdOf = (response: Response) => /^\/admin\/issue\/csv\/(csv_[0-9a-f]{24})$/.exec(response.headers.get('location') ?? '')![1]!
   const progress = async (id: string, session = chess) =>
     (await app.get(`/admin/issue/csv/${id}/progress`, session.cookie)).json() as Promise<Record<string, unknown>>
   const issued = async () => (await app.issuer.issuances.list('chess', { limit: '100' })).data.length
   const events = async () => (await app.issuer.events.list('chess', { limit: '100' })).data.length
 
-  it('10,000 rows: the preview names every row, the confirmation issues them all, the progress reaches the end once they are signed', async () => {
+  it('10,000 rows: the preview counts every row and shows the first 100, the confirmation issues them all, the progress reaches the end once they are signed', async () => {
     const csv = [HEADER, ...rowsOf(10_000, 'big')].join('\n')
     const { status, page } = await preview(csv)
     assert.equal(status, 200)
     assert.match(page, /<dd id="csv-rows">10000<\/dd>/)
     assert.match(page, /<dd id="csv-will-issue">10000<\/dd>/)
-    assert.match(page, /<tr id="row-10001">\n<th scope="row">10001<\/th><td>big-9999<\/td><td>회원 9999<\/td>/)
-    // The confirmation carries the file itself to any node (the form's line breaks sent as CRLF).
-    assert.ok(page.includes(`<input type="hidden" name="csv" value="${csv.replaceAll('\n', '\r\n')}">`))
-    const response = await confirm(csv, nonceOf(page))
+    assert.match(page, /<tr id="row-101">\n<th scope="row">101<\/th><td>big-99<\/td><td>회원 99<\/td>/)
+    assert.equal(page.match(/<tr id="row-/g)?.length, 100)
+    assert.doesNotMatch(page, /id="row-102"/)
+    assert.match(page, /the first 100 to be issued \(the other 9900 are in the outcome CSV\)/)
+    // The confirmation names the file kept in storage by its digest; the file itself is not in the page.
+    assert.doesNotMatch(page, /name="csv"/)
+    assert.ok(page.length < 100_000, `${page.length} characters`)
+    // The file as posted: a form's line breaks are sent as CRLF.
+    const posted = csv.replaceAll('\n', '\r\n')
+    assert.ok((await keptFile(page))?.text === posted, 'the file is kept as posted')
+    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(posted)))
+    assert.equal(digestOf(page), Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join(''), 'the SHA-256 of the file')
+    const response = await confirm(page)
     assert.equal(response.status, 303)
+    assert.equal(await keptFile(page), null, 'the confirmation removes the kept file')
     const id = uploadIdOf(response)
     assert.deepStrictEqual(await progress(id), { rowCount: 10_000, recorded: 10_000, issued: 10_000, signed: 0, done: false })
     const waiting = await (await app.get(`/admin/issue/csv/${id}`, chess.cookie)).text()
@@ -114,20 +133,94 @@ describe('staff console: issue by CSV', () => {
     const csv = [HEADER, ...rows].join('\n')
     const { page } = await preview(csv)
     assert.match(page, /<tr id="row-1002" class="row-error">[^]*?이 파일의 4행과 같은 사람입니다.[^]*?<code>already-issued<\/code><\/span><\/td><\/tr>/)
-    const id = uploadIdOf(await confirm(csv, nonceOf(page)))
+    const id = uploadIdOf(await confirm(page))
     const results = await (await app.get(`/admin/issue/csv/${id}/results`, chess.cookie)).text()
     assert.match(results, /<dd id="csv-issued">1000<\/dd>[^]*<dd id="csv-skipped">1<\/dd>/)
     assert.match(results, /<tr id="row-1002">[^]*?이 파일의 4행과 같은 사람입니다./)
   })
 
-  it('the same confirmation posted again finds its upload and issues nothing twice', async () => {
+  it('the same confirmation posted again while the file is kept finds its upload, and once it is removed is 422; nothing is issued twice', async () => {
     const csv = [HEADER, ...rowsOf(3, 'again')].join('\n')
-    const nonce = nonceOf((await preview(csv)).page)
-    const first = uploadIdOf(await confirm(csv, nonce))
+    const { page } = await preview(csv)
+    const kept = (await keptFile(page))!
+    const first = uploadIdOf(await confirm(page))
     const count = await issued()
-    assert.equal(uploadIdOf(await confirm(csv, nonce)), first)
+    const again = await confirm(page)
+    assert.equal(again.status, 422)
+    assert.match(await again.text(), /미리 보기부터 다시 하세요. <span lang="en">Preview the file again.<\/span>/)
+    // As if the first confirmation had failed before removing the file: the retry resumes its upload.
+    await app.storage.transaction((tx) => tx.csvUploads.putFile(kept))
+    assert.equal(uploadIdOf(await confirm(page)), first)
     assert.equal(await issued(), count)
     assert.deepStrictEqual((await progress(first)).issued, 3)
+  })
+
+  it('every row’s outcome downloads as CSV from the kept file, formula-safe, with the rows the page does not show', async () => {
+    await app.issuer.issuances.issue('chess', {
+      achievementFormId: template,
+      recipients: [{ externalUserId: 'held-2', name: '먼저', email: 'held2@chess.example' }],
+    })
+    const rows = Array.from({ length: 150 }, (_, i) => `out-${i},"=cmd|' /C calc'!A0",bad-${i}`)
+    rows.push('out-150,좋은 회원,good@chess.example', 'out-150,다시,again@chess.example', 'held-2,먼저,held2@chess.example', 'out-153,@SUM(1),ok@chess.example')
+    const csv = [HEADER, ...rows].join('\n')
+    const { page } = await preview(csv)
+    assert.match(page, /<dd id="csv-errors">152<\/dd>/)
+    assert.equal(page.match(/class="row-error"/g)?.length, 100, 'the first 100 rows with errors')
+    const response = await app.get(downloadPath(page), chess.cookie)
+    assert.equal(response.status, 200)
+    assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8')
+    assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename="clubcred-preview-[0-9a-f]{16}\.csv"$/)
+    assert.match(response.headers.get('content-security-policy') ?? '', /default-src 'none'/)
+    const text = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer())
+    assert.ok(text.startsWith('\uFEFF'), 'a UTF-8 byte order mark')
+    const lines = text.slice(1).split('\r\n')
+    assert.equal(lines.pop(), '')
+    assert.equal(lines[0], 'row,externalUserId,name,email,outcome,issuanceId,code,message')
+    assert.equal(lines.length - 1, 154, 'a line for every row')
+    assert.equal(lines[1], "2,out-0,'=cmd|' /C calc'!A0,bad-0,failed,,invalid-email,email: The e-mail address is not valid.", 'a formula made inert')
+    assert.equal(lines[151], '152,out-150,좋은 회원,good@chess.example,to-issue,,,')
+    assert.equal(lines[152], '153,out-150,다시,again@chess.example,skipped,,duplicate-in-request,This recipient appears earlier in the request.')
+    assert.match(lines[153]!, /^154,held-2,먼저,held2@chess\.example,skipped,\d+,already-issued,The recipient already holds this achievement\.$/)
+    assert.equal(lines[154], "155,out-153,'@SUM(1),ok@chess.example,to-issue,,,")
+    // Another club's session, and a digest the club has no file under, find nothing.
+    assert.equal((await app.get(downloadPath(page), go.cookie)).status, 404)
+    assert.equal((await app.get(downloadPath(page).replace(/files\/[0-9a-f]{64}/, `files/${'0'.repeat(64)}`), chess.cookie)).status, 404)
+  })
+
+  it('the kept file of a preview never confirmed is removed by the worker’s housekeeping after a day', async () => {
+    const { page } = await preview([HEADER, ...rowsOf(2, 'left')].join('\n'))
+    assert.ok(await keptFile(page))
+    app.clock.advance(23 * 3600_000)
+    await app.issuer.worker.runOnce()
+    assert.ok(await keptFile(page), 'kept for a day')
+    app.clock.advance(3600_000 + 61_000)
+    await app.issuer.worker.runOnce()
+    assert.equal(await keptFile(page), null)
+    // The day ended the sessions too: sign in again, then the confirmation finds no file.
+    chess = await app.login('staff@chess.example')
+    go = await app.login('staff@go.example')
+    const response = await confirm(page)
+    assert.equal(response.status, 422)
+  })
+
+  it(`at most ${CSV_WORK_AT_ONCE} previews run at once; the next is 503 with Retry-After and keeps nothing`, async () => {
+    const files = [0, 1, 2, 3, 4].map((n) => [HEADER, ...rowsOf(3_000, `busy${n}-`)].join('\n'))
+    const answers = await Promise.all(
+      files.map(async (csv) => {
+        const response = await send('/admin/issue/csv', { csv })
+        return { status: response.status, retryAfter: response.headers.get('retry-after'), page: await response.text() }
+      }),
+    )
+    const busy = answers.filter(({ status }) => status === 503)
+    assert.ok(answers.filter(({ status }) => status === 200).length >= CSV_WORK_AT_ONCE, answers.map(({ status }) => status).join())
+    assert.ok(busy.length >= 1, answers.map(({ status }) => status).join())
+    assert.equal(busy[0]!.retryAfter, '5')
+    assert.match(busy[0]!.page, /지금 처리 중인 CSV가 너무 많습니다/)
+    for (const [i, { status }] of answers.entries()) {
+      const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(files[i]!.replaceAll('\n', '\r\n'))))
+      const digest = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('')
+      assert.equal((await app.storage.csvUploads.findFile('chess', digest)) !== null, status === 200)
+    }
   })
 
   it('a file refused as a whole is 422 beside the upload field, and nothing is stored', async () => {
@@ -144,7 +237,7 @@ describe('staff console: issue by CSV', () => {
       assert.equal(status, 422, code)
       assert.match(page, new RegExp(`<p class="error" id="csv-error" role="alert">[^<]*<span lang="en">[^<]*</span> <code>${code}</code></p>`), code)
       assert.match(page, /<input id="csv-file" name="file" type="file" accept=".csv,text\/csv" aria-invalid="true" aria-describedby="csv-error csv-hint">/)
-      await confirm(csv, crypto.randomUUID())
+      assert.equal((await confirmWith({ nonce: crypto.randomUUID(), digest: 'f'.repeat(64) })).status, 422)
     }
     assert.equal(await issued(), before)
   })
@@ -171,17 +264,23 @@ describe('staff console: issue by CSV', () => {
   it('refuses a foreign Origin and a missing CSRF token (403) and a signed-out upload (303), storing nothing', async () => {
     const csv = [HEADER, ...rowsOf(2, 'guard')].join('\n')
     const before = await issued()
-    const nonce = nonceOf((await preview(csv)).page)
-    assert.equal((await send('/admin/issue/csv/confirm', { csv, nonce }, { origin: 'https://evil.example' })).status, 403)
-    assert.equal((await send('/admin/issue/csv/confirm', { csv, nonce, csrf: 'wrong' })).status, 403)
-    assert.equal((await send('/admin/issue/csv/confirm', { csv, nonce, csrf: go.csrf })).status, 403)
-    assert.equal((await send('/admin/issue/csv/confirm', { csv, nonce }, { session: { cookie: '', csrf: chess.csrf } })).status, 303)
+    const { page } = await preview(csv)
+    const fields = { csrf: chess.csrf, achievementFormId: String(template), mode: 'none', nonce: nonceOf(page), digest: digestOf(page) }
+    const post = (changed: Record<string, string>, options: { cookie?: string; headers?: Record<string, string> } = {}) =>
+      app.post('/admin/issue/csv/confirm', { ...fields, ...changed }, { cookie: chess.cookie, ...options })
+    assert.equal((await post({}, { headers: { origin: 'https://evil.example' } })).status, 403)
+    assert.equal((await post({ csrf: 'wrong' })).status, 403)
+    assert.equal((await post({ csrf: go.csrf })).status, 403)
+    assert.equal((await post({}, { cookie: '' })).status, 303)
+    // Another club's staff cannot confirm this club's kept file by its digest: their club has no such file.
+    assert.equal((await confirm(page, go)).status, 422)
+    assert.ok(await keptFile(page))
     assert.equal(await issued(), before)
   })
 
   it('another club’s upload is 404 on every page of it, and its template is not found', async () => {
     const csv = [HEADER, ...rowsOf(1, 'mine')].join('\n')
-    const id = uploadIdOf(await confirm(csv, nonceOf((await preview(csv)).page)))
+    const id = uploadIdOf(await confirm((await preview(csv)).page))
     for (const path of ['', '/progress', '/results', '/results.csv']) {
       assert.equal((await app.get(`/admin/issue/csv/${id}${path}`, go.cookie)).status, 404, path)
       assert.equal((await app.get(`/admin/issue/csv/${id}${path}`, chess.cookie)).status, 200, path)
@@ -192,7 +291,7 @@ describe('staff console: issue by CSV', () => {
 
   it('the results CSV: a line per row with its status, and formulas made inert', async () => {
     const csv = [HEADER, 'f-1,=HYPERLINK("http://evil.example"),f1@chess.example', 'f-2,"@SUM(1, 2)",bad-address', 'f-3,+plus,f3@chess.example'].join('\n')
-    const id = uploadIdOf(await confirm(csv, nonceOf((await preview(csv)).page)))
+    const id = uploadIdOf(await confirm((await preview(csv)).page))
     const response = await app.get(`/admin/issue/csv/${id}/results.csv`, chess.cookie)
     assert.equal(response.headers.get('content-type'), 'text/csv; charset=utf-8')
     assert.match(response.headers.get('content-disposition') ?? '', /^attachment; filename="clubcred-upload-csv_[0-9a-f]{24}\.csv"$/)

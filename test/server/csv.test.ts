@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { CsvError, csvRecipients, parseCsv, recipientsFromCsv } from '../../core/issuances/recipients-csv.ts'
+import { CsvError, csvRecipients, csvRecipientsPaced, parseCsv, recipientsFromCsv } from '../../core/issuances/recipients-csv.ts'
 
 describe('CSV (RFC 4180)', () => {
   it('reads quoted fields with commas, doubled quotes and line breaks, CRLF or LF, and drops a BOM', () => {
@@ -56,5 +56,16 @@ describe('CSV (RFC 4180)', () => {
     assert.equal(codeOf('name,email\n"Kim,a@example.com'), 'csv-unclosed-quote')
     assert.equal(codeOf('name,email\nA,a@x.org\nB,b@x.org', 1), 'csv-too-many-rows')
     assert.equal(codeOf('name,email\nA,a@x.org', 1), null)
+  })
+  it('read with pauses, a file gives the same recipients, pausing after every `every` records; a refusal is the same', async () => {
+    const text = ['name,email', ...Array.from({ length: 25 }, (_, i) => `"회원, ${i}",m${i}@example.com`)].join('\r\n')
+    let pauses = 0
+    const pause = async () => {
+      pauses++
+    }
+    assert.deepEqual(await csvRecipientsPaced(text, { pause, every: 10 }), csvRecipients(text))
+    assert.equal(pauses, 2)
+    await assert.rejects(csvRecipientsPaced(text, { pause, maxRows: 24 }), (error: CsvError) => error.code === 'csv-too-many-rows')
+    await assert.rejects(csvRecipientsPaced('name\nKim', { pause }), (error: CsvError) => error.code === 'csv-missing-column')
   })
 })

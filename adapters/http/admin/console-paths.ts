@@ -16,6 +16,8 @@ export const CONSOLE_PATHS: readonly (readonly [path: string, allow: string])[] 
   ['/issue-csv.js', 'GET, HEAD'],
   ['/issue/csv', 'GET, HEAD, POST'],
   ['/issue/csv/confirm', 'POST'],
+  // A kept file by its digest, not an id: its other-club case is in test/http/admin-issue-csv.test.ts.
+  ['/issue/csv/files/:digest/outcomes.csv', 'GET, HEAD'],
   ['/issue/csv/:id', 'GET, HEAD'],
   ['/issue/csv/:id/progress', 'GET, HEAD'],
   ['/issue/csv/:id/results', 'GET, HEAD'],

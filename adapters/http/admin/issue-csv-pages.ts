@@ -108,41 +108,65 @@ export function outcomeWords(
   return field && FIELD_KO[field] ? { ko: `${FIELD_KO[field]}: ${ko}`, en: `${field}: ${en}` } : { ko, en }
 }
 
+/** At most this many rows with errors, and this many rows to be issued, are shown on a preview. */
+export const PREVIEW_SHOWN = 100
+
 export interface CsvPreviewPage {
   template: TemplateView
   mode: string
-  csv: string
+  /** The kept file's address, which the confirmation and the outcomes' download name. */
+  digest: string
   nonce: string
   outcomes: CsvRowOutcome[]
 }
 
-/** Every row with its outcome, the counts, and the confirmation carrying the file itself. */
-export function csvPreviewPage(base: string, session: ConsoleSession, { template, mode, csv, nonce, outcomes }: CsvPreviewPage): string {
-  const lineOf = new Map(outcomes.flatMap(({ recipient, item }) => (item.status === 'issued' ? [[item.resourceId, recipient.line] as const] : [])))
-  const issuable = outcomes.filter(({ item }) => item.status === 'issued').length
-  const bad = outcomes.filter(({ item }) => item.status !== 'issued')
-  const rows = outcomes.map(({ recipient, item }) => {
-    const outcome =
-      item.status === 'issued'
-        ? null
-        : {
-            status: item.status,
-            code: item.error.code,
-            message: item.error.message,
-            field: 'path' in item.error ? (item.error.path.split('.')[2] ?? null) : null,
-            issuanceId: item.status === 'skipped' ? (item.error.resourceId ?? null) : null,
-          }
-    const held = outcome?.issuanceId !== undefined && outcome?.issuanceId !== null && !lineOf.has(outcome.issuanceId) ? outcome.issuanceId : null
-    return html`<tr id="row-${String(recipient.line)}"${outcome ? html` class="row-error"` : null}>
+/** A preview item not to be issued, as `outcomeWords` takes it; `null` for a row to be issued. */
+export function outcomeOf(item: CsvRowOutcome['item']) {
+  if (item.status === 'issued') return null
+  return {
+    status: item.status,
+    code: item.error.code,
+    message: item.error.message,
+    field: 'path' in item.error ? (item.error.path.split('.')[2] ?? null) : null,
+    issuanceId: item.status === 'skipped' ? (item.error.resourceId ?? null) : null,
+  }
+}
+
+/** The line of each row a preview would issue, by the (never stored) issuance id it got: "the same recipient as row N". */
+export const previewLines = (outcomes: CsvRowOutcome[]) =>
+  new Map(outcomes.flatMap(({ recipient, item }) => (item.status === 'issued' ? [[item.resourceId, recipient.line] as const] : [])))
+
+/** The download of every row's outcome: the kept file judged again with the template and the mode. */
+export const previewCsvPath = (base: string, { digest, templateId, mode }: { digest: string; templateId: number; mode: string }) =>
+  `${base}/issue/csv/files/${digest}/outcomes.csv?${new URLSearchParams({ achievementFormId: String(templateId), mode })}`
+
+function previewRow(base: string, { recipient, item }: CsvRowOutcome, lineOf: Map<number, number>): Markup {
+  const outcome = outcomeOf(item)
+  const held = outcome?.issuanceId !== undefined && outcome?.issuanceId !== null && !lineOf.has(outcome.issuanceId) ? outcome.issuanceId : null
+  return html`<tr id="row-${String(recipient.line)}"${outcome ? html` class="row-error"` : null}>
 <th scope="row">${String(recipient.line)}</th><td>${recipient.externalUserId ?? ''}</td><td>${recipient.name}</td><td>${recipient.email}</td>
 <td>${
-      outcome
-        ? html`<span class="error">${both(outcomeWords(outcome, lineOf))} <code>${outcome.code}</code></span>${
-            held !== null ? html` <a href="${issuancePath(base, held)}">${both({ ko: '받은 발급', en: 'The issuance held' })}</a>` : null
-          }`
-        : both({ ko: '발급 예정', en: 'Will be issued' })
-    }</td></tr>`
-  })
+    outcome
+      ? html`<span class="error">${both(outcomeWords(outcome, lineOf))} <code>${outcome.code}</code></span>${
+          held !== null ? html` <a href="${issuancePath(base, held)}">${both({ ko: '받은 발급', en: 'The issuance held' })}</a>` : null
+        }`
+      : both({ ko: '발급 예정', en: 'Will be issued' })
+  }</td></tr>`
+}
+
+/**
+ * The counts, the first rows with errors and the first rows to be issued (at most `PREVIEW_SHOWN` of
+ * each, in line order), a download of every row's outcome, and the confirmation naming the kept file by
+ * its digest: the page stays small whatever the file's size.
+ */
+export function csvPreviewPage(base: string, session: ConsoleSession, { template, mode, digest, nonce, outcomes }: CsvPreviewPage): string {
+  const lineOf = previewLines(outcomes)
+  const issuable = outcomes.filter(({ item }) => item.status === 'issued').length
+  const bad = outcomes.filter(({ item }) => item.status !== 'issued')
+  const shownBad = bad.slice(0, PREVIEW_SHOWN)
+  const shownGood = outcomes.filter(({ item }) => item.status === 'issued').slice(0, PREVIEW_SHOWN)
+  const shown = [...shownBad, ...shownGood].sort((a, b) => a.recipient.line - b.recipient.line)
+  const hidden = outcomes.length - shown.length
   return consoleDocument(
     base,
     TITLE,
@@ -158,21 +182,23 @@ export function csvPreviewPage(base: string, session: ConsoleSession, { template
 </dl>
 ${
   bad.length > 0
-    ? html`<p id="csv-error-rows">${both({ ko: '오류가 있는 행', en: 'Rows with errors' })}: ${bad
-        .slice(0, 100)
-        .map(
-          ({ recipient }, i) => html`${i > 0 ? ', ' : ''}<a href="#row-${String(recipient.line)}">${String(recipient.line)}</a>`,
-        )}${bad.length > 100 ? ' …' : ''}</p>`
+    ? html`<p id="csv-error-rows">${both({ ko: '오류가 있는 행', en: 'Rows with errors' })}: ${shownBad.map(
+        ({ recipient }, i) => html`${i > 0 ? ', ' : ''}<a href="#row-${String(recipient.line)}">${String(recipient.line)}</a>`,
+      )}${bad.length > PREVIEW_SHOWN ? ' …' : ''}</p>`
     : null
 }
+<p><a class="button" href="${previewCsvPath(base, { digest, templateId: template.id, mode })}" id="csv-outcomes-download" download>${both({
+      ko: '모든 행의 결과 CSV 내려받기',
+      en: 'Download every row’s outcome (CSV)',
+    })}</a></p>
 ${
   issuable > 0
-    ? html`<form method="post" action="${base}/issue/csv/confirm" enctype="multipart/form-data" id="csv-confirm-form">
+    ? html`<form method="post" action="${base}/issue/csv/confirm" id="csv-confirm-form">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 <input type="hidden" name="achievementFormId" value="${String(template.id)}">
 <input type="hidden" name="mode" value="${mode}">
 <input type="hidden" name="nonce" value="${nonce}">
-<input type="hidden" name="csv" value="${csv}">
+<input type="hidden" name="digest" value="${digest}">
 <p>${both({ ko: `오류가 없는 ${issuable}행을 발급합니다. 오류가 있는 행은 발급하지 않습니다.`, en: `The ${issuable} rows without errors are issued; rows with errors are not.` })}</p>
 <button type="submit" id="csv-confirm">${issuable}건 발급 <span lang="en">Issue ${String(issuable)}</span></button>
 </form>`
@@ -181,11 +207,18 @@ ${
 <p><a href="${base}/issue/csv" id="csv-again">${both({ ko: '다른 파일 올리기', en: 'Upload another file' })}</a></p>
 </section>
 <section class="card">
-<h2>${both({ ko: '모든 행', en: 'Every row' })}</h2>
+<h2>${both(
+      hidden > 0
+        ? {
+            ko: `오류가 있는 처음 ${PREVIEW_SHOWN}행과 발급할 처음 ${PREVIEW_SHOWN}행 (나머지 ${hidden}행은 결과 CSV에 있습니다)`,
+            en: `The first ${PREVIEW_SHOWN} rows with errors and the first ${PREVIEW_SHOWN} to be issued (the other ${hidden} are in the outcome CSV)`,
+          }
+        : { ko: '모든 행', en: 'Every row' },
+    )}</h2>
 <table id="csv-preview-table">
 <thead><tr><th scope="col">${both({ ko: '행', en: 'Row' })}</th><th scope="col">externalUserId</th><th scope="col">${both({ ko: '이름', en: 'Name' })}</th><th scope="col">${both({ ko: '이메일', en: 'E-mail' })}</th><th scope="col">${both({ ko: '결과', en: 'Outcome' })}</th></tr></thead>
 <tbody>
-${rows}
+${shown.map((outcome) => previewRow(base, outcome, lineOf))}
 </tbody>
 </table>
 </section>`,

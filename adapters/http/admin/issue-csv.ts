@@ -1,7 +1,12 @@
 import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
-import { CsvError, csvRecipients, type CsvRecipient } from '../../../core/issuances/recipients-csv.ts'
+import { CsvError } from '../../../core/issuances/recipients-csv.ts'
+import { MAX_CSV_ROWS, type CsvConfirmation } from '../../../core/csv-uploads/csv-uploads.ts'
+import { nextTurn } from '../../../core/csv-uploads/file-digest.ts'
 import { htmlResponse, jsonResponse, scriptResponse, seeOther } from './responses.ts'
+import { messagePage } from './pages.ts'
+import { createWorkGate } from './work-gate.ts'
+import { previewCsv } from './preview-csv.ts'
 import { wordsOf } from './issue.ts'
 import {
   csvFormPage,
@@ -20,15 +25,25 @@ import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
 import type { PostedForm } from './multipart.ts'
 
-/** At most this many recipient rows in one file. */
-export const MAX_CSV_ROWS = 10_000
+export { MAX_CSV_ROWS }
 /**
  * At most this many bytes of CSV: 10,000 rows of 200-character Korean names (600 bytes in UTF-8) with
  * e-mails and external ids of common length take about 7 MiB; 16 MiB leaves room for long e-mails and ids.
  */
 export const MAX_CSV_BYTES = 16 * 1024 * 1024
-/** The upload or the confirmation: the CSV and a few short fields with their multipart framing. */
+/** The upload: the CSV and a few short fields with their multipart framing. */
 const MAX_UPLOAD_BYTES = MAX_CSV_BYTES + 64 * 1024
+/**
+ * Previews, confirmations and outcome downloads running at once in a process; one more is 503 with
+ * `Retry-After`. Each holds a file of up to 16 MiB, its text and its rows (under 100 MiB at its peak,
+ * measured: docs/admin-console.md § Issuing by CSV), so two bound the memory they take together.
+ */
+export const CSV_WORK_AT_ONCE = 2
+const BUSY: [Words, Words] = [
+  { ko: '잠시 후 다시 시도하세요', en: 'Try again in a moment' },
+  { ko: '지금 처리 중인 CSV가 너무 많습니다. 아무것도 발급하지 않았습니다.', en: 'Too many CSV files are being processed right now. Nothing was issued.' },
+]
+const PREVIEW_AGAIN: Words = { ko: '미리 보기부터 다시 하세요.', en: 'Preview the file again.' }
 const TOO_LARGE: Words = {
   ko: `CSV는 ${MAX_CSV_BYTES / 1024 / 1024} MiB까지 올릴 수 있습니다.`,
   en: `A CSV may have at most ${MAX_CSV_BYTES / 1024 / 1024} MiB.`,
@@ -51,11 +66,24 @@ const CHOOSE_TEMPLATE: Words = { ko: '템플릿을 선택하세요.', en: 'Choos
 
 const refusalOf = (code: string): CsvRefusal => ({ field: 'csv', words: CSV_WORDS[code]!, code })
 
-/** UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. */
-function decode(bytes: Uint8Array): string | null {
+/** Bytes decoded between two pauses: 16 MiB at once holds the event loop for a fifth of a second. */
+const DECODE_SLICE = 1024 * 1024
+
+/**
+ * UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. A slice at a
+ * time with a turn of the event loop between, the decoder carrying a character split by a slice over.
+ */
+async function decode(bytes: Uint8Array): Promise<string | null> {
   for (const label of ['utf-8', 'euc-kr']) {
+    const decoder = new TextDecoder(label, { fatal: true })
+    const parts: string[] = []
     try {
-      return new TextDecoder(label, { fatal: true }).decode(bytes)
+      for (let start = 0; start < bytes.byteLength; start += DECODE_SLICE) {
+        parts.push(decoder.decode(bytes.subarray(start, start + DECODE_SLICE), { stream: true }))
+        await nextTurn()
+      }
+      parts.push(decoder.decode())
+      return parts.join('')
     } catch {
       // the next encoding
     }
@@ -66,26 +94,15 @@ function decode(bytes: Uint8Array): string | null {
 const stringOf = (form: URLSearchParams, name: string) => form.get(name) ?? ''
 
 /** The CSV of an upload: the file when one was chosen, else the pasted text; or why it cannot be read. */
-function csvTextOf({ form, files }: PostedForm): { text: string } | { code: string } {
+async function csvTextOf({ form, files }: PostedForm): Promise<{ text: string } | { code: string }> {
   const file = files.get('file')
   if (file && file.bytes.byteLength > 0) {
     if (file.bytes.byteLength > MAX_CSV_BYTES) return { code: 'csv-too-large' }
-    const text = decode(file.bytes)
+    const text = await decode(file.bytes)
     return text === null ? { code: 'csv-encoding' } : { text }
   }
   const text = stringOf(form, 'csv')
   return new TextEncoder().encode(text).byteLength > MAX_CSV_BYTES ? { code: 'csv-too-large' } : { text }
-}
-
-/** The file's recipients, or the refusal of the file as a whole. */
-function recipientsOf(text: string): CsvRecipient[] | CsvRefusal {
-  try {
-    const recipients = csvRecipients(text, { maxRows: MAX_CSV_ROWS })
-    return recipients.length === 0 ? refusalOf('csv-no-rows') : recipients
-  } catch (error) {
-    if (error instanceof CsvError) return refusalOf(error.code)
-    throw error
-  }
 }
 
 /** A request refused as a whole by the issue operation, as the form shows it. */
@@ -105,16 +122,28 @@ const templateIdOf = (value: string) => (/^\d{1,15}$/.test(value) ? Number(value
 
 /** The one-time value of a preview's confirmation: a UUID the preview made. */
 const NONCE = /^[0-9a-f-]{36}$/
+/** A kept file's digest: SHA-256, lowercase hex. */
+const DIGEST = /^[0-9a-f]{64}$/
 
 /**
- * Issuing by CSV (docs/admin-console.md § Issuing by CSV): an upload form, a preview of every row that
- * stores nothing, a confirmation that issues through the issue operation in chunks, the progress of the
- * signing, and the results. The session's club only: another club's upload is not found.
+ * Issuing by CSV (docs/admin-console.md § Issuing by CSV): an upload form, a preview that keeps the file
+ * in storage under its digest and stores nothing else, a confirmation that names the kept file and
+ * issues it through the issue operation in chunks, the progress of the signing, and the results. At
+ * most `CSV_WORK_AT_ONCE` previews, confirmations and outcome downloads run at once in the process.
+ * The session's club only: another club's upload or kept file is not found.
  */
 export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionForm, withSession, notFound }: ConsoleFrame): void {
+  const gate = createWorkGate(CSV_WORK_AT_ONCE)
+  const busy = (session: ConsoleSession) => htmlResponse(messagePage(base, BUSY[0], BUSY[1], session), 503, { 'retry-after': '5' })
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
   const formPage = async (session: ConsoleSession, values: CsvFormValues, status = 200, refusal: CsvRefusal | null = null) =>
     htmlResponse(csvFormPage(base, session, { templates: await templatesOf(session.club), values, refusal, limits: LIMITS }), status)
+  /** The form again with why the work was refused: a file that cannot be read, or the issue operation's refusal. */
+  const refused = (session: ConsoleSession, values: CsvFormValues, error: unknown) => {
+    if (error instanceof CsvError) return formPage(session, values, 422, refusalOf(error.code))
+    if (!(error instanceof ProblemError)) throw error
+    return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
+  }
   router.get('/issue-csv.js', () => scriptResponse(ISSUE_CSV_SCRIPT))
 
   router.get(
@@ -122,8 +151,7 @@ export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionFor
     withSession((session) => formPage(session, { achievementFormId: '', mode: 'email', pasted: '' })),
   )
 
-  /** The upload and the confirmation read the same fields and refuse a file the same way. */
-  const readUpload = async (request: Request) => {
+  router.post('/issue/csv', async (request: IRequest) => {
     const checked = await sessionForm(request, MAX_UPLOAD_BYTES, { multipart: true, tooLarge: TOO_LARGE })
     if (checked instanceof Response) return checked
     const { session, form, files } = checked
@@ -134,43 +162,68 @@ export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionFor
       // A pasted text is shown again; a file is not (it may be megabytes, and the field cannot be refilled).
       pasted: file && file.bytes.byteLength > 0 ? '' : stringOf(form, 'csv'),
     }
-    const csv = csvTextOf(checked)
-    if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
-    const recipients = recipientsOf(csv.text)
-    if (!Array.isArray(recipients)) return formPage(session, values, 422, recipients)
-    return { session, form, values, text: csv.text, input: { achievementFormId: templateIdOf(values.achievementFormId), mode: values.mode, recipients } }
-  }
-
-  router.post('/issue/csv', async (request: IRequest) => {
-    const upload = await readUpload(request)
-    if (upload instanceof Response) return upload
-    const { session, values, text, input } = upload
-    let outcomes
-    try {
-      outcomes = await issuer.csvUploads.preview(session.club, input)
-    } catch (error) {
-      if (!(error instanceof ProblemError)) throw error
-      return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
-    }
-    const template = await issuer.achievements.read(session.club, input.achievementFormId)
-    return htmlResponse(csvPreviewPage(base, session, { template, mode: values.mode, csv: text, nonce: crypto.randomUUID(), outcomes }))
+    const templateId = templateIdOf(values.achievementFormId)
+    const answer = await gate.run(async () => {
+      const csv = await csvTextOf(checked)
+      if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
+      try {
+        const { digest, outcomes } = await issuer.csvUploads.preview(session.club, { achievementFormId: templateId, mode: values.mode, text: csv.text })
+        const template = await issuer.achievements.read(session.club, templateId)
+        return htmlResponse(csvPreviewPage(base, session, { template, mode: values.mode, digest, nonce: crypto.randomUUID(), outcomes }))
+      } catch (error) {
+        return refused(session, values, error)
+      }
+    })
+    return answer ?? busy(session)
   })
+
+  /** The confirmation a form or a download names: the template, the mode and a kept file's digest; `null` when malformed. */
+  const confirmationOf = (form: URLSearchParams, digest: string): CsvConfirmation | null =>
+    DIGEST.test(digest) ? { achievementFormId: templateIdOf(stringOf(form, 'achievementFormId')), mode: stringOf(form, 'mode'), digest } : null
 
   router.post('/issue/csv/confirm', async (request: IRequest) => {
-    const upload = await readUpload(request)
-    if (upload instanceof Response) return upload
-    const { session, form, values, input } = upload
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
+    const values: CsvFormValues = { achievementFormId: stringOf(form, 'achievementFormId'), mode: stringOf(form, 'mode'), pasted: '' }
     const nonce = stringOf(form, 'nonce')
-    if (!NONCE.test(nonce)) return formPage(session, values, 422, { field: '', words: { ko: '미리 보기부터 다시 하세요.', en: 'Preview the file again.' } })
-    let created
-    try {
-      created = await issuer.csvUploads.issue(session.club, input, nonce)
-    } catch (error) {
-      if (!(error instanceof ProblemError)) throw error
-      return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
-    }
-    return seeOther(csvUploadPath(base, created.id))
+    const confirmation = confirmationOf(form, stringOf(form, 'digest'))
+    const again = () => formPage(session, values, 422, { field: '', words: PREVIEW_AGAIN })
+    if (!NONCE.test(nonce) || !confirmation) return again()
+    const answer = await gate.run(async () => {
+      try {
+        const created = await issuer.csvUploads.issue(session.club, confirmation, nonce)
+        return created ? seeOther(csvUploadPath(base, created.id)) : again()
+      } catch (error) {
+        return refused(session, values, error)
+      }
+    })
+    return answer ?? busy(session)
   })
+
+  router.get(
+    '/issue/csv/files/:digest/outcomes.csv',
+    withSession(async (session, request) => {
+      const confirmation = confirmationOf(new URL(request.url).searchParams, request.params.digest!)
+      if (!confirmation) return notFound(session)
+      const answer = await gate.run(async () => {
+        let outcomes
+        try {
+          outcomes = await issuer.csvUploads.outcomes(session.club, confirmation)
+        } catch (error) {
+          if (!(error instanceof ProblemError)) throw error
+          return notFound(session)
+        }
+        if (!outcomes) return notFound(session)
+        // The console's headers, as the results' CSV has them.
+        return htmlResponse(previewCsv(outcomes), 200, {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': `attachment; filename="clubcred-preview-${confirmation.digest.slice(0, 16)}.csv"`,
+        })
+      })
+      return answer ?? busy(session)
+    }),
+  )
 
   router.get(
     '/issue/csv/:id',

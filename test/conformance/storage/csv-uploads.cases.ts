@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { aClub, caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
-import type { CsvUpload, CsvUploadRow } from '../../../core/csv-uploads/csv-upload.ts'
+import type { CsvFile, CsvUpload, CsvUploadRow } from '../../../core/csv-uploads/csv-upload.ts'
 
 const NOW = 1_900_000_000_000
 
@@ -31,6 +31,16 @@ function aRow(overrides: Partial<CsvUploadRow> = {}): CsvUploadRow {
     code: null,
     message: null,
     field: null,
+    ...overrides,
+  }
+}
+
+function aFile(overrides: Partial<CsvFile> = {}): CsvFile {
+  return {
+    club: 'chess',
+    digest: 'a'.repeat(64),
+    text: 'externalUserId,name,email\r\nm-1,"김, 민준",kim@example.org\n',
+    createdAt: NOW,
     ...overrides,
   }
 }
@@ -115,6 +125,66 @@ export function csvUploadCases(open: OpenStorage, options: CaseOptions = {}): vo
       // The held issuance's credential does not count: that row issued nothing.
       await storage().transaction((tx) => tx.credentials.insertMany([credential(a!, 1), credential(held!, 2)]))
       assert.deepStrictEqual(await storage().csvUploads.progress(anUpload().id), { recorded: 4, issued: 2, signed: 1 })
+    })
+
+    it('a previewed file round-trips as a plain object, found by its digest in its club only', async () => {
+      await withClub()
+      await withClub('go')
+      await storage().transaction((tx) => tx.csvUploads.putFile(aFile()))
+      const found = await storage().csvUploads.findFile('chess', aFile().digest)
+      assert.deepStrictEqual(found, aFile())
+      assert.equal(Object.getPrototypeOf(found), Object.prototype)
+      assert.equal(await storage().csvUploads.findFile('go', aFile().digest), null, 'another club cannot reach it by its digest')
+      assert.equal(await storage().csvUploads.findFile('chess', 'b'.repeat(64)), null)
+    })
+
+    it('a file of 16 MiB round-trips whole, characters outside the BMP included wherever an adapter may split it', async () => {
+      await withClub()
+      const text = 'externalUserId,name,email\n' + `m-12,${'가'.repeat(4_000_000)}${'😀'.repeat(600_000)},kim@example.org\n`
+      await storage().transaction((tx) => tx.csvUploads.putFile(aFile({ text })))
+      const found = await storage().csvUploads.findFile('chess', aFile().digest)
+      assert.equal(found?.text.length, text.length)
+      assert.ok(found?.text === text)
+    })
+
+    it('the same file kept again, also concurrently, is one file with the later time; another club keeps its own', async () => {
+      await withClub()
+      await withClub('go')
+      await Promise.all([1, 2, 3].map((n) => storage().transaction((tx) => tx.csvUploads.putFile(aFile({ createdAt: NOW + n })))))
+      await storage().transaction((tx) => tx.csvUploads.putFile(aFile({ createdAt: NOW + 10 })))
+      await storage().transaction((tx) => tx.csvUploads.putFile(aFile({ club: 'go' })))
+      assert.deepStrictEqual(await storage().csvUploads.findFile('chess', aFile().digest), aFile({ createdAt: NOW + 10 }))
+      assert.deepStrictEqual(await storage().csvUploads.findFile('go', aFile().digest), aFile({ club: 'go' }))
+    })
+
+    it('deleting a file removes the club’s only, and purging removes the files kept before the time, of every club', async () => {
+      await withClub()
+      await withClub('go')
+      await storage().transaction(async (tx) => {
+        await tx.csvUploads.putFile(aFile())
+        await tx.csvUploads.putFile(aFile({ club: 'go' }))
+        await tx.csvUploads.putFile(aFile({ digest: 'b'.repeat(64), createdAt: NOW + 1 }))
+        await tx.csvUploads.putFile(aFile({ digest: 'c'.repeat(64), createdAt: NOW + 2 }))
+      })
+      assert.equal(await storage().transaction((tx) => tx.csvUploads.deleteFile('chess', aFile().digest)), true)
+      assert.equal(await storage().transaction((tx) => tx.csvUploads.deleteFile('chess', aFile().digest)), false)
+      assert.deepStrictEqual(await storage().csvUploads.findFile('go', aFile().digest), aFile({ club: 'go' }))
+      assert.equal(await storage().transaction((tx) => tx.csvUploads.purgeFiles(NOW + 2)), 2)
+      assert.equal(await storage().csvUploads.findFile('go', aFile().digest), null)
+      assert.equal(await storage().csvUploads.findFile('chess', 'b'.repeat(64)), null)
+      assert.deepStrictEqual(await storage().csvUploads.findFile('chess', 'c'.repeat(64)), aFile({ digest: 'c'.repeat(64), createdAt: NOW + 2 }))
+    })
+
+    it('a file kept in a unit that throws is not kept', async () => {
+      await withClub()
+      await assert.rejects(
+        storage().transaction(async (tx) => {
+          await tx.csvUploads.putFile(aFile())
+          throw new Error('undone')
+        }),
+        /undone/,
+      )
+      assert.equal(await storage().csvUploads.findFile('chess', aFile().digest), null)
     })
   })
 }
