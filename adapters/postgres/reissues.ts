@@ -15,11 +15,13 @@ export function createReissueStore({ sql }: Database): ReissueStore {
       return updated.count === 1
     },
     async queueSigning(issuanceId, club) {
-      // DO NOTHING waits for a unit that is deleting the issuance's job (its row lock) and then inserts:
-      // the job queued here is never the one that unit removes.
-      const inserted = await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
-        SELECT ${issuanceId}, ${club}, seq FROM issuances WHERE id = ${issuanceId} ON CONFLICT DO NOTHING`
-      if (inserted.count > 0) await sql`SELECT pg_notify(${SIGNING_JOBS_CHANNEL}, current_schema())`
+      // The conflict arm writes nothing new but locks an existing job's row until this unit commits, so a
+      // worker's unit removing that job waits for it and then reads the amended issuance (sign-pending's
+      // requeueAmended); and a unit removing the job first makes this insert wait, then insert anew.
+      await sql`INSERT INTO signing_jobs (issuance_id, club, issuance_seq)
+        SELECT ${issuanceId}, ${club}, seq FROM issuances WHERE id = ${issuanceId}
+        ON CONFLICT (issuance_id) DO UPDATE SET club = signing_jobs.club`
+      await sql`SELECT pg_notify(${SIGNING_JOBS_CHANNEL}, current_schema())`
     },
     async insert(r) {
       await sql`INSERT INTO reissues (club, issuance_id, previous_issuance_id, reason, awarded_at, reissued_at)
