@@ -114,7 +114,9 @@ describe('a reissue to the same recipient is a new version of the same credentia
     // The public surfaces serve the newest version.
     assert.equal((await api.get(paths.jwt(first.id))).text, second.jwt)
     const verdict = expectStatus(await verdictOf(api, id), 200)
-    assert.equal(verdict.data?.status ?? verdict.status, 'valid', JSON.stringify(verdict))
+    assert.equal(verdict.isValid, true, 'the newest version verifies')
+    assert.equal(verdict.status, 'valid')
+    assert.equal(verdict.payload.nbf, Date.parse(v2.vc.validFrom) / 1000, 'the verdict is of the newest version')
 
     // issuance.reissued, then issuance.credential_issued once more.
     const reissued = await eventsOf(api, 'issuance.reissued')
