@@ -189,12 +189,12 @@ export interface CoreIssuer {
     /** Revokes an issuance (docs/api.md §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
     revoke(club: string, id: number, input?: RevokeBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
     /**
-     * Reissues an issuance (docs/api.md § Reissue, docs/decisions/0046-reissue.md): a new version of its
+     * Reissues an issuance (docs/api.md §4.17, docs/decisions/0046-reissue.md): a new version of its
      * credential for the same recipient, or a new issuance for another; `issuance-revoked`. Answers the
      * detail of the issuance that holds the credential now.
      */
     reissue(club: string, id: number, input?: ReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
-    /** Reissues many issuances with one expiry (docs/api.md § Reissue): a result per id and a summary. */
+    /** Reissues many issuances with one expiry (docs/api.md §4.17): a result per id and a summary. */
     reissueMany(club: string, input: BulkReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BulkReissueResult }>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>

@@ -3,9 +3,9 @@ import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { isoSeconds } from '../credentials/build-ob3.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
-import type { Stores } from '../ports/storage.ts'
+import type { ReissueStore } from './reissue-store.ts'
 
-/** One version of the issuance's credential on its detail (docs/api.md § Reissue). */
+/** One version of the issuance's credential on its detail (docs/api.md §4.17). */
 export const credentialVersionSchema = v.object({
   /** The version's `validFrom`: the newest version has the latest. */
   validFrom: v.string(),
@@ -15,7 +15,7 @@ export const credentialVersionSchema = v.object({
 })
 
 /**
- * What reissues add to the issuance detail (docs/api.md § Reissue), kept in a file of its own: the
+ * What reissues add to the issuance detail (docs/api.md §4.17), kept in a file of its own: the
  * credential's versions, newest first (`[]` while pending), and the issuances a re-route links.
  */
 export const reissueDetailEntries = {
@@ -34,7 +34,7 @@ const versionOf = (credential: CredentialRecord) => ({
 })
 
 /** The reissue members of an issuance's detail. */
-export async function reissueDetailFields(stores: Stores, issuance: Issuance, credential: CredentialRecord | null): Promise<ReissueDetailFields> {
+export async function reissueDetailFields(stores: { reissues: ReissueStore }, issuance: Issuance, credential: CredentialRecord | null): Promise<ReissueDetailFields> {
   const earlier = credential ? await stores.reissues.listEarlierVersions(credential.id) : []
   const records = await stores.reissues.listByIssuances(issuance.club, [issuance.id])
   return {

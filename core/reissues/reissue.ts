@@ -9,7 +9,7 @@ import { reissueIn } from './reissue-one.ts'
 import { bulkReissueRequestSchema, reissueRequestSchema } from './schema.ts'
 
 /**
- * Reissues one issuance (docs/api.md § Reissue): corrects it, renews it or moves it to another recipient,
+ * Reissues one issuance (docs/api.md §4.17): corrects it, renews it or moves it to another recipient,
  * and answers the detail of the issuance that now holds the credential. One unit of work, the
  * `Idempotency-Key`'s answer included, so a crash leaves the reissue either accepted and answered or
  * not done at all.
@@ -51,7 +51,7 @@ export const bulkReissueResultSchema = v.object({
 export type BulkReissueResult = v.InferOutput<typeof bulkReissueResultSchema>
 
 /**
- * Reissues many issuances with one expiry (docs/api.md § Reissue), a season's renewal: each a new version
+ * Reissues many issuances with one expiry (docs/api.md §4.17), a season's renewal: each a new version
  * for its own recipient. One unit of work: all accepted or none, with the `Idempotency-Key`'s answer.
  * An id given twice is reissued once; its second place answers as the first.
  */

@@ -5,7 +5,7 @@ import { textCharacters } from '../validation/plain-text.ts'
 import { evidenceSchema } from '../issuances/schema.ts'
 import { ISSUE_MODES } from '../issuances/issuance.ts'
 
-/** At most this many issuances per bulk reissue (docs/api.md § Reissue); more is 422 `validation-failed` (`too-many-issuances`). */
+/** At most this many issuances per bulk reissue (docs/api.md §4.17); more is 422 `validation-failed` (`too-many-issuances`). */
 export const MAX_REISSUE_IDS = 1000
 
 const isoDateTime = v.pipe(
@@ -18,7 +18,7 @@ const isoDateTime = v.pipe(
 const expiresAt = v.optional(v.nullable(isoDateTime))
 
 /**
- * The body of `POST …/issuances/{id}/reissue` (docs/api.md § Reissue, docs/decisions/0046-reissue.md): the
+ * The body of `POST …/issuances/{id}/reissue` (docs/api.md §4.17, docs/decisions/0046-reissue.md): the
  * members to change, each optional; `template: "current"` engraves the template as it is now.
  */
 export const reissueRequestSchema = v.strictObject(

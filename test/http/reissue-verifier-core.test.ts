@@ -2,7 +2,7 @@
  * DCC's `@digitalcredentials/verifier-core` verifies each version of a reissued credential in its JSON-LD
  * form (docs/decisions/0046-reissue.md), through the product's own URLs, offline, as
  * test/http/verifier-core.test.ts does for a first credential: the newest version as the product serves
- * it, `awardedDate` included, and the earlier one as stored with its proof. @see issue 38
+ * it, `awardedDate` included, and the earlier one as stored with its proof.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

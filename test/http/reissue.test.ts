@@ -11,10 +11,9 @@ import { fetchStatusList } from '../support/verification-status-list.ts'
 import type { Json } from '../support/json.ts'
 
 /**
- * Reissue (docs/api.md § Reissue, docs/decisions/0046-reissue.md): a new version of the same credential
+ * Reissue (docs/api.md §4.17, docs/decisions/0046-reissue.md): a new version of the same credential
  * for the same recipient, a new issuance for another, the bulk renewal; each version verified by jose,
  * did-jwt-vc and 1EdTech's OB 3.0 JSON Schema, the status list decoded by Digital Bazaar's library.
- * @see issue 38
  */
 
 const paths = clubPaths()

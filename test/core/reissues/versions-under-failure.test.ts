@@ -7,9 +7,9 @@ import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.t
 import { recipients } from '../issuances/support.ts'
 
 /**
- * A reissue under failure (docs/decisions/0046-reissue.md § Crash safety): a job signed twice makes one
+ * A reissue under failure (docs/decisions/0046-reissue.md, crash safety): a job signed twice makes one
  * version, a reissue accepted while its issuance is being signed is not lost, and a unit that fails
- * leaves no reissue half done. @see issue 38
+ * leaves no reissue half done.
  */
 
 let h: CoreHarness
