@@ -5,6 +5,7 @@ import { claimPending, signClaimed, storeSigned } from '../../../core/signing-qu
 import { DEFAULTS } from '../../../core/config.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { recipients } from '../issuances/support.ts'
+import type { StoragePort, UnitOfWork, UnitOptions } from '../../../core/ports/storage.ts'
 
 /**
  * A reissue under failure (docs/decisions/0046-reissue.md, crash safety): a job signed twice makes one
@@ -74,8 +75,12 @@ describe('a reissue under failure', { timeout: 20_000 }, () => {
     // The last write of the unit fails, as a crash before the commit would: the whole unit is undone.
     const storage = h.context.storage
     const transaction = storage.transaction
-    storage.transaction = (work, options) =>
-      transaction.call(storage, (tx) => work({ ...tx, reissues: { ...tx.reissues, insert: () => Promise.reject(new Error('disk full')) } }), options)
+    storage.transaction = <T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions) =>
+      transaction.call<StoragePort, [(tx: UnitOfWork) => Promise<T>, UnitOptions | undefined], Promise<T>>(
+        storage,
+        (tx) => work({ ...tx, reissues: { ...tx.reissues, insert: () => Promise.reject(new Error('disk full')) } }),
+        options,
+      )
     try {
       await assert.rejects(h.issuer.issuances.reissue('chess', id, { name: 'Never stored' }), /disk full/)
     } finally {
