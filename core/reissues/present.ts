@@ -34,7 +34,11 @@ const versionOf = (credential: CredentialRecord) => ({
 })
 
 /** The reissue members of an issuance's detail. */
-export async function reissueDetailFields(stores: { reissues: ReissueStore }, issuance: Issuance, credential: CredentialRecord | null): Promise<ReissueDetailFields> {
+export async function reissueDetailFields(
+  stores: { reissues: ReissueStore },
+  issuance: Issuance,
+  credential: CredentialRecord | null,
+): Promise<ReissueDetailFields> {
   const earlier = credential ? await stores.reissues.listEarlierVersions(credential.id) : []
   const records = await stores.reissues.listByIssuances(issuance.club, [issuance.id])
   return {

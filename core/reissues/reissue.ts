@@ -85,7 +85,10 @@ export async function reissueMany(ctx: IssuerContext, club: string, input: unkno
         results.push(item)
       }
       const count = (status: BulkReissueItem['status']) => results.filter((item) => item.status === status).length
-      const answer: BulkReissueResult = { results, summary: { total: results.length, ok: count('reissued'), skipped: count('skipped'), failed: count('failed') } }
+      const answer: BulkReissueResult = {
+        results,
+        summary: { total: results.length, ok: count('reissued'), skipped: count('skipped'), failed: count('failed') },
+      }
       if (claim) await completeClaim(tx, claim, answer)
       return answer
     },

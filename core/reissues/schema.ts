@@ -24,9 +24,7 @@ const expiresAt = v.optional(v.nullable(isoDateTime))
 export const reissueRequestSchema = v.strictObject(
   {
     name: v.optional(requiredText(200)),
-    email: v.optional(
-      v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.maxLength(254, 'too-long'), v.email('invalid-email')),
-    ),
+    email: v.optional(v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.maxLength(254, 'too-long'), v.email('invalid-email'))),
     externalUserId: v.optional(
       v.pipe(v.string('must-be-string'), v.trim(), ...textCharacters('single-line'), v.minLength(1, 'required'), v.maxLength(200, 'too-long')),
     ),

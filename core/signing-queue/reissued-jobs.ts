@@ -47,7 +47,14 @@ const engraved = (issuance: Issuance): string =>
 export async function requeueAmended(tx: UnitOfWork, signed: Issuance[]): Promise<void> {
   for (const group of groupBy(signed, (issuance) => issuance.club)) {
     const club = group[0]!.club
-    const now = new Map((await tx.issuances.findByIds(club, group.map((issuance) => issuance.id))).map((issuance) => [issuance.id, issuance]))
+    const now = new Map(
+      (
+        await tx.issuances.findByIds(
+          club,
+          group.map((issuance) => issuance.id),
+        )
+      ).map((issuance) => [issuance.id, issuance]),
+    )
     for (const issuance of group) {
       const current = now.get(issuance.id)
       if (current && current.revokedAt === null && engraved(current) !== engraved(issuance)) await tx.reissues.queueSigning(issuance.id, club)

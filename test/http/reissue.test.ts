@@ -6,7 +6,18 @@ import { Resolver, type DIDResolutionResult, type ParsedDID } from 'did-resolver
 import { createTestClock, type TestClock } from '../support/clock.ts'
 import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
 import { assertSignedCredential } from '../support/ob3-schema.ts'
-import { clubPaths, createTemplate, credentialOf, detailOf, eventsOf, expectStatus, issueTo, members, statusEntryOf, verdictOf } from '../support/verification-steps.ts'
+import {
+  clubPaths,
+  createTemplate,
+  credentialOf,
+  detailOf,
+  eventsOf,
+  expectStatus,
+  issueTo,
+  members,
+  statusEntryOf,
+  verdictOf,
+} from '../support/verification-steps.ts'
 import { fetchStatusList } from '../support/verification-status-list.ts'
 import type { Json } from '../support/json.ts'
 
@@ -213,10 +224,7 @@ describe('bulk reissue renews many at once', () => {
     await drain()
     expectStatus(await api.call('POST', paths.revoke(ids[2]!), {}), 200)
     const expiresAt = new Date(clock.now() + 365 * DAY).toISOString()
-    const answer = expectStatus(
-      await api.call('POST', `${paths.issuances}/reissue`, { issuanceIds: [ids[0], ids[1], ids[2], 123456789], expiresAt }),
-      200,
-    )
+    const answer = expectStatus(await api.call('POST', `${paths.issuances}/reissue`, { issuanceIds: [ids[0], ids[1], ids[2], 123456789], expiresAt }), 200)
     assert.deepStrictEqual(answer.summary, { total: 4, ok: 2, skipped: 1, failed: 1 })
     assert.deepStrictEqual(
       answer.results.map((item: Json) => [item.ref, item.status, item.error?.code ?? null]),
