@@ -16,4 +16,6 @@ export interface ClubEvent {
   /** What the event is about: an issuance, or a webhook endpoint (`webhook.disabled`). */
   subject: { type: 'issuance' | 'webhook'; id: string }
   occurredAt: number
+  /** `issuance.reissued` of a re-route only: the issuance the credential moved from (docs/api.md §4.17). */
+  previousIssuanceId?: string
 }

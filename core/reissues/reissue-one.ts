@@ -55,7 +55,13 @@ export async function reissueIn(ctx: IssuerContext, tx: UnitOfWork, club: string
     events.push({ club, type: 'issuance.revoked', subject: { type: 'issuance', id: String(id) }, occurredAt: now })
     result = { issuanceId: created.id, previousIssuanceId: id }
   }
-  events.push({ club, type: 'issuance.reissued', subject: { type: 'issuance', id: String(result.issuanceId) }, occurredAt: now })
+  events.push({
+    club,
+    type: 'issuance.reissued',
+    subject: { type: 'issuance', id: String(result.issuanceId) },
+    occurredAt: now,
+    ...(result.previousIssuanceId !== null ? { previousIssuanceId: String(result.previousIssuanceId) } : {}),
+  })
   await appendEvents(tx, events)
   return result
 }

@@ -134,6 +134,7 @@ describe('a reissue to the same recipient is a new version of the same credentia
       reissued.map((event) => event.subject),
       [{ type: 'issuance', id: String(id) }],
     )
+    assert.equal('previousIssuanceId' in reissued[0]!, false, 'a version moved nowhere')
     const issued = await eventsOf(api, 'issuance.credential_issued')
     assert.equal(issued.length, 2)
     assert.ok(Number(issued[0]!.id) > Number(reissued[0]!.id), 'credential_issued after reissued')
@@ -187,8 +188,8 @@ describe('a reissue to another recipient re-routes the credential', () => {
     assert.equal(list.getStatus(Number(statusEntryOf(old.jwt).statusListIndex)), true, 'the old credential is revoked')
     assert.equal(list.getStatus(Number(statusEntryOf(fresh.jwt).statusListIndex)), false, 'the new one is not')
     assert.deepStrictEqual(
-      (await eventsOf(api, 'issuance.reissued')).map((event) => event.subject.id),
-      [String(moved.id)],
+      (await eventsOf(api, 'issuance.reissued')).map((event) => [event.subject.id, event.previousIssuanceId]),
+      [[String(moved.id), String(id)]],
     )
     assert.deepStrictEqual(
       (await eventsOf(api, 'issuance.revoked')).map((event) => event.subject.id),

@@ -19,7 +19,10 @@ const DONE: Record<string, Words> = {
 /** What a renewal of the list's rows did (adapters/http/admin/reissues.ts). */
 const LIST_DONE: Record<string, Words> = {
   renewed: { ko: '갱신했습니다. 새 버전은 곧 서명됩니다.', en: 'Renewed. The new versions are signed shortly.' },
-  'not-renewed': { ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.', en: 'Not renewed: choose issuances, a new expiry date and tick the box.' },
+  'not-renewed': {
+    ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.',
+    en: 'Not renewed: choose issuances, a new expiry date and tick the box.',
+  },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {

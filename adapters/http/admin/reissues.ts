@@ -73,7 +73,11 @@ export function addReissueRoutes(router: RouterType, frame: ConsoleFrame): void 
     const checked = await sessionForm(request)
     if (checked instanceof Response) return checked
     const { session, form } = checked
-    const ids = form.getAll('issuanceId').filter((value) => /^[1-9]\d{0,15}$/.test(value)).slice(0, MAX_REISSUE_IDS).map(Number)
+    const ids = form
+      .getAll('issuanceId')
+      .filter((value) => /^[1-9]\d{0,15}$/.test(value))
+      .slice(0, MAX_REISSUE_IDS)
+      .map(Number)
     const expiresOn = (form.get('expiresOn') ?? '').trim()
     // Without a row, a date or the confirmation nothing is renewed: back to the list, which says nothing happened.
     if (ids.length === 0 || expiresOn === '' || form.get('confirm') !== 'yes') return seeOther(`${base}/issuances?done=not-renewed`)

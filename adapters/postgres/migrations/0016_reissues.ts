@@ -28,4 +28,7 @@ CREATE TABLE credential_versions (
   proof text,
   PRIMARY KEY (id, version)
 );
+
+-- issuance.reissued of a re-route names the issuance the credential moved from.
+ALTER TABLE events ADD COLUMN previous_issuance_id text;
 `

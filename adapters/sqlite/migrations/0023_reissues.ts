@@ -29,4 +29,7 @@ CREATE TABLE credential_versions (
   proof TEXT,
   PRIMARY KEY (id, version)
 ) STRICT, WITHOUT ROWID;
+
+-- issuance.reissued of a re-route names the issuance the credential moved from.
+ALTER TABLE events ADD COLUMN previous_issuance_id TEXT;
 `

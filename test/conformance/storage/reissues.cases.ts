@@ -95,6 +95,26 @@ export function reissueCases(open: OpenStorage, options: CaseOptions = {}): void
       assert.deepStrictEqual(await storage().reissues.listByIssuances('chess', []), [])
     })
 
+    it('an event naming the issuance a re-route moved from comes back with it, in append and appendMany; others without the member', async () => {
+      await seedTemplate(storage())
+      const moved = {
+        club: 'chess',
+        type: 'issuance.reissued' as const,
+        subject: { type: 'issuance' as const, id: '12' },
+        occurredAt: NOW,
+        previousIssuanceId: '11',
+      }
+      const plain = { club: 'chess', type: 'issuance.reissued' as const, subject: { type: 'issuance' as const, id: '13' }, occurredAt: NOW }
+      const [a] = await storage().transaction((tx) => tx.events.appendMany([moved, plain]))
+      const b = await storage().transaction((tx) => tx.events.append(moved))
+      const listed = await storage().events.list('chess', { limit: 10, beforeId: null })
+      assert.deepStrictEqual(listed, [
+        { ...moved, id: b },
+        { ...plain, id: a! + 1 },
+        { ...moved, id: a },
+      ])
+    })
+
     it('supersede makes the new version the credential and keeps the earlier one unchanged, proof included', async () => {
       const first = await signed()
       const second = { ...first, jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k', issuedAt: first.issuedAt + 5000, validUntil: 1_960_000_000_000, proof: null }
