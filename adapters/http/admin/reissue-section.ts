@@ -80,8 +80,8 @@ ${error('name')}
 <label for="reissue-email">${both({ ko: '이메일', en: 'E-mail' })}</label>
 <input id="reissue-email" name="email" type="email" maxlength="254" required value="${form.email}"${invalid('email')}>
 ${error('email')}
-<label for="reissue-expires">${both({ ko: '만료일 (비우면 만료 없음)', en: 'Expires on (empty: never)' })}</label>
-<input id="reissue-expires" name="expiresOn" type="date" value="${form.expiresOn}"${invalid('expiresOn')}>
+<label for="reissue-expires">${both({ ko: '만료일 (YYYY-MM-DD, 비우면 만료 없음)', en: 'Expires on (YYYY-MM-DD; empty: never)' })}</label>
+<input id="reissue-expires" name="expiresOn" inputmode="numeric" pattern="\\d{4}-\\d{2}-\\d{2}" maxlength="10" autocomplete="off" value="${form.expiresOn}"${invalid('expiresOn')}>
 ${error('expiresOn')}
 <label for="reissue-reason">${both({ ko: '사유 (선택, 500자까지, 공개되지 않음)', en: 'Reason (optional, up to 500 characters, never public)' })}</label>
 <textarea id="reissue-reason" name="reason" rows="2"${invalid('reason')}>
@@ -118,8 +118,8 @@ ${renewable.map(
     html`<label class="check"><input type="checkbox" name="issuanceId" value="${String(row.id)}"> ${row.recipient.name} <span class="en">${row.recipient.email}</span></label>`,
 )}
 </fieldset>
-<label for="renew-expires">${both({ ko: '새 만료일', en: 'New expiry date' })}</label>
-<input id="renew-expires" name="expiresOn" type="date" required>
+<label for="renew-expires">${both({ ko: '새 만료일 (YYYY-MM-DD)', en: 'New expiry date (YYYY-MM-DD)' })}</label>
+<input id="renew-expires" name="expiresOn" inputmode="numeric" pattern="\\d{4}-\\d{2}-\\d{2}" maxlength="10" autocomplete="off" required>
 <label class="check"><input type="checkbox" name="confirm" value="yes" required> ${both({
     ko: '선택한 발급마다 새 버전이 서명됩니다.',
     en: 'Each chosen issuance gets a new version.',
