@@ -7,6 +7,8 @@ import type {
   AchievementCreate,
   AchievementPatch,
   BatchResult,
+  BulkReissueBody,
+  BulkReissueResult,
   CertificateFile,
   Club,
   ClubEvent,
@@ -20,6 +22,7 @@ import type {
   IssueBody,
   IssueResult,
   Page,
+  ReissueBody,
   ScopeName,
   Verdict,
 } from './types.ts'
@@ -120,6 +123,13 @@ export interface ClubcredClient {
     file(id: number | string, options: { format: FileFormat }): Promise<CertificateFile>
     /** Revokes (docs/api.md §4.7); idempotent, with an automatic `Idempotency-Key` like `issue`. Answers the detail. */
     revoke(id: number | string, options?: RevokeOptions): Promise<IssuanceDetail>
+    /**
+     * Reissues (docs/api.md §4.17): a new version for the same recipient, or a new issuance for another; with an
+     * automatic `Idempotency-Key` like `issue`. Answers the detail of the issuance that holds the credential now.
+     */
+    reissue(id: number | string, body?: ReissueBody, options?: IdempotencyOptions): Promise<IssuanceDetail>
+    /** Reissues up to 1,000 issuances with the same values (a renewal), with an automatic `Idempotency-Key`. */
+    reissueMany(body: BulkReissueBody, options?: IdempotencyOptions): Promise<BulkReissueResult>
   }
   /** The event feed (docs/api.md §4.9, §6), newest first. */
   events: {
@@ -238,6 +248,28 @@ export function createClubcredClient(options: ClubcredClientOptions): ClubcredCl
         retryOnNetworkError: true,
       })
       return response.body.data
+    },
+    async reissue(id, body, { idempotencyKey = crypto.randomUUID() } = {}) {
+      const response = await call<{ data: IssuanceDetail }>({
+        method: 'POST',
+        url: path('issuances', id, 'reissue'),
+        ...(body !== undefined ? { body } : {}),
+        auth: true,
+        idempotencyKey,
+        retryOnNetworkError: true,
+      })
+      return response.body.data
+    },
+    async reissueMany(body, { idempotencyKey = crypto.randomUUID() } = {}) {
+      const response = await call<BulkReissueResult>({
+        method: 'POST',
+        url: path('issuances', 'reissue'),
+        body,
+        auth: true,
+        idempotencyKey,
+        retryOnNetworkError: true,
+      })
+      return response.body
     },
   }
 

@@ -18,6 +18,8 @@ import type { DesignView } from '../core/designs/present.ts'
 import type { DesignKind, ImageType } from '../core/designs/design.ts'
 import type { Verdict as CoreVerdict } from '../core/verification/verify-issuance.ts'
 import type { Page as CorePage } from '../core/lists/cursor.ts'
+import type { BulkReissueBody as CoreBulkReissueBody, ReissueBody as CoreReissueBody } from '../core/inputs.ts'
+import type { BulkReissueResult as CoreBulkReissueResult } from '../core/reissues/reissue.ts'
 import type { ScopeName as CoreScopeName } from '../core/scopes.ts'
 
 /** Parts of the read shapes, by the server's names. */
@@ -116,6 +118,15 @@ export type RecipientWrite = {
   /** ISO 8601; becomes the credential's `validUntil`. */
   expiresAt?: string
 }
+
+/** The body of a reissue (docs/api.md §4.17): the members to change, each optional. */
+export type ReissueBody = CoreReissueBody
+
+/** The body of a bulk reissue (docs/api.md §4.17): up to 1,000 issuance ids and the values for all. */
+export type BulkReissueBody = CoreBulkReissueBody
+
+/** The bulk reissue's answer: a result per id and the counts. */
+export type BulkReissueResult = CoreBulkReissueResult
 
 /** The body of an issue call (docs/api.md §4.3): at most 1,000 recipients. */
 export type IssueBody = {

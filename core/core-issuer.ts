@@ -16,6 +16,7 @@ import type { DesignView } from './designs/present.ts'
 import type { StoredImage } from './designs/design.ts'
 import type { FilePreview } from './files/preview-file.ts'
 import type { BatchResult } from './issuances/issue.ts'
+import type { BulkReissueResult } from './reissues/reissue.ts'
 import type { IssuanceDetail, IssuanceItem } from './issuances/present.ts'
 import type { CredentialView } from './issuances/read.ts'
 import type { IssuanceSearchQuery } from './issuances/search.ts'
@@ -42,6 +43,8 @@ import type {
   IssueBody,
   LegacyFormBody,
   RevokeBody,
+  ReissueBody,
+  BulkReissueBody,
   TemplateCreateBody,
   TemplatePatchBody,
   V1FormCreateBody,
@@ -186,6 +189,14 @@ export interface CoreIssuer {
     issue(club: string, input: IssueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BatchResult }>
     /** Revokes an issuance (docs/api.md §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
     revoke(club: string, id: number, input?: RevokeBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
+    /**
+     * Reissues an issuance (docs/api.md §4.17, docs/decisions/0046-reissue.md): a new version of its
+     * credential for the same recipient, or a new issuance for another; `issuance-revoked`. Answers the
+     * detail of the issuance that holds the credential now.
+     */
+    reissue(club: string, id: number, input?: ReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
+    /** Reissues many issuances with one expiry (docs/api.md §4.17): a result per id and a summary. */
+    reissueMany(club: string, input: BulkReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BulkReissueResult }>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */

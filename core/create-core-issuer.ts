@@ -31,6 +31,7 @@ import { issueBatch } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
+import { reissueIssuance, reissueMany } from './reissues/reissue.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
@@ -274,6 +275,17 @@ export function createCoreIssuerFromContext(
           revokeIssuance(ctx, club, id, input, claim),
         )
         return { detail: result, replayed }
+      },
+      async reissue(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const scope = `${idempotencyScope} POST issuances/${id}/reissue ${club}`
+        const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
+          reissueIssuance(ctx, club, id, input, claim),
+        )
+        return { detail: result, replayed }
+      },
+      reissueMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const scope = `${idempotencyScope} POST issuances/reissue ${club}`
+        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => reissueMany(ctx, club, input, claim))
       },
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),

@@ -14,6 +14,7 @@ export type ProblemCode =
   | 'issuing-disabled'
   | 'achievement-not-found'
   | 'issuance-not-found'
+  | 'issuance-revoked'
   | 'design-not-found'
   | 'credential-not-found'
   | 'status-list-not-found'

@@ -6,6 +6,7 @@ import type { designCreateSchema, designPatchSchema } from './designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from './issuances/schema.ts'
 import type { revokeRequestSchema } from './issuances/revoke.ts'
 import type { coIssuerRemoveSchema, coIssuerSchema } from './achievements/co-issuers.ts'
+import type { bulkReissueRequestSchema, reissueRequestSchema } from './reissues/schema.ts'
 
 /**
  * The typed inputs of the library API (`CoreIssuer`, core/core-issuer.ts): the input side of the valibot
@@ -26,3 +27,5 @@ export type V1IssueBody = Omit<IssueBody, 'achievementFormId'> & { formId: numbe
 export type RevokeBody = v.InferInput<typeof revokeRequestSchema>
 export type CoIssuerAddBody = v.InferInput<typeof coIssuerSchema>
 export type CoIssuerRemoveBody = v.InferInput<typeof coIssuerRemoveSchema>
+export type ReissueBody = v.InferInput<typeof reissueRequestSchema>
+export type BulkReissueBody = v.InferInput<typeof bulkReissueRequestSchema>

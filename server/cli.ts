@@ -26,6 +26,7 @@ import {
   type OptionSpec,
   type Options,
 } from './command-line.ts'
+import { REISSUE_COMMAND, runReissue } from './reissue-command.ts'
 import { BackupRefused, BackupRejected, BackupUnverified, RestoreKeyMismatch } from './backup-errors.ts'
 import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import { DriverMissing, loadDriver } from './load-driver.ts'
@@ -177,6 +178,7 @@ export const COMMANDS: Record<string, Command> = {
       return { kid: key.kid, dataIntegrityKid: key.dataIntegrity.kid, club, createdAt: new Date(key.createdAt).toISOString() }
     }),
   },
+  reissue: { ...REISSUE_COMMAND, run: withIssuer(runReissue) },
   issue: {
     summary: `Issues an achievement to every recipient of a CSV (header externalUserId,name,email), in batches of ${MAX_RECIPIENTS}; running the same file again issues nothing twice.`,
     options: [

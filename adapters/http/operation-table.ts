@@ -32,6 +32,9 @@ import * as club from './routes/club.ts'
 import * as designs from './routes/designs.ts'
 import * as files from './routes/files.ts'
 import * as issuances from './routes/issuances.ts'
+import * as reissues from './routes/reissues.ts'
+import { bulkReissueRequestSchema, reissueRequestSchema } from '../../core/reissues/schema.ts'
+import { bulkReissueResultSchema } from '../../core/reissues/reissue.ts'
 import * as legacy from './routes/legacy.ts'
 import * as meta from './routes/meta.ts'
 import * as oauth from './routes/oauth.ts'
@@ -147,6 +150,29 @@ export const OPERATIONS: readonly Operation[] = [
     idempotent: true,
     body: revokeRequestSchema,
     bodyOptional: true,
+  },
+  {
+    method: 'POST',
+    path: `${CLUB}/issuances/{id}/reissue`,
+    scope: 'issuance:write',
+    handle: reissues.reissue,
+    answer: { [AS_JSON]: dataOf(issuanceDetailSchema) },
+    summary: 'Reissue an issuance: a new version for its recipient, or a new issuance for another',
+    tag: 'issuances',
+    idempotent: true,
+    body: reissueRequestSchema,
+    bodyOptional: true,
+  },
+  {
+    method: 'POST',
+    path: `${CLUB}/issuances/reissue`,
+    scope: 'issuance:write',
+    handle: reissues.reissueMany,
+    answer: { [AS_JSON]: bulkReissueResultSchema },
+    summary: 'Reissue many issuances with one expiry (a renewal)',
+    tag: 'issuances',
+    idempotent: true,
+    body: bulkReissueRequestSchema,
   },
   {
     method: 'GET',

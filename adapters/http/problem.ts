@@ -26,6 +26,7 @@ export const PROBLEMS = {
   'issuing-disabled': { status: 403, title: 'Issuing is disabled for this club' },
   'achievement-not-found': { status: 404, title: 'Achievement template not found' },
   'issuance-not-found': { status: 404, title: 'Issuance not found' },
+  'issuance-revoked': { status: 409, title: 'Issuance revoked' },
   'design-not-found': { status: 404, title: 'Design not found' },
   'credential-not-found': { status: 404, title: 'Credential not found' },
   'status-list-not-found': { status: 404, title: 'Status list not found' },

@@ -19,6 +19,7 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../core/ports/storage.ts'
+import type { CredentialVersion, ReissueRecord } from '../../core/reissues/reissue-record.ts'
 
 /** Everything the memory storage holds; owned by one storage instance, never module-global. */
 export interface State {
@@ -63,6 +64,10 @@ export interface State {
   apiKeys: Map<string, ApiKeyRecord>
   webhookEndpoints: Map<string, WebhookEndpoint>
   webhookDeliveries: Map<number, WebhookDelivery>
+  /** Keyed by the order they were recorded in (`sequences.reissue`). */
+  reissues: Map<number, ReissueRecord>
+  /** A credential's earlier versions, keyed by `<credential id> <version>`. */
+  credentialVersions: Map<string, CredentialVersion>
   /** Id sequences; never rolled back, so an id is never handed out twice. */
   sequences: {
     achievement: number
@@ -74,6 +79,7 @@ export interface State {
     outbox: number
     design: number
     webhookDelivery: number
+    reissue: number
   }
 }
 
@@ -108,6 +114,19 @@ export function createState(): State {
     apiKeys: new Map(),
     webhookEndpoints: new Map(),
     webhookDeliveries: new Map(),
-    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0, webhookDelivery: 0 },
+    reissues: new Map(),
+    credentialVersions: new Map(),
+    sequences: {
+      achievement: 0,
+      requirement: 0,
+      snapshot: 0,
+      issuance: 0,
+      statusList: 0,
+      event: 0,
+      outbox: 0,
+      design: 0,
+      webhookDelivery: 0,
+      reissue: 0,
+    },
   }
 }

@@ -21,6 +21,7 @@ import { createState, type State } from './state.ts'
 import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
+import { createReissueStore } from './reissues.ts'
 
 /** The stores over one storage's state, recording undo steps in the journal given. */
 const MEMORY_STORES: StoreFactories<[State, Journal]> = {
@@ -47,6 +48,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   apiKeys: createApiKeyStore,
   webhookEndpoints: createWebhookEndpointStore,
   webhookDeliveries: createWebhookDeliveryStore,
+  reissues: createReissueStore,
 }
 
 /**

@@ -8,8 +8,9 @@ export function createEventStore({ sql, lockClubs }: Database): EventStore {
     async append(event) {
       // The feed's cursor relies on a club's ids committing in increasing order: taken under its lock only.
       await lockClubs([event.club], 'feed')
-      const [row] = await sql`INSERT INTO events (club, type, subject_type, subject_id, occurred_at)
-        VALUES (${event.club}, ${event.type}, ${event.subject.type}, ${event.subject.id}, ${event.occurredAt}) RETURNING id`
+      const [row] = await sql`INSERT INTO events (club, type, subject_type, subject_id, occurred_at, previous_issuance_id)
+        VALUES (${event.club}, ${event.type}, ${event.subject.type}, ${event.subject.id}, ${event.occurredAt}, ${event.previousIssuanceId ?? null})
+        RETURNING id`
       return num(row!.id)
     },
     async appendMany(events) {
@@ -25,8 +26,13 @@ export function createEventStore({ sql, lockClubs }: Database): EventStore {
           subject_type: event.subject.type,
           subject_id: event.subject.id,
           occurred_at: event.occurredAt,
+          previous_issuance_id: event.previousIssuanceId ?? null,
         }))
-        ids.push(...idsInOrder(await sql`INSERT INTO events ${sql(rows, 'club', 'type', 'subject_type', 'subject_id', 'occurred_at')} RETURNING id`))
+        ids.push(
+          ...idsInOrder(
+            await sql`INSERT INTO events ${sql(rows, 'club', 'type', 'subject_type', 'subject_id', 'occurred_at', 'previous_issuance_id')} RETURNING id`,
+          ),
+        )
       }
       return ids
     },

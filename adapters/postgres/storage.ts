@@ -8,6 +8,7 @@ import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-pa
 import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
+import { createReissueStore } from './reissues.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -80,6 +81,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   apiKeys: ['findById', 'listByClub'],
   webhookEndpoints: ['findById', 'listByClub'],
   webhookDeliveries: ['listByEndpoint'],
+  reissues: ['listByIssuances', 'listEarlierVersions'],
 }
 
 /** The stores over one unit's transaction, or over the pool. */
@@ -107,6 +109,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   apiKeys: createApiKeyStore,
   webhookEndpoints: createWebhookEndpointStore,
   webhookDeliveries: createWebhookDeliveryStore,
+  reissues: createReissueStore,
 }
 
 /** The schema of clubcred's tables unless the embedder names another. */

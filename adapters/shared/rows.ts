@@ -113,6 +113,8 @@ export const toClubEvent = (row: SqlRow): ClubEvent => ({
   type: str(row.type) as ClubEvent['type'],
   subject: { type: str(row.subject_type) as ClubEvent['subject']['type'], id: str(row.subject_id) },
   occurredAt: num(row.occurred_at),
+  // Only where it is set, so that the other events come back as they went in.
+  ...(row.previous_issuance_id != null ? { previousIssuanceId: str(row.previous_issuance_id) } : {}),
 })
 
 export const toIdempotencyRecord = (row: SqlRow): IdempotencyRecord => ({

@@ -4,21 +4,24 @@ import { toClubEvent } from '../shared/rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createEventStore(db: Database): EventStore {
-  const insertMany = rowsAtOnce(db, 'INSERT INTO events (club, type, subject_type, subject_id, occurred_at) VALUES', '(?, ?, ?, ?, ?)')
+  const insertMany = rowsAtOnce(db, 'INSERT INTO events (club, type, subject_type, subject_id, occurred_at, previous_issuance_id) VALUES', '(?, ?, ?, ?, ?, ?)')
   return {
     async append(event) {
       const row = db.get(
-        'INSERT INTO events (club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, ?, ?, ?) RETURNING id',
+        'INSERT INTO events (club, type, subject_type, subject_id, occurred_at, previous_issuance_id) VALUES (?, ?, ?, ?, ?, ?) RETURNING id',
         event.club,
         event.type,
         event.subject.type,
         event.subject.id,
         event.occurredAt,
+        event.previousIssuanceId ?? null,
       )
       return num(row!.id)
     },
     async appendMany(events) {
-      return consecutiveIds(insertMany.run(events, (event) => [event.club, event.type, event.subject.type, event.subject.id, event.occurredAt]))
+      return consecutiveIds(
+        insertMany.run(events, (event) => [event.club, event.type, event.subject.type, event.subject.id, event.occurredAt, event.previousIssuanceId ?? null]),
+      )
     },
     async list(club, page) {
       const rows = clubPage(db, 'events', club, page)

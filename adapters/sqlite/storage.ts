@@ -10,6 +10,7 @@ import { createClubStore } from './clubs.ts'
 import { createDatabase, type Database } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
+import { createReissueStore } from './reissues.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -49,6 +50,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   apiKeys: createApiKeyStore,
   webhookEndpoints: createWebhookEndpointStore,
   webhookDeliveries: createWebhookDeliveryStore,
+  reissues: createReissueStore,
 }
 
 const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))

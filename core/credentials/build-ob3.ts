@@ -34,6 +34,11 @@ export interface CredentialSubjectInput {
   identity: IdentityObject
   evidences: Evidence[]
   status: { listUrl: string; index: number }
+  /**
+   * OB 3.0 `awardedDate` (ms): when a reissued credential was first awarded (docs/decisions/0046-reissue.md);
+   * `null` or absent for a first credential, whose `validFrom` is that date.
+   */
+  awardedAt?: number | null
 }
 
 /**
@@ -84,7 +89,8 @@ export function createOb3Builder(config: IssuerConfig, club: Club, did: string, 
       `{"iss":${iss},"jti":${id},"nbf":${input.issuedAt / 1000}${expiry ? `,"exp":${expiry.exp}` : ''},` +
       `"vc":{"@context":${shared.context},"id":${id},"type":["VerifiableCredential","OpenBadgeCredential"],` +
       `"issuer":${shared.issuer},"validFrom":${JSON.stringify(isoSeconds(input.issuedAt))}` +
-      `${expiry ? `,"validUntil":${expiry.validUntil}` : ''},"name":${shared.name},` +
+      `${expiry ? `,"validUntil":${expiry.validUntil}` : ''}` +
+      `${input.awardedAt != null ? `,"awardedDate":${JSON.stringify(isoSeconds(input.awardedAt))}` : ''},"name":${shared.name},` +
       `"credentialSubject":{"type":["AchievementSubject"],"identifier":[${JSON.stringify(input.identity)}],` +
       `"achievement":${shared.achievement}},"credentialSchema":${shared.schema},"credentialStatus":${status}` +
       `${evidence.length > 0 ? `,"evidence":${JSON.stringify(evidence)}` : ''}}}`

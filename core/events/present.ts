@@ -10,6 +10,8 @@ export const eventViewSchema = v.object({
   type: v.string(),
   occurredAt: v.string(),
   subject: v.object({ type: v.picklist(['issuance', 'webhook']), id: v.string() }),
+  /** `issuance.reissued` of a re-route only: the issuance the credential moved from. */
+  previousIssuanceId: v.optional(v.string()),
 })
 export type EventView = v.InferOutput<typeof eventViewSchema>
 
@@ -19,4 +21,5 @@ export const presentEvent = (event: ClubEvent): EventView => ({
   type: event.type,
   occurredAt: new Date(event.occurredAt).toISOString(),
   subject: { ...event.subject },
+  ...(event.previousIssuanceId !== undefined ? { previousIssuanceId: event.previousIssuanceId } : {}),
 })

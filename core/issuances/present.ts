@@ -5,6 +5,7 @@ import { requirementViewSchema, templateViewEntries, type TemplateView } from '.
 import { ISSUE_MODES } from './issuance.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
+import { reissueDetailEntries, type ReissueDetailFields } from '../reissues/present.ts'
 
 /** The credential pointer of the issuance detail (docs/api.md §2.7). */
 export const credentialPointerSchema = v.object({
@@ -47,6 +48,7 @@ export const issuanceDetailSchema = v.object({
   evidences: v.array(v.object({ url: v.nullable(v.string()), name: v.nullable(v.string()), description: v.nullable(v.string()), isPublic: v.boolean() })),
   /** `null` until the credential exists. */
   credential: v.nullable(credentialPointerSchema),
+  ...reissueDetailEntries,
 })
 export type IssuanceDetail = v.InferOutput<typeof issuanceDetailSchema>
 
@@ -91,6 +93,7 @@ export function presentIssuanceDetail(
   snapshot: TemplateView,
   credential: CredentialRecord | null,
   now: number,
+  reissue: ReissueDetailFields,
 ): IssuanceDetail {
   const { criteria, ...form } = snapshot
   return {
@@ -99,5 +102,6 @@ export function presentIssuanceDetail(
     form: { ...form, criteria: { narrative: criteria.narrative }, requirements: criteria.requirements },
     evidences: issuance.evidences.map((evidence) => ({ ...evidence })),
     credential: credential ? credentialPointer(config, issuance, credential, now) : null,
+    ...reissue,
   }
 }

@@ -6,6 +6,7 @@ import { presentIssuanceDetail, presentIssuanceItem, type IssuanceDetail, type I
 import type { IssuerContext } from '../context.ts'
 import type { Stores } from '../ports/storage.ts'
 import type { Issuance } from './issuance.ts'
+import { reissueDetailFields } from '../reissues/present.ts'
 
 /** The club's issuance, or 404 `issuance-not-found` (also for another club's issuance). */
 export async function requireIssuance(stores: Stores, club: string, id: number): Promise<Issuance> {
@@ -18,7 +19,8 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
   const issuance = await requireIssuance(stores, club, id)
   const snapshot = await stores.snapshots.findById(issuance.snapshotId)
   const credential = await stores.credentials.findByIssuance(issuance.id)
-  return presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now())
+  const reissue = await reissueDetailFields(stores, issuance, credential)
+  return presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now(), reissue)
 }
 
 /** A template filter of a list: `null` when absent, `undefined` when it is not a template id. */

@@ -19,6 +19,7 @@ import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
 import type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
+import type { ReissueStore } from '../reissues/reissue-store.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
@@ -26,6 +27,8 @@ export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, Passke
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
 export type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow }
+export type { ReissueStore }
+export type { ReissueRecord, IssuanceAmendment, CredentialVersion, SupersedeOutcome } from '../reissues/reissue-record.ts'
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -566,6 +569,7 @@ export interface Stores {
   apiKeys: ApiKeyStore
   webhookEndpoints: WebhookEndpointStore
   webhookDeliveries: WebhookDeliveryStore
+  reissues: ReissueStore
 }
 
 /** Who an already-issued check asks about: the recipient's externalUserId, else its e-mail. */

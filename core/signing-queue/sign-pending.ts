@@ -18,6 +18,8 @@ import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
 import type { SigningJob } from './signing-job.ts'
 import { retryDelayMs } from './retry-delay.ts'
 import { validUntilOf } from '../credentials/valid-until.ts'
+import { lineageOf, lineagesOf, requeueAmended, type JobLineage } from './reissued-jobs.ts'
+import { storeVersions } from './store-versions.ts'
 
 /** A claimed job with everything needed to build its credential. */
 export interface ClaimedJob {
@@ -25,6 +27,8 @@ export interface ClaimedJob {
   issuance: Issuance
   snapshot: TemplateView
   listUrl: string
+  /** A new version of the credential the issuance holds, or its first credential (docs/decisions/0046-reissue.md). */
+  lineage: JobLineage
 }
 
 export interface SignedCredential {
@@ -75,6 +79,12 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
       )
     ).map((i) => [i.id, i]),
   )
+  const lineages = await lineagesOf(tx, club, [...issuances.keys()])
+  // A new version keeps its credential's slot: the status list entry is the credential's, not the version's.
+  for (const job of jobs) {
+    const previous = lineageOf(lineages, job.issuanceId).previous
+    if (previous) Object.assign(job, { statusListId: previous.statusListId, statusListIndex: previous.statusListIndex })
+  }
   const unslotted = jobs.filter((job) => job.statusListId === null || job.statusListIndex === null)
   const slots = await allocateStatusIndexes(ctx, tx, club, unslotted.length)
   for (const [i, job] of unslotted.entries()) {
@@ -108,7 +118,7 @@ async function prepareClubJobs(ctx: IssuerContext, tx: UnitOfWork, club: string,
       listUrl = statusListUrl(ctx.config, club, { id: job.statusListId, first: job.statusListId === firstListId })
       listUrls.set(job.statusListId, listUrl)
     }
-    claimed.push({ job, issuance, snapshot, listUrl })
+    claimed.push({ job, issuance, snapshot, listUrl, lineage: lineageOf(lineages, issuance.id) })
   }
   return claimed
 }
@@ -150,8 +160,8 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
   const random = ctx.random.bytes(32 * group.length)
   const records: CredentialRecord[] = []
   const payloads: string[] = []
-  for (const [i, { issuance, job, listUrl }] of group.entries()) {
-    const credentialId = timeOrderedUuid(signedAt, random.subarray(32 * i + 16, 32 * i + 32))
+  for (const [i, { issuance, job, listUrl, lineage }] of group.entries()) {
+    const credentialId = lineage.previous?.id ?? timeOrderedUuid(signedAt, random.subarray(32 * i + 16, 32 * i + 32))
     const validUntil = validUntilOf(issuance.expiresAt)
     payloads.push(
       build({
@@ -161,6 +171,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
         identity: hashedEmailIdentity(issuance.recipient.email, random.subarray(32 * i, 32 * i + 16)),
         evidences: issuance.evidences,
         status: { listUrl, index: job.statusListIndex },
+        awardedAt: lineage.awardedAt,
       }),
     )
     records.push({
@@ -197,7 +208,11 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
       const issuedPerTemplate = new Map<number, number>()
       // One multi-row write per table instead of one statement per row. A credential refused
       // (a job run twice) is skipped with its event and message; every job is completed either way.
-      const storedIds = new Set(await tx.credentials.insertMany(signed.map(({ record }) => record)))
+      const [fresh, versions] = [signed.filter(({ claimed }) => !claimed.lineage.previous), signed.filter(({ claimed }) => claimed.lineage.previous)]
+      const storedIds = new Set(await tx.credentials.insertMany(fresh.map(({ record }) => record)))
+      // A version goes in only over the version it was built on; one the proof round holds waits for a later round.
+      const { stored: storedVersions, later } = await storeVersions(tx, versions, now)
+      for (const id of storedVersions) storedIds.add(id)
       const events: Omit<ClubEvent, 'id'>[] = []
       const messages: NewOutboxMessage[] = []
       for (const { claimed, record } of signed) {
@@ -209,7 +224,7 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
           subject: { type: 'issuance', id: String(issuance.id) },
           occurredAt: now,
         })
-        issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
+        if (!claimed.lineage.previous) issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
         if (issuance.mode === 'email') {
           const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
           // Every credential signed now gets its JSON-LD form (docs/data-integrity.md), so its mail offers the wallet that takes it.
@@ -225,11 +240,15 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
       // workers take the templates' rows in one order.
       await allWritten([
         messages.length > 0 ? tx.outbox.enqueueMany(messages) : null,
-        tx.signingJobs.completeMany(signed.map(({ claimed }) => claimed.issuance.id)),
+        tx.signingJobs.completeMany(signed.flatMap(({ claimed }) => (later.has(claimed.issuance.id) ? [] : [claimed.issuance.id]))),
         ...[...issuedPerTemplate].sort(([a], [b]) => a - b).map(([templateId, count]) => tx.achievements.incrementIssuedCount(templateId, count)),
         appendEvents(tx, events),
       ])
-      return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0)
+      await requeueAmended(
+        tx,
+        signed.flatMap(({ claimed }) => (later.has(claimed.issuance.id) ? [] : [claimed.issuance])),
+      )
+      return [...issuedPerTemplate.values()].reduce((sum, count) => sum + count, 0) + storedVersions.length
     },
     { concurrent: true },
   )

@@ -39,6 +39,17 @@ async function untilSigned(page: Page): Promise<void> {
   }
 }
 
+/** Reloads the issuance's page until its credential has `count` versions (the worker signs a reissue in the background). */
+async function untilVersions(page: Page, count: number): Promise<void> {
+  const end = Date.now() + 20_000
+  const rows = page.locator('section:has(h2:has-text("Versions")) tbody tr')
+  while ((await rows.count()) !== count) {
+    assert.ok(Date.now() < end, `not ${count} versions after 20 s`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    await page.reload()
+  }
+}
+
 describe('the staff console in chromium', { skip: noChromium }, () => {
   let console_: ConsoleUnderTest
   const setupUrls = new Map<string, string>()
@@ -127,6 +138,38 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await navigate(page, () => page.getByRole('button', { name: /^발급 Issue$/ }).click(), /\/admin\/issuances\/\d+\?done=issued$/)
     await untilSigned(page)
     await look(page, 'issuance-signed')
+
+    // Reissue: a past date is refused beside its field; a new expiry with the template as it is now
+    // signs a second version of the same credential.
+    await page.locator('#reissue-expires').fill('2001-01-01')
+    await navigate(page, () => page.getByRole('button', { name: /Reissue/ }).click(), /\/admin\/issuances\/\d+\/reissue$/, 422)
+    assert.equal(await page.locator('#reissue-expiresOn-error').isVisible(), true, 'the refused date is named beside its field')
+    await look(page, 'issuance-reissue-refused')
+    await page.locator('#reissue-expires').fill('2099-12-31')
+    await page.getByRole('checkbox', { name: /template as it is now/ }).check()
+    await navigate(page, () => page.getByRole('button', { name: /Reissue/ }).click(), /\/admin\/issuances\/\d+\?done=reissued$/)
+    await untilVersions(page, 2)
+    await look(page, 'issuance-reissued')
+    const issuanceUrl = page.url().replace(/\?done=reissued$/, '')
+
+    // Renew from the list: the row chosen, a new expiry, one confirmation; a third version.
+    await navigate(
+      page,
+      () =>
+        page
+          .getByRole('link', { name: /Issuances/ })
+          .first()
+          .click(),
+      `${base}/issuances`,
+    )
+    await look(page, 'issuances-renew')
+    await page.getByRole('checkbox', { name: /이서연/ }).check()
+    await page.locator('#renew-expires').fill('2100-06-30')
+    await page.getByRole('checkbox', { name: /new version/ }).check()
+    await navigate(page, () => page.getByRole('button', { name: /Renew/ }).click(), `${base}/issuances?done=renewed&count=1`)
+    await look(page, 'issuances-renewed')
+    await page.goto(issuanceUrl)
+    await untilVersions(page, 3)
 
     await page.locator('#reason').fill('잘못 발급함')
     await navigate(page, () => page.getByRole('button', { name: /Revoke/ }).click(), /\/admin\/issuances\/\d+\/revoke$/, 422)

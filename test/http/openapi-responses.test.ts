@@ -182,6 +182,12 @@ describe('every answer matches the OpenAPI document', () => {
       { body: { reason: 'Entered twice' } },
     )
     assert.equal(revoked.json.data.status, 'revoked')
+    // A reissue keeps the issuance and its credential id: the checks below still name them.
+    const reissued = await send<{ data: IssuanceDetail }>('POST', `${CLUB}/issuances/{id}/reissue`, issuance, { body: { name: 'Player One' } })
+    assert.equal(reissued.json.data.id, ids.issuance)
+    const renewed = await send<{ summary: unknown }>('POST', `${CLUB}/issuances/reissue`, club(), { body: { issuanceIds: [ids.issuance, ids.revoked] } })
+    assert.deepEqual(renewed.json.summary, { total: 2, ok: 1, skipped: 1, failed: 0 })
+    await api.issuer.worker.drain()
   })
 
   it('the certificate file: the baked badge, a 304 on its ETag, and problems for formats it cannot make', async () => {

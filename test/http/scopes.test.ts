@@ -21,6 +21,9 @@ const DESIGN_SCOPES: Record<string, ScopeName> = {
   'PATCH /v2/clubs/{clubDomain}/achievements/{id}': 'achievements:manage',
   'POST /v2/clubs/{clubDomain}/issuances': 'issuance:write',
   'POST /v2/clubs/{clubDomain}/issuances/{id}/revoke': 'issuance:revoke',
+  // docs/decisions/0046-reissue.md: a reissue issues, so it takes the issue operation's scope.
+  'POST /v2/clubs/{clubDomain}/issuances/{id}/reissue': 'issuance:write',
+  'POST /v2/clubs/{clubDomain}/issuances/reissue': 'issuance:write',
   'GET /v2/clubs/{clubDomain}/issuances': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}/credential': 'issuance:read',

@@ -5,6 +5,7 @@ import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../../core/issuances/present.ts'
 import type { Page } from '../../../core/lists/cursor.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
+import { reissueFormOf, reissueSection, renewSection, versionsSection, type ReissueFormState } from './reissue-section.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
@@ -60,9 +61,15 @@ export interface IssuanceListPage {
   filters: IssuanceFilters
   /** Refused filters by field (`q`, `by`, `status`): the form is shown again with each beside its field. */
   errors?: Map<string, Words>
+  /** What a renewal of rows did, shown above the list. */
+  done?: Words | null
 }
 
-export function issuanceListPage(base: string, session: ConsoleSession, { page, templates, filters, errors = new Map() }: IssuanceListPage): string {
+export function issuanceListPage(
+  base: string,
+  session: ConsoleSession,
+  { page, templates, filters, errors = new Map(), done = null }: IssuanceListPage,
+): string {
   const names = new Map(templates.map((template) => [template.id, template.name]))
   const rows = page.data.map(
     (item) => html`<tr>
@@ -80,6 +87,7 @@ export function issuanceListPage(base: string, session: ConsoleSession, { page, 
     ISSUANCES_TITLE,
     html`<section class="card">
 <h1>${both(ISSUANCES_TITLE)}</h1>
+${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
 <form method="get" action="${base}/issuances" class="filter" role="search">
 <div>
 <label for="q">${both({ ko: '받는 사람 검색', en: 'Find a recipient' })}</label>
@@ -127,7 +135,8 @@ ${rows}
 </table>`
 }
 ${page.meta.nextCursor ? html`<p><a href="${listHref(base, filters, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
-</section>`,
+</section>
+${renewSection(`${base}/issuances/renew`, session, page.data)}`,
     session,
   )
 }
@@ -139,12 +148,14 @@ export interface IssuanceDetailPage {
   /** Errors of the revoke form by field (`confirm`, `reason`). */
   errors?: Map<string, Words>
   done?: Words | null
+  /** The reissue form as typed, when it is shown again; else the issuance's values. */
+  reissue?: ReissueFormState
 }
 
 export function issuanceDetailPage(
   base: string,
   session: ConsoleSession,
-  { detail, reason = '', errors = new Map(), done = null }: IssuanceDetailPage,
+  { detail, reason = '', errors = new Map(), done = null, reissue = reissueFormOf(detail) }: IssuanceDetailPage,
 ): string {
   const credential = detail.credential
   const row = (label: Words, value: Markup | string) => html`<div><dt>${both(label)}</dt><dd>${value}</dd></div>`
@@ -169,6 +180,8 @@ ${detail.revocationReason !== null ? row({ ko: '취소 사유', en: 'Reason' }, 
 </dl>
 </section>
 ${credential ? links(credential, `${issuancePath(base, detail.id)}/file`) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
+${versionsSection(base, detail)}
+${detail.status === 'revoked' ? null : reissueSection(`${issuancePath(base, detail.id)}/reissue`, session, reissue)}
 ${detail.status === 'revoked' ? null : revokeForm(base, session, detail, reason, errors)}`,
     session,
   )

@@ -2,6 +2,7 @@ import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { addIssuanceFileRoute } from './issuance-file.ts'
+import { addReissueRoutes } from './reissues.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
 import { ISSUANCE_STATUSES, type IssuanceStatus } from '../../../core/issuances/present.ts'
@@ -13,6 +14,15 @@ import type { Words } from './pages.ts'
 const DONE: Record<string, Words> = {
   issued: { ko: '발급했습니다.', en: 'Issued.' },
   revoked: { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' },
+  reissued: { ko: '다시 발급했습니다. 새 버전은 곧 서명됩니다.', en: 'Reissued. The new version is signed shortly.' },
+}
+/** What a renewal of the list's rows did (adapters/http/admin/reissues.ts). */
+const LIST_DONE: Record<string, Words> = {
+  renewed: { ko: '갱신했습니다. 새 버전은 곧 서명됩니다.', en: 'Renewed. The new versions are signed shortly.' },
+  'not-renewed': {
+    ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.',
+    en: 'Not renewed: choose issuances, a new expiry date and tick the box.',
+  },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {
@@ -42,6 +52,7 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
   const { issuer, base, withSession, sessionForm, notFound } = frame
   const issuances = issuer.issuances
   addIssuanceFileRoute(router, frame)
+  addReissueRoutes(router, frame)
 
   router.get(
     '/issuances',
@@ -68,7 +79,8 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
       if (filters.achievementId !== null && !(await isClubTemplate(session.club, filters.achievementId))) return notFound(session)
       try {
         const page = await issuances.search(session.club, sent)
-        return htmlResponse(issuanceListPage(base, session, { page, templates, filters }))
+        const done = LIST_DONE[query.get('done') ?? ''] ?? null
+        return htmlResponse(issuanceListPage(base, session, { page, templates, filters, done }))
       } catch (error) {
         if (!isProblem(error, 'validation-failed')) throw error
         const refused = new Map((error.errors ?? []).map(({ message, path }) => [path, message]))

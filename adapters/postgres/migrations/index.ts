@@ -9,6 +9,7 @@ import csvUploads from './0008_csv_uploads.ts'
 import issuanceSearch from './0009_issuance_search.ts'
 import adminPasskeys from './0010_admin_passkeys.ts'
 import csvFiles from './0011_csv_files.ts'
+import reissues from './0012_reissues.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -27,4 +28,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 9, name: 'issuance_search', sql: issuanceSearch },
   { version: 10, name: 'admin_passkeys', sql: adminPasskeys },
   { version: 11, name: 'csv_files', sql: csvFiles },
+  { version: 12, name: 'reissues', sql: reissues },
 ]

@@ -16,6 +16,7 @@ import csvUploads from './0015_csv_uploads.ts'
 import issuanceSearch from './0016_issuance_search.ts'
 import adminPasskeys from './0017_admin_passkeys.ts'
 import csvFiles from './0018_csv_files.ts'
+import reissues from './0019_reissues.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -41,4 +42,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 16, name: 'issuance_search', sql: issuanceSearch },
   { version: 17, name: 'admin_passkeys', sql: adminPasskeys },
   { version: 18, name: 'csv_files', sql: csvFiles },
+  { version: 19, name: 'reissues', sql: reissues },
 ]
