@@ -7,6 +7,7 @@ import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
 import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { ResendRequest } from '../../core/issuances/resend-request.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,
@@ -55,6 +56,7 @@ export interface State {
   /** Keyed by `idempotencyKey(scope, key)`. */
   idempotency: Map<string, IdempotencyRecord>
   outbox: Map<number, OutboxMessage>
+  resends: Map<number, ResendRequest>
   designs: Map<number, Design>
   /** Keyed by content hash. */
   images: Map<string, StoredImage>
@@ -70,6 +72,7 @@ export interface State {
     statusList: number
     event: number
     outbox: number
+    resend: number
     design: number
     webhookDelivery: number
   }
@@ -100,11 +103,12 @@ export function createState(): State {
     events: new Map(),
     idempotency: new Map(),
     outbox: new Map(),
+    resends: new Map(),
     designs: new Map(),
     images: new Map(),
     apiKeys: new Map(),
     webhookEndpoints: new Map(),
     webhookDeliveries: new Map(),
-    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, design: 0, webhookDelivery: 0 },
+    sequences: { achievement: 0, requirement: 0, snapshot: 0, issuance: 0, statusList: 0, event: 0, outbox: 0, resend: 0, design: 0, webhookDelivery: 0 },
   }
 }

@@ -19,6 +19,7 @@ import { LOCK_IDS, clubLockSpace, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createResendStore } from './resends.ts'
 import { assertSchemaOnSearchPath, withTransactionSettings } from './pgbouncer.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
@@ -75,6 +76,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   events: ['list'],
   idempotency: ['find'],
   outbox: [],
+  resends: ['listSince', 'listMailable'],
   designs: ['findById', 'list'],
   images: ['findByHash'],
   apiKeys: ['findById', 'listByClub'],
@@ -102,6 +104,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   events: createEventStore,
   idempotency: createIdempotencyStore,
   outbox: createOutboxStore,
+  resends: createResendStore,
   designs: createDesignStore,
   images: createImageStore,
   apiKeys: createApiKeyStore,

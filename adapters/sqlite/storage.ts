@@ -16,6 +16,7 @@ import { createEventStore } from './events.ts'
 import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createResendStore } from './resends.ts'
 import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
@@ -44,6 +45,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   events: createEventStore,
   idempotency: createIdempotencyStore,
   outbox: createOutboxStore,
+  resends: createResendStore,
   designs: createDesignStore,
   images: createImageStore,
   apiKeys: createApiKeyStore,

@@ -15,6 +15,7 @@ import type { StatusList } from '../status-lists/status-list.ts'
 import type { ClubEvent } from '../events/event.ts'
 import type { IdempotencyRecord } from '../idempotency/idempotency-record.ts'
 import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-message.ts'
+import type { NewResendRequest, ResendRequest } from '../issuances/resend-request.ts'
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
@@ -25,6 +26,7 @@ import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/
 export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, PasskeyChallenge }
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
+export type { NewResendRequest, ResendRequest }
 export type { CsvUpload, CsvUploadProgress, CsvUploadRow }
 
 /**
@@ -369,6 +371,24 @@ export interface CredentialStore {
   storeProofs(proofs: { id: string; proof: string }[]): Promise<number>
 }
 
+export interface ResendStore {
+  /** Stores the request with a fresh id, increasing from call to call; returns it as stored. */
+  insert(request: NewResendRequest): Promise<ResendRequest>
+  /**
+   * The club's requests for this issuance made after `since` (strictly), oldest first; `[]` when none.
+   * Core counts them and inserts in one unit of the club, which units' serialisability makes a limit
+   * that holds across nodes.
+   */
+  listSince(club: string, issuanceId: number, since: number): Promise<ResendRequest[]>
+  /** Up to `limit` requests not mailed yet (`mailedAt` null) whose issuance has a credential, oldest (lowest id) first. */
+  listMailable(limit: number): Promise<ResendRequest[]>
+  /**
+   * Sets `mailedAt` when it is still null; returns `true` when it changed the row. Of concurrent calls
+   * for one request (workers on several nodes) exactly one MUST get `true`. An unknown id is `false`.
+   */
+  markMailed(id: number, mailedAt: number): Promise<boolean>
+}
+
 export interface SigningJobStore {
   /** Queues a fresh job (no lease, no slot, no attempt) per issuance. MUST throw `StorageConflict`, storing none, when an issuance has a job already. */
   enqueueMany(jobs: { issuanceId: number; club: string }[]): Promise<void>
@@ -545,6 +565,7 @@ export interface Stores {
   events: EventStore
   idempotency: IdempotencyStore
   outbox: OutboxStore
+  resends: ResendStore
   designs: DesignStore
   images: ImageStore
   apiKeys: ApiKeyStore

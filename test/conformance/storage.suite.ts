@@ -22,6 +22,7 @@ import { idempotencyCases } from './storage/idempotency.cases.ts'
 import { issuanceCases } from './storage/issuances.cases.ts'
 import { issuanceSearchCases } from './storage/issuance-search.cases.ts'
 import { outboxCases } from './storage/outbox.cases.ts'
+import { resendCases } from './storage/resends.cases.ts'
 import { signingJobCases } from './storage/signing-jobs.cases.ts'
 import { snapshotCases } from './storage/snapshots.cases.ts'
 import { statusListCases } from './storage/status-lists.cases.ts'
@@ -50,6 +51,7 @@ const GROUPS: StorageCases[] = [
   eventCases,
   idempotencyCases,
   outboxCases,
+  resendCases,
   apiKeyCases,
   designCases,
   imageCases,
