@@ -1,3 +1,4 @@
+import type { RevokeManyResult } from './issuances/revoke-many.ts'
 import type { IssuerConfig } from './config.ts'
 import type { Club } from './clubs/club.ts'
 import type { CreateClubInput } from './clubs/create.ts'
@@ -41,6 +42,7 @@ import type {
   IssueBody,
   LegacyFormBody,
   RevokeBody,
+  RevokeManyBody,
   TemplateCreateBody,
   TemplatePatchBody,
   V1FormCreateBody,
@@ -185,6 +187,13 @@ export interface CoreIssuer {
     issue(club: string, input: IssueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BatchResult }>
     /** Revokes an issuance (docs/api.md §4.7); idempotent, and an `Idempotency-Key` replays the first answer byte for byte. */
     revoke(club: string, id: number, input?: RevokeBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
+    /**
+     * Revokes up to 1,000 issuances in one unit (docs/api.md §4.7b): `too-many-issuances`, `validation-failed`,
+     * `idempotency-key-reused`, `idempotency-in-flight`; an id not found or already revoked is an item of the result.
+     */
+    revokeMany(club: string, input: RevokeManyBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: RevokeManyResult }>
+    /** Mails the recipient again (docs/api.md §4.7a): `issuance-not-found`, `issuance-revoked`, `rate-limited` (3 in 24 hours). */
+    notify(club: string, id: number): Promise<IssuanceDetail>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */

@@ -31,6 +31,8 @@ import { issueBatch } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
+import { revokeManyIssuances } from './issuances/revoke-many.ts'
+import { notifyIssuance } from './issuances/notify.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
@@ -262,6 +264,11 @@ export function createCoreIssuerFromContext(
         )
         return { detail: result, replayed }
       },
+      revokeMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const scope = `${idempotencyScope} POST issuances/revoke ${club}`
+        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
+      },
+      notify: (club: string, id: number) => notifyIssuance(ctx, club, id),
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),

@@ -36,6 +36,8 @@ export type ProblemCode =
   | 'idempotency-key-reused'
   | 'idempotency-in-flight'
   | 'too-many-recipients'
+  | 'too-many-issuances'
+  | 'issuance-revoked'
   | 'conflict'
   | 'storage-unavailable'
   | 'shutting-down'

@@ -5,6 +5,7 @@ import type { legacyFormSchema } from './achievements/legacy-form.ts'
 import type { designCreateSchema, designPatchSchema } from './designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from './issuances/schema.ts'
 import type { revokeRequestSchema } from './issuances/revoke.ts'
+import type { revokeManyRequestSchema } from './issuances/revoke-many.ts'
 import type { coIssuerRemoveSchema, coIssuerSchema } from './achievements/co-issuers.ts'
 
 /**
@@ -24,5 +25,6 @@ export type RecipientBody = v.InferInput<typeof recipientSchema>
 export type IssueBody = Omit<v.InferInput<typeof issueRequestSchema>, 'recipients'> & { recipients: RecipientBody[] }
 export type V1IssueBody = Omit<IssueBody, 'achievementFormId'> & { formId: number }
 export type RevokeBody = v.InferInput<typeof revokeRequestSchema>
+export type RevokeManyBody = v.InferInput<typeof revokeManyRequestSchema>
 export type CoIssuerAddBody = v.InferInput<typeof coIssuerSchema>
 export type CoIssuerRemoveBody = v.InferInput<typeof coIssuerRemoveSchema>

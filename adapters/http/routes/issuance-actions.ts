@@ -1,0 +1,17 @@
+import { readInput } from '../body.ts'
+import type { RevokeManyBody } from '../../../core/inputs.ts'
+import { idempotencyOf, idempotentResponse, json } from '../responses.ts'
+import { numericId } from '../router.ts'
+import type { ScopedCall } from '../operation.ts'
+
+/** Resend (docs/api.md §4.7a): no body; 202, the mail is sent by the worker. */
+export async function notify({ issuer, request, club }: ScopedCall): Promise<Response> {
+  return json({ data: await issuer.issuances.notify(club, numericId(request)) }, 202)
+}
+
+/** Bulk revoke (docs/api.md §4.7b): `{ issuanceIds, reason }`, a result per id. */
+export async function revokeMany({ issuer, request, club, principal }: ScopedCall): Promise<Response> {
+  const body = await readInput<RevokeManyBody>(request, issuer.config.maxBodyBytes)
+  const outcome = await issuer.issuances.revokeMany(club, body, idempotencyOf(request, principal.clientId))
+  return idempotentResponse(outcome.result, outcome)
+}
