@@ -20,9 +20,13 @@ import type {
   IssueBody,
   IssueResult,
   Page,
+  RevokeManyResult,
   ScopeName,
   Verdict,
 } from './types.ts'
+
+/** The server's answer of a bulk revoke, before the client adds what it knows of the exchange. */
+type CoreRevokeManyAnswer = Omit<RevokeManyResult, 'idempotencyKey' | 'replayed'>
 
 /** Options of {@link createClubcredClient}. */
 export interface ClubcredClientOptions {
@@ -120,6 +124,13 @@ export interface ClubcredClient {
     file(id: number | string, options: { format: FileFormat }): Promise<CertificateFile>
     /** Revokes (docs/api.md §4.7); idempotent, with an automatic `Idempotency-Key` like `issue`. Answers the detail. */
     revoke(id: number | string, options?: RevokeOptions): Promise<IssuanceDetail>
+    /** Revokes up to 1,000 issuances in one unit (docs/api.md §4.7b), with an automatic `Idempotency-Key` like `issue`. */
+    revokeMany(issuanceIds: readonly number[], options?: RevokeOptions): Promise<RevokeManyResult>
+    /**
+     * Mails the recipient again (docs/api.md §4.7a); at most 3 times in 24 hours, then 429 `rate-limited`.
+     * Never retried by the client on a lost response: a retry could be a fourth mail.
+     */
+    notify(id: number | string): Promise<IssuanceDetail>
   }
   /** The event feed (docs/api.md §4.9, §6), newest first. */
   events: {
@@ -237,6 +248,22 @@ export function createClubcredClient(options: ClubcredClientOptions): ClubcredCl
         idempotencyKey,
         retryOnNetworkError: true,
       })
+      return response.body.data
+    },
+    async revokeMany(issuanceIds, { reason, idempotencyKey = crypto.randomUUID() } = {}) {
+      const body = { issuanceIds, ...(reason !== undefined ? { reason } : {}) }
+      const response = await call<CoreRevokeManyAnswer>({
+        method: 'POST',
+        url: path('issuances', 'revoke'),
+        body,
+        auth: true,
+        idempotencyKey,
+        retryOnNetworkError: true,
+      })
+      return { ...response.body, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true' }
+    },
+    async notify(id) {
+      const response = await call<{ data: IssuanceDetail }>({ method: 'POST', url: path('issuances', id, 'notify'), auth: true, retryOnNetworkError: false })
       return response.body.data
     },
   }
