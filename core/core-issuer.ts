@@ -43,6 +43,7 @@ import type {
   LegacyFormBody,
   RevokeBody,
   RevokeManyBody,
+  NotifyBody,
   TemplateCreateBody,
   TemplatePatchBody,
   V1FormCreateBody,
@@ -193,7 +194,7 @@ export interface CoreIssuer {
      */
     revokeMany(club: string, input: RevokeManyBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: RevokeManyResult }>
     /** Mails the recipient again (docs/api.md §4.7a): `issuance-not-found`, `issuance-revoked`, `rate-limited` (3 in 24 hours). */
-    notify(club: string, id: number): Promise<IssuanceDetail>
+    notify(club: string, id: number, input?: NotifyBody): Promise<IssuanceDetail>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */

@@ -268,7 +268,7 @@ export function createCoreIssuerFromContext(
         const scope = `${idempotencyScope} POST issuances/revoke ${club}`
         return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
       },
-      notify: (club: string, id: number) => notifyIssuance(ctx, club, id),
+      notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),

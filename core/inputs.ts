@@ -6,6 +6,7 @@ import type { designCreateSchema, designPatchSchema } from './designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from './issuances/schema.ts'
 import type { revokeRequestSchema } from './issuances/revoke.ts'
 import type { revokeManyRequestSchema } from './issuances/revoke-many.ts'
+import type { notifyRequestSchema } from './issuances/notify.ts'
 import type { coIssuerRemoveSchema, coIssuerSchema } from './achievements/co-issuers.ts'
 
 /**
@@ -26,5 +27,6 @@ export type IssueBody = Omit<v.InferInput<typeof issueRequestSchema>, 'recipient
 export type V1IssueBody = Omit<IssueBody, 'achievementFormId'> & { formId: number }
 export type RevokeBody = v.InferInput<typeof revokeRequestSchema>
 export type RevokeManyBody = v.InferInput<typeof revokeManyRequestSchema>
+export type NotifyBody = v.InferInput<typeof notifyRequestSchema>
 export type CoIssuerAddBody = v.InferInput<typeof coIssuerSchema>
 export type CoIssuerRemoveBody = v.InferInput<typeof coIssuerRemoveSchema>

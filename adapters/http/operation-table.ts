@@ -6,6 +6,7 @@ import { designCreateSchema, designPatchSchema } from '../../core/designs/schema
 import { issueRequestSchema, v1IssueRequestSchema } from '../../core/issuances/schema.ts'
 import { revokeRequestSchema } from '../../core/issuances/revoke.ts'
 import { revokeManyRequestSchema, revokeManyResultSchema } from '../../core/issuances/revoke-many.ts'
+import { notifyRequestSchema } from '../../core/issuances/notify.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { templateViewSchema } from '../../core/achievements/present.ts'
 import { v1FormSchema } from '../../core/achievements/v1-form.ts'
@@ -169,6 +170,8 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Mail the recipient again (at most 3 times in 24 hours)',
     tag: 'issuances',
     status: 202,
+    body: notifyRequestSchema,
+    bodyOptional: true,
   },
   {
     method: 'GET',

@@ -1,4 +1,6 @@
+import * as v from 'valibot'
 import type { IssuerContext } from '../context.ts'
+import { parseInput } from '../validation/parse-input.ts'
 import { ProblemError } from '../errors.ts'
 import { credentialMessage } from '../notifications/credential-mail.ts'
 import { readIssuance, requireIssuance } from './read.ts'
@@ -7,6 +9,9 @@ import type { IssuanceDetail } from './present.ts'
 /** At most this many resends of one issuance within `RESEND_WINDOW_MS` (docs/decisions/0045-resend-and-bulk-revoke.md). */
 export const RESEND_LIMIT = 3
 export const RESEND_WINDOW_MS = 24 * 60 * 60 * 1000
+
+/** The body of a resend: none, or an empty object (a member is 422 `unknown-field`). */
+export const notifyRequestSchema = v.strictObject({}, 'unknown-field')
 
 /**
  * Mails the recipient again (docs/api.md §4.7a): the mail `mode: "email"` sends, with the share link and
@@ -18,7 +23,8 @@ export const RESEND_WINDOW_MS = 24 * 60 * 60 * 1000
  * The limit holds across nodes: the requests are counted and the new one stored in one unit of the
  * club, and units of one club never interleave (core/ports/storage.ts, UnitOptions.club).
  */
-export async function notifyIssuance(ctx: IssuerContext, club: string, id: number): Promise<IssuanceDetail> {
+export async function notifyIssuance(ctx: IssuerContext, club: string, id: number, input?: unknown): Promise<IssuanceDetail> {
+  if (input !== undefined) parseInput(notifyRequestSchema, input)
   const now = ctx.clock.now()
   return ctx.storage.transaction(
     async (tx) => {

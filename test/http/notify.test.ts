@@ -145,3 +145,19 @@ describe('mail outcomes in the feed', () => {
     assert.deepStrictEqual(await eventIds('issuance.notified'), [id])
   })
 })
+
+describe('the body', () => {
+  it('none or {} is accepted; a member is 422 unknown-field and nothing is mailed', async () => {
+    const [id] = await issueTo(api, templateId, members(1))
+    await api.issuer.worker.drain()
+    expectStatus(await api.call('POST', `${paths.issuance(id!)}/notify`, {}), 202)
+    const refused = await api.call('POST', `${paths.issuance(id!)}/notify`, { email: 'someone.else@example.org' })
+    assertProblem(refused, 422, 'validation-failed')
+    assert.deepStrictEqual(refused.body.errors, [{ message: 'unknown-field', path: 'email' }])
+    await api.issuer.worker.drain()
+    assert.deepStrictEqual(
+      sink.messages.map((message) => message.to[0]),
+      ['member.0@members.chess.example'],
+    )
+  })
+})

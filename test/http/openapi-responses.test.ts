@@ -182,6 +182,11 @@ describe('every answer matches the OpenAPI document', () => {
       { body: { reason: 'Entered twice' } },
     )
     assert.equal(revoked.json.data.status, 'revoked')
+    const bulk = await send('POST', `${CLUB}/issuances/revoke`, club(), { body: { issuanceIds: [ids.revoked, 999_999_999], reason: 'Entered twice' } })
+    assert.equal(bulk.status, 200)
+    assert.equal((await send('POST', `${CLUB}/issuances/revoke`, club(), { body: { issuanceIds: [] } })).status, 422)
+    assert.equal((await send('POST', `${CLUB}/issuances/{id}/notify`, issuance)).status, 202)
+    assert.equal((await send('POST', `${CLUB}/issuances/{id}/notify`, { ...club(), id: ids.revoked })).status, 409)
   })
 
   it('the certificate file: the baked badge, a 304 on its ETag, and problems for formats it cannot make', async () => {

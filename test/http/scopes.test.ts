@@ -21,6 +21,8 @@ const DESIGN_SCOPES: Record<string, ScopeName> = {
   'PATCH /v2/clubs/{clubDomain}/achievements/{id}': 'achievements:manage',
   'POST /v2/clubs/{clubDomain}/issuances': 'issuance:write',
   'POST /v2/clubs/{clubDomain}/issuances/{id}/revoke': 'issuance:revoke',
+  'POST /v2/clubs/{clubDomain}/issuances/revoke': 'issuance:revoke',
+  'POST /v2/clubs/{clubDomain}/issuances/{id}/notify': 'issuance:write',
   'GET /v2/clubs/{clubDomain}/issuances': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}/credential': 'issuance:read',
