@@ -73,7 +73,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
-  events: ['list'],
+  events: ['list', 'listBySubject'],
   idempotency: ['find'],
   outbox: [],
   resends: ['listSince', 'listMailable'],

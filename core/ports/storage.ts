@@ -12,7 +12,7 @@ import type { AdminPasskey, PasskeyChallenge } from '../admins/passkey.ts'
 import type { StoredKey } from '../keys/stored-key.ts'
 import type { SigningJob } from '../signing-queue/signing-job.ts'
 import type { StatusList } from '../status-lists/status-list.ts'
-import type { ClubEvent } from '../events/event.ts'
+import type { ClubEvent, EventType } from '../events/event.ts'
 import type { IdempotencyRecord } from '../idempotency/idempotency-record.ts'
 import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-message.ts'
 import type { NewResendRequest, ResendRequest } from '../issuances/resend-request.ts'
@@ -443,6 +443,11 @@ export interface EventStore {
   appendMany(events: Omit<ClubEvent, 'id'>[]): Promise<number[]>
   /** The club's events, highest id (newest) first, keyset-paged. */
   list(club: string, page: KeysetPage): Promise<ClubEvent[]>
+  /**
+   * The club's events about one subject and of one of `types`, highest id (newest) first, at most
+   * `limit`; `[]` when none. Read through an index: its cost does not grow with the club's other events.
+   */
+  listBySubject(club: string, subject: ClubEvent['subject'], types: readonly EventType[], limit: number): Promise<ClubEvent[]>
 }
 
 export interface IdempotencyStore {

@@ -18,6 +18,7 @@ import { imageCases } from './storage/images.cases.ts'
 import { outsideUnitCases } from './storage/outside-units.cases.ts'
 import { credentialCases } from './storage/credentials.cases.ts'
 import { eventCases } from './storage/events.cases.ts'
+import { eventsBySubjectCases } from './storage/events-by-subject.cases.ts'
 import { idempotencyCases } from './storage/idempotency.cases.ts'
 import { issuanceCases } from './storage/issuances.cases.ts'
 import { issuanceSearchCases } from './storage/issuance-search.cases.ts'
@@ -49,6 +50,7 @@ const GROUPS: StorageCases[] = [
   signingJobCases,
   statusListCases,
   eventCases,
+  eventsBySubjectCases,
   idempotencyCases,
   outboxCases,
   resendCases,

@@ -9,4 +9,7 @@ CREATE TABLE issuance_resends (
 );
 CREATE INDEX issuance_resends_by_issuance ON issuance_resends(issuance_id, requested_at);
 CREATE INDEX issuance_resends_unmailed ON issuance_resends(id) WHERE mailed_at IS NULL;
+
+-- An issuance's mail events (issuance.notified, issuance.notification_failed) for its console page.
+CREATE INDEX events_by_subject ON events(club, subject_type, subject_id, id);
 `
