@@ -195,6 +195,8 @@ export interface CoreIssuer {
     revokeMany(club: string, input: RevokeManyBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: RevokeManyResult }>
     /** Mails the recipient again (docs/api.md §4.7a): `issuance-not-found`, `issuance-revoked`, `rate-limited` (3 in 24 hours). */
     notify(club: string, id: number, input?: NotifyBody): Promise<IssuanceDetail>
+    /** An issuance's mails as its events tell them, newest first (the staff console's delivery); `issuance-not-found`. */
+    delivery(club: string, id: number): Promise<EventView[]>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */

@@ -33,6 +33,7 @@ import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts
 import { revokeIssuance } from './issuances/revoke.ts'
 import { revokeManyIssuances } from './issuances/revoke-many.ts'
 import { notifyIssuance } from './issuances/notify.ts'
+import { readDelivery } from './issuances/delivery.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
@@ -269,6 +270,7 @@ export function createCoreIssuerFromContext(
         return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
       },
       notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
+      delivery: (club: string, id: number) => readDelivery(ctx, club, id),
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),

@@ -2,6 +2,7 @@ import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { addIssuanceFileRoute } from './issuance-file.ts'
+import { deliverySection } from './delivery-section.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
 import { ISSUANCE_STATUSES, type IssuanceStatus } from '../../../core/issuances/present.ts'
@@ -13,6 +14,7 @@ import type { Words } from './pages.ts'
 const DONE: Record<string, Words> = {
   issued: { ko: '발급했습니다.', en: 'Issued.' },
   revoked: { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' },
+  notified: { ko: '메일을 다시 보내도록 넣었습니다. 아래에 결과가 나타납니다.', en: 'The mail is on its way again; its outcome appears below.' },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {
@@ -84,7 +86,8 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
       const detail = await readIssuance(session, idOf(request))
       if (!detail) return notFound(session)
       const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-      return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
+      const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, detail.id))
+      return htmlResponse(issuanceDetailPage(base, session, { detail, done, delivery }))
     }),
   )
 
