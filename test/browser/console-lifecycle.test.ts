@@ -5,7 +5,7 @@
  * one confirmation, with the keyboard alone. Every page reached is judged by axe-core and photographed
  * (test/support/browser.ts).
  *
- * @see issue 38
+ * @see docs/decisions/0045-resend-and-bulk-revoke.md
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -586,7 +586,7 @@ describe('the package surface', () => {
   })
 })
 
-describe('bulk revoke and resend (@see issue 38)', () => {
+describe('bulk revoke and resend', () => {
   it('revokeMany sends one keyed request and answers a result per id; notify answers the detail and is never retried on a lost response', async () => {
     const client = await newClient()
     const ids = issuedIds(await client.issuances.issue({ achievementFormId: await aTemplate(client), recipients: members(2) }))

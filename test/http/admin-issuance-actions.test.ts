@@ -3,7 +3,7 @@
  * (docs/admin-console.md § Issuances): the delivery of an issuance from its mail events, the resend form
  * and its limit, and revoking chosen rows or a whole filter with one confirmation.
  *
- * @see issue 38
+ * @see docs/decisions/0045-resend-and-bulk-revoke.md
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'

@@ -12,7 +12,7 @@ import { clubPaths, createTemplate, detailOf, eventsOf, expectStatus, issueTo, m
  * mails the recipient again through a real SMTP server on loopback, at most 3 times in 24 hours, and
  * every mail the server accepted or refused for good is an event of the feed.
  *
- * @see issue 38
+ * @see docs/decisions/0045-resend-and-bulk-revoke.md
  */
 
 const paths = clubPaths()

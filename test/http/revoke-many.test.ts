@@ -10,7 +10,7 @@ import { fetchStatusList } from '../support/verification-status-list.ts'
  * Bulk revoke (docs/api.md §4.7b, docs/decisions/0045-resend-and-bulk-revoke.md): `POST …/issuances/revoke`
  * with `{ issuanceIds, reason }`, at most 1,000, in one unit; a result per id and the summary.
  *
- * @see issue 38
+ * @see docs/decisions/0045-resend-and-bulk-revoke.md
  */
 
 const paths = clubPaths()

@@ -2,7 +2,7 @@
  * The admin CLI's `revoke` and `notify` (docs/decisions/0045-resend-and-bulk-revoke.md) on a real data dir:
  * revoking by a CSV of issuance ids, every issuance of a template only with --yes, and a resend.
  *
- * @see issue 38
+ * @see docs/decisions/0045-resend-and-bulk-revoke.md
  */
 import assert from 'node:assert/strict'
 import { writeFileSync } from 'node:fs'
