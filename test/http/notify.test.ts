@@ -4,6 +4,7 @@ import { createSmtpNotifier } from '../../adapters/smtp/index.ts'
 import { assertProblem } from '../core/achievements/support.ts'
 import { openVerificationApi, type RawResponse, type VerificationApi } from '../support/api-harness.ts'
 import { createTestClock, type TestClock } from '../support/clock.ts'
+import { createCoreHarness } from '../support/core-issuer.ts'
 import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts'
 import { clubPaths, createTemplate, detailOf, eventsOf, expectStatus, issueTo, members } from '../support/verification-steps.ts'
 
@@ -159,5 +160,42 @@ describe('the body', () => {
       sink.messages.map((message) => message.to[0]),
       ['member.0@members.chess.example'],
     )
+  })
+})
+
+describe('mail events to webhooks', () => {
+  it('an endpoint subscribed to the mail events gets a delivery of each, carrying the feed event', async () => {
+    // Webhook secrets are sealed with the master key: the core harness has one.
+    const h = createCoreHarness({ notifier, worker: { onError: () => {} } })
+    try {
+      await h.issuer.clubs.create({ domain: 'chess', name: 'Chess Club' })
+      const endpoint = await h.issuer.webhooks.create({
+        club: 'chess',
+        url: 'https://hooks.example.org/clubcred',
+        events: ['issuance.notified', 'issuance.notification_failed'],
+      })
+      const template = await h.issuer.achievements.create('chess', { name: 'Opening theory', description: 'Studied the main openings.' })
+      const { result } = await h.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: members(2) })
+      const [sent, refused] = result.results.map((item) => (item as { resourceId: number }).resourceId)
+      await h.issuer.worker.drain()
+      await h.issuer.issuances.notify('chess', sent!)
+      await h.issuer.worker.drain()
+      sink.refuseNext(1)
+      await h.issuer.issuances.notify('chess', refused!)
+      await h.issuer.worker.drain()
+      const feed = (await h.issuer.events.list('chess', { limit: '100' })).data
+      const mailEvents = feed.filter((event) => event.type === 'issuance.notified' || event.type === 'issuance.notification_failed')
+      assert.deepStrictEqual(
+        mailEvents.map((event) => [event.type, Number(event.subject.id)]),
+        [
+          ['issuance.notification_failed', refused],
+          ['issuance.notified', sent],
+        ],
+      )
+      const delivered = (await h.issuer.webhooks.deliveries(endpoint.id)).map((delivery) => delivery.eventId).sort()
+      assert.deepStrictEqual(delivered, mailEvents.map((event) => event.id).sort())
+    } finally {
+      await h.close()
+    }
   })
 })
