@@ -23,9 +23,13 @@ import type {
   IssueResult,
   Page,
   ReissueBody,
+  RevokeManyResult,
   ScopeName,
   Verdict,
 } from './types.ts'
+
+/** The server's answer of a bulk revoke, before the client adds what it knows of the exchange. */
+type CoreRevokeManyAnswer = Omit<RevokeManyResult, 'idempotencyKey' | 'replayed'>
 
 /** Options of {@link createClubcredClient}. */
 export interface ClubcredClientOptions {
@@ -130,6 +134,13 @@ export interface ClubcredClient {
     reissue(id: number | string, body?: ReissueBody, options?: IdempotencyOptions): Promise<IssuanceDetail>
     /** Reissues up to 1,000 issuances with the same values (a renewal), with an automatic `Idempotency-Key`. */
     reissueMany(body: BulkReissueBody, options?: IdempotencyOptions): Promise<BulkReissueResult>
+    /** Revokes up to 1,000 issuances in one unit (docs/api.md §4.7b), with an automatic `Idempotency-Key` like `issue`. */
+    revokeMany(issuanceIds: readonly number[], options?: RevokeOptions): Promise<RevokeManyResult>
+    /**
+     * Mails the recipient again (docs/api.md §4.7a); at most 3 times in 24 hours, then 429 `rate-limited`.
+     * Never retried by the client on a lost response: a retry could be a fourth mail.
+     */
+    notify(id: number | string): Promise<IssuanceDetail>
   }
   /** The event feed (docs/api.md §4.9, §6), newest first. */
   events: {
@@ -270,6 +281,22 @@ export function createClubcredClient(options: ClubcredClientOptions): ClubcredCl
         retryOnNetworkError: true,
       })
       return response.body
+    },
+    async revokeMany(issuanceIds, { reason, idempotencyKey = crypto.randomUUID() } = {}) {
+      const body = { issuanceIds, ...(reason !== undefined ? { reason } : {}) }
+      const response = await call<CoreRevokeManyAnswer>({
+        method: 'POST',
+        url: path('issuances', 'revoke'),
+        body,
+        auth: true,
+        idempotencyKey,
+        retryOnNetworkError: true,
+      })
+      return { ...response.body, idempotencyKey, replayed: response.headers.get('idempotent-replayed') === 'true' }
+    },
+    async notify(id) {
+      const response = await call<{ data: IssuanceDetail }>({ method: 'POST', url: path('issuances', id, 'notify'), auth: true, retryOnNetworkError: false })
+      return response.body.data
     },
   }
 

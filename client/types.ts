@@ -11,6 +11,7 @@ import type { TemplateView } from '../core/achievements/present.ts'
 import type { RequirementType, TemplateType } from '../core/achievements/template.ts'
 import type { IssuanceDetail as CoreIssuanceDetail, IssuanceItem } from '../core/issuances/present.ts'
 import type { BatchResult as CoreBatchResult } from '../core/issuances/batch-result.ts'
+import type { RevokeManyResult as CoreRevokeManyResult } from '../core/issuances/revoke-many.ts'
 import type { IssueMode } from '../core/issuances/issuance.ts'
 import type { CredentialView } from '../core/issuances/read.ts'
 import type { EventView } from '../core/events/list.ts'
@@ -181,6 +182,12 @@ export type CertificateFile = {
   /** The name from `Content-Disposition` (its UTF-8 `filename*` when sent), or `null`. */
   filename: string | null
   bytes: Uint8Array
+}
+
+/** The answer of a bulk revoke (docs/api.md §4.7b): a result per id and the summary, plus the exchange as `IssueResult`'s. */
+export interface RevokeManyResult extends CoreRevokeManyResult {
+  idempotencyKey: string
+  replayed: boolean
 }
 
 /** The issue call's answer: the batch result, plus what the client knows of the exchange. */

@@ -1,3 +1,4 @@
+import type { RevokeManyResult } from './issuances/revoke-many.ts'
 import type { IssuerConfig } from './config.ts'
 import type { Club } from './clubs/club.ts'
 import type { CreateClubInput } from './clubs/create.ts'
@@ -45,6 +46,8 @@ import type {
   RevokeBody,
   ReissueBody,
   BulkReissueBody,
+  RevokeManyBody,
+  NotifyBody,
   TemplateCreateBody,
   TemplatePatchBody,
   V1FormCreateBody,
@@ -197,6 +200,15 @@ export interface CoreIssuer {
     reissue(club: string, id: number, input?: ReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { detail: IssuanceDetail }>
     /** Reissues many issuances with one expiry (docs/api.md §4.17): a result per id and a summary. */
     reissueMany(club: string, input: BulkReissueBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: BulkReissueResult }>
+    /**
+     * Revokes up to 1,000 issuances in one unit (docs/api.md §4.7b): `too-many-issuances`, `validation-failed`,
+     * `idempotency-key-reused`, `idempotency-in-flight`; an id not found or already revoked is an item of the result.
+     */
+    revokeMany(club: string, input: RevokeManyBody, options?: IssueOptions): Promise<IdempotentOutcome & { result: RevokeManyResult }>
+    /** Mails the recipient again (docs/api.md §4.7a): `issuance-not-found`, `issuance-revoked`, `rate-limited` (3 in 24 hours). */
+    notify(club: string, id: number, input?: NotifyBody): Promise<IssuanceDetail>
+    /** An issuance's mails as its events tell them, newest first (the staff console's delivery); `issuance-not-found`. */
+    delivery(club: string, id: number): Promise<EventView[]>
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */

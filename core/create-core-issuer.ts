@@ -32,6 +32,9 @@ import { listIssuances, readCredential, readIssuance } from './issuances/read.ts
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
 import { reissueIssuance, reissueMany } from './reissues/reissue.ts'
+import { revokeManyIssuances } from './issuances/revoke-many.ts'
+import { notifyIssuance } from './issuances/notify.ts'
+import { readDelivery } from './issuances/delivery.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
@@ -287,6 +290,12 @@ export function createCoreIssuerFromContext(
         const scope = `${idempotencyScope} POST issuances/reissue ${club}`
         return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => reissueMany(ctx, club, input, claim))
       },
+      revokeMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+        const scope = `${idempotencyScope} POST issuances/revoke ${club}`
+        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
+      },
+      notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
+      delivery: (club: string, id: number) => readDelivery(ctx, club, id),
       read: (club: string, id: number) => readIssuance(ctx, club, id),
       list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),

@@ -37,6 +37,7 @@ export type ProblemCode =
   | 'idempotency-key-reused'
   | 'idempotency-in-flight'
   | 'too-many-recipients'
+  | 'too-many-issuances'
   | 'conflict'
   | 'storage-unavailable'
   | 'shutting-down'

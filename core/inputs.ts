@@ -5,6 +5,8 @@ import type { legacyFormSchema } from './achievements/legacy-form.ts'
 import type { designCreateSchema, designPatchSchema } from './designs/schema.ts'
 import type { issueRequestSchema, recipientSchema } from './issuances/schema.ts'
 import type { revokeRequestSchema } from './issuances/revoke.ts'
+import type { revokeManyRequestSchema } from './issuances/revoke-many.ts'
+import type { notifyRequestSchema } from './issuances/notify.ts'
 import type { coIssuerRemoveSchema, coIssuerSchema } from './achievements/co-issuers.ts'
 import type { bulkReissueRequestSchema, reissueRequestSchema } from './reissues/schema.ts'
 
@@ -25,6 +27,8 @@ export type RecipientBody = v.InferInput<typeof recipientSchema>
 export type IssueBody = Omit<v.InferInput<typeof issueRequestSchema>, 'recipients'> & { recipients: RecipientBody[] }
 export type V1IssueBody = Omit<IssueBody, 'achievementFormId'> & { formId: number }
 export type RevokeBody = v.InferInput<typeof revokeRequestSchema>
+export type RevokeManyBody = v.InferInput<typeof revokeManyRequestSchema>
+export type NotifyBody = v.InferInput<typeof notifyRequestSchema>
 export type CoIssuerAddBody = v.InferInput<typeof coIssuerSchema>
 export type CoIssuerRemoveBody = v.InferInput<typeof coIssuerRemoveSchema>
 export type ReissueBody = v.InferInput<typeof reissueRequestSchema>

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { extname } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { recipientsFromCsv } from '../core/issuances/recipients-csv.ts'
+import { parseCsvRecords, recipientsFromCsv } from '../core/issuances/recipients-csv.ts'
+import { MAX_REVOKE_IDS, type RevokeManyResult } from '../core/issuances/revoke-many.ts'
 import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
 import { MAX_RECIPIENTS } from '../core/issuances/schema.ts'
@@ -220,6 +221,7 @@ export const COMMANDS: Record<string, Command> = {
     })),
   },
   ...webhookCommands(),
+  ...issuanceCommands(),
   'storage copy': {
     summary: "Copies the data dir's SQLite file into an empty PostgreSQL database (docs/deployment.md); prints the row counts of both.",
     options: [option('to', 'postgres://...', 'the target database', true)],
@@ -354,6 +356,88 @@ function webhookCommands(): Record<string, Command> {
       run: withIssuer((issuer, o) => issuer.webhooks.replay(required(o, 'webhook'), required(o, 'after'))),
     },
   }
+}
+
+/**
+ * `revoke` and `notify` (docs/decisions/0045-resend-and-bulk-revoke.md): revoking many issuances, by a CSV
+ * of ids or every issuance of a template, in calls of MAX_REVOKE_IDS; and mailing one recipient again.
+ */
+function issuanceCommands(): Record<string, Command> {
+  return {
+    revoke: {
+      summary: `Revokes every issuance of a CSV (a column issuanceId), or every issuance of a template (--achievement N --yes), in calls of ${MAX_REVOKE_IDS}; prints a result per id and the summary.`,
+      options: [
+        CLUB,
+        option('csv', 'FILE', 'the issuances to revoke: a CSV with a column issuanceId'),
+        option('achievement', 'N', 'revoke every issuance of this template instead (needs --yes)'),
+        option('yes', undefined, 'with --achievement: do it (without, nothing is revoked and the count is told)'),
+        option('reason', 'TEXT', 'why, kept with each issuance (never public)'),
+      ],
+      run: withIssuer(revokeFromCommand),
+    },
+    notify: {
+      summary: "Mails an issuance's recipient again (share and wallet links), as POST …/notify: at most 3 times in 24 hours.",
+      options: [CLUB, option('issuance', 'ID', 'the issuance id', true)],
+      run: withIssuer(async (issuer, o) => {
+        const id = Number(required(o, 'issuance'))
+        if (!Number.isSafeInteger(id) || id < 1) throw new UsageError('--issuance must be an issuance id')
+        const detail = await issuer.issuances.notify(required(o, 'club'), id)
+        // The address stays out of the output, which ends up in terminals' scrollback and scripts' logs.
+        return { issuance: detail.id, status: detail.status, mail: detail.status === 'pending' ? 'once-signed' : 'queued' }
+      }),
+    },
+  }
+}
+
+async function revokeFromCommand(issuer: Issuer, o: Options): Promise<RevokeManyResult> {
+  const club = required(o, 'club')
+  if ((typeof o.csv === 'string') === (o.achievement !== undefined)) throw new UsageError('give one of --csv FILE or --achievement N')
+  const ids = typeof o.csv === 'string' ? issuanceIdsFromCsv(readFileSync(o.csv, 'utf8')) : await unrevokedOfTemplate(issuer, club, templateId(o))
+  if (typeof o.csv !== 'string' && !o.yes) {
+    throw new UsageError(`${ids.length} issuances of template ${templateId(o)} would be revoked; run again with --yes to revoke them`)
+  }
+  const reason = typeof o.reason === 'string' ? { reason: o.reason } : {}
+  const all: RevokeManyResult = { results: [], summary: { total: 0, ok: 0, skipped: 0, failed: 0 } }
+  for (let start = 0; start < ids.length; start += MAX_REVOKE_IDS) {
+    const { result } = await issuer.issuances.revokeMany(club, { issuanceIds: ids.slice(start, start + MAX_REVOKE_IDS), ...reason })
+    all.results.push(...result.results)
+    for (const key of ['total', 'ok', 'skipped', 'failed'] as const) all.summary[key] += result.summary[key]
+  }
+  return all
+}
+
+/** The `issuanceId` column of a CSV; a value that is no id is a usage error naming its line. */
+function issuanceIdsFromCsv(text: string): number[] {
+  let records
+  try {
+    records = parseCsvRecords(text)
+  } catch (error) {
+    throw new UsageError((error as Error).message)
+  }
+  const [header, ...rows] = records
+  const column = header?.cells.map((cell) => cell.trim()).indexOf('issuanceId') ?? -1
+  if (column === -1) throw new UsageError('CSV: no issuanceId column')
+  return rows
+    .filter((row) => row.cells.some((cell) => cell.trim() !== ''))
+    .map((row) => {
+      const value = (row.cells[column] ?? '').trim()
+      if (!/^[1-9]\d{0,15}$/.test(value) || !Number.isSafeInteger(Number(value)))
+        throw new UsageError(`CSV line ${row.line}: issuanceId ${JSON.stringify(value)} is not an issuance id`)
+      return Number(value)
+    })
+}
+
+/** Every issuance of the template that is not revoked yet, newest first; `achievement-not-found` for no such template. */
+async function unrevokedOfTemplate(issuer: Issuer, club: string, achievementId: number): Promise<number[]> {
+  await issuer.achievements.read(club, achievementId)
+  const ids: number[] = []
+  let cursor: string | null = null
+  do {
+    const page = await issuer.issuances.list(club, { achievementId: String(achievementId), limit: '100', cursor })
+    ids.push(...page.data.filter((item) => item.status !== 'revoked').map((item) => item.id))
+    cursor = page.meta.nextCursor
+  } while (cursor !== null)
+  return ids
 }
 
 /** `--achievement N`: a template id (a positive integer), else a usage error. */

@@ -5,6 +5,8 @@ import { legacyFormSchema } from '../../core/achievements/legacy-form.ts'
 import { designCreateSchema, designPatchSchema } from '../../core/designs/schema.ts'
 import { issueRequestSchema, v1IssueRequestSchema } from '../../core/issuances/schema.ts'
 import { revokeRequestSchema } from '../../core/issuances/revoke.ts'
+import { revokeManyRequestSchema, revokeManyResultSchema } from '../../core/issuances/revoke-many.ts'
+import { notifyRequestSchema } from '../../core/issuances/notify.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { templateViewSchema } from '../../core/achievements/present.ts'
 import { v1FormSchema } from '../../core/achievements/v1-form.ts'
@@ -35,6 +37,7 @@ import * as issuances from './routes/issuances.ts'
 import * as reissues from './routes/reissues.ts'
 import { bulkReissueRequestSchema, reissueRequestSchema } from '../../core/reissues/schema.ts'
 import { bulkReissueResultSchema } from '../../core/reissues/reissue.ts'
+import * as issuanceActions from './routes/issuance-actions.ts'
 import * as legacy from './routes/legacy.ts'
 import * as meta from './routes/meta.ts'
 import * as oauth from './routes/oauth.ts'
@@ -173,6 +176,30 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'issuances',
     idempotent: true,
     body: bulkReissueRequestSchema,
+  },
+  {
+    method: 'POST',
+    path: `${CLUB}/issuances/revoke`,
+    scope: 'issuance:revoke',
+    handle: issuanceActions.revokeMany,
+    answer: { [AS_JSON]: revokeManyResultSchema },
+    summary: 'Revoke many issuances at once (up to 1,000)',
+    tag: 'issuances',
+    idempotent: true,
+    body: revokeManyRequestSchema,
+    bodyNote: 'An id not found (also of another club) or already revoked is an item of the result, not a request error.',
+  },
+  {
+    method: 'POST',
+    path: `${CLUB}/issuances/{id}/notify`,
+    scope: 'issuance:write',
+    handle: issuanceActions.notify,
+    answer: { [AS_JSON]: dataOf(issuanceDetailSchema) },
+    summary: 'Mail the recipient again (at most 3 times in 24 hours)',
+    tag: 'issuances',
+    status: 202,
+    body: notifyRequestSchema,
+    bodyOptional: true,
   },
   {
     method: 'GET',

@@ -44,7 +44,7 @@ interface OperationDoc {
   /** Honours `Idempotency-Key` (docs/decisions/0013-issuing.md). */
   idempotent?: true
   /** The success status when it is not 200. */
-  status?: 201 | 303
+  status?: 201 | 202 | 303
   /**
    * The success answer's body by media type: the valibot schema of core's response shape, wrapped as
    * the handler wraps it (`dataOf`, `pageSchema`), or `null` for bytes no schema describes (files, images).

@@ -65,6 +65,7 @@ export const PROBLEMS = {
   'idempotency-key-reused': { status: 422, title: 'Idempotency key reused with another request' },
   'idempotency-in-flight': { status: 409, title: 'A request with this idempotency key is in flight' },
   'too-many-recipients': { status: 422, title: 'Too many recipients' },
+  'too-many-issuances': { status: 422, title: 'Too many issuances' },
   conflict: { status: 409, title: 'Conflict' },
   // The database is down or unreachable for now: a client retries, it did nothing wrong.
   'storage-unavailable': { status: 503, title: 'Storage unavailable', headers: () => ({ 'retry-after': '5' }) },

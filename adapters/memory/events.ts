@@ -16,6 +16,13 @@ export function createEventStore(state: State, journal: Journal): EventStore {
     async appendMany(events) {
       return events.map(append)
     },
+    async listBySubject(club, subject, types, limit) {
+      return [...state.events.values()]
+        .filter((event) => event.club === club && event.subject.type === subject.type && event.subject.id === subject.id && types.includes(event.type))
+        .sort((a, b) => b.id - a.id)
+        .slice(0, limit)
+        .map(copy)
+    },
     async list(club, { limit, beforeId }) {
       return keysetPage(
         [...state.events.values()].filter((event) => event.club === club),

@@ -7,6 +7,7 @@ import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
 import type { CsvFile, CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { ResendRequest } from '../../core/issuances/resend-request.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,
@@ -58,6 +59,7 @@ export interface State {
   /** Keyed by `idempotencyKey(scope, key)`. */
   idempotency: Map<string, IdempotencyRecord>
   outbox: Map<number, OutboxMessage>
+  resends: Map<number, ResendRequest>
   designs: Map<number, Design>
   /** Keyed by content hash. */
   images: Map<string, StoredImage>
@@ -77,6 +79,7 @@ export interface State {
     statusList: number
     event: number
     outbox: number
+    resend: number
     design: number
     webhookDelivery: number
     reissue: number
@@ -109,6 +112,7 @@ export function createState(): State {
     events: new Map(),
     idempotency: new Map(),
     outbox: new Map(),
+    resends: new Map(),
     designs: new Map(),
     images: new Map(),
     apiKeys: new Map(),
@@ -127,6 +131,7 @@ export function createState(): State {
       design: 0,
       webhookDelivery: 0,
       reissue: 0,
+      resend: 0,
     },
   }
 }

@@ -17,6 +17,7 @@ import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import type { Journal } from './journal.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createResendStore } from './resends.ts'
 import { createState, type State } from './state.ts'
 import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
@@ -43,6 +44,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   events: createEventStore,
   idempotency: createIdempotencyStore,
   outbox: createOutboxStore,
+  resends: createResendStore,
   designs: createDesignStore,
   images: createImageStore,
   apiKeys: createApiKeyStore,

@@ -36,6 +36,12 @@ export function createEventStore({ sql, lockClubs }: Database): EventStore {
       }
       return ids
     },
+    async listBySubject(club, subject, types, limit) {
+      const rows = await sql`SELECT * FROM events
+        WHERE club = ${club} AND subject_type = ${subject.type} AND subject_id = ${subject.id} AND type = ANY(${[...types]}::text[])
+        ORDER BY id DESC LIMIT ${limit}`
+      return rows.map(toClubEvent)
+    },
     async list(club, { limit, beforeId }) {
       const rows =
         beforeId === null

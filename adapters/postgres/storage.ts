@@ -20,6 +20,7 @@ import { LOCK_IDS, clubLockSpace, lockSpace } from './locks.ts'
 import { assertSchemaName, migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createResendStore } from './resends.ts'
 import { assertSchemaOnSearchPath, withTransactionSettings } from './pgbouncer.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
@@ -73,9 +74,10 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
-  events: ['list'],
+  events: ['list', 'listBySubject'],
   idempotency: ['find'],
   outbox: [],
+  resends: ['listSince', 'listMailable'],
   designs: ['findById', 'list'],
   images: ['findByHash'],
   apiKeys: ['findById', 'listByClub'],
@@ -104,6 +106,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   events: createEventStore,
   idempotency: createIdempotencyStore,
   outbox: createOutboxStore,
+  resends: createResendStore,
   designs: createDesignStore,
   images: createImageStore,
   apiKeys: createApiKeyStore,

@@ -3,7 +3,7 @@
  * pooling and RFC-correct encoding of Korean text are not worth writing again).
  */
 import nodemailer from 'nodemailer'
-import type { Notifier } from '../../core/ports/notifier.ts'
+import { NotificationRefused, type Notifier } from '../../core/ports/notifier.ts'
 
 export interface SmtpNotifierOptions {
   /** `smtp://user:pass@host:port` or `smtps://...` (`CLUBCRED_SMTP_URL`). */
@@ -24,9 +24,22 @@ export function createSmtpNotifier({ url, from }: SmtpNotifierOptions): Notifier
   const sender = from ?? `clubcred <no-reply@${new URL(url).hostname}>`
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: sender, to: message.to, subject: message.subject, text: message.text, html: message.html })
-      if (info.rejected.length > 0) throw new Error(`the SMTP server rejected ${info.rejected.join(', ')}`)
+      let info
+      try {
+        info = await transport.sendMail({ from: sender, to: message.to, subject: message.subject, text: message.text, html: message.html })
+      } catch (error) {
+        // A 5xx reply is permanent (RFC 5321 §4.2.1): trying again gets the same answer. 4xx and a
+        // connection that failed are worth another try.
+        if (isPermanent(error)) throw new NotificationRefused((error as Error).message, { cause: error })
+        throw error
+      }
+      if (info.rejected.length > 0) throw new NotificationRefused(`the SMTP server rejected ${info.rejected.join(', ')}`)
     },
     close: () => transport.close(),
   }
+}
+
+const isPermanent = (error: unknown): boolean => {
+  const code = (error as { responseCode?: unknown } | null)?.responseCode
+  return typeof code === 'number' && code >= 500 && code < 600
 }

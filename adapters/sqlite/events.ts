@@ -23,6 +23,19 @@ export function createEventStore(db: Database): EventStore {
         insertMany.run(events, (event) => [event.club, event.type, event.subject.type, event.subject.id, event.occurredAt, event.previousIssuanceId ?? null]),
       )
     },
+    async listBySubject(club, subject, types, limit) {
+      if (types.length === 0) return []
+      const rows = db.all(
+        `SELECT * FROM events WHERE club = ? AND subject_type = ? AND subject_id = ? AND type IN (${types.map(() => '?').join(', ')})
+         ORDER BY id DESC LIMIT ?`,
+        club,
+        subject.type,
+        subject.id,
+        ...types,
+        limit,
+      )
+      return rows.map(toClubEvent)
+    },
     async list(club, page) {
       const rows = clubPage(db, 'events', club, page)
       return rows.map(toClubEvent)

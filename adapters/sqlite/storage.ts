@@ -17,6 +17,7 @@ import { createEventStore } from './events.ts'
 import { createIdempotencyStore } from './idempotency.ts'
 import { createIssuanceStore, createSnapshotStore } from './issuances.ts'
 import { createOutboxStore } from './outbox.ts'
+import { createResendStore } from './resends.ts'
 import { createStatusListStore } from './status-lists.ts'
 import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
@@ -45,6 +46,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   events: createEventStore,
   idempotency: createIdempotencyStore,
   outbox: createOutboxStore,
+  resends: createResendStore,
   designs: createDesignStore,
   images: createImageStore,
   apiKeys: createApiKeyStore,

@@ -12,9 +12,10 @@ import type { AdminPasskey, PasskeyChallenge } from '../admins/passkey.ts'
 import type { StoredKey } from '../keys/stored-key.ts'
 import type { SigningJob } from '../signing-queue/signing-job.ts'
 import type { StatusList } from '../status-lists/status-list.ts'
-import type { ClubEvent } from '../events/event.ts'
+import type { ClubEvent, EventType } from '../events/event.ts'
 import type { IdempotencyRecord } from '../idempotency/idempotency-record.ts'
 import type { NewOutboxMessage, OutboxMessage } from '../notifications/outbox-message.ts'
+import type { NewResendRequest, ResendRequest } from '../issuances/resend-request.ts'
 import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
@@ -29,6 +30,7 @@ export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelive
 export type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow }
 export type { ReissueStore }
 export type { ReissueRecord, IssuanceAmendment, CredentialVersion, SupersedeOutcome } from '../reissues/reissue-record.ts'
+export type { NewResendRequest, ResendRequest }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -388,6 +390,24 @@ export interface CredentialStore {
   storeProofs(proofs: { id: string; proof: string }[]): Promise<number>
 }
 
+export interface ResendStore {
+  /** Stores the request with a fresh id, increasing from call to call; returns it as stored. */
+  insert(request: NewResendRequest): Promise<ResendRequest>
+  /**
+   * The club's requests for this issuance made after `since` (strictly), oldest first; `[]` when none.
+   * Core counts them and inserts in one unit of the club, which units' serialisability makes a limit
+   * that holds across nodes.
+   */
+  listSince(club: string, issuanceId: number, since: number): Promise<ResendRequest[]>
+  /** Up to `limit` requests not mailed yet (`mailedAt` null) whose issuance has a credential, oldest (lowest id) first. */
+  listMailable(limit: number): Promise<ResendRequest[]>
+  /**
+   * Sets `mailedAt` when it is still null; returns `true` when it changed the row. Of concurrent calls
+   * for one request (workers on several nodes) exactly one MUST get `true`. An unknown id is `false`.
+   */
+  markMailed(id: number, mailedAt: number): Promise<boolean>
+}
+
 export interface SigningJobStore {
   /** Queues a fresh job (no lease, no slot, no attempt) per issuance. MUST throw `StorageConflict`, storing none, when an issuance has a job already. */
   enqueueMany(jobs: { issuanceId: number; club: string }[]): Promise<void>
@@ -442,6 +462,11 @@ export interface EventStore {
   appendMany(events: Omit<ClubEvent, 'id'>[]): Promise<number[]>
   /** The club's events, highest id (newest) first, keyset-paged. */
   list(club: string, page: KeysetPage): Promise<ClubEvent[]>
+  /**
+   * The club's events about one subject and of one of `types`, highest id (newest) first, at most
+   * `limit`; `[]` when none. Read through an index: its cost does not grow with the club's other events.
+   */
+  listBySubject(club: string, subject: ClubEvent['subject'], types: readonly EventType[], limit: number): Promise<ClubEvent[]>
 }
 
 export interface IdempotencyStore {
@@ -564,6 +589,7 @@ export interface Stores {
   events: EventStore
   idempotency: IdempotencyStore
   outbox: OutboxStore
+  resends: ResendStore
   designs: DesignStore
   images: ImageStore
   apiKeys: ApiKeyStore

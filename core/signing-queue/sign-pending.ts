@@ -2,11 +2,10 @@ import { appendEvents } from '../events/append.ts'
 import { createOb3Builder } from '../credentials/build-ob3.ts'
 import { hashedEmailIdentity } from '../credentials/recipient-identity.ts'
 import { timeOrderedUuid } from '../credentials/credential-id.ts'
-import { shareUrl, statusListUrl } from '../credentials/urls.ts'
+import { statusListUrl } from '../credentials/urls.ts'
 import { clubDataIntegrityKeyOwner, clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
-import { composeCredentialEmail } from '../notifications/compose.ts'
-import { credentialOfferLink, lcwRequestLink } from '../wallets/urls.ts'
+import { credentialMessage } from '../notifications/credential-mail.ts'
 import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
@@ -225,13 +224,7 @@ export async function storeSigned(ctx: IssuerContext, signed: SignedCredential[]
           occurredAt: now,
         })
         if (!claimed.lineage.previous) issuedPerTemplate.set(issuance.achievementId, (issuedPerTemplate.get(issuance.achievementId) ?? 0) + 1)
-        if (issuance.mode === 'email') {
-          const walletLink = credentialOfferLink(ctx.config, issuance.club, record.id)
-          // Every credential signed now gets its JSON-LD form (docs/data-integrity.md), so its mail offers the wallet that takes it.
-          const lcwLink = ctx.presentationVerifier && ctx.dataIntegritySigner ? lcwRequestLink(ctx.config, issuance.club, record.id) : null
-          const message = composeCredentialEmail(claimed.snapshot, issuance, shareUrl(ctx.config, issuance.club, record.id), walletLink, lcwLink)
-          messages.push({ club: issuance.club, issuanceId: issuance.id, ...message, nextAttemptAt: now, createdAt: now })
-        }
+        if (issuance.mode === 'email') messages.push(credentialMessage(ctx, claimed.snapshot, issuance, record.id, now))
       }
       // None of these writes reads what another writes: issued together, a networked storage pipelines
       // them (one round trip for the lot instead of one each). The events last: a storage that orders

@@ -1,4 +1,5 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
+import { mailRequestedResends } from '../issuances/notify.ts'
 import { provePendingCredentials } from './prove-pending.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
@@ -85,6 +86,8 @@ export function createWorker(
   }
 
   async function housekeeping(): Promise<number> {
+    // Resends asked for before their credential existed go to the outbox first, to be sent in this round.
+    const resent = await mailRequestedResends(ctx)
     const mailed = await dispatchOutbox(ctx)
     const now = ctx.clock.now()
     if (now - lastPurge > 60_000) {
@@ -101,7 +104,7 @@ export function createWorker(
         { concurrent: true },
       )
     }
-    return mailed
+    return resent + mailed
   }
 
   /**

@@ -585,3 +585,24 @@ describe('the package surface', () => {
     assert.throws(() => createClubcredClient(undefined as never), TypeError)
   })
 })
+
+describe('bulk revoke and resend', () => {
+  it('revokeMany sends one keyed request and answers a result per id; notify answers the detail and is never retried on a lost response', async () => {
+    const client = await newClient()
+    const ids = issuedIds(await client.issuances.issue({ achievementFormId: await aTemplate(client), recipients: members(2) }))
+    const result = await client.issuances.revokeMany([ids[0]!, 999_999_999], { reason: 'Wrong class', idempotencyKey: 'bulk-7' })
+    assert.deepStrictEqual(result.summary, { total: 2, ok: 1, skipped: 0, failed: 1 })
+    assert.equal(result.idempotencyKey, 'bulk-7')
+    assert.equal(result.replayed, false)
+    const request = sent.find((item) => item.path === '/v2/clubs/chess/issuances/revoke')!
+    assert.equal(request.headers.get('idempotency-key'), 'bulk-7')
+    assert.deepStrictEqual(JSON.parse(request.body!), { issuanceIds: [ids[0], 999_999_999], reason: 'Wrong class' })
+    assert.equal((await client.issuances.revokeMany([ids[0]!, 999_999_999], { reason: 'Wrong class', idempotencyKey: 'bulk-7' })).replayed, true)
+
+    const detail = await client.issuances.notify(ids[1]!)
+    assert.equal(detail.id, ids[1])
+    intercept = () => Promise.reject(new TypeError('fetch failed'))
+    await assert.rejects(client.issuances.notify(ids[1]!))
+    assert.equal(sent.filter((item) => item.path.endsWith('/notify')).length, 1, 'the lost one was not sent again')
+  })
+})

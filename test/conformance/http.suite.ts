@@ -6,6 +6,8 @@
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
+import { decodeJwt } from 'jose'
+import { decodeList } from '@digitalbazaar/vc-bitstring-status-list'
 import type { Issuer } from '../../index.ts'
 import { clientCredentialsGrant } from '../support/tokens.ts'
 
@@ -74,6 +76,44 @@ export function httpSuite(name: string, open: () => Promise<HttpHarness>): void 
       assert.equal(await jwt.text(), (await call('GET', `/v2/clubs/chess/issuances/${id}/credential`)).body.data.jwt)
       assert.equal((await call('POST', `/v2/clubs/chess/issuances/${id}/revoke`)).body.data.status, 'revoked')
       assert.equal(((await (await h.send(new Request(verifyUrl))).json()) as { status: string }).status, 'revoked')
+    })
+
+    it('revokes many at once: a result per id, one issuance.revoked each, and the status list bits as a verifier decodes them', async () => {
+      const template = await call('POST', '/v2/clubs/chess/achievements', { name: '일괄 취소', description: 'Bulk' })
+      const recipients = ['a', 'b', 'c'].map((name) => ({ name, email: `${name}@bulk.example` }))
+      const issued = await call('POST', '/v2/clubs/chess/issuances', { achievementFormId: template.body.data.id, recipients })
+      const [a, b, c] = issued.body.results.map((item: { resourceId: number }) => item.resourceId as number)
+      await h.issuer.worker.drain()
+      assert.equal((await call('POST', `/v2/clubs/chess/issuances/${b}/revoke`)).status, 200)
+      const eventsBefore = (await call('GET', '/v2/clubs/chess/events?limit=100')).body.data.length
+      const answer = await call('POST', '/v2/clubs/chess/issuances/revoke', { issuanceIds: [a, b, 4_242_424_242, a], reason: 'Wrong badge' })
+      assert.equal(answer.status, 200, JSON.stringify(answer.body))
+      assert.deepStrictEqual(
+        answer.body.results.map((item: { ref: string; status: string; error: { code: string } | null }) => [item.ref, item.status, item.error?.code ?? null]),
+        [
+          [String(a), 'revoked', null],
+          [String(b), 'skipped', 'already-revoked'],
+          ['4242424242', 'failed', 'issuance-not-found'],
+          [String(a), 'skipped', 'already-revoked'],
+        ],
+      )
+      assert.deepStrictEqual(answer.body.summary, { total: 4, ok: 1, skipped: 2, failed: 1 })
+      const events = (await call('GET', '/v2/clubs/chess/events?limit=100')).body.data as { type: string; subject: { id: string } }[]
+      assert.equal(events.length, eventsBefore + 1)
+      assert.deepStrictEqual(events.filter((event) => event.type === 'issuance.revoked' && event.subject.id === String(a)).length, 1)
+      const entries = await Promise.all(
+        [a, b, c].map(async (id) => {
+          const jwt = (await call('GET', `/v2/clubs/chess/issuances/${id}/credential`)).body.data.jwt as string
+          return (decodeJwt(jwt) as { vc: { credentialStatus: { statusListIndex: string; statusListCredential: string } } }).vc.credentialStatus
+        }),
+      )
+      const listJwt = await (await h.send(new Request(entries[0]!.statusListCredential))).text()
+      const subject = (decodeJwt(listJwt) as { vc: { credentialSubject: { encodedList: string } } }).vc.credentialSubject
+      const list = await decodeList({ encodedList: subject.encodedList })
+      assert.deepStrictEqual(
+        entries.map((entry) => list.getStatus(Number(entry.statusListIndex))),
+        [true, true, false],
+      )
     })
 
     it('answers errors as problem documents: unknown route, wrong method, bad JSON', async () => {

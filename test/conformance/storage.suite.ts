@@ -18,10 +18,12 @@ import { imageCases } from './storage/images.cases.ts'
 import { outsideUnitCases } from './storage/outside-units.cases.ts'
 import { credentialCases } from './storage/credentials.cases.ts'
 import { eventCases } from './storage/events.cases.ts'
+import { eventsBySubjectCases } from './storage/events-by-subject.cases.ts'
 import { idempotencyCases } from './storage/idempotency.cases.ts'
 import { issuanceCases } from './storage/issuances.cases.ts'
 import { issuanceSearchCases } from './storage/issuance-search.cases.ts'
 import { outboxCases } from './storage/outbox.cases.ts'
+import { resendCases } from './storage/resends.cases.ts'
 import { signingJobCases } from './storage/signing-jobs.cases.ts'
 import { snapshotCases } from './storage/snapshots.cases.ts'
 import { statusListCases } from './storage/status-lists.cases.ts'
@@ -50,8 +52,10 @@ const GROUPS: StorageCases[] = [
   signingJobCases,
   statusListCases,
   eventCases,
+  eventsBySubjectCases,
   idempotencyCases,
   outboxCases,
+  resendCases,
   apiKeyCases,
   designCases,
   imageCases,

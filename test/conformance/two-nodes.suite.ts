@@ -58,6 +58,23 @@ export function twoNodesSuite({ name, open }: { name: string; open: () => Promis
       }
     })
 
+    it('resends raced on both nodes: of six concurrent requests exactly three are accepted, the rest and a later one 429 with Retry-After', async () => {
+      const { a, b } = nodes
+      const api = await clubApi(a)
+      const [id] = await api.issue(a, 1)
+      const path = `/v2/clubs/${CLUB}/issuances/${id}/notify`
+      const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => api.call(i % 2 === 0 ? a : b, 'POST', path)))
+      const statuses = answers.map((answer) => answer.status).sort()
+      assert.deepStrictEqual(statuses, [202, 202, 202, 429, 429, 429], `statuses ${statuses.join(', ')}`)
+      for (const refused of answers.filter((answer) => answer.status === 429)) assert.equal(refused.body.code, 'rate-limited')
+      for (const node of [a, b]) {
+        const response = await node.fetch(new Request(`${ORIGIN}${path}`, { method: 'POST', headers: { authorization: `Bearer ${api.token}` } }))
+        assert.equal(response.status, 429)
+        const retryAfter = Number(response.headers.get('retry-after'))
+        assert.ok(retryAfter > 86_000 && retryAfter <= 86_400, `Retry-After ${retryAfter}`)
+      }
+    })
+
     it("a revocation through A is in B's verdict at once and in B's status list within 5 s", async () => {
       const { a, b } = nodes
       const api = await clubApi(a)
@@ -150,6 +167,7 @@ async function clubApi(node: Issuer) {
 
   return {
     call,
+    token,
     /** Issues to `count` new members through `on`; returns the issuance ids. */
     async issue(on: Issuer, count: number): Promise<number[]> {
       const recipients = Array.from({ length: count }, () => {

@@ -188,6 +188,11 @@ describe('every answer matches the OpenAPI document', () => {
     const renewed = await send<{ summary: unknown }>('POST', `${CLUB}/issuances/reissue`, club(), { body: { issuanceIds: [ids.issuance, ids.revoked] } })
     assert.deepEqual(renewed.json.summary, { total: 2, ok: 1, skipped: 1, failed: 0 })
     await api.issuer.worker.drain()
+    const bulk = await send('POST', `${CLUB}/issuances/revoke`, club(), { body: { issuanceIds: [ids.revoked, 999_999_999], reason: 'Entered twice' } })
+    assert.equal(bulk.status, 200)
+    assert.equal((await send('POST', `${CLUB}/issuances/revoke`, club(), { body: { issuanceIds: [] } })).status, 422)
+    assert.equal((await send('POST', `${CLUB}/issuances/{id}/notify`, issuance)).status, 202)
+    assert.equal((await send('POST', `${CLUB}/issuances/{id}/notify`, { ...club(), id: ids.revoked })).status, 409)
   })
 
   it('the certificate file: the baked badge, a 304 on its ETag, and problems for formats it cannot make', async () => {

@@ -24,6 +24,8 @@ const DESIGN_SCOPES: Record<string, ScopeName> = {
   // docs/decisions/0046-reissue.md: a reissue issues, so it takes the issue operation's scope.
   'POST /v2/clubs/{clubDomain}/issuances/{id}/reissue': 'issuance:write',
   'POST /v2/clubs/{clubDomain}/issuances/reissue': 'issuance:write',
+  'POST /v2/clubs/{clubDomain}/issuances/revoke': 'issuance:revoke',
+  'POST /v2/clubs/{clubDomain}/issuances/{id}/notify': 'issuance:write',
   'GET /v2/clubs/{clubDomain}/issuances': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}': 'issuance:read',
   'GET /v2/clubs/{clubDomain}/issuances/{id}/credential': 'issuance:read',

@@ -210,5 +210,11 @@ describe('outbox retry with the SMTP notifier (in-process)', () => {
     const [message] = outboxOf(id)
     assert.equal(message!.attempts, OUTBOX_MAX_ATTEMPTS)
     assert.equal(message!.sentAt, null)
+    // Only the attempt given up is told, once.
+    const failed = (await h.issuer.events.list('chess', { limit: '100' })).data.filter((event) => event.type === 'issuance.notification_failed')
+    assert.deepStrictEqual(
+      failed.map((event) => event.subject.id),
+      [String(id)],
+    )
   })
 })

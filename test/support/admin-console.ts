@@ -8,6 +8,7 @@ import { createWebhookTransport } from '../../adapters/node/webhook-transport.ts
 import { createPasskeyVerifier } from '../../adapters/node/passkey-verifier.ts'
 import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
+import type { Notifier } from '../../core/ports/notifier.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
@@ -45,12 +46,15 @@ export async function openConsole({
   hasher = {},
   webhooks = false,
   certificates = null,
+  notifier = null,
 }: {
   origin?: string
   limits?: Partial<AdminConsoleLimits>
   hasher?: { concurrency?: number; maxWaiting?: number }
   webhooks?: boolean
   certificates?: CertificateRenderer | null
+  /** Sends recipient mail (the SMTP notifier on a loopback sink); none by default. */
+  notifier?: Notifier | null
 } = {}): Promise<Console> {
   const sqlite = await openTempSqlite()
   const clock = createTestClock(webhooks ? Date.now() : undefined)
@@ -64,6 +68,7 @@ export async function openConsole({
     clock,
     adminConsole: limits,
     certificates,
+    ...(notifier && { notifier }),
     passwordHasher: createScryptPasswordHasher({ parameters: { ln: 10, r: 8, p: 1 }, ...hasher }),
     passkeyVerifier: createPasskeyVerifier(),
     http: { onError: (error) => console.error(error) },

@@ -33,6 +33,7 @@ import { ORIGIN } from './origin.ts'
 import type { Json } from './json.ts'
 import type { PresentationVerifier } from '../../core/ports/presentation-verifier.ts'
 import type { ShareCardRenderer } from '../../core/ports/share-card-renderer.ts'
+import type { Notifier } from '../../core/ports/notifier.ts'
 
 interface HarnessOptions {
   club?: string
@@ -54,6 +55,8 @@ interface HarnessOptions {
    * on 127.0.0.1): the URLs, and so the club's did:web, name `localhost:<port>`. Implies `listen`.
    */
   tls?: { key: string; cert: string }
+  /** Sends recipient mail (the SMTP notifier on a loopback sink); none by default, mail stays in the outbox. */
+  notifier?: Notifier
 }
 
 /** An answer as bytes; each view reads it its own way. */
@@ -94,6 +97,7 @@ async function openHarness(
     proofs = false,
     presentationVerifier,
     tls,
+    notifier,
   }: HarnessOptions,
   label: string,
 ): Promise<Harness> {
@@ -127,6 +131,7 @@ async function openHarness(
       keys,
       dataIntegritySigner: dataIntegritySigner ?? (proofs ? createDataIntegritySigner() : null),
       ...(presentationVerifier ? { presentationVerifier } : {}),
+      ...(notifier ? { notifier } : {}),
       urls,
       ...(clock ? { clock } : {}),
       ...(certificates ? { certificates } : {}),
@@ -316,12 +321,30 @@ export interface VerificationApiOptions {
   proofs?: boolean
   /** Serve over https at `https://localhost:<port>` with this certificate (PEM); implies `listen`. */
   tls?: { key: string; cert: string }
+  /** Sends recipient mail; none by default. */
+  notifier?: Notifier
 }
 
 /** The issuer behind the public verification surface (docs/api.md §4.7, §4.11), answering raw text. */
-export async function openVerificationApi({ club, clock, listen, dataIntegritySigner, proofs, tls }: VerificationApiOptions = {}): Promise<VerificationApi> {
+export async function openVerificationApi({
+  club,
+  clock,
+  listen,
+  dataIntegritySigner,
+  proofs,
+  tls,
+  notifier,
+}: VerificationApiOptions = {}): Promise<VerificationApi> {
   const harness = await openHarness(
-    { club, clock, listen, proofs, ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}), ...(tls ? { tls } : {}) },
+    {
+      club,
+      clock,
+      listen,
+      proofs,
+      ...(dataIntegritySigner !== undefined ? { dataIntegritySigner } : {}),
+      ...(tls ? { tls } : {}),
+      ...(notifier ? { notifier } : {}),
+    },
     'verification',
   )
   const { issuer, origin } = harness

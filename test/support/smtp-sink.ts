@@ -27,6 +27,8 @@ export interface SmtpSink {
   readonly messages: SunkMessage[]
   /** The next `count` messages are refused with a temporary failure (451). */
   rejectNext(count: number): void
+  /** The next `count` messages are refused for good (550). */
+  refuseNext(count: number): void
   /** How many deliveries were refused so far. */
   readonly rejected: number
   /** Resolves once `count` messages were accepted in all (rejects after `timeoutMs`). */
@@ -37,6 +39,7 @@ export interface SmtpSink {
 export async function startSmtpSink(): Promise<SmtpSink> {
   const messages: SunkMessage[] = []
   let toReject = 0
+  let toRefuse = 0
   let rejected = 0
   const waiters: (() => void)[] = []
 
@@ -48,6 +51,11 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))
       stream.on('end', () => {
+        if (toRefuse > 0) {
+          toRefuse--
+          rejected++
+          return callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 }))
+        }
         if (toReject > 0) {
           toReject--
           rejected++
@@ -78,6 +86,9 @@ export async function startSmtpSink(): Promise<SmtpSink> {
     messages,
     rejectNext(count) {
       toReject = count
+    },
+    refuseNext(count) {
+      toRefuse = count
     },
     get rejected() {
       return rejected

@@ -73,6 +73,7 @@ export function issuanceListPage(
   const names = new Map(templates.map((template) => [template.id, template.name]))
   const rows = page.data.map(
     (item) => html`<tr>
+<td>${pickBox(item)}</td>
 <td><a href="${issuancePath(base, item.id)}">${item.recipient.name}</a><br><span class="en">${item.recipient.email}</span></td>
 <td>${names.get(item.achievementId) ?? `#${item.achievementId}`}</td>
 <td class="status-${item.status}">${both(STATUS_WORDS[item.status])}</td>
@@ -128,7 +129,7 @@ ${
           : both({ ko: '발급 내역이 없습니다.', en: 'No issuances.' })
       }</p>`
     : html`<table>
-<thead><tr><th scope="col">${both({ ko: '받는 사람', en: 'Recipient' })}</th><th scope="col">${both({ ko: '템플릿', en: 'Template' })}</th><th scope="col">${both({ ko: '상태', en: 'Status' })}</th><th scope="col">${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
+<thead><tr><th scope="col"><span class="visually-hidden">${both({ ko: '선택', en: 'Choose' })}</span></th><th scope="col">${both({ ko: '받는 사람', en: 'Recipient' })}</th><th scope="col">${both({ ko: '템플릿', en: 'Template' })}</th><th scope="col">${both({ ko: '상태', en: 'Status' })}</th><th scope="col">${both({ ko: '발급일', en: 'Issued on' })}</th></tr></thead>
 <tbody>
 ${rows}
 </tbody>
@@ -136,9 +137,38 @@ ${rows}
 }
 ${page.meta.nextCursor ? html`<p><a href="${listHref(base, filters, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
 </section>
+${page.data.length > 0 ? bulkForm(base, session, filters) : null}
 ${renewSection(`${base}/issuances/renew`, session, page.data)}`,
     session,
   )
+}
+
+/** A row's box of the bulk form (`form="bulk"`: the table stays outside the form); a revoked row has none. */
+function pickBox(item: IssuanceItem): Markup | null {
+  if (item.status === 'revoked') return null
+  const id = `pick-${item.id}`
+  return html`<input type="checkbox" class="pick" id="${id}" name="id" value="${String(item.id)}" form="bulk"><label for="${id}" class="visually-hidden">${item.recipient.name} ${both({ ko: '선택', en: 'choose' })}</label>`
+}
+
+/**
+ * Revoking many (docs/admin-console.md § Issuances): the rows ticked, or every row of the current filter
+ * up to 1,000; the next page asks for the one confirmation.
+ */
+function bulkForm(base: string, session: ConsoleSession, filters: IssuanceFilters): Markup {
+  const kept = (name: string, value: string | null) => (value === null || value === '' ? null : html`<input type="hidden" name="${name}" value="${value}">`)
+  return html`<section class="card">
+<h2>${both({ ko: '여러 발급 취소', en: 'Revoke several' })}</h2>
+<form id="bulk" method="post" action="${base}/issuances/revoke">
+<input type="hidden" name="csrf" value="${session.csrfToken}">
+${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept('status', filters.status)}${kept('achievementId', filters.achievementId === null ? null : String(filters.achievementId))}
+<fieldset>
+<legend>${both({ ko: '무엇을 취소할까요?', en: 'What to revoke' })}</legend>
+<label class="check"><input type="radio" name="scope" value="chosen" checked> ${both({ ko: '위에서 선택한 행', en: 'The rows chosen above' })}</label>
+<label class="check"><input type="radio" name="scope" value="filter"> ${both({ ko: '현재 조건의 모든 발급 (1,000개까지)', en: 'Every issuance of this filter (up to 1,000)' })}</label>
+</fieldset>
+<button type="submit">취소할 발급 확인 <span lang="en">Review the revocation</span></button>
+</form>
+</section>`
 }
 
 export interface IssuanceDetailPage {
@@ -150,12 +180,14 @@ export interface IssuanceDetailPage {
   done?: Words | null
   /** The reissue form as typed, when it is shown again; else the issuance's values. */
   reissue?: ReissueFormState
+  /** The delivery section (delivery-section.ts): the mails and the resend form. */
+  delivery?: Markup | null
 }
 
 export function issuanceDetailPage(
   base: string,
   session: ConsoleSession,
-  { detail, reason = '', errors = new Map(), done = null, reissue = reissueFormOf(detail) }: IssuanceDetailPage,
+  { detail, reason = '', errors = new Map(), done = null, reissue = reissueFormOf(detail), delivery = null }: IssuanceDetailPage,
 ): string {
   const credential = detail.credential
   const row = (label: Words, value: Markup | string) => html`<div><dt>${both(label)}</dt><dd>${value}</dd></div>`
@@ -182,6 +214,7 @@ ${detail.revocationReason !== null ? row({ ko: '취소 사유', en: 'Reason' }, 
 ${credential ? links(credential, `${issuancePath(base, detail.id)}/file`) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
 ${versionsSection(base, detail)}
 ${detail.status === 'revoked' ? null : reissueSection(`${issuancePath(base, detail.id)}/reissue`, session, reissue)}
+${delivery}
 ${detail.status === 'revoked' ? null : revokeForm(base, session, detail, reason, errors)}`,
     session,
   )

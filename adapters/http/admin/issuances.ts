@@ -3,6 +3,7 @@ import { ProblemError } from '../../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { addIssuanceFileRoute } from './issuance-file.ts'
 import { addReissueRoutes } from './reissues.ts'
+import { deliverySection } from './delivery-section.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
 import { ISSUANCE_STATUSES, type IssuanceStatus } from '../../../core/issuances/present.ts'
@@ -23,6 +24,7 @@ const LIST_DONE: Record<string, Words> = {
     ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.',
     en: 'Not renewed: choose issuances, a new expiry date and tick the box.',
   },
+  notified: { ko: '메일을 다시 보내도록 넣었습니다. 아래에 결과가 나타납니다.', en: 'The mail is on its way again; its outcome appears below.' },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {
@@ -110,7 +112,8 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
       const detail = await readIssuance(session, idOf(request))
       if (!detail) return notFound(session)
       const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-      return htmlResponse(issuanceDetailPage(base, session, { detail, done }))
+      const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, detail.id))
+      return htmlResponse(issuanceDetailPage(base, session, { detail, done, delivery }))
     }),
   )
 

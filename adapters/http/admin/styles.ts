@@ -46,6 +46,7 @@ button.small{margin:0;padding:.25rem .6rem;font-size:.85rem}
 .passkey{margin-top:1.25rem;padding-top:.75rem;border-top:1px solid #e6e9ef}
 .passkey-status{margin:.5rem 0 0}
 td form button{margin-top:.25rem}
+td input.pick{width:1.25rem;height:1.25rem;margin:0}
 img.preview{display:block;max-width:100%;height:auto;border:1px solid #e6e9ef;border-radius:8px;background:#fff}
 form.inline{margin:0}
 form.inline button{margin:0;padding:.25rem .6rem}

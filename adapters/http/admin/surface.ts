@@ -16,6 +16,7 @@ import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
 import type { ConsoleFrame, SessionForm } from './frame.ts'
 import { CONSOLE_PATHS } from './console-paths.ts'
+import { addIssuanceActionRoutes } from './issuance-actions.ts'
 import { addIssuanceRoutes } from './issuances.ts'
 import { addIssueRoutes } from './issue.ts'
 import { addClientRoutes } from './clients.ts'
@@ -168,6 +169,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
   }
   addTemplateRoutes(router, frame)
   addIssuanceRoutes(router, frame)
+  addIssuanceActionRoutes(router, frame)
   addIssueRoutes(router, frame)
   addClientRoutes(router, frame)
   addApiKeyRoutes(router, frame)

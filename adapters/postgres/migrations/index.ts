@@ -10,6 +10,7 @@ import issuanceSearch from './0009_issuance_search.ts'
 import adminPasskeys from './0010_admin_passkeys.ts'
 import csvFiles from './0011_csv_files.ts'
 import reissues from './0012_reissues.ts'
+import issuanceResends from './0013_issuance_resends.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -29,4 +30,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 10, name: 'admin_passkeys', sql: adminPasskeys },
   { version: 11, name: 'csv_files', sql: csvFiles },
   { version: 12, name: 'reissues', sql: reissues },
+  { version: 13, name: 'issuance_resends', sql: issuanceResends },
 ]

@@ -17,6 +17,7 @@ import issuanceSearch from './0016_issuance_search.ts'
 import adminPasskeys from './0017_admin_passkeys.ts'
 import csvFiles from './0018_csv_files.ts'
 import reissues from './0019_reissues.ts'
+import issuanceResends from './0020_issuance_resends.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -43,4 +44,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 17, name: 'admin_passkeys', sql: adminPasskeys },
   { version: 18, name: 'csv_files', sql: csvFiles },
   { version: 19, name: 'reissues', sql: reissues },
+  { version: 20, name: 'issuance_resends', sql: issuanceResends },
 ]
