@@ -16,6 +16,7 @@ const DONE: Record<string, Words> = {
   issued: { ko: '발급했습니다.', en: 'Issued.' },
   revoked: { ko: '발급을 취소했습니다. 검증 결과가 취소됨으로 바뀌었습니다.', en: 'Revoked. Verification now shows it revoked.' },
   reissued: { ko: '다시 발급했습니다. 새 버전은 곧 서명됩니다.', en: 'Reissued. The new version is signed shortly.' },
+  notified: { ko: '메일을 다시 보내도록 넣었습니다. 아래에 결과가 나타납니다.', en: 'The mail is on its way again; its outcome appears below.' },
 }
 /** What a renewal of the list's rows did (adapters/http/admin/reissues.ts). */
 const LIST_DONE: Record<string, Words> = {
@@ -24,7 +25,6 @@ const LIST_DONE: Record<string, Words> = {
     ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.',
     en: 'Not renewed: choose issuances, a new expiry date and tick the box.',
   },
-  notified: { ko: '메일을 다시 보내도록 넣었습니다. 아래에 결과가 나타납니다.', en: 'The mail is on its way again; its outcome appears below.' },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {
