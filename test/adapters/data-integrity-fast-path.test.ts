@@ -14,7 +14,8 @@ import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import { verifyCredential } from '@digitalbazaar/vc'
 import didContext from 'did-context'
 import multikeyContext from '@digitalbazaar/multikey-context'
-import { canonicalNQuads } from '../../adapters/node/data-integrity/canonize.ts'
+import rdfCanonize from 'rdf-canonize'
+import { canonicalNQuads, escapeLiteral } from '../../adapters/node/data-integrity/canonize.ts'
 import { documentShapeOf, writeQuads } from '../../adapters/node/data-integrity/credential-quads.ts'
 import { createEddsaRdfc2022 } from '../../adapters/node/data-integrity/eddsa-rdfc-2022.ts'
 import { base58btc, base58btcDecode } from '../../adapters/node/data-integrity/base58btc.ts'
@@ -169,6 +170,20 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     assert.deepEqual(counted, ['reference 1', 'fast 1'])
   })
 
+  it('escapes literals as rdf-canonize’s N-Quads writer does, for every character it escapes and for the rest', () => {
+    const serialized = (value: string) =>
+      rdfCanonize.NQuads.serializeQuadComponents(
+        { termType: 'BlankNode', value: 'x' },
+        { termType: 'NamedNode', value: 'urn:p' },
+        { termType: 'Literal', value, datatype: { termType: 'NamedNode', value: 'http://www.w3.org/2001/XMLSchema#string' } },
+        { termType: 'DefaultGraph', value: '' },
+      )
+    for (let code = 0; code <= 0xffff; code++) {
+      const value = `a${String.fromCharCode(code)}b`
+      assert.equal(`_:x <urn:p> "${escapeLiteral(value)}" .\n`, serialized(value), `U+${code.toString(16)}`)
+    }
+  })
+
   it('encodes base58btc with leading zeros as 1s, and decodes it back', () => {
     assert.equal(base58btc(new TextEncoder().encode('Hello World!')), '2NEpo7TZRRrLZSi2U')
     assert.equal(base58btc(new Uint8Array([0, 0, 1])), '112')
@@ -176,8 +191,19 @@ describe('the fast path of eddsa-rdfc-2022', () => {
       fc.property(fc.uint8Array({ maxLength: 80 }), fc.nat({ max: 4 }), (bytes, zeros) => {
         const input = new Uint8Array([...new Array<number>(zeros).fill(0), ...bytes])
         assert.deepEqual(base58btcDecode(base58btc(input)), input)
+        assert.equal(base58btc(input), slowBase58btc(input))
       }),
       { numRuns: 300 },
     )
   })
 })
+
+/** Base58btc by the textbook: the number in base 256, divided by 58 digit by digit. */
+function slowBase58btc(bytes: Uint8Array): string {
+  const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
+  let value = 0n
+  for (const byte of bytes) value = value * 256n + BigInt(byte)
+  let text = ''
+  for (; value > 0n; value /= 58n) text = alphabet[Number(value % 58n)]! + text
+  return '1'.repeat(bytes.findIndex((byte) => byte !== 0) === -1 ? bytes.length : bytes.findIndex((byte) => byte !== 0)) + text
+}

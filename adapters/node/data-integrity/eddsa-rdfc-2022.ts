@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { KeyObject, createHash, sign as signWith } from 'node:crypto'
 import { DataIntegrityProof, type DataIntegritySigningKey } from '@digitalbazaar/data-integrity'
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import jsigs from 'jsonld-signatures'
@@ -97,7 +97,7 @@ export function createEddsaRdfc2022() {
           proved.push({ secured: await referenceSign(privateKey, verificationMethod, request, documentLoader), path: 'reference' })
           continue
         }
-        const signature = new Uint8Array(await crypto.subtle.sign('Ed25519', privateKey, verifyData(forms)))
+        const signature = await ed25519(privateKey, verifyData(forms))
         proved.push({ secured: { ...request.credential, proof: { ...options, proofValue: `z${base58btc(signature)}` } }, path: 'fast' })
       }
       return proved
@@ -124,6 +124,27 @@ export function createEddsaRdfc2022() {
       return crypto.subtle.verify('Ed25519', publicKey, signature, verifyData(forms))
     },
   }
+}
+
+const keyObjects = new WeakMap<CryptoKey, KeyObject | null>()
+
+/**
+ * The Ed25519 signature of `data`: node:crypto's, synchronous, where the key converts to a KeyObject (a
+ * WebCrypto signature waits for the thread pool, which costs a proof more than the signing); WebCrypto's
+ * where it does not. Ed25519 is deterministic: the same bytes either way.
+ */
+async function ed25519(privateKey: CryptoKey, data: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  let keyObject = keyObjects.get(privateKey)
+  if (keyObject === undefined) {
+    try {
+      keyObject = KeyObject.from(privateKey)
+    } catch {
+      keyObject = null
+    }
+    keyObjects.set(privateKey, keyObject)
+  }
+  if (keyObject) return new Uint8Array(signWith(null, data, keyObject))
+  return new Uint8Array(await crypto.subtle.sign('Ed25519', privateKey, data))
 }
 
 function proofOptions(verificationMethod: string, created: string): ProofOptions {
