@@ -3,13 +3,14 @@ import { DataIntegrityProof, type DataIntegritySigningKey } from '@digitalbazaar
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import jsigs from 'jsonld-signatures'
 import type { DocumentLoader, ProofRequest } from '../../../core/ports/data-integrity-signer.ts'
+import type { DataIntegrityProofPath } from '../../../core/ports/metrics.ts'
 import { base58btc, base58btcDecode } from './base58btc.ts'
 import { canonicalNQuads } from './canonize.ts'
 import { documentShapeOf, writeQuads } from './credential-quads.ts'
 import type { DocumentShape } from './shapes.ts'
 
 /** `fast`: quads written from the shape, RDFC-1.0 labelled here; `reference`: Digital Bazaar's libraries end to end. */
-export type ProofPath = 'fast' | 'reference'
+export type ProofPath = DataIntegrityProofPath
 
 export interface Proved {
   secured: Record<string, unknown>
