@@ -7,9 +7,11 @@ import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
 
 export interface DataIntegritySignerOptions {
   /**
-   * Worker threads that make the proofs. A proof is milliseconds of CPU (docs/data-integrity.md § Cost),
-   * which on the calling thread would stall every request its event loop serves; `0` makes them there
-   * all the same (benchmarks, scripts). Default: one per core beyond the first, and at least one.
+   * Worker threads that make the proofs. A round of proofs is tens of milliseconds of CPU
+   * (docs/data-integrity.md § Cost), which on the calling thread would stall every request its event
+   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core. They run
+   * in the background (below), taking what JWT signing and requests leave, so that once a burst of JWTs
+   * is signed every core proves; with `background: false`, one per core beyond the first (at least one).
    */
   threads?: number
   /**
@@ -42,9 +44,9 @@ export interface DataIntegritySignerOptions {
  * const [secured] = await createDataIntegritySigner().signMany(key, `${did}#${key.kid}`, [{ credential, created }], contextLoader)
  */
 export function createDataIntegritySigner({
-  threads = Math.max(1, availableParallelism() - 1),
-  chunkSize = 4,
   background = true,
+  threads = background ? availableParallelism() : Math.max(1, availableParallelism() - 1),
+  chunkSize = 8,
   onProofs,
 }: DataIntegritySignerOptions = {}): DataIntegritySigner & { close(): Promise<void> } {
   // Started on first use: a process that never proves (the admin CLI) starts no threads.

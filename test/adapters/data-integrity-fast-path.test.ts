@@ -150,7 +150,7 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     }
   })
 
-  it('takes the reference path for a loader that does not answer clubcred’s copies, and counts each path', async () => {
+  it('takes the reference path for a loader that does not answer clubcred’s copies, the fast path for the status list’s, and counts each path', async () => {
     const { privateKey } = (await crypto.subtle.generateKey('Ed25519', true, ['sign', 'verify'])) as CryptoKeyPair
     const privateJwk = await crypto.subtle.exportKey('jwk', privateKey)
     const key = { kid: 'key-1', owner: 'club-ed25519:chess', alg: 'Ed25519' as const, privateKey, privateJwk, publicJwk: {}, active: true, createdAt: 0 }
@@ -167,7 +167,11 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     const [viaOwn] = await signer.signMany(key, vm, [{ credential, created: String(credential.validFrom) }], ownLoader)
     const [viaClubcred] = await signer.signMany(key, vm, [{ credential, created: String(credential.validFrom) }], contextLoader)
     assert.deepEqual(viaOwn, viaClubcred)
-    assert.deepEqual(counted, ['reference 1', 'fast 1'])
+    // The status list's own proof (core/status-lists/credential.ts signs it under statusListContextLoader) takes the fast path too.
+    const list = fc.sample(statusListCredential, { numRuns: 1, seed: 39 })[0]!
+    const [listProved] = await signer.signMany(key, vm, [{ credential: list, created: String(list.validFrom) }], statusListContextLoader)
+    assert.ok(listProved!.proof)
+    assert.deepEqual(counted, ['reference 1', 'fast 1', 'fast 1'])
   })
 
   it('escapes literals as rdf-canonize’s N-Quads writer does, for every character it escapes and for the rest', () => {
