@@ -7,7 +7,7 @@ import { shapesTrustedBy } from '../adapters/node/data-integrity/trusted-context
 
 /**
  * Checks a stored credential's Data Integrity proof against the stored keys, as a verifier would against
- * the club's DID document (docs/backup.md § verify-backup): the JSON-LD form (the JWT's `vc` with the
+ * the club's DID document (docs/backup.md, `verify-backup FILE`): the JSON-LD form (the JWT's `vc` with the
  * proof) must carry an `eddsa-rdfc-2022` proof whose verification method names an Ed25519 key of the
  * credential's club, and whose signature verifies with that key's public half over the canonical forms,
  * made as signing makes them (the fast path where signing takes it, else the JSON-LD processor in safe
