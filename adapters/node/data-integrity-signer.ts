@@ -9,9 +9,8 @@ export interface DataIntegritySignerOptions {
   /**
    * Worker threads that make the proofs. A round of proofs is tens of milliseconds of CPU
    * (docs/data-integrity.md § Cost), which on the calling thread would stall every request its event
-   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core. They run
-   * in the background (below), taking what JWT signing and requests leave, so that once a burst of JWTs
-   * is signed every core proves; with `background: false`, one per core beyond the first (at least one).
+   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core beyond the
+   * first, and at least one (a thread on every core measured worse for JWTs and proofs alike: docs/benchmarks.md).
    */
   threads?: number
   /**
@@ -44,9 +43,9 @@ export interface DataIntegritySignerOptions {
  * const [secured] = await createDataIntegritySigner().signMany(key, `${did}#${key.kid}`, [{ credential, created }], contextLoader)
  */
 export function createDataIntegritySigner({
-  background = true,
-  threads = background ? availableParallelism() : Math.max(1, availableParallelism() - 1),
+  threads = Math.max(1, availableParallelism() - 1),
   chunkSize = 8,
+  background = true,
   onProofs,
 }: DataIntegritySignerOptions = {}): DataIntegritySigner & { close(): Promise<void> } {
   // Started on first use: a process that never proves (the admin CLI) starts no threads.
