@@ -20,6 +20,12 @@
  * With `--statements N`, the server loads pg_stat_statements and, after each PostgreSQL scenario, the N
  * statements that took the most server time are written to stderr: where the database's share goes.
  *
+ * With `--proofs 1`, each scenario also waits for every credential's Data Integrity proof (the JSON-LD
+ * form, made by the worker after the JWT; docs/data-integrity.md § Signing) and gives the rate of complete
+ * credentials, both forms, from the first issue request until the last proof is stored
+ * (`completePerSecond`), its ratio to the JWT rate (`completeOverJwt`) and how long the last proof trailed
+ * the last JWT (`proofTrailSeconds`). `--postgresOnly 1` leaves out the SQLite scenario.
+ *
  * The PostgreSQL server is the test harness's (test/support/postgres.ts): Debian's PostgreSQL, started in
  * a temporary directory with fsync on, on loopback.
  */
@@ -44,7 +50,9 @@ const {
   batch: BATCH,
   statements: STATEMENTS,
   rounds: ROUNDS,
-} = benchSettings({ recipients: 20_000, batch: 1000, statements: 0, rounds: 3 })
+  proofs: PROOFS,
+  postgresOnly: POSTGRES_ONLY,
+} = benchSettings({ recipients: 20_000, batch: 1000, statements: 0, rounds: 3, proofs: 0, postgresOnly: 0 })
 /** A scenario that has not finished by then has stalled: the bench stops rather than wait for ever. */
 const SCENARIO_LIMIT_MS = 15 * 60_000
 const SAMPLE_MS = 100
@@ -64,6 +72,8 @@ interface Setup {
   workers: NodeProcess[]
   clients: Client[]
   credentials(): Promise<number>
+  /** Credentials whose Data Integrity proof is stored. */
+  proven(): Promise<number>
   /** CPU seconds the database server has spent so far (null for SQLite: it runs inside the api process). */
   databaseCpu(): Promise<number | null>
   /** Transactions committed in the database and WAL bytes written so far (null for SQLite). */
@@ -175,6 +185,14 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
   }
   await issuing
   const elapsed = samples.at(-1)![0]
+  let complete = elapsed
+  if (PROOFS) {
+    for (let count = await setup.proven(); count < total; count = await setup.proven()) {
+      if (seconds() * 1000 > SCENARIO_LIMIT_MS) throw new Error(`stalled at ${count} of ${total} proofs`)
+      await sleep(SAMPLE_MS)
+    }
+    complete = seconds()
+  }
   const cpuAfter = cpu()
   const dbAfter = await setup.databaseCpu()
   const writesAfter = await setup.databaseWrites()
@@ -182,6 +200,9 @@ async function measure(setup: Setup): Promise<Record<string, number | null>> {
   const microsPerCredential = (after: number, before: number) => round(((after - before) * 1e6) / total)
   return {
     credentialsPerSecond: round(total / elapsed),
+    ...(PROOFS
+      ? { completePerSecond: round(total / complete), completeOverJwt: round(elapsed / complete, 2), proofTrailSeconds: round(complete - elapsed, 1) }
+      : {}),
     firstFifthPerSecond: round(fifth / reached(samples, fifth)),
     lastFifthPerSecond: round(fifth / Math.max(elapsed - reached(samples, total - fifth), SAMPLE_MS / 1000)),
     apiCpuMicrosPerCredential: microsPerCredential(cpuAfter.api, cpuBefore.api),
@@ -199,11 +220,13 @@ async function sqliteSetup(): Promise<Setup> {
   if (!client) throw new Error('no demo client printed')
   const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
   const count = db.prepare('SELECT count(*) AS n FROM credentials')
+  const proven = db.prepare("SELECT count(*) AS n FROM credentials WHERE proof IS NOT NULL AND proof <> ''")
   return {
     api,
     workers: [],
     clients: [{ club: 'demo', ...client }],
     credentials: async () => Number((count.get() as { n: number }).n),
+    proven: async () => Number((proven.get() as { n: number }).n),
     databaseCpu: async () => null,
     databaseWrites: async () => null,
     async close() {
@@ -242,6 +265,7 @@ async function postgresSetup(url: string, { workers, clubs }: { workers: number;
     workers: started,
     clients,
     credentials: async () => Number((await sql`SELECT count(*) AS n FROM credentials`)[0]!.n),
+    proven: async () => Number((await sql`SELECT count(*) AS n FROM credentials WHERE proof IS NOT NULL AND proof <> ''`)[0]!.n),
     databaseCpu: async () => serverCpu(postmaster, pid),
     async databaseWrites() {
       // The statistics are flushed by each backend at its commits, at most once a second: wait for them.
@@ -288,7 +312,7 @@ const server = await startPostgres({
 })
 try {
   const scenarios: [string, () => Promise<Setup>][] = [
-    ['sqliteOneProcess', sqliteSetup],
+    ...(POSTGRES_ONLY ? [] : [['sqliteOneProcess', sqliteSetup] as [string, () => Promise<Setup>]]),
     ['postgresOneWorker', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 1 })],
     ['postgresTwoWorkers', async () => postgresSetup(await server.newDatabase(), { workers: 2, clubs: 1 })],
     ['postgresTwoClubs', async () => postgresSetup(await server.newDatabase(), { workers: 1, clubs: 2 })],
@@ -307,11 +331,13 @@ try {
   const result: Record<string, unknown> = { recipients: RECIPIENTS, batch: BATCH, rounds: Math.max(1, ROUNDS) }
   for (const [name, runs] of measured) result[name] = { ...medianOf(runs), rounds: runs.map((run) => run.credentialsPerSecond) }
   const rate = (name: string) => (result[name] as { credentialsPerSecond: number }).credentialsPerSecond
-  result.postgresOverSqlite = round(rate('postgresOneWorker') / rate('sqliteOneProcess'), 2)
-  const sqliteRounds = measured.get('sqliteOneProcess')!
-  result.postgresOverSqliteByRound = measured
-    .get('postgresOneWorker')!
-    .map((run, r) => round(run.credentialsPerSecond! / sqliteRounds[r]!.credentialsPerSecond!, 2))
+  const sqliteRounds = measured.get('sqliteOneProcess')
+  if (sqliteRounds) {
+    result.postgresOverSqlite = round(rate('postgresOneWorker') / rate('sqliteOneProcess'), 2)
+    result.postgresOverSqliteByRound = measured
+      .get('postgresOneWorker')!
+      .map((run, r) => round(run.credentialsPerSecond! / sqliteRounds[r]!.credentialsPerSecond!, 2))
+  }
   result.unit = 'credentials per second; CPU in microseconds per credential; medians of the rounds'
   process.stdout.write(JSON.stringify(result) + '\n')
 } finally {

@@ -18,6 +18,8 @@ export interface BackupReport {
   keys: { total: number; opened: number; failed: string[] }
   credentials: number
   verified: number
+  /** Data Integrity proofs checked, each with its credential (a credential verifies only when its proof does too). */
+  proofs: number
   failed: { id: string; reason: string }[]
 }
 

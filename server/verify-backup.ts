@@ -19,7 +19,9 @@ import type { ServerConfig } from './config.ts'
  * opened, read-only. Then its schema is the migrations' and nothing else; the master key opens every
  * stored private key (a backup without keys proves nothing and does not verify); and every stored
  * credential is an ES256 JWS by a key of its club that verifies with that key's public half, the key
- * the club's DID document publishes. The data dir's own database is refused: the command checks copies.
+ * the club's DID document publishes, and every Data Integrity proof stored with one verifies with the
+ * club's Ed25519 key it names (`proofs` counts them). The data dir's own database is refused: the
+ * command checks copies.
  */
 export async function verifyBackup(
   config: ServerConfig,
@@ -54,17 +56,30 @@ export async function verifyBackup(
       keys: { total: keys.length, opened: opened.opened.length, failed: opened.failed },
       credentials: 0,
       verified: 0,
+      proofs: 0,
       failed: [],
     }
+    // The proof column came with schema 13: a copy from before has no proofs to check.
+    const withProofs = (db.prepare("SELECT count(*) AS n FROM pragma_table_info('credentials') WHERE name = 'proof'").get() as { n: number }).n > 0
+    // Loaded on the first proof: the JSON-LD libraries take a while to load, which a copy without proofs should not wait for.
+    let checkProof: ((credential: { club: string; jwt: string; proof: string }) => Promise<string | null>) | null = null
     // One row at a time: a backup may hold more credentials than fit in memory at once. In the table's own
     // order, which needs no sort: issue order since migration 0012, storing order before it.
-    for (const row of db.prepare('SELECT id, club, jwt FROM credentials ORDER BY rowid').iterate() as Iterable<{
+    const rows = db.prepare(`SELECT id, club, jwt${withProofs ? ', proof' : ''} FROM credentials ORDER BY rowid`).iterate() as Iterable<{
       id: string
       club: string
       jwt: string
-    }>) {
+      proof?: string | null
+    }>
+    for (const row of rows) {
       report.credentials += 1
-      const reason = await verifyStoredCredential(row, (kid) => byKid.get(kid) ?? null)
+      let reason = await verifyStoredCredential(row, (kid) => byKid.get(kid) ?? null)
+      // A proof still to be made (null) or never to be (NO_PROOF, '') has nothing to check.
+      if (reason === null && typeof row.proof === 'string' && row.proof !== '') {
+        report.proofs += 1
+        checkProof ??= (await import('./verify-stored-proof.ts')).createStoredProofCheck((kid) => byKid.get(kid) ?? null)
+        reason = await checkProof({ club: row.club, jwt: row.jwt, proof: row.proof })
+      }
       if (reason === null) report.verified += 1
       else report.failed.push({ id: row.id, reason })
     }

@@ -82,7 +82,7 @@ export async function wireIssuer({
     webhookTransport: webhookTransport ? loggedWebhookTransport(webhookTransport, logger) : null,
     signer,
     // The JSON-LD forms' proofs: Digital Bazaar's libraries, the same on both runtimes (docs/data-integrity.md § Runtimes).
-    dataIntegritySigner: dataIntegritySignerOnFirstUse(),
+    dataIntegritySigner: dataIntegritySignerOnFirstUse(metrics?.port),
     // The Learner Credential Wallet's DID Authentication; jsonld-signatures runs on Node and Deno alike.
     presentationVerifier: createPresentationVerifier(),
     // Certificate PDFs (GET .../issuances/{id}/file?format=pdf) with the embedded Pretendard font; pdf-lib
@@ -102,13 +102,16 @@ export async function wireIssuer({
 
 /**
  * The Node Data Integrity signer, loaded when the first proof is asked for: its JSON-LD libraries are
- * slow to load, and a start, or a CLI command, that signs no proof should not wait for them.
+ * slow to load, and a start, or a CLI command, that signs no proof should not wait for them. It tells
+ * the metrics how many proofs each path made.
  */
-function dataIntegritySignerOnFirstUse(): DataIntegritySigner {
+function dataIntegritySignerOnFirstUse(metrics?: MetricsPort): DataIntegritySigner {
   let signer: Promise<DataIntegritySigner> | undefined
   return {
     async signMany(key, verificationMethod, requests, documentLoader) {
-      signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) => module.createDataIntegritySigner())
+      signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) =>
+        module.createDataIntegritySigner(metrics ? { onProofs: (path, count) => metrics.dataIntegrityProofs(path, count) } : {}),
+      )
       return (await signer).signMany(key, verificationMethod, requests, documentLoader)
     },
     async close() {

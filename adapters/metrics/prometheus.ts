@@ -97,6 +97,13 @@ export function createPrometheusMetrics({ defaultMetrics = true }: PrometheusMet
     registers,
   })
 
+  const proofs = new Counter({
+    name: 'clubcred_data_integrity_proofs_total',
+    help: 'Data Integrity proofs made, by path: fast, or reference where the fast path was not sure of a credential.',
+    labelNames: ['path'] as const,
+    registers,
+  })
+
   let signingQueue: (() => Promise<SigningQueueState>) | null = null
 
   return {
@@ -109,6 +116,7 @@ export function createPrometheusMetrics({ defaultMetrics = true }: PrometheusMet
       verification: (verdict) => verifications.inc({ verdict }),
       tokenRequest: (outcome) => tokens.inc({ outcome }),
       storageError: (kind) => storageErrors.inc({ kind }),
+      dataIntegrityProofs: (path, count) => proofs.inc({ path }, count),
     },
     observeRequest({ method, route, status, durationMs }) {
       // A request no route matched is one series: its path may hold anything a client typed.

@@ -15,7 +15,12 @@ declare module '@digitalbazaar/data-integrity' {
 }
 
 declare module '@digitalbazaar/eddsa-rdfc-2022-cryptosuite' {
-  export const cryptosuite: { name: 'eddsa-rdfc-2022'; requiredAlgorithm: 'Ed25519' }
+  export const cryptosuite: {
+    name: 'eddsa-rdfc-2022'
+    requiredAlgorithm: 'Ed25519'
+    /** jsonld.toRDF, then RDFC-1.0 (rdf-canonize): the canonical N-Quads; `safe` throws on an undefined term. */
+    canonize(input: object, options: { documentLoader: unknown; safe: boolean; base: null; skipExpansion?: boolean }): Promise<string>
+  }
 }
 
 declare module 'jsonld-signatures' {

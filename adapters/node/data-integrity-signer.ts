@@ -1,16 +1,16 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
-import { DataIntegrityProof, type DataIntegritySigningKey } from '@digitalbazaar/data-integrity'
-import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
-import jsigs from 'jsonld-signatures'
 import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../../core/ports/data-integrity-signer.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
+import { createEddsaRdfc2022, type ProofPath, type Proved } from './data-integrity/eddsa-rdfc-2022.ts'
+import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
 
 export interface DataIntegritySignerOptions {
   /**
-   * Worker threads that make the proofs. A proof is milliseconds of CPU (docs/data-integrity.md § Cost),
-   * which on the calling thread would stall every request its event loop serves; `0` makes them there
-   * all the same (benchmarks, scripts). Default: one per core beyond the first, and at least one.
+   * Worker threads that make the proofs. A round of proofs is tens of milliseconds of CPU
+   * (docs/data-integrity.md § Cost), which on the calling thread would stall every request its event
+   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core beyond the
+   * first, and at least one (a thread on every core measured worse for JWTs and proofs alike: docs/benchmarks.md).
    */
   threads?: number
   /**
@@ -23,68 +23,69 @@ export interface DataIntegritySignerOptions {
    * they take the CPU time that JWT signing and requests leave: a proof can trail its JWT, not delay one.
    */
   background?: boolean
+  /**
+   * Told how many proofs each call made by each path (docs/data-integrity.md § Cost): `fast`, or
+   * `reference` where the fast path was not sure of a credential (the metric
+   * `clubcred_data_integrity_proofs_total`). Called on the calling thread, once per path per call.
+   */
+  onProofs?: (path: ProofPath, count: number) => void
 }
 
 /**
- * The `eddsa-rdfc-2022` signer on Digital Bazaar's libraries (docs/data-integrity.md § Libraries):
- * jsonld-signatures builds the proof, @digitalbazaar/data-integrity hashes the canonical proof options
- * and document, the cryptosuite canonicalizes with RDFC-1.0 in safe mode. The Ed25519 signature itself
- * is WebCrypto's, as on every runtime. The libraries hash with node:crypto, which Deno provides too; their
- * worker threads run through node:worker_threads on both (docs/data-integrity.md § Signing).
+ * The `eddsa-rdfc-2022` signer (docs/data-integrity.md § Libraries): clubcred's credentials and status
+ * lists by the fast path, which writes their quads from their shape and makes the same bytes as Digital
+ * Bazaar's libraries; anything else by those libraries (jsonld-signatures, @digitalbazaar/data-integrity,
+ * the cryptosuite's RDFC-1.0 in safe mode), as before (data-integrity/eddsa-rdfc-2022.ts). The Ed25519
+ * signature itself is WebCrypto's, as on every runtime. Hashing is node:crypto's, which Deno provides too;
+ * the worker threads run through node:worker_threads on both (docs/data-integrity.md § Signing).
  *
  * @example
  * const [secured] = await createDataIntegritySigner().signMany(key, `${did}#${key.kid}`, [{ credential, created }], contextLoader)
  */
 export function createDataIntegritySigner({
   threads = Math.max(1, availableParallelism() - 1),
-  chunkSize = 4,
+  chunkSize = 8,
   background = true,
+  onProofs,
 }: DataIntegritySignerOptions = {}): DataIntegritySigner & { close(): Promise<void> } {
   // Started on first use: a process that never proves (the admin CLI) starts no threads.
   let pool: ReturnType<typeof createPool> | null = null
+  let here: ReturnType<typeof createEddsaRdfc2022> | null = null
+  let closed = false
   return {
     async signMany(key, verificationMethod, requests, documentLoader) {
       if (key.alg !== 'Ed25519') throw new TypeError(`eddsa-rdfc-2022 signs with an Ed25519 key, not ${key.alg}`)
       if (requests.length === 0) return []
-      if (threads === 0) return signHere(key, verificationMethod, requests, documentLoader)
-      return (pool ??= createPool(threads, background)).sign(key, verificationMethod, requests, documentLoader, chunkSize)
+      const trusted = await shapesTrustedBy(documentLoader)
+      if (closed) throw new Error('the Data Integrity signer is closed')
+      const proved =
+        threads === 0
+          ? await (here ??= createEddsaRdfc2022()).sign(key.privateKey, verificationMethod, requests, documentLoader, trusted)
+          : await (pool ??= createPool(threads, background)).sign(key, verificationMethod, requests, documentLoader, trusted, chunkSize)
+      if (onProofs) {
+        for (const path of ['fast', 'reference'] as const) {
+          const count = proved.filter((one) => one.path === path).length
+          if (count > 0) onProofs(path, count)
+        }
+      }
+      return proved.map((one) => one.secured)
     },
     async close() {
+      closed = true
       await pool?.close()
-    },
-  }
-}
-
-async function signHere(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader) {
-  const purpose = new jsigs.purposes.AssertionProofPurpose()
-  const signer = ed25519Signer(key.privateKey, verificationMethod)
-  const secured: Record<string, unknown>[] = []
-  // One at a time: canonicalization is CPU-bound, so interleaving would only hold more in memory.
-  for (const { credential, created } of requests) {
-    const suite = new DataIntegrityProof({ signer, date: created, cryptosuite })
-    // A shallow copy: jsonld-signatures adds `proof` to the object it is given.
-    secured.push(await jsigs.sign({ ...credential }, { suite, purpose, documentLoader }))
-  }
-  return secured
-}
-
-function ed25519Signer(privateKey: CryptoKey, verificationMethod: string): DataIntegritySigningKey {
-  return {
-    id: verificationMethod,
-    algorithm: 'Ed25519',
-    async sign({ data }) {
-      return new Uint8Array(await crypto.subtle.sign('Ed25519', privateKey, data))
     },
   }
 }
 
 /**
  * The thread: plain CommonJS evaluated from a string, as the JWT signer's, so that it needs no loader
- * or file of its own (a .ts file would not load in a thread under tsx); it imports the libraries from
- * the URLs the main thread resolved. It signs as `signHere` does (a test checks that both make the same
- * proofs), with the key imported from its JWK, and loads contexts by asking the main thread, whose
- * document loader the call gave: a context the loader marks `static` is asked for once per thread,
- * after which jsonld keeps it resolved.
+ * or file of its own. It signs with the same module as the calling thread (data-integrity/eddsa-rdfc-2022,
+ * a test checks that both make the same proofs), imported from the URL the main thread resolved: the
+ * compiled `.js` as it is; the `.ts` source under tsx through tsx's `tsImport` (a `.ts` file does not load
+ * in a thread otherwise, and tsx's loader passed on by execArgv would keep the thread, and so the process,
+ * alive); on Deno natively. The key is imported from its JWK; contexts are loaded by asking the main
+ * thread, whose document loader the call gave: a context the loader marks `static` is asked for once per
+ * thread, after which jsonld keeps it resolved.
  */
 const THREAD_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads')
@@ -95,7 +96,11 @@ if (workerData.background) {
     require('node:os').setPriority(tid, 10)
   } catch {}
 }
-const libraries = Promise.all(workerData.modules.map((url) => import(url)))
+const suite = (workerData.tsx ? import(workerData.tsx).then((tsx) => tsx.tsImport(workerData.module, workerData.module)) : import(workerData.module)).then(
+  (module) => module.createEddsaRdfc2022(),
+)
+// A module that does not load fails each chunk (in sign), not the thread.
+suite.catch(() => {})
 const keys = new Map()
 const loads = new Map()
 let nextLoad = 0
@@ -106,9 +111,7 @@ function loaderOf(call) {
     parentPort.postMessage({ type: 'load', call, load, url })
   })
 }
-async function sign({ call, kid, jwk, verificationMethod, requests }) {
-  const [{ DataIntegrityProof }, { cryptosuite }, jsigsModule] = await libraries
-  const jsigs = jsigsModule.default
+async function sign({ call, kid, jwk, verificationMethod, requests, trusted }) {
   // By kid and public key: a key given under a kid seen before with another key is that other key.
   const cached = kid + ' ' + jwk.x
   let privateKey = keys.get(cached)
@@ -117,15 +120,7 @@ async function sign({ call, kid, jwk, verificationMethod, requests }) {
     privateKey = await crypto.subtle.importKey('jwk', jwk, { name: 'Ed25519' }, false, ['sign'])
     keys.set(cached, privateKey)
   }
-  const signer = { id: verificationMethod, algorithm: 'Ed25519', sign: async ({ data }) => new Uint8Array(await crypto.subtle.sign('Ed25519', privateKey, data)) }
-  const purpose = new jsigs.purposes.AssertionProofPurpose()
-  const documentLoader = loaderOf(call)
-  const secured = []
-  for (const { credential, created } of requests) {
-    const suite = new DataIntegrityProof({ signer, date: created, cryptosuite })
-    secured.push(await jsigs.sign({ ...credential }, { suite, purpose, documentLoader }))
-  }
-  return secured
+  return (await suite).sign(privateKey, verificationMethod, requests, loaderOf(call), trusted)
 }
 // The message of an error and of its causes: jsonld wraps the document loader's error (in details.cause), which names the URL.
 function causes(error) {
@@ -142,25 +137,32 @@ parentPort.on('message', (message) => {
     return
   }
   sign(message).then(
-    (secured) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, secured }),
+    (proved) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, proved }),
     (error) => parentPort.postMessage({ type: 'signed', chunk: message.chunk, error: causes(error) }),
   )
 })
 `
 
-/** The libraries the thread imports, resolved here: an evaluated thread has no module of its own to resolve from. */
-const THREAD_MODULES = ['@digitalbazaar/data-integrity', '@digitalbazaar/eddsa-rdfc-2022-cryptosuite', 'jsonld-signatures']
+/**
+ * What the thread imports: the module the calling thread signs with, beside this file (`.ts` in the source,
+ * `.js` once compiled), and under tsx on Node the API that loads a `.ts` file.
+ */
+function threadModules(): { module: string; tsx: string | null } {
+  const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+  const module = new URL(`./data-integrity/eddsa-rdfc-2022${extension}`, import.meta.url).href
+  return { module, tsx: extension === '.ts' && !('Deno' in globalThis) ? import.meta.resolve('tsx/esm/api') : null }
+}
 
 interface Chunk {
   id: number
   call: number
   message: Record<string, unknown>
-  resolve: (secured: Record<string, unknown>[]) => void
+  resolve: (proved: Proved[]) => void
   reject: (error: Error) => void
 }
 
 function createPool(size: number, background: boolean) {
-  const modules = THREAD_MODULES.map((specifier) => import.meta.resolve(specifier))
+  const modules = threadModules()
   /** Chunks not yet handed to a thread, oldest first. */
   const queue: Chunk[] = []
   /** The document loader of each call with chunks in flight, by call id. */
@@ -178,7 +180,7 @@ function createPool(size: number, background: boolean) {
 
   function startThread(): Slot {
     // No inherited execArgv: a loader such as tsx would keep the thread, and so the process, alive.
-    const worker = new Worker(THREAD_SOURCE, { eval: true, execArgv: [], workerData: { modules, background } })
+    const worker = new Worker(THREAD_SOURCE, { eval: true, execArgv: [], workerData: { ...modules, background } })
     const slot: Slot = { worker, current: null }
     worker.on('message', (message: ThreadMessage) => {
       if (message.type === 'load') {
@@ -189,7 +191,7 @@ function createPool(size: number, background: boolean) {
       slot.current = null
       if (chunk?.id === message.chunk) {
         if (message.error !== undefined) chunk.reject(new Error(`Data Integrity signing thread: ${message.error}`))
-        else chunk.resolve(message.secured!)
+        else chunk.resolve(message.proved!)
       }
       dispatch()
     })
@@ -231,11 +233,18 @@ function createPool(size: number, background: boolean) {
 
   return {
     /** Splits the requests into chunks, signed by whichever thread is free first; resolves in request order. */
-    async sign(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader, chunkSize: number) {
+    async sign(
+      key: SigningKey,
+      verificationMethod: string,
+      requests: ProofRequest[],
+      documentLoader: DocumentLoader,
+      trusted: readonly string[],
+      chunkSize: number,
+    ): Promise<Proved[]> {
       const call = nextCall++
       loaders.set(call, documentLoader)
       try {
-        const parts: Promise<Record<string, unknown>[]>[] = []
+        const parts: Promise<Proved[]>[] = []
         for (let from = 0; from < requests.length; from += chunkSize) {
           const id = nextChunk++
           const message = {
@@ -246,6 +255,7 @@ function createPool(size: number, background: boolean) {
             jwk: key.privateJwk,
             verificationMethod,
             requests: requests.slice(from, from + chunkSize),
+            trusted,
           }
           parts.push(new Promise((resolve, reject) => queue.push({ id, call, message, resolve, reject })))
         }
@@ -267,5 +277,4 @@ function createPool(size: number, background: boolean) {
   }
 }
 
-type ThreadMessage =
-  { type: 'load'; call: number; load: number; url: string } | { type: 'signed'; chunk: number; secured?: Record<string, unknown>[]; error?: string }
+type ThreadMessage = { type: 'load'; call: number; load: number; url: string } | { type: 'signed'; chunk: number; proved?: Proved[]; error?: string }

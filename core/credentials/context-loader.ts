@@ -3,10 +3,13 @@ import type { DocumentLoader } from '../ports/data-integrity-signer.ts'
 import { OB_V3P0_CONTEXT_3_0_3 } from './contexts/ob-v3p0-context-3.0.3.ts'
 import { OB_V3P0_EXTENSIONS } from './contexts/ob-v3p0-extensions.ts'
 
-const VC_V2 = 'https://www.w3.org/ns/credentials/v2'
+export const VC_V2 = 'https://www.w3.org/ns/credentials/v2'
 
-/** Every context URL of `OB3_CONTEXT` (core/credentials/build-ob3.ts), as clubcred holds it (contexts/SOURCE.md). */
-const LOCAL_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
+/**
+ * Every context URL of `OB3_CONTEXT` (core/credentials/build-ob3.ts), as clubcred holds it (contexts/SOURCE.md).
+ * The Node signer's direct path compares what a loader answers with these (docs/data-integrity.md § Cost).
+ */
+export const LOCAL_CONTEXTS: ReadonlyMap<string, unknown> = new Map<string, unknown>([
   [VC_V2, credentialsContexts.get(VC_V2)],
   ['https://purl.imsglobal.org/spec/ob/v3p0/context-3.0.3.json', OB_V3P0_CONTEXT_3_0_3],
   ['https://purl.imsglobal.org/spec/ob/v3p0/extensions.json', OB_V3P0_EXTENSIONS],

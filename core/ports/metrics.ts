@@ -23,6 +23,8 @@ export interface MetricsPort {
   tokenRequest(outcome: TokenOutcome): void
   /** A storage call failed with core's storage vocabulary: `unavailable` (StorageUnavailable) or `other`. */
   storageError(kind: StorageErrorKind): void
+  /** `count` Data Integrity proofs were made by this path (docs/data-integrity.md § Cost); the signer reports them. */
+  dataIntegrityProofs(path: DataIntegrityProofPath, count: number): void
 }
 
 export type MailOutcome = 'sent' | 'failed'
@@ -32,6 +34,8 @@ export type WebhookOutcome = 'delivered' | 'failed' | 'given-up'
 export type VerificationVerdict = 'valid' | 'revoked' | 'expired' | 'invalid' | 'not-found'
 export type TokenOutcome = 'issued' | OAuthErrorCode | 'error'
 export type StorageErrorKind = 'unavailable' | 'other'
+/** `fast`: written from clubcred's own credential shapes; `reference`: the JSON-LD processor, where the fast path was not sure. */
+export type DataIntegrityProofPath = 'fast' | 'reference'
 
 /** The default: observes nothing. */
 export const noMetrics: MetricsPort = {
@@ -42,4 +46,5 @@ export const noMetrics: MetricsPort = {
   verification() {},
   tokenRequest() {},
   storageError() {},
+  dataIntegrityProofs() {},
 }

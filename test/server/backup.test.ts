@@ -65,7 +65,16 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
         batches += 1
       }
     })()
-    while (batches < 3) await sleep(20)
+    // And until the first Data Integrity proofs are stored, which verify-backup checks too.
+    const proven = () => {
+      const live_ = new Database(join(live, 'clubcred.db'), { readonly: true })
+      try {
+        return (live_.prepare("SELECT count(*) AS n FROM credentials WHERE proof IS NOT NULL AND proof <> ''").get() as { n: number }).n
+      } finally {
+        live_.close()
+      }
+    }
+    while (batches < 3 || proven() === 0) await sleep(20)
 
     const backupFile = join(dir(), 'rowing.backup.db')
     const batchesBefore = batches
@@ -89,15 +98,18 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
 
     // What the copy holds, read with better-sqlite3 itself.
     const copy = new Database(backupFile, { readonly: true })
-    const copied = copy.prepare('SELECT id, jwt FROM credentials').all() as { id: string; jwt: string }[]
+    const copied = copy.prepare('SELECT id, jwt, proof FROM credentials').all() as { id: string; jwt: string; proof: string | null }[]
+    const dataIntegrityKid = (copy.prepare("SELECT kid FROM keys WHERE owner = 'club-ed25519:rowing' AND active = 1").get() as { kid: string }).kid
     copy.close()
+    const withProof = copied.filter((row) => row.proof !== null && row.proof !== '')
+    assert.ok(withProof.length > 0, 'the copy holds Data Integrity proofs')
     assert.equal(copied.length, backup.json.credentials)
 
     const verified = await runCli(live, 'verify-backup', backupFile)
     assert.equal(verified.code, 0, verified.stdout)
     assert.deepEqual(
-      { credentials: verified.json.credentials, verified: verified.json.verified, failed: verified.json.failed },
-      { credentials: copied.length, verified: copied.length, failed: [] },
+      { credentials: verified.json.credentials, verified: verified.json.verified, proofs: verified.json.proofs, failed: verified.json.failed },
+      { credentials: copied.length, verified: copied.length, proofs: withProof.length, failed: [] },
     )
     assert.equal(verified.json.keys.failed.length, 0)
 
@@ -113,13 +125,24 @@ describe('backup, verify-backup and restore', { timeout: 180_000 }, () => {
     const changed = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, 'base64url').toString()), nbf: 1 })).toString('base64url')
     const db = new Database(tampered)
     db.prepare('UPDATE credentials SET jwt = ? WHERE id = ?').run(`${header}.${changed}.${signature}`, victim.id)
+    // And a proof by the club's Ed25519 key whose signature is not the credential's: its JWT verifies, its proof must not.
+    const proofVictim = withProof.find((row) => row.id !== victim.id) ?? copied.find((row) => row.id !== victim.id)!
+    const forged = { ...JSON.parse(withProof[0]!.proof!), proofValue: `z${'1'.repeat(64)}` }
+    assert.match(forged.verificationMethod, new RegExp(`#${dataIntegrityKid}$`))
+    db.prepare('UPDATE credentials SET proof = ? WHERE id = ?').run(JSON.stringify(forged), proofVictim.id)
     db.close()
     sealFile(tampered, readMasterKey(live, undefined)!)
     const caught = await runCli(live, 'verify-backup', tampered)
     assert.equal(caught.code, 1, caught.stdout)
     assert.equal(caught.json.error.code, 'backup-unverified')
-    assert.deepEqual(caught.json.error.failed, [{ id: victim.id, reason: 'the signature does not verify' }])
-    assert.equal(caught.json.error.verified, copied.length - 1)
+    assert.deepEqual(
+      new Set(caught.json.error.failed),
+      new Set([
+        { id: victim.id, reason: 'the signature does not verify' },
+        { id: proofVictim.id, reason: 'its Data Integrity proof does not verify' },
+      ]),
+    )
+    assert.equal(caught.json.error.verified, copied.length - 2)
 
     const didBefore = await first.http('/open-badges/v3/issuers/rowing/did.json')
     assert.equal(didBefore.status, 200)

@@ -2,7 +2,8 @@
  * `/metrics` of the real server process, read with an independent parser of the Prometheus
  * text format: behind `CLUBCRED_METRICS_TOKEN` on the main port, without a token on
  * `CLUBCRED_METRICS_PORT` (127.0.0.1 only), absent when neither is set; the counters move with an issue
- * call, and HTTP series are labelled by route template, never by the raw path.
+ * call (its Data Integrity proofs by path too), and HTTP series are labelled by route template, never by
+ * the raw path.
  */
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
@@ -58,6 +59,9 @@ describe('metrics of the server process', { timeout: 120_000 }, () => {
     const ids = await issueToDemo(node, token, 3)
     assert.equal(ids.length, 3)
     await eventually('three credentials signed', async () => valueOf(await scrape(), 'clubcred_credentials_signed_total') === 3)
+    // Their JSON-LD forms follow, by the fast path (docs/data-integrity.md § Cost); the reference path takes none.
+    await eventually('three proofs made', async () => valueOf(await scrape(), 'clubcred_data_integrity_proofs_total', { path: 'fast' }) === 3)
+    assert.equal(valueOf(await scrape(), 'clubcred_data_integrity_proofs_total', { path: 'reference' }), undefined)
     const verdict = await node.http(`/open-badges/v3/achievements/${ids[0]}/verify`)
     assert.equal(verdict.status, 200, verdict.text)
     await node.http('/open-badges/v3/achievements/1/verify')
