@@ -113,6 +113,8 @@ export const openBadgeCredential: fc.Arbitrary<Record<string, unknown>> = fc
     credentialId: fc.uuid(),
     issuedAt: fc.integer({ min: 0, max: 4e9 }).map((seconds) => seconds * 1000),
     validFor: fc.option(fc.integer({ min: 1, max: 1e9 }), { nil: null }),
+    // A reissued version carries the first version's date (docs/decisions/0046-reissue.md).
+    awardedBefore: fc.option(fc.integer({ min: 1, max: 1e9 }), { nil: null }),
     email: fc.emailAddress(),
     salt: fc.uint8Array({ minLength: 16, maxLength: 16 }),
     evidences: fc.array(evidence, { maxLength: 4 }),
@@ -141,6 +143,7 @@ export const openBadgeCredential: fc.Arbitrary<Record<string, unknown>> = fc
       credentialId: c.credentialId,
       issuedAt: c.issuedAt,
       validUntil: c.validFor === null ? null : c.issuedAt + c.validFor * 1000,
+      awardedAt: c.awardedBefore === null ? null : c.issuedAt - c.awardedBefore * 1000,
       identity: hashedEmailIdentity(c.email, c.salt),
       evidences: c.evidences,
       status: { listUrl: statusListUrl(config, c.club.domain, { id: c.listId, first: c.first }), index: c.index },

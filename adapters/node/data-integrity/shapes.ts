@@ -144,6 +144,9 @@ const openBadgeCredential: NodeShape = {
     issuer: node(`${CRED}issuer`, profile),
     validFrom: dateTime(`${CRED}validFrom`),
     validUntil: dateTime(`${CRED}validUntil`),
+    // A reissued version's first award (docs/decisions/0046-reissue.md). OB 3.0's context types it
+    // `xsd:dateTime` without defining the prefix, so its datatype IRI is that literal text, as jsonld writes it.
+    awardedDate: dateTime(`${OB}awardedDate`, { value: { kind: 'literal', datatype: 'xsd:dateTime' } }),
     name: plain(`${SCHEMA}name`),
     credentialSubject: node(`${CRED}credentialSubject`, achievementSubject),
     credentialSchema: node(
