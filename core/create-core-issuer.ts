@@ -30,6 +30,7 @@ import { withIdempotency } from './idempotency/claim.ts'
 import { issueBatch } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
+import type { IssuanceListFilters } from './issuances/list-filters.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
 import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
@@ -263,7 +264,7 @@ export function createCoreIssuerFromContext(
         return { detail: result, replayed }
       },
       read: (club: string, id: number) => readIssuance(ctx, club, id),
-      list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
+      list: (club: string, query: ListQuery & IssuanceListFilters & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
       file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),

@@ -7,6 +7,7 @@ import type { AdminSession } from '../../core/admins/admin-session.ts'
 import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.ts'
 import type { CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
+import type { IssuanceClaim } from '../../core/issuances/issuance-claim.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,
@@ -46,6 +47,8 @@ export interface State {
   credentials: Map<string, CredentialRecord>
   /** Index of `credentials`: issuance id → credential id; also the one-credential-per-issuance rule. */
   credentialByIssuance: Map<number, string>
+  /** Keyed by issuance id: its claims, oldest first; an issuance has an entry once claimed. */
+  claims: Map<number, IssuanceClaim[]>
   /** The proof round's lease of credentials whose proof is still to be made, keyed by credential id. */
   proofLeases: Map<string, { leaseUntil: number; attempts: number; error: string | null }>
   /** Keyed by issuance id: at most one job per issuance. */
@@ -94,6 +97,7 @@ export function createState(): State {
     issuances: new Map(),
     credentials: new Map(),
     proofLeases: new Map(),
+    claims: new Map(),
     credentialByIssuance: new Map(),
     signingJobs: new Map(),
     statusLists: new Map(),

@@ -28,6 +28,12 @@ export function statusCondition(sql: Query, status: IssuanceStatus, now: number)
   }
 }
 
+/** The `claimed` filter on issuance `i`: one lookup of its first claim in the partial unique index, fenced as the status rule is. */
+function claimedCondition(sql: Query, claimed: boolean): Fragment {
+  const taken = sql`EXISTS (SELECT 1 FROM issuance_claims AS w WHERE w.issuance_id = i.id AND w.first OFFSET 0)`
+  return claimed ? taken : sql`NOT ${taken}`
+}
+
 const and = (sql: Query, conditions: Fragment[]): Fragment => conditions.reduce((all, condition) => sql`${all} AND ${condition}`)
 
 /**
@@ -36,10 +42,11 @@ const and = (sql: Query, conditions: Fragment[]): Fragment => conditions.reduce(
  * `lower(recipient_name COLLATE "C")`, the expression of `issuances_by_name`, character for character.
  */
 export async function searchRows(sql: Query, club: string, query: IssuanceSearch): Promise<readonly Row[]> {
-  const { limit, afterSequence, achievementId, status, now, recipient } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null } = query
   const where: Fragment[] = [sql`i.club = ${club}`]
   if (achievementId !== null) where.push(sql`i.achievement_id = ${achievementId}`)
   if (status !== null) where.push(statusCondition(sql, status, now))
+  if (claimed !== null) where.push(claimedCondition(sql, claimed))
 
   if (recipient?.by === 'name') {
     const key = sql`lower(i.recipient_name COLLATE "C")`

@@ -8,6 +8,7 @@ import { createAdminPasskeyStore, createPasskeyChallengeStore } from './admin-pa
 import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
+import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -70,6 +71,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   snapshots: ['findById'],
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus', 'search'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
+  claims: ['listByIssuance'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list'],
@@ -97,6 +99,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   snapshots: createSnapshotStore,
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
+  claims: createIssuanceClaimStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

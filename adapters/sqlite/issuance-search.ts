@@ -19,6 +19,9 @@ export const STATUS: Record<IssuanceStatus, string> = {
   valid: `i.revoked_at IS NULL AND (i.valid_until IS NULL OR i.valid_until > ?) AND ${SIGNED}`,
 }
 
+/** The `claimed` filter on issuance `i`: one lookup of its first claim in the partial unique index. */
+export const CLAIMED = 'EXISTS (SELECT 1 FROM issuance_claims AS w WHERE w.issuance_id = i.id AND w.first = 1)'
+
 /** The pending issuances are where the queue is: the club's jobs, newest first, each joined to its issuance by key. */
 export const PENDING_SOURCE = 'signing_jobs AS j INDEXED BY signing_jobs_by_club CROSS JOIN issuances AS i ON i.seq = j.issuance_seq'
 
@@ -35,7 +38,7 @@ const CLUB_TEMPLATES = 'i.achievement_id IN (SELECT id FROM achievements WHERE c
  * template's whole index rather than the few rows of the partial one (docs/decisions/0039-issuance-search.md).
  */
 export function searchStatement(db: Database, club: string, query: IssuanceSearch): { sql: string; params: SqliteValue[] } | null {
-  const { limit, afterSequence, achievementId, status, now, recipient } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null } = query
   const where: string[] = []
   const params: SqliteValue[] = []
   const add = (condition: string, ...values: SqliteValue[]) => {
@@ -92,6 +95,7 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
   }
   if (achievementId !== null) add('i.achievement_id = ?', achievementId)
   if (status !== null) add(STATUS[status], ...(status === 'expired' || status === 'valid' ? [now] : []))
+  if (claimed !== null) add(claimed ? CLAIMED : `NOT ${CLAIMED}`)
   if (afterSequence !== null && keyset !== '') add(keyset, afterSequence)
   return { sql: `SELECT i.* FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params: [...params, limit] }
 }

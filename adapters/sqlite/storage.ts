@@ -10,6 +10,7 @@ import { createClubStore } from './clubs.ts'
 import { createDatabase, type Database } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
+import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -39,6 +40,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   snapshots: createSnapshotStore,
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
+  claims: createIssuanceClaimStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

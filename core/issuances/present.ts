@@ -3,6 +3,7 @@ import { CREDENTIAL_STATUSES, credentialStatus } from '../credentials/status.ts'
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
 import { requirementViewSchema, templateViewEntries, type TemplateView } from '../achievements/present.ts'
 import { ISSUE_MODES } from './issuance.ts'
+import { claimsViewEntries, type ClaimsView } from './claims-view.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
 
@@ -47,6 +48,7 @@ export const issuanceDetailSchema = v.object({
   evidences: v.array(v.object({ url: v.nullable(v.string()), name: v.nullable(v.string()), description: v.nullable(v.string()), isPublic: v.boolean() })),
   /** `null` until the credential exists. */
   credential: v.nullable(credentialPointerSchema),
+  ...claimsViewEntries,
 })
 export type IssuanceDetail = v.InferOutput<typeof issuanceDetailSchema>
 
@@ -91,7 +93,7 @@ export function presentIssuanceDetail(
   snapshot: TemplateView,
   credential: CredentialRecord | null,
   now: number,
-): IssuanceDetail {
+): Omit<IssuanceDetail, keyof ClaimsView> {
   const { criteria, ...form } = snapshot
   return {
     ...presentIssuanceItem(issuance, credential, now),

@@ -19,6 +19,7 @@ import type { WebhookEndpoint } from '../webhooks/webhook-endpoint.ts'
 import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-delivery.ts'
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
 import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
+import type { IssuanceClaim } from '../issuances/issuance-claim.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
@@ -26,6 +27,7 @@ export type { Admin, AdminLoginFailureWindow, AdminSession, AdminPasskey, Passke
 export type { ClientAuthFailureWindow, StoredKey, SigningJob, StatusList, ClubEvent, IdempotencyRecord }
 export type { NewOutboxMessage, OutboxMessage, WebhookEndpoint, NewWebhookDelivery, WebhookDelivery, ApiKeyRecord }
 export type { CsvUpload, CsvUploadProgress, CsvUploadRow }
+export type { IssuanceClaim }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -265,6 +267,11 @@ export interface IssuanceSearch {
   /** The time `expired` and `valid` are judged at (ms). */
   now: number
   recipient: RecipientMatch | null
+  /**
+   * Only issuances a wallet has taken (`true`: with a claim in `IssuanceClaimStore`) or not taken
+   * (`false`); both when `null` or absent.
+   */
+  claimed?: boolean | null
 }
 
 /** What `IssuanceStore.countByStatus` returns. */
@@ -367,6 +374,18 @@ export interface CredentialStore {
    * many it stored.
    */
   storeProofs(proofs: { id: string; proof: string }[]): Promise<number>
+}
+
+/** Wallets taking credentials (docs/api.md §2.6 `claims`, docs/decisions/0047-claims-and-expiry.md). */
+export interface IssuanceClaimStore {
+  /**
+   * Stores the claim. Returns `true` when it is the issuance's first claim, else `false`: of concurrent
+   * calls for one issuance, from any number of processes on the storage, exactly one MUST return `true`
+   * (a constraint, not a check), and every claim is stored.
+   */
+  record(claim: IssuanceClaim): Promise<boolean>
+  /** The issuance's claims, oldest first (`at`, then the order stored); `[]` when none. */
+  listByIssuance(issuanceId: number): Promise<IssuanceClaim[]>
 }
 
 export interface SigningJobStore {
@@ -540,6 +559,7 @@ export interface Stores {
   snapshots: SnapshotStore
   issuances: IssuanceStore
   credentials: CredentialStore
+  claims: IssuanceClaimStore
   signingJobs: SigningJobStore
   statusLists: StatusListStore
   events: EventStore

@@ -1,5 +1,6 @@
 import { ProblemError } from '../errors.ts'
 import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
+import { recordClaim } from '../issuances/record-claim.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import { didAuthenticationLoader } from './did-key.ts'
@@ -32,7 +33,8 @@ export async function lcwRequest(ctx: IssuerContext, keys: WalletKeys, club: str
  * exchange as its challenge. Checked in this order, each refusal a problem and nothing written: the
  * exchange (signed by this issuer for this club, not expired), the credential (still offerable), the
  * presentation (Ed25519Signature2020 by the holder's did:key for `authentication`), and last the one
- * write, which makes the exchange used (`redeemOnce`, shared with OID4VCI codes). The answer is the
+ * write, which makes the exchange used (`redeemOnce`, shared with OID4VCI codes), then the claim
+ * (core/issuances/record-claim.ts). The answer is the
  * credential's JSON-LD form, as it is stored: the wallet's DID is not written into it (see the doc).
  */
 export async function completeLcwExchange(
@@ -64,6 +66,7 @@ export async function completeLcwExchange(
       detail: 'This exchange was already completed: a credential is handed out once per link. Open the link on the credential’s page again.',
     })
   }
+  await recordClaim(ctx, credential, 'lcw', 'ldp_vc')
   return form
 }
 

@@ -30,6 +30,7 @@ import { rowsAtOnceCases } from './storage/rows-at-once.cases.ts'
 import { adminCases } from './storage/admins.cases.ts'
 import { adminPasskeyCases } from './storage/admin-passkeys.cases.ts'
 import { csvUploadCases } from './storage/csv-uploads.cases.ts'
+import { issuanceClaimCases } from './storage/issuance-claims.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -59,6 +60,7 @@ const GROUPS: StorageCases[] = [
   adminCases,
   adminPasskeyCases,
   csvUploadCases,
+  issuanceClaimCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -66,6 +66,7 @@ export const EVENT_WORDS: Record<string, Words> = {
   'issuance.credential_issued': { ko: '자격 증명 서명됨', en: 'Credential signed' },
   'issuance.revoked': { ko: '발급 취소됨', en: 'Issuance revoked' },
   'webhook.disabled': { ko: '웹훅 꺼짐', en: 'Webhook disabled' },
+  'issuance.claimed': { ko: '지갑에 담음', en: 'Taken into a wallet' },
 }
 
 export const eventType = (type: string) => html`<code>${type}</code>${EVENT_WORDS[type] ? html` ${both(EVENT_WORDS[type])}` : null}`

@@ -1,0 +1,19 @@
+import type { Database } from './database.ts'
+import type { IssuanceClaimStore } from '../../core/ports/storage.ts'
+import { toIssuanceClaim } from '../shared/claim-rows.ts'
+
+const INSERT = 'INSERT INTO issuance_claims (issuance_id, club, via, format, at, first) VALUES (?, ?, ?, ?, ?, ?)'
+
+export function createIssuanceClaimStore(db: Database): IssuanceClaimStore {
+  return {
+    async record({ issuanceId, club, via, format, at }) {
+      // The first claim is the one the partial unique index lets in; any other is stored as a later one.
+      const first = db.run(`${INSERT} ON CONFLICT DO NOTHING`, issuanceId, club, via, format, at, 1) > 0
+      if (!first) db.run(INSERT, issuanceId, club, via, format, at, 0)
+      return first
+    },
+    async listByIssuance(issuanceId) {
+      return db.all('SELECT * FROM issuance_claims WHERE issuance_id = ? ORDER BY at, id', issuanceId).map(toIssuanceClaim)
+    },
+  }
+}
