@@ -17,6 +17,7 @@ import type {
   SigningJob,
   StatusList,
   StoredKey,
+  SweepPosition,
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../core/ports/storage.ts'
@@ -49,6 +50,10 @@ export interface State {
   credentialByIssuance: Map<number, string>
   /** Keyed by issuance id: its claims, oldest first; an issuance has an entry once claimed. */
   claims: Map<number, IssuanceClaim[]>
+  /** Keyed by issuance id, then notice (`expired`, a reminder's duration): when it was recorded. */
+  notices: Map<number, Map<string, number>>
+  /** Keyed by sweep name (core/issuances/expiry-sweep.ts). */
+  sweeps: Map<string, SweepPosition>
   /** The proof round's lease of credentials whose proof is still to be made, keyed by credential id. */
   proofLeases: Map<string, { leaseUntil: number; attempts: number; error: string | null }>
   /** Keyed by issuance id: at most one job per issuance. */
@@ -98,6 +103,8 @@ export function createState(): State {
     credentials: new Map(),
     proofLeases: new Map(),
     claims: new Map(),
+    notices: new Map(),
+    sweeps: new Map(),
     credentialByIssuance: new Map(),
     signingJobs: new Map(),
     statusLists: new Map(),

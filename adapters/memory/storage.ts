@@ -10,6 +10,7 @@ import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -39,6 +40,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -9,6 +9,7 @@ import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -72,6 +73,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus', 'search'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   claims: ['listByIssuance'],
+  expiry: ['position', 'lastSequence', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list'],
@@ -100,6 +102,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -11,6 +11,7 @@ import { createDatabase, type Database } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -41,6 +42,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -58,6 +58,7 @@ export function newTemplate(club: string, draft: TemplateDraft, now: number): Ne
     courseEndAt: null,
     badgeDesignId: null,
     certificateDesignId: null,
+    expiryReminders: [],
     issuedCount: 0,
     createdAt: now,
     updatedAt: now,

@@ -57,6 +57,7 @@ export function applyTemplateChanges(current: AchievementTemplate, changes: Temp
     badgeDesignId: changes.badgeDesignId !== undefined ? changes.badgeDesignId : current.badgeDesignId,
     certificateDesignId: changes.certificateDesignId !== undefined ? changes.certificateDesignId : current.certificateDesignId,
     prefix: changes.prefix !== undefined ? changes.prefix : current.prefix,
+    expiryReminders: changes.expiryReminders ?? current.expiryReminders,
     courseBeginAt: changes.courseBeginAt !== undefined ? changes.courseBeginAt : current.courseBeginAt,
     courseEndAt: changes.courseEndAt !== undefined ? changes.courseEndAt : current.courseEndAt,
     updatedAt: now,

@@ -94,7 +94,8 @@ export function presentIssuanceDetail(
   credential: CredentialRecord | null,
   now: number,
 ): Omit<IssuanceDetail, keyof ClaimsView> {
-  const { criteria, ...form } = snapshot
+  // `expiryReminders` is the live template's, never the form's (core/achievements/expiry-reminders.ts).
+  const { criteria, expiryReminders: _expiryReminders, ...form } = snapshot
   return {
     ...presentIssuanceItem(issuance, credential, now),
     revocationReason: issuance.revocationReason,

@@ -1,4 +1,5 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
+import { sweepExpiry } from '../issuances/expiry-sweep.ts'
 import { provePendingCredentials } from './prove-pending.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
@@ -56,6 +57,7 @@ export function createWorker(
   let running: Promise<void> | null = null
   let stopping = false
   let lastPurge = 0
+  let lastSweep = -Infinity
   // A sibling loop: webhook attempts wait on receivers, which signing must not.
   const webhooks = createWebhookSender(ctx, { pollMs, onError })
 
@@ -83,9 +85,15 @@ export function createWorker(
       .finally(() => (proving = null))
   }
 
-  async function housekeeping(): Promise<number> {
-    const mailed = await dispatchOutbox(ctx)
+  async function housekeeping({ sweep = false } = {}): Promise<number> {
     const now = ctx.clock.now()
+    // Expiry reminders and `issuance.expired` (core/issuances/expiry-sweep.ts) before the mail, so that a reminder goes out this round.
+    let swept = 0
+    if (sweep || now - lastSweep >= EXPIRY_SWEEP_MS) {
+      lastSweep = now
+      swept = await sweepExpiry(ctx)
+    }
+    const mailed = (await dispatchOutbox(ctx)) + swept
     if (now - lastPurge > 60_000) {
       lastPurge = now
       await ctx.storage.transaction(
@@ -210,7 +218,7 @@ export function createWorker(
       for (;;) {
         const busy = await step()
         const proved = busy ? 0 : await provePendingCredentials(ctx, proofBatchSize)
-        const mailed = await housekeeping()
+        const mailed = await housekeeping({ sweep: true })
         if (busy || proved > 0 || mailed > 0) continue
         if ((await ctx.storage.signingJobs.count()) === 0) {
           await webhooks.drain()
@@ -224,6 +232,12 @@ export function createWorker(
     isRunning: () => running !== null && !stopping,
   }
 }
+
+/**
+ * How often a running worker sweeps for expiry reminders and expired credentials: a notice may come
+ * this much after its time, and the sweeps' few indexed reads cost nothing at this pace.
+ */
+const EXPIRY_SWEEP_MS = 10_000
 
 /**
  * Credentials per proof round (docs/data-integrity.md § Signing): about 110 ms of proofs on one thread, in

@@ -8,7 +8,7 @@ import adminConsole from './0007_admin_console.ts'
 import csvUploads from './0008_csv_uploads.ts'
 import issuanceSearch from './0009_issuance_search.ts'
 import adminPasskeys from './0010_admin_passkeys.ts'
-import issuanceClaims from './0017_issuance_claims.ts'
+import claimsAndExpiry from './0017_claims_and_expiry.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -26,5 +26,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 8, name: 'csv_uploads', sql: csvUploads },
   { version: 9, name: 'issuance_search', sql: issuanceSearch },
   { version: 10, name: 'admin_passkeys', sql: adminPasskeys },
-  { version: 17, name: 'issuance_claims', sql: issuanceClaims },
+  { version: 17, name: 'claims_and_expiry', sql: claimsAndExpiry },
 ]

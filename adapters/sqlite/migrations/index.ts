@@ -15,7 +15,7 @@ import adminConsole from './0014_admin_console.ts'
 import csvUploads from './0015_csv_uploads.ts'
 import issuanceSearch from './0016_issuance_search.ts'
 import adminPasskeys from './0017_admin_passkeys.ts'
-import issuanceClaims from './0024_issuance_claims.ts'
+import claimsAndExpiry from './0024_claims_and_expiry.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -40,5 +40,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 15, name: 'csv_uploads', sql: csvUploads },
   { version: 16, name: 'issuance_search', sql: issuanceSearch },
   { version: 17, name: 'admin_passkeys', sql: adminPasskeys },
-  { version: 24, name: 'issuance_claims', sql: issuanceClaims },
+  { version: 24, name: 'claims_and_expiry', sql: claimsAndExpiry },
 ]

@@ -1,0 +1,33 @@
+/**
+ * Claims and expiry (docs/decisions/0047-claims-and-expiry.md), as SQLite's 0024: wallets' takes (the
+ * partial unique index holds one `first` row per issuance, so that of nodes recording a first claim at
+ * once exactly one gets it, and answers the list's `claimed` filter by one lookup per issuance); the
+ * templates' reminders; each notice an issuance got, once; the sweeps' positions, shared by every node;
+ * and the issuances that can expire in the sweeps' order.
+ */
+export default /* sql */ `
+CREATE TABLE issuance_claims (
+  id int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  issuance_id int8 NOT NULL REFERENCES issuances(id),
+  club text NOT NULL,
+  via text NOT NULL,
+  format text NOT NULL,
+  at int8 NOT NULL,
+  first boolean NOT NULL
+);
+CREATE UNIQUE INDEX issuance_claims_first ON issuance_claims(issuance_id) WHERE first;
+CREATE INDEX issuance_claims_by_issuance ON issuance_claims(issuance_id, at);
+ALTER TABLE achievements ADD COLUMN expiry_reminders text NOT NULL DEFAULT '[]';
+CREATE TABLE issuance_notices (
+  issuance_id int8 NOT NULL REFERENCES issuances(id),
+  notice text NOT NULL,
+  at int8 NOT NULL,
+  PRIMARY KEY (issuance_id, notice)
+);
+CREATE TABLE expiry_sweeps (
+  name text PRIMARY KEY,
+  at int8 NOT NULL,
+  seq int8 NOT NULL
+);
+CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
+`

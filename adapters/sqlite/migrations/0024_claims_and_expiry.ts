@@ -1,0 +1,39 @@
+/**
+ * Claims and expiry (docs/decisions/0047-claims-and-expiry.md).
+ *
+ * - `issuance_claims`: wallets taking credentials, one row per take. `first` marks the issuance's first
+ *   claim, and the partial unique index holds one such row per issuance: a constraint, so that of two
+ *   nodes recording a first claim at once one gets it and emits `issuance.claimed`. The same index
+ *   answers the list's `claimed` filter by one lookup per issuance the page walks.
+ * - `achievements.expiry_reminders`: the template's reminders, a JSON array of durations.
+ * - `issuance_notices`: each reminder and `expired` notice an issuance got, once (the primary key).
+ * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file.
+ * - `issuances_by_valid_until`: the issuances that can expire, in the sweeps' order, so that a sweep
+ *   reads only what came due since its last round.
+ */
+export default /* sql */ `
+CREATE TABLE issuance_claims (
+  id INTEGER PRIMARY KEY,
+  issuance_id INTEGER NOT NULL REFERENCES issuances(id),
+  club TEXT NOT NULL,
+  via TEXT NOT NULL,
+  format TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  first INTEGER NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX issuance_claims_first ON issuance_claims(issuance_id) WHERE first = 1;
+CREATE INDEX issuance_claims_by_issuance ON issuance_claims(issuance_id, at);
+ALTER TABLE achievements ADD COLUMN expiry_reminders TEXT NOT NULL DEFAULT '[]';
+CREATE TABLE issuance_notices (
+  issuance_id INTEGER NOT NULL REFERENCES issuances(id),
+  notice TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (issuance_id, notice)
+) STRICT, WITHOUT ROWID;
+CREATE TABLE expiry_sweeps (
+  name TEXT PRIMARY KEY,
+  at INTEGER NOT NULL,
+  seq INTEGER NOT NULL
+) STRICT;
+CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
+`
