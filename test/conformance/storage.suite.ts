@@ -31,6 +31,7 @@ import { adminCases } from './storage/admins.cases.ts'
 import { adminPasskeyCases } from './storage/admin-passkeys.cases.ts'
 import { csvUploadCases } from './storage/csv-uploads.cases.ts'
 import { issuanceClaimCases } from './storage/issuance-claims.cases.ts'
+import { expiryCases } from './storage/expiry.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -61,6 +62,7 @@ const GROUPS: StorageCases[] = [
   adminPasskeyCases,
   csvUploadCases,
   issuanceClaimCases,
+  expiryCases,
 ]
 
 export interface StorageSuiteOptions {
