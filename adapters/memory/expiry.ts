@@ -17,11 +17,6 @@ export function createExpiryStore(state: State, journal: Journal): ExpiryStore {
       const stored = state.sweeps.get(sweep)
       if (!stored || after(position, stored)) put(journal, state.sweeps, sweep, copy(position))
     },
-    async lastSequence() {
-      let last = 0
-      for (const issuance of state.issuances.values()) last = Math.max(last, issuance.sequence)
-      return last
-    },
     async listIssuedAfter(afterSequence, limit) {
       return [...state.issuances.values()]
         .filter((issuance) => issuance.sequence > afterSequence)

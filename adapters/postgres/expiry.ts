@@ -15,10 +15,6 @@ export function createExpiryStore({ sql }: Database): ExpiryStore {
         ON CONFLICT (name) DO UPDATE SET at = excluded.at, seq = excluded.seq
         WHERE (excluded.at, excluded.seq) > (expiry_sweeps.at, expiry_sweeps.seq)`
     },
-    async lastSequence() {
-      const [row] = await sql`SELECT coalesce(max(seq), 0) AS seq FROM issuances`
-      return num(row!.seq)
-    },
     async listIssuedAfter(afterSequence, limit) {
       return (await sql`SELECT * FROM issuances WHERE seq > ${afterSequence} ORDER BY seq LIMIT ${limit}`).map(toIssuance)
     },

@@ -73,7 +73,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus', 'search'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   claims: ['listByIssuance'],
-  expiry: ['position', 'lastSequence', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
+  expiry: ['position', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list'],

@@ -19,9 +19,6 @@ export function createExpiryStore(db: Database): ExpiryStore {
         sequence,
       )
     },
-    async lastSequence() {
-      return num(db.get('SELECT coalesce(max(seq), 0) AS seq FROM issuances')!.seq)
-    },
     async listIssuedAfter(afterSequence, limit) {
       return db.all('SELECT * FROM issuances WHERE seq > ? ORDER BY seq LIMIT ?', afterSequence, limit).map(toIssuance)
     },

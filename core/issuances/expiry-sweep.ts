@@ -58,12 +58,9 @@ export async function sweepExpiry(ctx: IssuerContext, limit = 200): Promise<numb
 
 /** The issuances made since the last round; returns whether it stopped at `limit`. */
 async function sweepIssued(tx: UnitOfWork, templates: Map<number, string[]>, notices: Notices, now: number, limit: number): Promise<boolean> {
-  const position = await tx.expiry.position(ISSUED_SWEEP)
-  if (!position) {
-    // The first round starts after the issuances stored before reminders existed: none of them was made inside a window.
-    await tx.expiry.advance(ISSUED_SWEEP, { at: 0, sequence: await tx.expiry.lastSequence() })
-    return false
-  }
+  // A storage that had issuances before reminders existed starts after them (its migration stores the
+  // position): none was made inside a window. A fresh one starts at the beginning.
+  const position = (await tx.expiry.position(ISSUED_SWEEP)) ?? { at: 0, sequence: 0 }
   const rows = await tx.expiry.listIssuedAfter(position.sequence, limit)
   await notices.loadCredentials(rows)
   let last = position.sequence

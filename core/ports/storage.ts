@@ -403,8 +403,6 @@ export interface ExpiryStore {
   position(sweep: string): Promise<SweepPosition | null>
   /** Moves the named sweep to `position`, or keeps the one stored when that is further (by `at`, then `sequence`). */
   advance(sweep: string, position: SweepPosition): Promise<void>
-  /** The highest sequence of any issuance; 0 when there is none. */
-  lastSequence(): Promise<number>
   /** The issuances with a sequence above `afterSequence`, lowest first, at most `limit`, of every club. */
   listIssuedAfter(afterSequence: number, limit: number): Promise<Issuance[]>
   /**

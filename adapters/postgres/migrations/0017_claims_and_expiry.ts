@@ -29,5 +29,6 @@ CREATE TABLE expiry_sweeps (
   at int8 NOT NULL,
   seq int8 NOT NULL
 );
+INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
 `

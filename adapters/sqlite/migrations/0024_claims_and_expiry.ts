@@ -7,7 +7,8 @@
  *   answers the list's `claimed` filter by one lookup per issuance the page walks.
  * - `achievements.expiry_reminders`: the template's reminders, a JSON array of durations.
  * - `issuance_notices`: each reminder and `expired` notice an issuance got, once (the primary key).
- * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file.
+ * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file. The sweep of new
+ *   issuances starts after those stored already: none of them was made inside a reminder's window.
  * - `issuances_by_valid_until`: the issuances that can expire, in the sweeps' order, so that a sweep
  *   reads only what came due since its last round.
  */
@@ -35,5 +36,6 @@ CREATE TABLE expiry_sweeps (
   at INTEGER NOT NULL,
   seq INTEGER NOT NULL
 ) STRICT;
+INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
 `
