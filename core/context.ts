@@ -12,6 +12,7 @@ import type { Signal } from './util/signal.ts'
 import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
 import type { MetricsPort } from './ports/metrics.ts'
+import type { ShareViewCounter } from './verification/share-view-counter.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -36,4 +37,6 @@ export interface IssuerContext {
   webhookTransport: WebhookTransport | null
   /** Observations for the operator's monitoring; `noMetrics` when none is wired. */
   metrics: MetricsPort
+  /** Share page views held in memory until written in a batch (core/verification/share-view-counter.ts). */
+  shareViews: ShareViewCounter
 }

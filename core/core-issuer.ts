@@ -233,6 +233,11 @@ export interface CoreIssuer {
     image(hash: string): Promise<StoredImage>
     /** What the share page of a credential shows, or `null` (no such credential in this club). */
     shareView(club: string, credentialId: string): Promise<ShareView | null>
+    /**
+     * Counts a person's view of the credential's share page (not a link preview's: `userAgent` decides),
+     * in memory: written in a batch a few seconds later, never on the page's own path.
+     */
+    countShareView(credentialId: string, userAgent: string | null): void
   }
   /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets. */
   wallets: Wallets

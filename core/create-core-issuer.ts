@@ -36,6 +36,7 @@ import { didDocument } from './did-documents/did-document.ts'
 import { createStatusListPublisher } from './status-lists/credential.ts'
 import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
+import { createShareViewCounter } from './verification/share-view-counter.ts'
 import { createDesign, patchDesign } from './designs/write.ts'
 import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts'
 import { listApiKeys } from './api-keys/list.ts'
@@ -169,6 +170,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     sealer: masterKey ? () => (sealer ??= createSealer(masterKey)) : null,
     webhookTransport: options.webhookTransport ?? null,
     metrics,
+    shareViews: createShareViewCounter({ storage, clock }),
   }
 }
 
@@ -294,6 +296,7 @@ export function createCoreIssuerFromContext(
         return image
       },
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
+      countShareView: (credentialId: string, userAgent: string | null) => ctx.shareViews.count(credentialId, userAgent),
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
@@ -314,6 +317,8 @@ export function createCoreIssuerFromContext(
     },
     async close() {
       await worker.stop()
+      // The views counted since the last batch, before the storage goes.
+      await ctx.shareViews.flush().catch(() => {})
       await ctx.signer.close?.()
       await ctx.dataIntegritySigner?.close?.()
       await ctx.webhookTransport?.close?.()

@@ -54,6 +54,8 @@ export interface State {
   notices: Map<number, Map<string, number>>
   /** Keyed by sweep name (core/issuances/expiry-sweep.ts). */
   sweeps: Map<string, SweepPosition>
+  /** Keyed by credential id. */
+  shareViews: Map<string, { views: number; lastViewedAt: number }>
   /** The proof round's lease of credentials whose proof is still to be made, keyed by credential id. */
   proofLeases: Map<string, { leaseUntil: number; attempts: number; error: string | null }>
   /** Keyed by issuance id: at most one job per issuance. */
@@ -105,6 +107,7 @@ export function createState(): State {
     claims: new Map(),
     notices: new Map(),
     sweeps: new Map(),
+    shareViews: new Map(),
     credentialByIssuance: new Map(),
     signingJobs: new Map(),
     statusLists: new Map(),

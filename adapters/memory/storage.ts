@@ -11,6 +11,7 @@ import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -41,6 +42,7 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
   expiry: createExpiryStore,
+  shareViews: createShareViewStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -10,6 +10,7 @@ import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -74,6 +75,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
   claims: ['listByIssuance'],
   expiry: ['position', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
+  shareViews: ['find'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list'],
@@ -103,6 +105,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
   expiry: createExpiryStore,
+  shareViews: createShareViewStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

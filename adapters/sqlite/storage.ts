@@ -12,6 +12,7 @@ import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -43,6 +44,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   credentials: createCredentialStore,
   claims: createIssuanceClaimStore,
   expiry: createExpiryStore,
+  shareViews: createShareViewStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -4,6 +4,7 @@ import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
 import { requirementViewSchema, templateViewEntries, type TemplateView } from '../achievements/present.ts'
 import { ISSUE_MODES } from './issuance.ts'
 import { claimsViewEntries, type ClaimsView } from './claims-view.ts'
+import { shareViewsViewEntries, type ShareViewsView } from './share-views-view.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
 
@@ -49,6 +50,7 @@ export const issuanceDetailSchema = v.object({
   /** `null` until the credential exists. */
   credential: v.nullable(credentialPointerSchema),
   ...claimsViewEntries,
+  ...shareViewsViewEntries,
 })
 export type IssuanceDetail = v.InferOutput<typeof issuanceDetailSchema>
 
@@ -93,7 +95,7 @@ export function presentIssuanceDetail(
   snapshot: TemplateView,
   credential: CredentialRecord | null,
   now: number,
-): Omit<IssuanceDetail, keyof ClaimsView> {
+): Omit<IssuanceDetail, keyof ClaimsView | keyof ShareViewsView> {
   // `expiryReminders` is the live template's, never the form's (core/achievements/expiry-reminders.ts).
   const { criteria, expiryReminders: _expiryReminders, ...form } = snapshot
   return {

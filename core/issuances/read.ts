@@ -8,6 +8,7 @@ import type { KeysetPage, Stores } from '../ports/storage.ts'
 import { parseListFilters, type IssuanceListFilters } from './list-filters.ts'
 import type { Issuance } from './issuance.ts'
 import { presentClaims } from './claims-view.ts'
+import { presentShareViews } from './share-views-view.ts'
 
 /** The club's issuance, or 404 `issuance-not-found` (also for another club's issuance). */
 export async function requireIssuance(stores: Stores, club: string, id: number): Promise<Issuance> {
@@ -21,7 +22,12 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
   const snapshot = await stores.snapshots.findById(issuance.snapshotId)
   const credential = await stores.credentials.findByIssuance(issuance.id)
   const claims = await stores.claims.listByIssuance(issuance.id)
-  return { ...presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now()), ...presentClaims(claims) }
+  const views = credential ? await stores.shareViews.find(credential.id) : null
+  return {
+    ...presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now()),
+    ...presentClaims(claims),
+    ...presentShareViews(views),
+  }
 }
 
 /** A template filter of a list: `null` when absent, `undefined` when it is not a template id. */

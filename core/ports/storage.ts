@@ -424,6 +424,17 @@ export interface ExpiryStore {
   listTemplatesWithReminders(): Promise<{ id: number; club: string; expiryReminders: string[] }[]>
 }
 
+/** Share page views per credential (core/verification/share-view-counter.ts): a number, never who viewed. */
+export interface ShareViewStore {
+  /**
+   * Adds each count to the credential's stored views and keeps the later `lastViewedAt`. Each row MUST be
+   * one atomic statement: counts added at once from several processes all add up.
+   */
+  add(counts: { credentialId: string; views: number; lastViewedAt: number }[]): Promise<void>
+  /** The credential's views and last view (ms); `null` when never counted. */
+  find(credentialId: string): Promise<{ views: number; lastViewedAt: number } | null>
+}
+
 export interface SigningJobStore {
   /** Queues a fresh job (no lease, no slot, no attempt) per issuance. MUST throw `StorageConflict`, storing none, when an issuance has a job already. */
   enqueueMany(jobs: { issuanceId: number; club: string }[]): Promise<void>
@@ -597,6 +608,7 @@ export interface Stores {
   credentials: CredentialStore
   claims: IssuanceClaimStore
   expiry: ExpiryStore
+  shareViews: ShareViewStore
   signingJobs: SigningJobStore
   statusLists: StatusListStore
   events: EventStore

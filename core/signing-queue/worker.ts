@@ -94,6 +94,7 @@ export function createWorker(
       swept = await sweepExpiry(ctx)
     }
     const mailed = (await dispatchOutbox(ctx)) + swept
+    await ctx.shareViews.flush()
     if (now - lastPurge > 60_000) {
       lastPurge = now
       await ctx.storage.transaction(

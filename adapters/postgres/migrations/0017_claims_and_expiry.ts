@@ -3,7 +3,7 @@
  * partial unique index holds one `first` row per issuance, so that of nodes recording a first claim at
  * once exactly one gets it, and answers the list's `claimed` filter by one lookup per issuance); the
  * templates' reminders; each notice an issuance got, once; the sweeps' positions, shared by every node;
- * and the issuances that can expire in the sweeps' order.
+ * the issuances that can expire in the sweeps' order; and the share page's views per credential.
  */
 export default /* sql */ `
 CREATE TABLE issuance_claims (
@@ -31,4 +31,9 @@ CREATE TABLE expiry_sweeps (
 );
 INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
+CREATE TABLE share_views (
+  credential_id text PRIMARY KEY REFERENCES credentials(id),
+  views int8 NOT NULL,
+  last_viewed_at int8 NOT NULL
+);
 `

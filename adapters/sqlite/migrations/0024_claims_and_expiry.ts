@@ -9,6 +9,7 @@
  * - `issuance_notices`: each reminder and `expired` notice an issuance got, once (the primary key).
  * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file. The sweep of new
  *   issuances starts after those stored already: none of them was made inside a reminder's window.
+ * - `share_views`: the share page's views per credential, added in batches by each node.
  * - `issuances_by_valid_until`: the issuances that can expire, in the sweeps' order, so that a sweep
  *   reads only what came due since its last round.
  */
@@ -38,4 +39,9 @@ CREATE TABLE expiry_sweeps (
 ) STRICT;
 INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
+CREATE TABLE share_views (
+  credential_id TEXT PRIMARY KEY REFERENCES credentials(id),
+  views INTEGER NOT NULL,
+  last_viewed_at INTEGER NOT NULL
+) STRICT, WITHOUT ROWID;
 `

@@ -81,7 +81,7 @@ for (const [name, open] of [
       h.clock.set(expiresAt - 30 * DAY)
       const thirty = await settle()
       assert.deepEqual(thirty, { mails: ['minjun@chess.example'], events: [`issuance.expiring ${mailed}`, `issuance.expiring ${silent}`].sort() })
-      const mail = sink.messages.findLast((message) => message.text.includes('만료됩니다'))!
+      const mail = [...sink.messages].reverse().find((message) => message.text.includes('만료됩니다'))!
       const { credential } = await h.issuer.issuances.read('chess', mailed)
       const date = new Date(Math.ceil(expiresAt / 1000) * 1000).toISOString().slice(0, 10)
       assert.ok(mail.text.includes(credential!.shareUrl), 'the share link')
