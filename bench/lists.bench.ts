@@ -50,13 +50,15 @@ function seed(file: string, rows: number): Promise<void> {
     )
     const event = db.prepare(`INSERT INTO events (id, club, type, subject_type, subject_id, occurred_at) VALUES (?, ?, 'issuance.issued', 'issuance', ?, ?)`)
     const revoke = db.prepare('UPDATE issuances SET revoked_at = ? WHERE seq = ?')
-    const claim = db.prepare(`INSERT INTO issuance_claims (issuance_id, club, via, format, at, first) VALUES (?, ?, 'oid4vci', 'jwt_vc_json', ?, 1)`)
+    const claim = db.prepare(
+      `INSERT INTO issuance_claims (issuance_id, issuance_seq, club, via, format, at, first) VALUES (?, ?, ?, 'oid4vci', 'jwt_vc_json', ?, 1)`,
+    )
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.' + 'x'.repeat(160) + '.sig'
     return ({ id, seq, createdAt }) => {
       credential.run(seq, id, `urn:uuid:00000000-0000-4000-8000-${String(seq).padStart(12, '0')}`, CLUB, jwt, createdAt, seq)
       event.run(seq, CLUB, String(id), createdAt)
       if (seq % 10 === 3) revoke.run(createdAt + 1, seq)
-      if (seq % 5 === 1) claim.run(id, CLUB, createdAt + 2)
+      if (seq % 5 === 1) claim.run(id, seq, CLUB, createdAt + 2)
     }
   })
 }

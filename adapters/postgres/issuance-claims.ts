@@ -7,10 +7,12 @@ export function createIssuanceClaimStore({ sql }: Database): IssuanceClaimStore 
     async record({ issuanceId, club, via, format, at }) {
       // The first claim is the one the partial unique index lets in (a concurrent one waits for it and
       // then does nothing); any other is stored as a later one.
-      const first = await sql`INSERT INTO issuance_claims (issuance_id, club, via, format, at, first)
-        VALUES (${issuanceId}, ${club}, ${via}, ${format}, ${at}, true) ON CONFLICT DO NOTHING RETURNING 1`
+      // The issuance's sequence beside its id: `claimed=true` pages walk the club's first claims in issue order.
+      const first = await sql`INSERT INTO issuance_claims (issuance_id, issuance_seq, club, via, format, at, first)
+        SELECT id, seq, ${club}, ${via}, ${format}, ${at}, true FROM issuances WHERE id = ${issuanceId} ON CONFLICT DO NOTHING RETURNING 1`
       if (first.length > 0) return true
-      await sql`INSERT INTO issuance_claims (issuance_id, club, via, format, at, first) VALUES (${issuanceId}, ${club}, ${via}, ${format}, ${at}, false)`
+      await sql`INSERT INTO issuance_claims (issuance_id, issuance_seq, club, via, format, at, first)
+        SELECT id, seq, ${club}, ${via}, ${format}, ${at}, false FROM issuances WHERE id = ${issuanceId}`
       return false
     },
     async listByIssuance(issuanceId) {

@@ -46,7 +46,9 @@ export async function searchRows(sql: Query, club: string, query: IssuanceSearch
   const where: Fragment[] = [sql`i.club = ${club}`]
   if (achievementId !== null) where.push(sql`i.achievement_id = ${achievementId}`)
   if (status !== null) where.push(statusCondition(sql, status, now))
-  if (claimed !== null) where.push(claimedCondition(sql, claimed))
+  // `claimed=true` without a recipient or `pending` walks the first claims instead (below).
+  const claimsLead = claimed === true && !recipient && status !== 'pending'
+  if (claimed !== null && !claimsLead) where.push(claimedCondition(sql, claimed))
 
   if (recipient?.by === 'name') {
     const key = sql`lower(i.recipient_name COLLATE "C")`
@@ -74,6 +76,13 @@ export async function searchRows(sql: Query, club: string, query: IssuanceSearch
     return sql`SELECT i.* FROM signing_jobs AS j
       CROSS JOIN LATERAL (SELECT * FROM issuances AS i WHERE i.id = j.issuance_id AND ${and(sql, where)} OFFSET 0) AS i
       WHERE j.club = ${club} ${keyset} ORDER BY j.issuance_seq DESC LIMIT ${limit}`
+  }
+  if (claimsLead) {
+    const keyset = afterSequence !== null ? sql`AND w.issuance_seq < ${afterSequence}` : sql``
+    // As the queue for `pending`: the club's first claims in issue order, each issuance looked up by its key.
+    return sql`SELECT i.* FROM issuance_claims AS w
+      CROSS JOIN LATERAL (SELECT * FROM issuances AS i WHERE i.seq = w.issuance_seq AND ${and(sql, where)} OFFSET 0) AS i
+      WHERE w.club = ${club} AND w.first ${keyset} ORDER BY w.issuance_seq DESC LIMIT ${limit}`
   }
   return sql`SELECT i.* FROM issuances AS i WHERE ${and(sql, where)} ORDER BY i.seq DESC LIMIT ${limit}`
 }

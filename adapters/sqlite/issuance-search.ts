@@ -19,6 +19,9 @@ export const STATUS: Record<IssuanceStatus, string> = {
   valid: `i.revoked_at IS NULL AND (i.valid_until IS NULL OR i.valid_until > ?) AND ${SIGNED}`,
 }
 
+/** The claimed issuances are where their first claims are: the club's, newest first, each joined to its issuance by key. */
+export const CLAIMED_SOURCE = 'issuance_claims AS w INDEXED BY issuance_claims_by_club CROSS JOIN issuances AS i ON i.seq = w.issuance_seq'
+
 /** The `claimed` filter on issuance `i`: one lookup of its first claim in the partial unique index. */
 export const CLAIMED = 'EXISTS (SELECT 1 FROM issuance_claims AS w WHERE w.issuance_id = i.id AND w.first = 1)'
 
@@ -76,6 +79,13 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
     add('i.club = ?', club)
     order = 'j.issuance_seq DESC'
     keyset = 'j.issuance_seq < ?'
+  } else if (claimed === true) {
+    source = CLAIMED_SOURCE
+    add('w.club = ?', club)
+    add('w.first = 1')
+    add('i.club = ?', club)
+    order = 'w.issuance_seq DESC'
+    keyset = 'w.issuance_seq < ?'
   } else {
     const byTemplate = achievementId !== null
     const index =
@@ -95,7 +105,7 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
   }
   if (achievementId !== null) add('i.achievement_id = ?', achievementId)
   if (status !== null) add(STATUS[status], ...(status === 'expired' || status === 'valid' ? [now] : []))
-  if (claimed !== null) add(claimed ? CLAIMED : `NOT ${CLAIMED}`)
+  if (claimed !== null && source !== CLAIMED_SOURCE) add(claimed ? CLAIMED : `NOT ${CLAIMED}`)
   if (afterSequence !== null && keyset !== '') add(keyset, afterSequence)
   return { sql: `SELECT i.* FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params: [...params, limit] }
 }

@@ -39,10 +39,11 @@ describe('share page views', () => {
     const id = results[0]!.resourceId as number
     await api.issuer.worker.drain()
     const detail = await readIssuance(api, id)
+    const credential = detail.credential!
     assert.equal(detail.shareViews, 0)
     assert.equal(detail.lastViewedAt, null)
     const page = (userAgent: string | null) =>
-      api.issuer.fetch(new Request(detail.credential.shareUrl.replace(/^https?:\/\/[^/]+/, SHARE_ORIGIN), { headers: userAgent ? { 'user-agent': userAgent } : {} }))
+      api.issuer.fetch(new Request(credential.shareUrl.replace(/^https?:\/\/[^/]+/, SHARE_ORIGIN), { headers: userAgent ? { 'user-agent': userAgent } : {} }))
 
     for (const agent of PREVIEWS) assert.equal((await page(agent)).status, 200)
     assert.equal((await page(null)).status, 200, 'no User-Agent: a script, not counted')
@@ -51,7 +52,7 @@ describe('share page views', () => {
       assert.equal((await page(BROWSER)).status, 200)
       clock.advance(1000)
     }
-    assert.equal(await api.storage.shareViews.find(detail.credential.id), null, 'a view is not a write on its path')
+    assert.equal(await api.storage.shareViews.find(credential.id), null, 'a view is not a write on its path')
 
     await api.issuer.worker.drain()
     const counted = await readIssuance(api, id)

@@ -9,6 +9,7 @@ export default /* sql */ `
 CREATE TABLE issuance_claims (
   id int8 GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
   issuance_id int8 NOT NULL REFERENCES issuances(id),
+  issuance_seq int8 NOT NULL,
   club text NOT NULL,
   via text NOT NULL,
   format text NOT NULL,
@@ -17,6 +18,7 @@ CREATE TABLE issuance_claims (
 );
 CREATE UNIQUE INDEX issuance_claims_first ON issuance_claims(issuance_id) WHERE first;
 CREATE INDEX issuance_claims_by_issuance ON issuance_claims(issuance_id, at);
+CREATE INDEX issuance_claims_by_club ON issuance_claims(club, issuance_seq) WHERE first;
 ALTER TABLE achievements ADD COLUMN expiry_reminders text NOT NULL DEFAULT '[]';
 CREATE TABLE issuance_notices (
   issuance_id int8 NOT NULL REFERENCES issuances(id),

@@ -4,7 +4,8 @@
  * - `issuance_claims`: wallets taking credentials, one row per take. `first` marks the issuance's first
  *   claim, and the partial unique index holds one such row per issuance: a constraint, so that of two
  *   nodes recording a first claim at once one gets it and emits `issuance.claimed`. The same index
- *   answers the list's `claimed` filter by one lookup per issuance the page walks.
+ *   answers `claimed=false` by one lookup per issuance the page walks; `claimed=true` walks the club's
+ *   first claims in issue order instead (`issuance_claims_by_club`), as `pending` walks the queue.
  * - `achievements.expiry_reminders`: the template's reminders, a JSON array of durations.
  * - `issuance_notices`: each reminder and `expired` notice an issuance got, once (the primary key).
  * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file. The sweep of new
@@ -17,6 +18,7 @@ export default /* sql */ `
 CREATE TABLE issuance_claims (
   id INTEGER PRIMARY KEY,
   issuance_id INTEGER NOT NULL REFERENCES issuances(id),
+  issuance_seq INTEGER NOT NULL,
   club TEXT NOT NULL,
   via TEXT NOT NULL,
   format TEXT NOT NULL,
@@ -25,6 +27,7 @@ CREATE TABLE issuance_claims (
 ) STRICT;
 CREATE UNIQUE INDEX issuance_claims_first ON issuance_claims(issuance_id) WHERE first = 1;
 CREATE INDEX issuance_claims_by_issuance ON issuance_claims(issuance_id, at);
+CREATE INDEX issuance_claims_by_club ON issuance_claims(club, issuance_seq) WHERE first = 1;
 ALTER TABLE achievements ADD COLUMN expiry_reminders TEXT NOT NULL DEFAULT '[]';
 CREATE TABLE issuance_notices (
   issuance_id INTEGER NOT NULL REFERENCES issuances(id),
