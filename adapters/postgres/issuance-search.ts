@@ -42,10 +42,12 @@ const and = (sql: Query, conditions: Fragment[]): Fragment => conditions.reduce(
  * `lower(recipient_name COLLATE "C")`, the expression of `issuances_by_name`, character for character.
  */
 export async function searchRows(sql: Query, club: string, query: IssuanceSearch): Promise<readonly Row[]> {
-  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null, expiresBefore = null } = query
   const where: Fragment[] = [sql`i.club = ${club}`]
   if (achievementId !== null) where.push(sql`i.achievement_id = ${achievementId}`)
   if (status !== null) where.push(statusCondition(sql, status, now))
+  // Expiring soon: valid now and a validUntil before the bound; the partial index of those that can expire holds them.
+  if (expiresBefore !== null) where.push(sql`i.revoked_at IS NULL AND i.valid_until IS NOT NULL AND i.valid_until <= ${expiresBefore}`)
   // `claimed=true` without a recipient or `pending` walks the first claims instead (below).
   const claimsLead = claimed === true && !recipient && status !== 'pending'
   if (claimed !== null && !claimsLead) where.push(claimedCondition(sql, claimed))

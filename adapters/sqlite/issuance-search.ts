@@ -41,7 +41,7 @@ const CLUB_TEMPLATES = 'i.achievement_id IN (SELECT id FROM achievements WHERE c
  * template's whole index rather than the few rows of the partial one (docs/decisions/0039-issuance-search.md).
  */
 export function searchStatement(db: Database, club: string, query: IssuanceSearch): { sql: string; params: SqliteValue[] } | null {
-  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null, expiresBefore = null } = query
   const where: string[] = []
   const params: SqliteValue[] = []
   const add = (condition: string, ...values: SqliteValue[]) => {
@@ -93,7 +93,7 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
         ? byTemplate
           ? 'issuances_revoked_by_template'
           : 'issuances_revoked'
-        : status === 'expired'
+        : status === 'expired' || expiresBefore !== null
           ? byTemplate
             ? 'issuances_expiring_by_template'
             : 'issuances_expiring'
@@ -105,6 +105,8 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
   }
   if (achievementId !== null) add('i.achievement_id = ?', achievementId)
   if (status !== null) add(STATUS[status], ...(status === 'expired' || status === 'valid' ? [now] : []))
+  // Expiring soon: valid now (the status rule) and a validUntil before the bound, read from the expiring index.
+  if (expiresBefore !== null) add('i.revoked_at IS NULL AND i.valid_until IS NOT NULL AND i.valid_until <= ?', expiresBefore)
   if (claimed !== null && source !== CLAIMED_SOURCE) add(claimed ? CLAIMED : `NOT ${CLAIMED}`)
   if (afterSequence !== null && keyset !== '') add(keyset, afterSequence)
   return { sql: `SELECT i.* FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params: [...params, limit] }

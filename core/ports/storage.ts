@@ -272,6 +272,11 @@ export interface IssuanceSearch {
    * (`false`); both when `null` or absent.
    */
   claimed?: boolean | null
+  /**
+   * Only issuances that expire soon: `valid` at `now` and with a `validUntil` at or before this time (ms);
+   * all when `null` or absent. Read through the club's (or template's) index of issuances that can expire.
+   */
+  expiresBefore?: number | null
 }
 
 /** What `IssuanceStore.countByStatus` returns. */
