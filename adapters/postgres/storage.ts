@@ -11,6 +11,7 @@ import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createExpiryStore } from './expiry.ts'
 import { createShareViewStore } from './share-views.ts'
+import { createActivityStore } from './activity.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -76,6 +77,7 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   claims: ['listByIssuance'],
   expiry: ['position', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
   shareViews: ['find'],
+  activity: ['weekly'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list'],
@@ -106,6 +108,7 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   claims: createIssuanceClaimStore,
   expiry: createExpiryStore,
   shareViews: createShareViewStore,
+  activity: createActivityStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -13,6 +13,7 @@ import { createCredentialStore } from './credentials.ts'
 import { createIssuanceClaimStore } from './issuance-claims.ts'
 import { createExpiryStore } from './expiry.ts'
 import { createShareViewStore } from './share-views.ts'
+import { createActivityStore } from './activity.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -45,6 +46,7 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   claims: createIssuanceClaimStore,
   expiry: createExpiryStore,
   shareViews: createShareViewStore,
+  activity: createActivityStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -32,7 +32,7 @@ import { adminPasskeyCases } from './storage/admin-passkeys.cases.ts'
 import { csvUploadCases } from './storage/csv-uploads.cases.ts'
 import { issuanceClaimCases } from './storage/issuance-claims.cases.ts'
 import { expiryCases } from './storage/expiry.cases.ts'
-import { shareViewCases } from './storage/share-views.cases.ts'
+import { activityCases, shareViewCases } from './storage/share-views.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -65,6 +65,7 @@ const GROUPS: StorageCases[] = [
   issuanceClaimCases,
   expiryCases,
   shareViewCases,
+  activityCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -11,6 +11,9 @@ import { PASSKEY_JS } from './passkey-script.ts'
 import { addPasskeyRoutes } from './passkeys.ts'
 import { addAccountRoutes } from './account.ts'
 import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
+import { activityList } from './overview-activity.ts'
+import { activityChart } from './activity-chart.ts'
+import { html } from '../share-page/html.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
@@ -148,7 +151,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
     withSession(async (session) => {
       const overview = await admins.overview(session)
       if (!overview) return page(404, NOT_FOUND, session)
-      return htmlResponse(overviewPage(base, session, overview))
+      return htmlResponse(overviewPage(base, session, overview, html`${activityList(base, overview.latestActivity)}${activityChart(overview.weekly)}`))
     }),
   )
 

@@ -38,4 +38,6 @@ CREATE TABLE share_views (
   views int8 NOT NULL,
   last_viewed_at int8 NOT NULL
 );
+CREATE INDEX issuance_claims_by_time ON issuance_claims(club, at) WHERE first;
+CREATE INDEX issuances_by_created ON issuances(club, created_at);
 `

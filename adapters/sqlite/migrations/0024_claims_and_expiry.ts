@@ -47,4 +47,6 @@ CREATE TABLE share_views (
   views INTEGER NOT NULL,
   last_viewed_at INTEGER NOT NULL
 ) STRICT, WITHOUT ROWID;
+CREATE INDEX issuance_claims_by_time ON issuance_claims(club, at) WHERE first = 1;
+CREATE INDEX issuances_by_created ON issuances(club, created_at);
 `

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
-import { seedIssuances, seedTemplate } from './issuances.cases.ts'
+import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
 
 /** ShareViewStore: core/ports/storage.ts. */
 export function shareViewCases(open: OpenStorage, options: CaseOptions = {}): void {
@@ -61,6 +61,45 @@ export function shareViewCases(open: OpenStorage, options: CaseOptions = {}): vo
       )
       assert.deepStrictEqual(await storage().shareViews.find(one!), { views: 8, lastViewedAt: 1_900_000_000_007 })
       assert.deepStrictEqual(await storage().shareViews.find(two!), { views: 16, lastViewedAt: 1_900_000_000_000 })
+    })
+  })
+}
+
+/** ActivityStore: core/ports/storage.ts. */
+export function activityCases(open: OpenStorage, options: CaseOptions = {}): void {
+  describe('activity', () => {
+    const storage = freshStore(open)
+    const it = caseRunner(options)
+    const WEEK = 7 * 86_400_000
+    const FROM = 1_900_000_000_000
+
+    it("counts a club's issuances made, first claims and validUntil per week, within the weeks asked", async () => {
+      const seed = await seedTemplate(storage())
+      const made = [FROM - 1, FROM, FROM + 1, FROM + WEEK + 5, FROM + 3 * WEEK]
+      const stored = await storage().transaction(async (tx) => {
+        const rows = []
+        for (const [i, createdAt] of made.entries()) {
+          const expiresAt = i === 1 ? FROM + 2 * WEEK + 10 : i === 2 ? FROM + 2 * WEEK - 1 : null
+          rows.push(
+            await tx.issuances.insert(
+              anIssuance(seed, { createdAt, expiresAt, recipient: { externalUserId: `a-${i}`, name: `A ${i}`, email: `a${i}@example.org` } }),
+            ),
+          )
+        }
+        return rows
+      })
+      await storage().transaction(async (tx) => {
+        await tx.claims.record({ issuanceId: stored[1]!.id, club: 'chess', via: 'lcw', format: 'ldp_vc', at: FROM + WEEK })
+        await tx.claims.record({ issuanceId: stored[1]!.id, club: 'chess', via: 'lcw', format: 'ldp_vc', at: FROM + 2 * WEEK })
+        await tx.claims.record({ issuanceId: stored[2]!.id, club: 'chess', via: 'oid4vci', format: 'jwt_vc_json', at: FROM + 2 })
+        await tx.issuances.revoke('chess', stored[2]!.id, FROM + 3, null)
+      })
+      assert.deepStrictEqual(await storage().activity.weekly('chess', FROM, WEEK, 3), {
+        issued: [2, 1, 0],
+        claimed: [1, 1, 0],
+        expiring: [0, 0, 1],
+      })
+      assert.deepStrictEqual(await storage().activity.weekly('go', FROM, WEEK, 2), { issued: [0, 0], claimed: [0, 0], expiring: [0, 0] })
     })
   })
 }
