@@ -2,7 +2,15 @@
  * Every type of event the club feed shows (docs/api.md §6) and webhooks deliver; the one list (docs/webhooks.md
  * repeats it for readers). Append only: receivers filter on these names.
  */
-export const EVENT_TYPES = ['issuance.issued', 'issuance.credential_issued', 'issuance.revoked', 'webhook.disabled', 'issuance.claimed', 'issuance.expiring', 'issuance.expired'] as const
+export const EVENT_TYPES = [
+  'issuance.issued',
+  'issuance.credential_issued',
+  'issuance.revoked',
+  'webhook.disabled',
+  'issuance.claimed',
+  'issuance.expiring',
+  'issuance.expired',
+] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]
 

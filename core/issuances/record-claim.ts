@@ -15,7 +15,12 @@ export async function recordClaim(ctx: IssuerContext, credential: CredentialReco
     async (tx) => {
       const first = await tx.claims.record({ issuanceId: credential.issuanceId, club: credential.club, via, format, at })
       if (first) {
-        await appendEvent(tx, { club: credential.club, type: 'issuance.claimed', subject: { type: 'issuance', id: String(credential.issuanceId) }, occurredAt: at })
+        await appendEvent(tx, {
+          club: credential.club,
+          type: 'issuance.claimed',
+          subject: { type: 'issuance', id: String(credential.issuanceId) },
+          occurredAt: at,
+        })
       }
     },
     { club: credential.club },

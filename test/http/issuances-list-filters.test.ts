@@ -26,8 +26,9 @@ const idsOf = async (query: string, limit = 100) => (await listAll(api, `${ISSUA
 
 describe('the issuance list filters status and claimed', () => {
   it('each status and each claimed value lists exactly its issuances, newest first, over keyset pages', async () => {
-    const signed = (await issue(api, { achievementFormId: templateId, recipients: recipients(4, 'a'), expiresAt: new Date(clock.now() + 60_000).toISOString() }))
-      .results.map((result) => result.resourceId as number)
+    const signed = (
+      await issue(api, { achievementFormId: templateId, recipients: recipients(4, 'a'), expiresAt: new Date(clock.now() + 60_000).toISOString() })
+    ).results.map((result) => result.resourceId as number)
     const forever = (await issue(api, { achievementFormId: templateId, recipients: recipients(2, 'b') })).results.map((result) => result.resourceId as number)
     await api.issuer.worker.drain()
     const pending = (await issue(api, { achievementFormId: templateId, recipients: recipients(1, 'c') })).results.map((result) => result.resourceId as number)

@@ -18,7 +18,9 @@ export function expiryCases(open: OpenStorage, options: CaseOptions = {}): void 
       return storage().transaction(async (tx) => {
         const stored: Issuance[] = []
         for (const [i, expiresAt] of expiries.entries()) {
-          stored.push(await tx.issuances.insert(anIssuance(seed, { expiresAt, recipient: { externalUserId: `m-${i}`, name: `M ${i}`, email: `m${i}@example.org` } })))
+          stored.push(
+            await tx.issuances.insert(anIssuance(seed, { expiresAt, recipient: { externalUserId: `m-${i}`, name: `M ${i}`, email: `m${i}@example.org` } })),
+          )
         }
         return stored
       })

@@ -103,7 +103,11 @@ describe('claims: a wallet taking the credential', () => {
     const { accessTokenResponse } = await wallet.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer: offer, issuerMetadata })
     await h.issuer.issuances.revoke('chess', issued.issuanceId)
     await assert.rejects(
-      wallet.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: 'OpenBadgeCredential_jwt_vc_json' }),
+      wallet.retrieveCredentials({
+        issuerMetadata,
+        accessToken: accessTokenResponse.access_token,
+        credentialConfigurationId: 'OpenBadgeCredential_jwt_vc_json',
+      }),
     )
     assert.deepEqual((await h.issuer.issuances.read('chess', issued.issuanceId)).claims, [])
     assert.deepEqual(await claimedEvents(), [])
