@@ -1,5 +1,5 @@
 /**
- * `bench:lists` on PostgreSQL for the issuance list's filters (issue 38): the first page of 100 under
+ * `bench:lists` on PostgreSQL for the issuance list's filters: the first page of 100 under
  * `status` and `claimed` against the unfiltered first page, target ≤ 2 ×, at 1,000,000 issuances of one
  * club, each signed, a tenth revoked, a fifth claimed by a wallet. The server is the test harness's
  * (test/support/postgres.ts); rows are inserted in SQL (generate_series), then VACUUM ANALYZE as

@@ -3,7 +3,7 @@
  * first (newest) page beside the deepest (oldest) one, at 10,000 and at 1,000,000 rows, read through the
  * issuer (`issuer.issuances.list`, `issuer.events.list`) on a real SQLite file. Keyset pagination should
  * make the deep page cost what the first costs: the target is deep ≤ 1.2 × first. Then the issuance list
- * filtered by `status` and `claimed` (issue 38): each filtered first page against the unfiltered first
+ * filtered by `status` and `claimed`: each filtered first page against the unfiltered first
  * page, target ≤ 2 ×, with a tenth of the issuances revoked and a fifth claimed by a wallet. Prints one JSON line.
  *
  *   npx tsx bench/lists.bench.ts [--sizes 2] [--reads 200]      (--sizes 1: the 10,000-row database only)

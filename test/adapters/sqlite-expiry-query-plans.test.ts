@@ -1,9 +1,9 @@
 /**
- * The plans of issue 38's reads on SQLite (docs/decisions/0047-claims-and-expiry.md): the `claimed` filter is
+ * The plans of the claims' and expiry's reads on SQLite (docs/decisions/0047-claims-and-expiry.md): the `claimed` filter is
  * one lookup per issuance in the claims' partial unique index beside the walk each other filter makes, and
  * the expiry sweeps walk `issuances_by_valid_until` in their order from their position, never the table.
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'

@@ -2,7 +2,7 @@
  * The staff console in chromium against the real server process, as a staff member uses it: the setup
  * link that `admin create` prints, the password, login, a template with a Korean name and a PNG design,
  * issuing to one recipient, revoking from the issuance's page and the share page saying so, logout;
- * with issue 38's parts (@see issue 38): the template's expiry reminders, the issuance's wallets and views,
+ * with the parts of docs/decisions/0047-claims-and-expiry.md: the template's expiry reminders, the issuance's wallets and views,
  * the list's "not in a wallet yet" and "expiring within 30 days", the overview's activity in words and chart.
  * Every page visited is judged by axe-core and photographed (test/support/browser.ts). The second test
  * does the same with the keyboard alone and checks that each control it reaches shows its focus.

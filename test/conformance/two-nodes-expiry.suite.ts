@@ -1,10 +1,10 @@
 /**
- * The once-only rules of expiry on several nodes (issue 38 § Before and at expiry): two issuers on one
+ * The once-only rules of expiry on several nodes (docs/decisions/0047-claims-and-expiry.md § Expiry reminders and `issuance.expired`): two issuers on one
  * database sweeping at the same time record each reminder and each `issuance.expired` once. Run beside
  * `twoNodesSuite` by every storage that serves several nodes, with the same factory. The nodes keep the
  * system clock, so the credentials expire a few seconds after issue, inside a one-minute reminder's window.
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'

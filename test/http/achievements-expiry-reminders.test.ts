@@ -9,7 +9,7 @@ import { ISSUANCES, issue } from '../core/issuances/support.ts'
  * year, on create, patch and read; never engraved nor in an issuance's `form`. Bad lists are 422 and
  * change nothing.
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 
 let api: Api

@@ -9,7 +9,7 @@ import { ISSUANCES, createTemplate, issue, listAll, recipients } from '../core/i
  * The issuance list's `status` and `claimed` filters beside `achievementId` (docs/api.md §4.4): keyset
  * pages of what passes every filter, and 422 for a value that is not one of the filter's.
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 
 let api: Api

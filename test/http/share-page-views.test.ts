@@ -1,9 +1,9 @@
 /**
- * Share page views (issue 38 § Who has it): each person's view of a credential's share page counts
+ * Share page views (docs/decisions/0047-claims-and-expiry.md): each person's view of a credential's share page counts
  * (`shareViews`, `lastViewedAt` on the detail), link-preview crawlers and robots do not, and a view
  * writes nothing on its own path: the counts reach the storage in a batch (the worker's round here).
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'

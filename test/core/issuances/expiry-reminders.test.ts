@@ -1,11 +1,11 @@
 /**
- * Before and at expiry (issue 38): a template's `expiryReminders` mail the recipient at `validUntil` minus
+ * Before and at expiry (docs/decisions/0047-claims-and-expiry.md): a template's `expiryReminders` mail the recipient at `validUntil` minus
  * each duration, once, with the expiry date, the share link and the club's name, through a real SMTP
  * server on loopback; each is an `issuance.expiring` event, and the expiry itself `issuance.expired`,
  * once. An issuance made inside a window gets that reminder at once, none of the wider ones. On memory
  * and SQLite (PostgreSQL and several nodes: the two-nodes expiry suite).
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'

@@ -1,10 +1,10 @@
 /**
- * Who has it (issue 38 § Who has it): a wallet taking the credential, by the OpenWallet Foundation's
+ * Who has it (docs/decisions/0047-claims-and-expiry.md): a wallet taking the credential, by the OpenWallet Foundation's
  * OID4VCI client (@openid4vc/openid4vci) or the Learner Credential Wallet's libraries
  * (test/support/lcw-wallet.ts), is recorded as a claim: `issuance.claimed` the first time only,
  * `claimedAt` and `claims[]` on the detail, and the list's `claimed` filter. A refused take records nothing.
  *
- * @see issue 38
+ * @see docs/decisions/0047-claims-and-expiry.md
  */
 import assert from 'node:assert/strict'
 import { createHash, getRandomValues } from 'node:crypto'
