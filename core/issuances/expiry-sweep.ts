@@ -60,7 +60,7 @@ export async function sweepExpiry(ctx: IssuerContext, limit = 200): Promise<numb
 async function sweepIssued(tx: UnitOfWork, templates: Map<number, string[]>, notices: Notices, now: number, limit: number): Promise<boolean> {
   // A storage that had issuances before reminders existed starts after them (its migration stores the
   // position): none was made inside a window. A fresh one starts at the beginning.
-  const position = (await tx.expiry.position(ISSUED_SWEEP)) ?? { at: 0, sequence: 0 }
+  const position = (await tx.expiry.position(ISSUED_SWEEP)) ?? START
   const rows = await tx.expiry.listIssuedAfter(position.sequence, limit)
   await notices.loadCredentials(rows)
   let last = position.sequence
@@ -79,8 +79,11 @@ async function sweepIssued(tx: UnitOfWork, templates: Map<number, string[]>, not
 }
 
 /**
- * The issuances whose `validUntil` came to at most `until` since the sweep's position (first run: from
- * `until`, nothing before), each handed to `visit`; returns whether it stopped at `limit`.
+ * The issuances whose `validUntil` came to at most `until` since the sweep's position, each handed to
+ * `visit`; returns whether it stopped at `limit`. The position moves to the last issuance read, and only
+ * when one was read: an idle round writes nothing. A position left behind costs nothing, since nothing
+ * lies between it and the last round's `until` (an issuance made later with its time already passed is
+ * `sweepIssued`'s). A sweep without a position has not started: its reminder is new (`startReminderSweeps`).
  */
 async function sweepDue(
   tx: UnitOfWork,
@@ -89,13 +92,27 @@ async function sweepDue(
   limit: number,
   visit: (issuance: Issuance, validUntil: number) => Promise<void>,
 ): Promise<boolean> {
-  const position: SweepPosition = (await tx.expiry.position(sweep)) ?? { at: until, sequence: END }
+  const position = (await tx.expiry.position(sweep)) ?? (sweep === EXPIRED_SWEEP ? START : null)
+  if (!position) return false
   const rows = await tx.expiry.listValidUntil(position, until, limit)
   for (const issuance of rows) await visit(issuance, validUntilOf(issuance.expiresAt)!)
   const last = rows.at(-1)
-  const full = rows.length === limit && last !== undefined
-  await tx.expiry.advance(sweep, full ? { at: validUntilOf(last.expiresAt)!, sequence: last.sequence } : { at: until, sequence: END })
-  return full
+  if (last) await tx.expiry.advance(sweep, { at: validUntilOf(last.expiresAt)!, sequence: last.sequence })
+  return rows.length === limit
+}
+
+/** Where a sweep starts on a fresh store (a migrated one stores its positions in the migration). */
+const START: SweepPosition = { at: 0, sequence: 0 }
+
+/**
+ * Starts the sweep of each reminder that has none, in the unit that saves a template with it: from `now`,
+ * so that a reminder new to the issuer is not sent for times already passed.
+ */
+export async function startReminderSweeps(tx: UnitOfWork, reminders: readonly string[], now: number): Promise<void> {
+  for (const reminder of reminders) {
+    const sweep = reminderSweep(reminder)
+    if (!(await tx.expiry.position(sweep))) await tx.expiry.advance(sweep, { at: now + durationMs(reminder)!, sequence: END })
+  }
 }
 
 interface Notices {

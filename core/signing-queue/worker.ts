@@ -163,8 +163,9 @@ export function createWorker(
       try {
         const busy = await step()
         if (!busy) startProofRound()
-        // A stop during the step: claim no mail round more (docs/shutdown.md).
-        const mailed = stopping ? 0 : await housekeeping()
+        // A stop during the step: claim no mail round more (docs/shutdown.md). A step that stored
+        // credentials sweeps at once, so that a reminder due at issue goes out with the credential.
+        const mailed = stopping ? 0 : await housekeeping({ sweep: busy })
         if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         dropRounds()

@@ -32,6 +32,7 @@ CREATE TABLE expiry_sweeps (
   seq int8 NOT NULL
 );
 INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
+INSERT INTO expiry_sweeps (name, at, seq) VALUES ('expired', (extract(epoch FROM now()) * 1000)::int8, 9007199254740991);
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
 CREATE TABLE share_views (
   credential_id text PRIMARY KEY REFERENCES credentials(id),

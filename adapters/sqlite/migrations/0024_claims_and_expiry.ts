@@ -9,7 +9,8 @@
  * - `achievements.expiry_reminders`: the template's reminders, a JSON array of durations.
  * - `issuance_notices`: each reminder and `expired` notice an issuance got, once (the primary key).
  * - `expiry_sweeps`: where each sweep has got to, shared by every process on the file. The sweep of new
- *   issuances starts after those stored already: none of them was made inside a reminder's window.
+ *   issuances starts after those stored already (none was made inside a reminder's window), and the
+ *   `expired` sweep at the migration's time (nothing is told of what expired before).
  * - `share_views`: the share page's views per credential, added in batches by each node.
  * - `issuances_by_valid_until`: the issuances that can expire, in the sweeps' order, so that a sweep
  *   reads only what came due since its last round.
@@ -41,6 +42,7 @@ CREATE TABLE expiry_sweeps (
   seq INTEGER NOT NULL
 ) STRICT;
 INSERT INTO expiry_sweeps (name, at, seq) SELECT 'issued', 0, coalesce(max(seq), 0) FROM issuances;
+INSERT INTO expiry_sweeps (name, at, seq) VALUES ('expired', CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), 9007199254740991);
 CREATE INDEX issuances_by_valid_until ON issuances(valid_until, seq) WHERE valid_until IS NOT NULL AND revoked_at IS NULL;
 CREATE TABLE share_views (
   credential_id TEXT PRIMARY KEY REFERENCES credentials(id),

@@ -42,16 +42,16 @@ export function expiryCases(open: OpenStorage, options: CaseOptions = {}): void 
     })
 
     it('a sweep position is null before its first advance and only ever moves forward', async () => {
-      assert.equal(await storage().expiry.position('expired'), null)
-      await storage().transaction((tx) => tx.expiry.advance('expired', { at: 100, sequence: 5 }))
-      await storage().transaction((tx) => tx.expiry.advance('expired', { at: 100, sequence: 4 }))
-      await storage().transaction((tx) => tx.expiry.advance('expired', { at: 99, sequence: END }))
-      assert.deepStrictEqual(await storage().expiry.position('expired'), { at: 100, sequence: 5 })
-      await storage().transaction((tx) => tx.expiry.advance('expired', { at: 100, sequence: END }))
-      assert.deepStrictEqual(await storage().expiry.position('expired'), { at: 100, sequence: END })
+      assert.equal(await storage().expiry.position('reminder P30D'), null)
+      await storage().transaction((tx) => tx.expiry.advance('reminder P30D', { at: 100, sequence: 5 }))
+      await storage().transaction((tx) => tx.expiry.advance('reminder P30D', { at: 100, sequence: 4 }))
+      await storage().transaction((tx) => tx.expiry.advance('reminder P30D', { at: 99, sequence: END }))
+      assert.deepStrictEqual(await storage().expiry.position('reminder P30D'), { at: 100, sequence: 5 })
+      await storage().transaction((tx) => tx.expiry.advance('reminder P30D', { at: 100, sequence: END }))
+      assert.deepStrictEqual(await storage().expiry.position('reminder P30D'), { at: 100, sequence: END })
       await storage().transaction((tx) => tx.expiry.advance('reminder P7D', { at: 7, sequence: 0 }))
       assert.deepStrictEqual(await storage().expiry.position('reminder P7D'), { at: 7, sequence: 0 })
-      assert.deepStrictEqual(await storage().expiry.position('expired'), { at: 100, sequence: END }, 'each sweep has its own')
+      assert.deepStrictEqual(await storage().expiry.position('reminder P30D'), { at: 100, sequence: END }, 'each sweep has its own')
     })
 
     it('issuances after a sequence come lowest first, at most limit', async () => {
@@ -99,13 +99,13 @@ export function expiryCases(open: OpenStorage, options: CaseOptions = {}): void 
       await assert.rejects(
         storage().transaction(async (tx) => {
           await tx.expiry.recordNotice(one!.id, 'expired', 1)
-          await tx.expiry.advance('expired', { at: 5, sequence: 5 })
+          await tx.expiry.advance('reminder P1D', { at: 5, sequence: 5 })
           throw new Error('boom')
         }),
         /boom/,
       )
       assert.deepStrictEqual(await storage().expiry.listNotices(one!.id), [])
-      assert.equal(await storage().expiry.position('expired'), null)
+      assert.equal(await storage().expiry.position('reminder P1D'), null)
     })
   })
 }
