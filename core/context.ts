@@ -13,6 +13,7 @@ import type { Sealer } from './crypto/seal.ts'
 import type { WebhookTransport } from './ports/webhook-transport.ts'
 import type { MetricsPort } from './ports/metrics.ts'
 import type { ShareCardRenderer } from './ports/share-card-renderer.ts'
+import type { ShareViewCounter } from './verification/share-view-counter.ts'
 
 /** What every core verb receives: the configuration and the ports, wired once by `createIssuer`. */
 export interface IssuerContext {
@@ -39,4 +40,6 @@ export interface IssuerContext {
   metrics: MetricsPort
   /** Draws share cards (the share page's `og:image`); `null`: share pages have no card. */
   shareCardRenderer: ShareCardRenderer | null
+  /** Share page views held in memory until written in a batch (core/verification/share-view-counter.ts). */
+  shareViews: ShareViewCounter
 }

@@ -21,6 +21,7 @@ import type { BulkReissueResult } from './reissues/reissue.ts'
 import type { IssuanceDetail, IssuanceItem } from './issuances/present.ts'
 import type { CredentialView } from './issuances/read.ts'
 import type { IssuanceSearchQuery } from './issuances/search.ts'
+import type { IssuanceListFilters } from './issuances/list-filters.ts'
 import type { V1BatchResult, V1IssuanceView } from './issuances/v1.ts'
 import type { FileFormat, IssuanceFile } from './files/prepare-file.ts'
 import type { EventView } from './events/list.ts'
@@ -212,7 +213,7 @@ export interface CoreIssuer {
     /** An issuance (docs/api.md §4.4); `issuance-not-found`. */
     read(club: string, id: number): Promise<IssuanceDetail>
     /** The club's issuances, newest first, optionally of one template. */
-    list(club: string, query?: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>>
+    list(club: string, query?: ListQuery & IssuanceListFilters & { achievementId?: string | null }): Promise<Page<IssuanceItem>>
     /**
      * The staff console's list (docs/admin-console.md § Issuances): `list` with a status filter and a
      * search by name (prefix), e-mail or external user id; `validation-failed` for a filter that is not one.
@@ -262,6 +263,11 @@ export interface CoreIssuer {
      * The PNG may reject with 503 `server-busy` when too many cards are being drawn.
      */
     shareCard(club: string, credentialId: string): Promise<ShareCardFile | null>
+    /**
+     * Counts a person's view of the credential's share page (not a link preview's: `userAgent` decides),
+     * in memory: written in a batch a few seconds later, never on the page's own path.
+     */
+    countShareView(credentialId: string, userAgent: string | null): void
   }
   /** OID4VCI 1.0, pre-authorized code flow: each club a credential issuer for wallets. */
   wallets: Wallets

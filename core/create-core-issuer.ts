@@ -30,6 +30,7 @@ import { withIdempotency } from './idempotency/claim.ts'
 import { issueBatch } from './issuances/issue.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
+import type { IssuanceListFilters } from './issuances/list-filters.ts'
 import { revokeIssuance } from './issuances/revoke.ts'
 import { reissueIssuance, reissueMany } from './reissues/reissue.ts'
 import { revokeManyIssuances } from './issuances/revoke-many.ts'
@@ -41,6 +42,7 @@ import { createIssuanceVerifier } from './verification/verify-issuance.ts'
 import { shareView } from './verification/share-view.ts'
 import { createShareCards } from './share-cards/share-card.ts'
 import type { ShareCardRenderer } from './ports/share-card-renderer.ts'
+import { createShareViewCounter } from './verification/share-view-counter.ts'
 import { createDesign, patchDesign } from './designs/write.ts'
 import { createV1Form, patchV1Form, readV1Form } from './achievements/v1-form.ts'
 import { listApiKeys } from './api-keys/list.ts'
@@ -184,6 +186,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
     webhookTransport: options.webhookTransport ?? null,
     metrics,
     shareCardRenderer,
+    shareViews: createShareViewCounter({ storage, clock }),
   }
 }
 
@@ -297,7 +300,7 @@ export function createCoreIssuerFromContext(
       notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
       delivery: (club: string, id: number) => readDelivery(ctx, club, id),
       read: (club: string, id: number) => readIssuance(ctx, club, id),
-      list: (club: string, query: ListQuery & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
+      list: (club: string, query: ListQuery & IssuanceListFilters & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
       search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),
       credential: (club: string, id: number) => readCredential(ctx, club, id),
       file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
@@ -328,6 +331,7 @@ export function createCoreIssuerFromContext(
       },
       shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
       shareCard: (club: string, credentialId: string) => shareCards.card(club, credentialId),
+      countShareView: (credentialId: string, userAgent: string | null) => ctx.shareViews.count(credentialId, userAgent),
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
@@ -348,6 +352,8 @@ export function createCoreIssuerFromContext(
     },
     async close() {
       await worker.stop()
+      // The views counted since the last batch, before the storage goes.
+      await ctx.shareViews.flush().catch(() => {})
       await ctx.signer.close?.()
       await ctx.dataIntegritySigner?.close?.()
       await ctx.presentationVerifier?.close?.()

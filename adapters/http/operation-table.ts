@@ -209,7 +209,7 @@ export const OPERATIONS: readonly Operation[] = [
     answer: { [AS_JSON]: pageSchema(issuanceItemSchema) },
     summary: 'List issuances',
     tag: 'issuances',
-    query: ['limit', 'cursor', 'achievementId'],
+    query: ['limit', 'cursor', 'achievementId', 'status', 'claimed'],
   },
   {
     method: 'GET',

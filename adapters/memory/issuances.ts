@@ -48,10 +48,12 @@ export function createIssuanceStore(state: State, journal: Journal): IssuanceSto
       }
       return counts
     },
-    async search(club, { limit, afterSequence, achievementId, status, now, recipient }) {
+    async search(club, { limit, afterSequence, achievementId, status, now, recipient, claimed = null, expiresBefore = null }) {
       const found = [...state.issuances.values()].filter(
         (issuance) =>
           issuance.club === club &&
+          (claimed === null || state.claims.has(issuance.id) === claimed) &&
+          (expiresBefore === null || (statusOf(state, issuance, now) === 'valid' && (validUntilOf(issuance.expiresAt) ?? Infinity) <= expiresBefore)) &&
           (achievementId === null || issuance.achievementId === achievementId) &&
           (recipient === null || matches(issuance, recipient)) &&
           (status === null || statusOf(state, issuance, now) === status),

@@ -8,6 +8,7 @@ import type { AdminPasskey, PasskeyChallenge } from '../../core/admins/passkey.t
 import type { CsvFile, CsvUpload, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 import type { CredentialRecord, Issuance, TemplateSnapshot } from '../../core/issuances/issuance.ts'
 import type { ResendRequest } from '../../core/issuances/resend-request.ts'
+import type { IssuanceClaim } from '../../core/issuances/issuance-claim.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,
@@ -17,6 +18,7 @@ import type {
   SigningJob,
   StatusList,
   StoredKey,
+  SweepPosition,
   WebhookDelivery,
   WebhookEndpoint,
 } from '../../core/ports/storage.ts'
@@ -50,6 +52,14 @@ export interface State {
   credentials: Map<string, CredentialRecord>
   /** Index of `credentials`: issuance id → credential id; also the one-credential-per-issuance rule. */
   credentialByIssuance: Map<number, string>
+  /** Keyed by issuance id: its claims, oldest first; an issuance has an entry once claimed. */
+  claims: Map<number, IssuanceClaim[]>
+  /** Keyed by issuance id, then notice (`expired`, a reminder's duration): when it was recorded. */
+  notices: Map<number, Map<string, number>>
+  /** Keyed by sweep name (core/issuances/expiry-sweep.ts). */
+  sweeps: Map<string, SweepPosition>
+  /** Keyed by credential id. */
+  shareViews: Map<string, { views: number; lastViewedAt: number }>
   /** The proof round's lease of credentials whose proof is still to be made, keyed by credential id. */
   proofLeases: Map<string, { leaseUntil: number; attempts: number; error: string | null }>
   /** Keyed by issuance id: at most one job per issuance. */
@@ -106,6 +116,10 @@ export function createState(): State {
     issuances: new Map(),
     credentials: new Map(),
     proofLeases: new Map(),
+    claims: new Map(),
+    notices: new Map(),
+    sweeps: new Map(),
+    shareViews: new Map(),
     credentialByIssuance: new Map(),
     signingJobs: new Map(),
     statusLists: new Map(),

@@ -9,6 +9,10 @@ import { createCsvUploadStore } from './csv-uploads.ts'
 import { createApiKeyStore, createClientStore } from './clients.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
+import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
+import { createActivityStore } from './activity.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -39,6 +43,10 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
   snapshots: createSnapshotStore,
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
+  claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
+  shareViews: createShareViewStore,
+  activity: createActivityStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

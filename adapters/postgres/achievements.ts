@@ -41,6 +41,7 @@ export function createAchievementStore({ sql }: Database): AchievementStore {
     course_end_at: t.courseEndAt,
     badge_design_id: t.badgeDesignId,
     certificate_design_id: t.certificateDesignId,
+    expiry_reminders: JSON.stringify(t.expiryReminders),
     updated_at: t.updatedAt,
   })
 

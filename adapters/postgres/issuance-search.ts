@@ -28,6 +28,12 @@ export function statusCondition(sql: Query, status: IssuanceStatus, now: number)
   }
 }
 
+/** The `claimed` filter on issuance `i`: one lookup of its first claim in the partial unique index, fenced as the status rule is. */
+function claimedCondition(sql: Query, claimed: boolean): Fragment {
+  const taken = sql`EXISTS (SELECT 1 FROM issuance_claims AS w WHERE w.issuance_id = i.id AND w.first OFFSET 0)`
+  return claimed ? taken : sql`NOT ${taken}`
+}
+
 const and = (sql: Query, conditions: Fragment[]): Fragment => conditions.reduce((all, condition) => sql`${all} AND ${condition}`)
 
 /**
@@ -36,10 +42,15 @@ const and = (sql: Query, conditions: Fragment[]): Fragment => conditions.reduce(
  * `lower(recipient_name COLLATE "C")`, the expression of `issuances_by_name`, character for character.
  */
 export async function searchRows(sql: Query, club: string, query: IssuanceSearch): Promise<readonly Row[]> {
-  const { limit, afterSequence, achievementId, status, now, recipient } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null, expiresBefore = null } = query
   const where: Fragment[] = [sql`i.club = ${club}`]
   if (achievementId !== null) where.push(sql`i.achievement_id = ${achievementId}`)
   if (status !== null) where.push(statusCondition(sql, status, now))
+  // Expiring soon: valid now and a validUntil before the bound; the partial index of those that can expire holds them.
+  if (expiresBefore !== null) where.push(sql`i.revoked_at IS NULL AND i.valid_until IS NOT NULL AND i.valid_until <= ${expiresBefore}`)
+  // `claimed=true` without a recipient or `pending` walks the first claims instead (below).
+  const claimsLead = claimed === true && !recipient && status !== 'pending'
+  if (claimed !== null && !claimsLead) where.push(claimedCondition(sql, claimed))
 
   if (recipient?.by === 'name') {
     const key = sql`lower(i.recipient_name COLLATE "C")`
@@ -67,6 +78,13 @@ export async function searchRows(sql: Query, club: string, query: IssuanceSearch
     return sql`SELECT i.* FROM signing_jobs AS j
       CROSS JOIN LATERAL (SELECT * FROM issuances AS i WHERE i.id = j.issuance_id AND ${and(sql, where)} OFFSET 0) AS i
       WHERE j.club = ${club} ${keyset} ORDER BY j.issuance_seq DESC LIMIT ${limit}`
+  }
+  if (claimsLead) {
+    const keyset = afterSequence !== null ? sql`AND w.issuance_seq < ${afterSequence}` : sql``
+    // As the queue for `pending`: the club's first claims in issue order, each issuance looked up by its key.
+    return sql`SELECT i.* FROM issuance_claims AS w
+      CROSS JOIN LATERAL (SELECT * FROM issuances AS i WHERE i.seq = w.issuance_seq AND ${and(sql, where)} OFFSET 0) AS i
+      WHERE w.club = ${club} AND w.first ${keyset} ORDER BY w.issuance_seq DESC LIMIT ${limit}`
   }
   return sql`SELECT i.* FROM issuances AS i WHERE ${and(sql, where)} ORDER BY i.seq DESC LIMIT ${limit}`
 }

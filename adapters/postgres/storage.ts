@@ -9,6 +9,10 @@ import { createCsvUploadStore } from './csv-uploads.ts'
 import { createClubStore } from './clubs.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createReissueStore } from './reissues.ts'
+import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
+import { createActivityStore } from './activity.ts'
 import { SIGNING_JOBS_CHANNEL, createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { translated } from './errors.ts'
@@ -72,6 +76,10 @@ const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
   snapshots: ['findById'],
   issuances: ['findById', 'findByIdAcrossClubs', 'findByIds', 'findHeld', 'list', 'countByStatus', 'search'],
   credentials: ['findById', 'findByIssuance', 'findByIssuances', 'listRevokedIndexes'],
+  claims: ['listByIssuance'],
+  expiry: ['position', 'listIssuedAfter', 'listValidUntil', 'listNotices', 'listTemplatesWithReminders'],
+  shareViews: ['find'],
+  activity: ['weekly'],
   signingJobs: ['count', 'countBacklog'],
   statusLists: ['current', 'listByClub'],
   events: ['list', 'listBySubject'],
@@ -101,6 +109,10 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
   snapshots: createSnapshotStore,
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
+  claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
+  shareViews: createShareViewStore,
+  activity: createActivityStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

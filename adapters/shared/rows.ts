@@ -48,6 +48,7 @@ export const toTemplate = (row: SqlRow, requirements: Requirement[]): Achievemen
   courseEndAt: nullableStr(row.course_end_at),
   badgeDesignId: nullableNum(row.badge_design_id),
   certificateDesignId: nullableNum(row.certificate_design_id),
+  expiryReminders: json(row.expiry_reminders),
   issuedCount: num(row.issued_count),
   createdAt: num(row.created_at),
   updatedAt: num(row.updated_at),

@@ -8,7 +8,7 @@ import { num } from '../shared/sql-values.ts'
 const FIELDS =
   'name = ?, name_en = ?, type = ?, description = ?, description_en = ?, imprint_description = ?, imprint_description_en = ?, ' +
   'tag = ?, program = ?, co_issuers = ?, prefix = ?, course_begin_at = ?, course_end_at = ?, badge_design_id = ?, ' +
-  'certificate_design_id = ?, updated_at = ?'
+  'certificate_design_id = ?, expiry_reminders = ?, updated_at = ?'
 
 function fieldValues(t: Omit<AchievementTemplate, 'id' | 'requirements' | 'issuedCount'>): SqliteValue[] {
   return [
@@ -27,6 +27,7 @@ function fieldValues(t: Omit<AchievementTemplate, 'id' | 'requirements' | 'issue
     t.courseEndAt,
     t.badgeDesignId,
     t.certificateDesignId,
+    JSON.stringify(t.expiryReminders),
     t.updatedAt,
   ]
 }
@@ -62,8 +63,8 @@ export function createAchievementStore(db: Database): AchievementStore {
       const row = db.get(
         `INSERT INTO achievements (club, created_at, issued_count, name, name_en, type, description, description_en,
            imprint_description, imprint_description_en, tag, program, co_issuers, prefix, course_begin_at, course_end_at,
-           badge_design_id, certificate_design_id, updated_at)
-         VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+           badge_design_id, certificate_design_id, expiry_reminders, updated_at)
+         VALUES (?, ?, 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
         template.club,
         template.createdAt,
         ...fieldValues(template),

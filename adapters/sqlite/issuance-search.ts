@@ -19,6 +19,12 @@ export const STATUS: Record<IssuanceStatus, string> = {
   valid: `i.revoked_at IS NULL AND (i.valid_until IS NULL OR i.valid_until > ?) AND ${SIGNED}`,
 }
 
+/** The claimed issuances are where their first claims are: the club's, newest first, each joined to its issuance by key. */
+export const CLAIMED_SOURCE = 'issuance_claims AS w INDEXED BY issuance_claims_by_club CROSS JOIN issuances AS i ON i.seq = w.issuance_seq'
+
+/** The `claimed` filter on issuance `i`: one lookup of its first claim in the partial unique index. */
+export const CLAIMED = 'EXISTS (SELECT 1 FROM issuance_claims AS w WHERE w.issuance_id = i.id AND w.first = 1)'
+
 /** The pending issuances are where the queue is: the club's jobs, newest first, each joined to its issuance by key. */
 export const PENDING_SOURCE = 'signing_jobs AS j INDEXED BY signing_jobs_by_club CROSS JOIN issuances AS i ON i.seq = j.issuance_seq'
 
@@ -35,7 +41,7 @@ const CLUB_TEMPLATES = 'i.achievement_id IN (SELECT id FROM achievements WHERE c
  * template's whole index rather than the few rows of the partial one (docs/decisions/0039-issuance-search.md).
  */
 export function searchStatement(db: Database, club: string, query: IssuanceSearch): { sql: string; params: SqliteValue[] } | null {
-  const { limit, afterSequence, achievementId, status, now, recipient } = query
+  const { limit, afterSequence, achievementId, status, now, recipient, claimed = null, expiresBefore = null } = query
   const where: string[] = []
   const params: SqliteValue[] = []
   const add = (condition: string, ...values: SqliteValue[]) => {
@@ -73,6 +79,13 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
     add('i.club = ?', club)
     order = 'j.issuance_seq DESC'
     keyset = 'j.issuance_seq < ?'
+  } else if (claimed === true) {
+    source = CLAIMED_SOURCE
+    add('w.club = ?', club)
+    add('w.first = 1')
+    add('i.club = ?', club)
+    order = 'w.issuance_seq DESC'
+    keyset = 'w.issuance_seq < ?'
   } else {
     const byTemplate = achievementId !== null
     const index =
@@ -80,7 +93,7 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
         ? byTemplate
           ? 'issuances_revoked_by_template'
           : 'issuances_revoked'
-        : status === 'expired'
+        : status === 'expired' || expiresBefore !== null
           ? byTemplate
             ? 'issuances_expiring_by_template'
             : 'issuances_expiring'
@@ -92,6 +105,9 @@ export function searchStatement(db: Database, club: string, query: IssuanceSearc
   }
   if (achievementId !== null) add('i.achievement_id = ?', achievementId)
   if (status !== null) add(STATUS[status], ...(status === 'expired' || status === 'valid' ? [now] : []))
+  // Expiring soon: valid now (the status rule) and a validUntil before the bound, read from the expiring index.
+  if (expiresBefore !== null) add('i.revoked_at IS NULL AND i.valid_until IS NOT NULL AND i.valid_until <= ?', expiresBefore)
+  if (claimed !== null && source !== CLAIMED_SOURCE) add(claimed ? CLAIMED : `NOT ${CLAIMED}`)
   if (afterSequence !== null && keyset !== '') add(keyset, afterSequence)
   return { sql: `SELECT i.* FROM ${source} WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`, params: [...params, limit] }
 }

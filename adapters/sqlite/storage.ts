@@ -11,6 +11,10 @@ import { createDatabase, type Database } from './database.ts'
 import { createKeyRecordStore } from './keys.ts'
 import { createCredentialStore } from './credentials.ts'
 import { createReissueStore } from './reissues.ts'
+import { createIssuanceClaimStore } from './issuance-claims.ts'
+import { createExpiryStore } from './expiry.ts'
+import { createShareViewStore } from './share-views.ts'
+import { createActivityStore } from './activity.ts'
 import { createSigningJobStore } from './signing-jobs.ts'
 import { createDesignStore, createImageStore } from './designs.ts'
 import { createEventStore } from './events.ts'
@@ -41,6 +45,10 @@ const SQLITE_STORES: StoreFactories<[Database]> = {
   snapshots: createSnapshotStore,
   issuances: createIssuanceStore,
   credentials: createCredentialStore,
+  claims: createIssuanceClaimStore,
+  expiry: createExpiryStore,
+  shareViews: createShareViewStore,
+  activity: createActivityStore,
   signingJobs: createSigningJobStore,
   statusLists: createStatusListStore,
   events: createEventStore,

@@ -4,6 +4,7 @@ import { presentTemplate, type TemplateView } from './present.ts'
 import { requireClub } from '../clubs/require.ts'
 import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
 import { parseInput } from '../validation/parse-input.ts'
+import { startReminderSweeps } from '../issuances/expiry-sweep.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
 import type { TemplateDraft } from './draft.ts'
@@ -27,6 +28,7 @@ export async function insertTemplate(
       const club = await requireClub(tx, clubDomain)
       await checkDesignRefs(tx, clubDomain, { badge: draft.badgeDesignId, certificate: draft.certificateDesignId })
       const template = await tx.achievements.insert(newTemplate(clubDomain, draft, now))
+      await startReminderSweeps(tx, template.expiryReminders, now)
       return { club, template, badgeImage: await badgeImageOf(tx, template) }
     },
     { club: clubDomain },
@@ -58,6 +60,7 @@ export function newTemplate(club: string, draft: TemplateDraft, now: number): Ne
     courseEndAt: null,
     badgeDesignId: null,
     certificateDesignId: null,
+    expiryReminders: [],
     issuedCount: 0,
     createdAt: now,
     updatedAt: now,

@@ -32,6 +32,8 @@ export interface TemplateChanges {
   courseEndAt?: string | null | undefined
   badgeDesignId?: number | null | undefined
   certificateDesignId?: number | null | undefined
+  /** Replaces the whole list; `[]` removes every reminder. */
+  expiryReminders?: string[] | undefined
 }
 
 /** A template to create: rule 1, a name and a description. */

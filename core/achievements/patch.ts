@@ -5,6 +5,7 @@ import { requireClub } from '../clubs/require.ts'
 import { requireTemplate } from './require.ts'
 import { badgeImageOf, checkDesignRefs } from './design-refs.ts'
 import { parseInput } from '../validation/parse-input.ts'
+import { startReminderSweeps } from '../issuances/expiry-sweep.ts'
 import type { Club } from '../clubs/club.ts'
 import type { IssuerContext } from '../context.ts'
 import type { RequirementDraft, TemplateChanges } from './draft.ts'
@@ -29,6 +30,7 @@ export async function updateTemplate(
       const next = applyTemplateChanges(await requireTemplate(tx, clubDomain, id), changes, ctx.clock.now())
       await checkDesignRefs(tx, clubDomain, { badge: changes.badgeDesignId, certificate: changes.certificateDesignId })
       await tx.achievements.update(next)
+      await startReminderSweeps(tx, next.expiryReminders, ctx.clock.now())
       // Rule 5: the list is replaced as a whole, with new ids; `[]` deletes all.
       if (changes.requirements !== undefined) next.requirements = await tx.achievements.replaceRequirements(id, newRequirements(changes.requirements))
       return { club, template: next, badgeImage: await badgeImageOf(tx, next) }
@@ -57,6 +59,7 @@ export function applyTemplateChanges(current: AchievementTemplate, changes: Temp
     badgeDesignId: changes.badgeDesignId !== undefined ? changes.badgeDesignId : current.badgeDesignId,
     certificateDesignId: changes.certificateDesignId !== undefined ? changes.certificateDesignId : current.certificateDesignId,
     prefix: changes.prefix !== undefined ? changes.prefix : current.prefix,
+    expiryReminders: changes.expiryReminders ?? current.expiryReminders,
     courseBeginAt: changes.courseBeginAt !== undefined ? changes.courseBeginAt : current.courseBeginAt,
     courseEndAt: changes.courseEndAt !== undefined ? changes.courseEndAt : current.courseEndAt,
     updatedAt: now,

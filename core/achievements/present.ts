@@ -70,6 +70,11 @@ export const templateViewEntries = {
 export const templateViewSchema = v.object({
   ...templateViewEntries,
   criteria: v.object({ narrative: v.string(), requirements: v.array(requirementViewSchema) }),
+  /**
+   * Always on a template read. Not engraved, and not part of an issuance's `form` (the worker reads the
+   * live template, expiry-reminders.ts); optional because snapshots stored before it lack it.
+   */
+  expiryReminders: v.optional(v.array(v.string())),
 })
 export type TemplateView = v.InferOutput<typeof templateViewSchema>
 
@@ -114,6 +119,7 @@ export function presentTemplate(config: IssuerConfig, club: Club, template: Achi
     achievementBadgeDesignId: template.badgeDesignId,
     prefix: template.prefix,
     achievementCertificateDesignId: template.certificateDesignId,
+    expiryReminders: [...template.expiryReminders],
     image: badgeImage ? imageUrl(config, badgeImage) : null,
     issuedCount: template.issuedCount,
     createdAt: new Date(template.createdAt).toISOString(),

@@ -5,6 +5,7 @@ import { programInput, requirementList } from './requirement-input.ts'
 import { textChanges, textEntries } from './texts.ts'
 import { jsonObject } from '../validation/json-object.ts'
 import { requiredText } from '../validation/text.ts'
+import { expiryRemindersRule } from './expiry-reminders.ts'
 import type { TemplateChanges, TemplateDraft } from './draft.ts'
 
 /**
@@ -26,6 +27,7 @@ const writeEntries = {
   achievementBadgeDesignId: v.optional(designId),
   achievementCertificateDesignId: v.optional(designId),
   prefix: v.optional(v.nullable(prefixRule)),
+  expiryReminders: v.optional(expiryRemindersRule),
   // Read-only members of the read shape.
   image: ignored,
   id: ignored,
@@ -61,6 +63,7 @@ export function changesFromV2(body: TemplatePatchInput): TemplateChanges {
     prefix: body.prefix,
     badgeDesignId: body.achievementBadgeDesignId,
     certificateDesignId: body.achievementCertificateDesignId,
+    expiryReminders: body.expiryReminders,
   }
 }
 

@@ -82,6 +82,8 @@ export interface AchievementTemplate {
   courseEndAt: string | null
   badgeDesignId: number | null
   certificateDesignId: number | null
+  /** ISO 8601 durations before `validUntil` at which the recipient is reminded, longest first (expiry-reminders.ts); never engraved. */
+  expiryReminders: string[]
   /** Completed issuances: those whose credential exists. */
   issuedCount: number
   createdAt: number

@@ -1,5 +1,6 @@
 import { listEvents, type EventView } from '../events/list.ts'
 import type { IssuerContext } from '../context.ts'
+import { activityLines, weeklyActivity, type ActivityLine, type WeeklyActivity } from './activity.ts'
 
 /** The console's first page: the club at a glance (docs/admin-console.md § Overview). */
 export interface ClubOverview {
@@ -12,6 +13,10 @@ export interface ClubOverview {
   expired: number
   /** The club's latest events, newest first. */
   latestEvents: EventView[]
+  /** The same events in words: who, which template, what (activity.ts). */
+  latestActivity: ActivityLine[]
+  /** Issued, taken into a wallet and expiring, per week (activity.ts). */
+  weekly: WeeklyActivity
 }
 
 /** The overview of the session's club: only ever called with the club of the session. */
@@ -19,10 +24,11 @@ export async function readOverview(ctx: IssuerContext, club: string, latest = 10
   const found = await ctx.storage.clubs.findByDomain(club)
   if (!found) return null
   const now = ctx.clock.now()
-  const [templates, counts, events] = await Promise.all([
+  const [templates, counts, events, weekly] = await Promise.all([
     ctx.storage.achievements.countByClub(club),
     ctx.storage.issuances.countByStatus(club, now),
     listEvents(ctx, club, { limit: String(latest) }),
+    weeklyActivity(ctx, club),
   ])
   return {
     club: { domain: found.domain, name: found.name },
@@ -32,5 +38,7 @@ export async function readOverview(ctx: IssuerContext, club: string, latest = 10
     revoked: counts.revoked,
     expired: counts.expired,
     latestEvents: events.data,
+    latestActivity: await activityLines(ctx, club, events.data),
+    weekly,
   }
 }

@@ -10,6 +10,9 @@ export const EVENT_TYPES = [
   'issuance.notified',
   'issuance.notification_failed',
   'issuance.reissued',
+  'issuance.claimed',
+  'issuance.expiring',
+  'issuance.expired',
 ] as const
 
 export type EventType = (typeof EVENT_TYPES)[number]

@@ -3,6 +3,8 @@ import { CREDENTIAL_STATUSES, credentialStatus } from '../credentials/status.ts'
 import { jwtUrl, shareUrl, verifyUrl } from '../credentials/urls.ts'
 import { requirementViewSchema, templateViewEntries, type TemplateView } from '../achievements/present.ts'
 import { ISSUE_MODES } from './issuance.ts'
+import { claimsViewEntries, type ClaimsView } from './claims-view.ts'
+import { shareViewsViewEntries, type ShareViewsView } from './share-views-view.ts'
 import type { IssuerConfig } from '../config.ts'
 import type { CredentialRecord, Issuance } from './issuance.ts'
 import { reissueDetailEntries, type ReissueDetailFields } from '../reissues/present.ts'
@@ -49,6 +51,8 @@ export const issuanceDetailSchema = v.object({
   /** `null` until the credential exists. */
   credential: v.nullable(credentialPointerSchema),
   ...reissueDetailEntries,
+  ...claimsViewEntries,
+  ...shareViewsViewEntries,
 })
 export type IssuanceDetail = v.InferOutput<typeof issuanceDetailSchema>
 
@@ -94,8 +98,9 @@ export function presentIssuanceDetail(
   credential: CredentialRecord | null,
   now: number,
   reissue: ReissueDetailFields,
-): IssuanceDetail {
-  const { criteria, ...form } = snapshot
+): Omit<IssuanceDetail, keyof ClaimsView | keyof ShareViewsView> {
+  // `expiryReminders` is the live template's, never the form's (core/achievements/expiry-reminders.ts).
+  const { criteria, expiryReminders: _expiryReminders, ...form } = snapshot
   return {
     ...presentIssuanceItem(issuance, credential, now),
     revocationReason: issuance.revocationReason,

@@ -1,12 +1,15 @@
 import * as v from 'valibot'
 import { decodeJwt } from 'jose'
-import { ProblemError } from '../errors.ts'
+import { ProblemError, validationFailed, type FieldError } from '../errors.ts'
 import { parseListQuery, toPage, type ListQuery, type Page } from '../lists/cursor.ts'
 import { presentIssuanceDetail, presentIssuanceItem, type IssuanceDetail, type IssuanceItem } from './present.ts'
 import type { IssuerContext } from '../context.ts'
-import type { Stores } from '../ports/storage.ts'
+import type { KeysetPage, Stores } from '../ports/storage.ts'
+import { parseListFilters, type IssuanceListFilters } from './list-filters.ts'
 import type { Issuance } from './issuance.ts'
 import { reissueDetailFields } from '../reissues/present.ts'
+import { presentClaims } from './claims-view.ts'
+import { presentShareViews } from './share-views-view.ts'
 
 /** The club's issuance, or 404 `issuance-not-found` (also for another club's issuance). */
 export async function requireIssuance(stores: Stores, club: string, id: number): Promise<Issuance> {
@@ -20,7 +23,13 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
   const snapshot = await stores.snapshots.findById(issuance.snapshotId)
   const credential = await stores.credentials.findByIssuance(issuance.id)
   const reissue = await reissueDetailFields(stores, issuance, credential)
-  return presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now(), reissue)
+  const claims = await stores.claims.listByIssuance(issuance.id)
+  const views = credential ? await stores.shareViews.find(credential.id) : null
+  return {
+    ...presentIssuanceDetail(ctx.config, issuance, snapshot!.view, credential, ctx.clock.now(), reissue),
+    ...presentClaims(claims),
+    ...presentShareViews(views),
+  }
 }
 
 /** A template filter of a list: `null` when absent, `undefined` when it is not a template id. */
@@ -29,16 +38,43 @@ export function parseAchievementId(text: string | null | undefined): number | nu
   return /^[1-9]\d{0,14}$/.test(text) ? Number(text) : undefined
 }
 
-/** The club's issuances, newest first, optionally of one template (`achievementId`). */
-export async function listIssuances(ctx: IssuerContext, club: string, query: ListQuery & { achievementId?: string | null }): Promise<Page<IssuanceItem>> {
-  const page = parseListQuery('issuances', query)
-  const achievementId = parseAchievementId(query.achievementId)
-  if (achievementId === undefined) {
-    throw new ProblemError('validation-failed', { errors: [{ message: 'invalid-achievement-id', path: 'achievementId' }] })
+/**
+ * The club's issuances, newest first, optionally of one template (`achievementId`), of one status and
+ * taken into a wallet or not (`status`, `claimed`: list-filters.ts). Filtered, the page is the search's
+ * (`IssuanceStore.search`), whose index walks keep a filtered page's cost near an unfiltered one's.
+ */
+export async function listIssuances(
+  ctx: IssuerContext,
+  club: string,
+  query: ListQuery & IssuanceListFilters & { achievementId?: string | null },
+): Promise<Page<IssuanceItem>> {
+  const errors: FieldError[] = []
+  let page: KeysetPage = { limit: 0, beforeId: null }
+  try {
+    page = parseListQuery('issuances', query)
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error
+    errors.push(...(error.errors ?? []))
   }
+  const achievementId = parseAchievementId(query.achievementId)
+  if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
+  const { status, claimed } = parseListFilters(query, errors)
+  if (errors.length > 0) throw validationFailed(errors, 'The list parameters are not valid.')
+  const now = ctx.clock.now()
   // The cursor carries the sequence (issue order), never the id: ids are random (issuance-id.ts).
-  const rows = await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId })
-  return issuancePage(ctx, rows, page.limit, ctx.clock.now())
+  const rows =
+    status === null && claimed === null
+      ? await ctx.storage.issuances.list(club, { limit: page.limit + 1, beforeSequence: page.beforeId, achievementId: achievementId ?? null })
+      : await ctx.storage.issuances.search(club, {
+          limit: page.limit + 1,
+          afterSequence: page.beforeId,
+          achievementId: achievementId ?? null,
+          status,
+          claimed,
+          now,
+          recipient: null,
+        })
+  return issuancePage(ctx, rows, page.limit, now)
 }
 
 /**

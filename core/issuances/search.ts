@@ -2,7 +2,8 @@ import { ProblemError, validationFailed, type FieldError } from '../errors.ts'
 import { parseListQuery, type ListQuery, type Page } from '../lists/cursor.ts'
 import { characterCount } from '../validation/text.ts'
 import { issuancePage, parseAchievementId } from './read.ts'
-import { ISSUANCE_STATUSES, type IssuanceItem, type IssuanceStatus } from './present.ts'
+import type { IssuanceItem } from './present.ts'
+import { parseListFilters } from './list-filters.ts'
 import type { IssuerContext } from '../context.ts'
 import type { RecipientMatch } from '../ports/storage.ts'
 
@@ -25,7 +26,14 @@ export interface IssuanceSearchQuery extends ListQuery {
   q?: string | null
   /** Where `q` is looked for: `name` (a prefix, the default), `email` or `externalUserId` (whole). */
   by?: string | null
+  /** `true`: only the issuances a wallet has taken; `false`: only those none has (list-filters.ts). */
+  claimed?: string | null
+  /** `true`: only valid issuances that expire within `EXPIRING_SOON_DAYS` days. */
+  expiring?: string | null
 }
+
+/** What "expiring soon" means on the console's list (docs/admin-console.md § Issuances). */
+export const EXPIRING_SOON_DAYS = 30
 
 /**
  * The club's issuances by template, status and recipient, newest first (by name when searching a name),
@@ -43,8 +51,9 @@ export async function searchIssuances(ctx: IssuerContext, club: string, query: I
   }
   const achievementId = parseAchievementId(query.achievementId)
   if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
-  const status = query.status === undefined || query.status === null || query.status === '' ? null : query.status
-  if (status !== null && !(ISSUANCE_STATUSES as readonly string[]).includes(status)) errors.push({ message: 'unknown-status', path: 'status' })
+  const { status, claimed } = parseListFilters(query, errors)
+  const expiring = query.expiring === undefined || query.expiring === null || query.expiring === '' ? false : query.expiring
+  if (expiring !== false && expiring !== 'true') errors.push({ message: 'invalid-expiring', path: 'expiring' })
   const by = query.by === undefined || query.by === null || query.by === '' ? 'name' : query.by
   if (!(SEARCH_FIELDS as readonly string[]).includes(by)) errors.push({ message: 'unknown-search-field', path: 'by' })
   const term = (query.q ?? '').trim()
@@ -53,13 +62,20 @@ export async function searchIssuances(ctx: IssuerContext, club: string, query: I
 
   const recipient = term === '' ? null : ({ by, value: term } as RecipientMatch)
   const now = ctx.clock.now()
-  const rows = await ctx.storage.issuances.search(club, {
-    limit: page.limit + 1,
-    afterSequence: page.beforeId,
-    achievementId: achievementId ?? null,
-    status: status as IssuanceStatus | null,
-    now,
-    recipient,
-  })
+  const soon = expiring === 'true'
+  const rows =
+    // Expiring soon is valid now: another status asked beside it matches nothing.
+    soon && status !== null && status !== 'valid'
+      ? []
+      : await ctx.storage.issuances.search(club, {
+          limit: page.limit + 1,
+          afterSequence: page.beforeId,
+          achievementId: achievementId ?? null,
+          status: soon ? 'valid' : status,
+          now,
+          recipient,
+          claimed,
+          expiresBefore: soon ? now + EXPIRING_SOON_DAYS * 86_400_000 : null,
+        })
   return issuancePage(ctx, rows, page.limit, now)
 }

@@ -21,6 +21,7 @@ import type { NewWebhookDelivery, WebhookDelivery } from '../webhooks/webhook-de
 import type { ApiKeyRecord } from '../api-keys/api-key.ts'
 import type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow } from '../csv-uploads/csv-upload.ts'
 import type { ReissueStore } from '../reissues/reissue-store.ts'
+import type { IssuanceClaim } from '../issuances/issuance-claim.ts'
 
 // The records below live beside their feature; the port re-exports them, so that an adapter (and the
 // package root, which exports every type of this file) finds each record the stores take and return here.
@@ -31,6 +32,7 @@ export type { CsvFile, CsvUpload, CsvUploadProgress, CsvUploadRow }
 export type { ReissueStore }
 export type { ReissueRecord, IssuanceAmendment, CredentialVersion, SupersedeOutcome } from '../reissues/reissue-record.ts'
 export type { NewResendRequest, ResendRequest }
+export type { IssuanceClaim }
 
 /**
  * The storage port. Every method is async so that a network database fits behind it.
@@ -286,6 +288,16 @@ export interface IssuanceSearch {
   /** The time `expired` and `valid` are judged at (ms). */
   now: number
   recipient: RecipientMatch | null
+  /**
+   * Only issuances a wallet has taken (`true`: with a claim in `IssuanceClaimStore`) or not taken
+   * (`false`); both when `null` or absent.
+   */
+  claimed?: boolean | null
+  /**
+   * Only issuances that expire soon: `valid` at `now` and with a `validUntil` at or before this time (ms);
+   * all when `null` or absent. Read through the club's (or template's) index of issuances that can expire.
+   */
+  expiresBefore?: number | null
 }
 
 /** What `IssuanceStore.countByStatus` returns. */
@@ -406,6 +418,76 @@ export interface ResendStore {
    * for one request (workers on several nodes) exactly one MUST get `true`. An unknown id is `false`.
    */
   markMailed(id: number, mailedAt: number): Promise<boolean>
+}
+
+/** Wallets taking credentials (docs/api.md §2.6 `claims`, docs/decisions/0047-claims-and-expiry.md). */
+export interface IssuanceClaimStore {
+  /**
+   * Stores the claim. Returns `true` when it is the issuance's first claim, else `false`: of concurrent
+   * calls for one issuance, from any number of processes on the storage, exactly one MUST return `true`
+   * (a constraint, not a check), and every claim is stored.
+   */
+  record(claim: IssuanceClaim): Promise<boolean>
+  /** The issuance's claims, oldest first (`at`, then the order stored); `[]` when none. */
+  listByIssuance(issuanceId: number): Promise<IssuanceClaim[]>
+}
+
+/** Where a sweep of `ExpiryStore` has got to: the last issuance it passed, by `validUntil` (or none) and sequence. */
+export interface SweepPosition {
+  at: number
+  sequence: number
+}
+
+/**
+ * What the expiry sweeps read and write (core/issuances/expiry-sweep.ts, docs/decisions/0047-claims-and-expiry.md):
+ * positions shared by every node, the issuances due, and each notice recorded once.
+ */
+export interface ExpiryStore {
+  /** The named sweep's position; `null` before it first ran. */
+  position(sweep: string): Promise<SweepPosition | null>
+  /** Moves the named sweep to `position`, or keeps the one stored when that is further (by `at`, then `sequence`). */
+  advance(sweep: string, position: SweepPosition): Promise<void>
+  /** The issuances with a sequence above `afterSequence`, lowest first, at most `limit`, of every club. */
+  listIssuedAfter(afterSequence: number, limit: number): Promise<Issuance[]>
+  /**
+   * The issuances not revoked whose `validUntilOf(expiresAt)` (its `validUntil`) follows `after` (a later
+   * time, or the same time and a higher sequence) and is at or before `until`, ordered by that time then
+   * sequence, at most `limit`, of every club. MUST be read through an index in that order, so that a
+   * sweep costs what it finds, not the number of issuances stored.
+   */
+  listValidUntil(after: SweepPosition, until: number, limit: number): Promise<Issuance[]>
+  /**
+   * Records that the issuance got `notice` (`expired`, or a reminder's duration). Returns `true` when it
+   * is new, `false` when recorded already: of concurrent calls for one issuance and notice, from any
+   * number of processes, exactly one MUST return `true` (a constraint, not a check).
+   */
+  recordNotice(issuanceId: number, notice: string, at: number): Promise<boolean>
+  /** The notices the issuance got, oldest first; `[]` when none. */
+  listNotices(issuanceId: number): Promise<{ notice: string; at: number }[]>
+  /** Every club's templates that have expiry reminders, by id; `[]` when none. */
+  listTemplatesWithReminders(): Promise<{ id: number; club: string; expiryReminders: string[] }[]>
+}
+
+/** Share page views per credential (core/verification/share-view-counter.ts): a number, never who viewed. */
+export interface ShareViewStore {
+  /**
+   * Adds each count to the credential's stored views and keeps the later `lastViewedAt`. Each row MUST be
+   * one atomic statement: counts added at once from several processes all add up.
+   */
+  add(counts: { credentialId: string; views: number; lastViewedAt: number }[]): Promise<void>
+  /** The credential's views and last view (ms); `null` when never counted. */
+  find(credentialId: string): Promise<{ views: number; lastViewedAt: number } | null>
+}
+
+/** Weeks of a club's activity, for the console's overview chart (docs/admin-console.md § Overview). */
+export interface ActivityStore {
+  /**
+   * Per week `i` of `weeks`, the time range `[from + i·weekMs, from + (i+1)·weekMs)`: the club's issuances
+   * made in it (`createdAt`), first claims in it (`IssuanceClaimStore`), and issuances not revoked whose
+   * `validUntilOf(expiresAt)` falls in it. Arrays of `weeks` counts, zeros where none. MUST be read
+   * through indexes of those times, not by walking every issuance of the club.
+   */
+  weekly(club: string, from: number, weekMs: number, weeks: number): Promise<{ issued: number[]; claimed: number[]; expiring: number[] }>
 }
 
 export interface SigningJobStore {
@@ -584,6 +666,10 @@ export interface Stores {
   snapshots: SnapshotStore
   issuances: IssuanceStore
   credentials: CredentialStore
+  claims: IssuanceClaimStore
+  expiry: ExpiryStore
+  shareViews: ShareViewStore
+  activity: ActivityStore
   signingJobs: SigningJobStore
   statusLists: StatusListStore
   events: EventStore

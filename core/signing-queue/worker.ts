@@ -1,5 +1,6 @@
 import { dispatchOutbox } from '../notifications/dispatch.ts'
 import { mailRequestedResends } from '../issuances/notify.ts'
+import { sweepExpiry } from '../issuances/expiry-sweep.ts'
 import { provePendingCredentials } from './prove-pending.ts'
 import { claimPending, signClaimed, signPendingCredentials, storeSigned, type ClaimedJob, type SignedCredential } from './sign-pending.ts'
 import type { IssuerContext } from '../context.ts'
@@ -58,6 +59,7 @@ export function createWorker(
   let running: Promise<void> | null = null
   let stopping = false
   let lastPurge = 0
+  let lastSweep = -Infinity
   // A sibling loop: webhook attempts wait on receivers, which signing must not.
   const webhooks = createWebhookSender(ctx, { pollMs, onError })
 
@@ -85,11 +87,18 @@ export function createWorker(
       .finally(() => (proving = null))
   }
 
-  async function housekeeping(): Promise<number> {
+  async function housekeeping({ sweep = false } = {}): Promise<number> {
     // Resends asked for before their credential existed go to the outbox first, to be sent in this round.
     const resent = await mailRequestedResends(ctx)
-    const mailed = await dispatchOutbox(ctx)
     const now = ctx.clock.now()
+    // Expiry reminders and `issuance.expired` (core/issuances/expiry-sweep.ts) before the mail, so that a reminder goes out this round.
+    let swept = 0
+    if (sweep || now - lastSweep >= EXPIRY_SWEEP_MS) {
+      lastSweep = now
+      swept = await sweepExpiry(ctx)
+    }
+    const mailed = (await dispatchOutbox(ctx)) + swept
+    await ctx.shareViews.flush()
     if (now - lastPurge > 60_000) {
       lastPurge = now
       await ctx.storage.transaction(
@@ -159,8 +168,9 @@ export function createWorker(
       try {
         const busy = await step()
         if (!busy) startProofRound()
-        // A stop during the step: claim no mail round more (docs/shutdown.md).
-        const mailed = stopping ? 0 : await housekeeping()
+        // A stop during the step: claim no mail round more (docs/shutdown.md). A step that stored
+        // credentials sweeps at once, so that a reminder due at issue goes out with the credential.
+        const mailed = stopping ? 0 : await housekeeping({ sweep: busy })
         if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
         dropRounds()
@@ -215,7 +225,7 @@ export function createWorker(
       for (;;) {
         const busy = await step()
         const proved = busy ? 0 : await provePendingCredentials(ctx, proofBatchSize)
-        const mailed = await housekeeping()
+        const mailed = await housekeeping({ sweep: true })
         if (busy || proved > 0 || mailed > 0) continue
         if ((await ctx.storage.signingJobs.count()) === 0) {
           await webhooks.drain()
@@ -229,6 +239,12 @@ export function createWorker(
     isRunning: () => running !== null && !stopping,
   }
 }
+
+/**
+ * How often a running worker sweeps for expiry reminders and expired credentials: a notice may come
+ * this much after its time, and the sweeps' few indexed reads cost nothing at this pace.
+ */
+const EXPIRY_SWEEP_MS = 10_000
 
 /**
  * Credentials per proof round (docs/data-integrity.md § Signing): with the fast path a proof is about 0.4 ms

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { CredentialError } from '../errors.ts'
 import type { IssuerContext } from '../context.ts'
 import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
+import { recordClaim } from '../issuances/record-claim.ts'
 import { CREDENTIAL_CONFIGURATION_ID, LDP_VC_CONFIGURATION_ID } from './metadata.ts'
 import { redeemableCredential } from './redeemable-credential.ts'
 import { credentialIssuerId } from './urls.ts'
@@ -19,6 +20,8 @@ export type CredentialResponse = v.InferOutput<typeof credentialResponseSchema>
  * stored credential binds no holder key, and refusing a wallet that proves a key anyway would help nobody.
  * The offer names `ldp_vc` only once the proof is made (docs/api.md §11.5); a request for it before, or
  * for a credential signed before proofs, is `credential_request_denied` saying which.
+ * Each answer is recorded as a claim (core/issuances/record-claim.ts) before it leaves: a wallet that gets
+ * no answer retries, and a claim recorded for an answer lost on the way only tells staff one take too many.
  * Unknown members are ignored (§8.2). `readRequest` yields the parsed JSON request (or throws a
  * `CredentialError`); it is called after the token is verified. Refusals are `CredentialError`s with the codes of §8.3.1.2.
  */
@@ -38,7 +41,10 @@ export async function issueCredential(
   const configuration = checkRequest(await readRequest())
   const redeemable = await redeemableCredential(ctx, club, token.sub)
   if ('refusal' in redeemable) throw new CredentialError('credential_request_denied', redeemable.refusal)
-  if (configuration === CREDENTIAL_CONFIGURATION_ID) return { credentials: [{ credential: redeemable.credential.jwt }] }
+  if (configuration === CREDENTIAL_CONFIGURATION_ID) {
+    await recordClaim(ctx, redeemable.credential, 'oid4vci', 'jwt_vc_json')
+    return { credentials: [{ credential: redeemable.credential.jwt }] }
+  }
   const form = jsonLdFormOf(redeemable.credential)
   if (form.state === 'pending') {
     throw new CredentialError(
@@ -49,6 +55,7 @@ export async function issueCredential(
   if (form.state === 'none') {
     throw new CredentialError('credential_request_denied', `This credential was issued before JSON-LD forms existed: take ${CREDENTIAL_CONFIGURATION_ID}.`)
   }
+  await recordClaim(ctx, redeemable.credential, 'oid4vci', 'ldp_vc')
   return { credentials: [{ credential: form.credential }] }
 }
 

@@ -1,5 +1,6 @@
 import { ProblemError } from '../errors.ts'
 import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
+import { recordClaim } from '../issuances/record-claim.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import { didAuthenticationLoader } from './did-key.ts'
@@ -43,8 +44,8 @@ export const LCW_PRESENTATION_MAX_BYTES = 32 * 1024
  * proof (Ed25519Signature2020 by the holder's did:key for `authentication`) by the verifier, off the
  * main thread. A refused body is a failed attempt, recorded; after `MAX_FAILED_ATTEMPTS` the exchange is
  * used up. Last the one write of success, which makes the exchange used (`redeemOnce`, shared with
- * OID4VCI codes). The answer is the credential's JSON-LD form, as it is stored: the wallet's DID is not
- * written into it (see the doc).
+ * OID4VCI codes), then the claim (core/issuances/record-claim.ts). The answer is the credential's JSON-LD
+ * form, as it is stored: the wallet's DID is not written into it (see the doc).
  */
 export async function completeLcwExchange(
   ctx: IssuerContext,
@@ -77,6 +78,7 @@ export async function completeLcwExchange(
   }
   const form = readyForm(credential)
   if (!(await redeemOnce(ctx, attempts))) throw exchangeUsed()
+  await recordClaim(ctx, credential, 'lcw', 'ldp_vc')
   return form
 }
 

@@ -3,12 +3,13 @@ import { createIssuer, defaultUrls } from '../../index.ts'
 import { createPostgresStorage } from '../../adapters/postgres/index.ts'
 import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
 import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
+import { twoNodesExpirySuite } from '../conformance/two-nodes-expiry.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 import { postgresPerFile } from '../support/postgres-storage.ts'
 
 const postgres = postgresPerFile()
 
-twoNodesSuite({
+const options = {
   name: 'postgres (one database, two pools)',
   async open() {
     const first = await postgres.open()
@@ -25,4 +26,7 @@ twoNodesSuite({
       },
     }
   },
-})
+} satisfies Parameters<typeof twoNodesSuite>[0]
+
+twoNodesSuite(options)
+twoNodesExpirySuite(options)

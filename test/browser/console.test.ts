@@ -1,7 +1,9 @@
 /**
  * The staff console in chromium against the real server process, as a staff member uses it: the setup
  * link that `admin create` prints, the password, login, a template with a Korean name and a PNG design,
- * issuing to one recipient, revoking from the issuance's page and the share page saying so, logout.
+ * issuing to one recipient, revoking from the issuance's page and the share page saying so, logout;
+ * with the parts of docs/decisions/0047-claims-and-expiry.md: the template's expiry reminders, the issuance's wallets and views,
+ * the list's "not in a wallet yet" and "expiring within 30 days", the overview's activity in words and chart.
  * Every page visited is judged by axe-core and photographed (test/support/browser.ts). The second test
  * does the same with the keyboard alone and checks that each control it reaches shows its focus.
  */
@@ -107,8 +109,11 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await page.locator('#nameEn').fill('Korean badge test')
     await page.locator('#description').fill('브라우저에서 만든 템플릿입니다.')
     await page.locator('#requirement-0-url').fill('not a url')
+    await page.locator('#expiryReminders').fill('P30D, P2Y')
     await navigate(page, () => page.getByRole('button', { name: /Save/ }).click(), `${base}/templates/new`, 422)
     assert.match(await page.locator('#requirement-0-url-error').innerText(), /invalid-url/)
+    assert.match(await page.locator('#expiryReminders-error').innerText(), /reminder-too-long/)
+    await page.locator('#expiryReminders').fill('P7D, P30D')
     await look(page, 'templates-new-refused')
     await page.locator('#requirement-0-url').fill('https://chess.example/rules')
     await page.locator('#tag').fill('브라우저\nchromium')
@@ -116,6 +121,7 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await navigate(page, () => page.getByRole('button', { name: /Save/ }).click(), /\/admin\/templates\/\d+\?done=created$/)
     assert.equal(await page.locator('h1').innerText(), '한국어 배지 테스트')
     assert.equal(await page.locator('#achievementBadgeDesignId option:checked').innerText(), DESIGN)
+    assert.equal(await page.locator('#expiryReminders').inputValue(), 'P30D, P7D')
     await look(page, 'templates-edit')
     await navigate(
       page,
@@ -137,6 +143,8 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await page.locator('input[name=mode][value=none]').check()
     await navigate(page, () => page.getByRole('button', { name: /^발급 Issue$/ }).click(), /\/admin\/issuances\/\d+\?done=issued$/)
     await untilSigned(page)
+    assert.match(await page.locator('#claimed-at').innerText(), /아직 아님\s*Not yet/)
+    assert.equal(await page.locator('#share-views').innerText(), '0')
     await look(page, 'issuance-signed')
 
     // Reissue: a past date is refused beside its field; a new expiry with the template as it is now
@@ -191,6 +199,14 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     )
     assert.match(await page.locator('tbody tr').innerText(), /이서연[\s\S]*취소됨/)
     await look(page, 'issuances-list')
+    await page.getByRole('checkbox', { name: /Not in a wallet yet/ }).check()
+    await navigate(page, () => page.getByRole('button', { name: /Show/ }).click(), /\/admin\/issuances\?.*claimed=false/)
+    assert.match(await page.locator('tbody tr').innerText(), /이서연/)
+    await page.getByRole('checkbox', { name: /Expiring within 30 days/ }).check()
+    await navigate(page, () => page.getByRole('button', { name: /Show/ }).click(), /\/admin\/issuances\?.*expiring=true&claimed=false/)
+    assert.match(await page.locator('section.card p').last().innerText(), /No issuances match/)
+    await look(page, 'issuances-filtered')
+    await page.goto(`${base}/issuances`)
 
     await page.goto(`${base}/no-such-page`)
     await look(page, 'not-found')
@@ -205,6 +221,11 @@ describe('the staff console in chromium', { skip: noChromium }, () => {
     await look(page, 'share-revoked')
 
     await page.goBack()
+    await page.goto(`${base}/`)
+    assert.match(await page.locator('ul.activity').innerText(), /이서연 · 한국어 배지 테스트 · 발급 취소됨\s*Issuance revoked/)
+    assert.equal(await page.getByRole('img', { name: /Issued, taken into a wallet and expiring by week/ }).count(), 1)
+    assert.equal(await page.locator('#weekly-table tbody tr').count(), 8)
+    await look(page, 'overview-activity')
     await navigate(page, () => page.getByRole('button', { name: /Log out/ }).click(), `${base}/login`)
     await page.goto(`${base}/`)
     assert.equal(page.url(), `${base}/login`, 'signed out: the overview sends to login')

@@ -34,6 +34,9 @@ import { adminPasskeyCases } from './storage/admin-passkeys.cases.ts'
 import { csvUploadCases } from './storage/csv-uploads.cases.ts'
 import { walletExchangeAttemptCases } from './storage/wallet-exchange-attempts.cases.ts'
 import { reissueCases } from './storage/reissues.cases.ts'
+import { issuanceClaimCases } from './storage/issuance-claims.cases.ts'
+import { expiryCases } from './storage/expiry.cases.ts'
+import { activityCases, shareViewCases } from './storage/share-views.cases.ts'
 import type { OpenStorage, SkipList, StorageCases } from './storage/harness.ts'
 
 export type { OpenedStorage, OpenStorage, SkipList } from './storage/harness.ts'
@@ -67,6 +70,10 @@ const GROUPS: StorageCases[] = [
   csvUploadCases,
   walletExchangeAttemptCases,
   reissueCases,
+  issuanceClaimCases,
+  expiryCases,
+  shareViewCases,
+  activityCases,
 ]
 
 export interface StorageSuiteOptions {

@@ -3,10 +3,11 @@ import { join } from 'node:path'
 import { createIssuer, defaultUrls } from '../../index.ts'
 import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
 import { twoNodesSuite } from '../conformance/two-nodes.suite.ts'
+import { twoNodesExpirySuite } from '../conformance/two-nodes-expiry.suite.ts'
 import { MASTER_KEY } from '../support/core-issuer.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
-twoNodesSuite({
+const options = {
   name: 'sqlite (one file)',
   async open() {
     const dir = tempDir()
@@ -25,4 +26,7 @@ twoNodesSuite({
       },
     }
   },
-})
+} satisfies Parameters<typeof twoNodesSuite>[0]
+
+twoNodesSuite(options)
+twoNodesExpirySuite({ ...options, together: false })

@@ -28,6 +28,11 @@ export const CODE_WORDS: Record<string, Words> = {
   'unknown-type': { ko: '알 수 없는 종류입니다.', en: 'Unknown type.' },
   'unknown-requirement-type': { ko: '알 수 없는 요건 종류입니다.', en: 'Unknown requirement type.' },
   'design-kind-mismatch': { ko: '이 종류의 디자인이 아닙니다.', en: 'Not a design of this kind.' },
+  'invalid-duration': { ko: 'ISO 8601 기간이어야 합니다 (예: P30D, P1W, PT12H).', en: 'Must be an ISO 8601 duration (P30D, P1W, PT12H).' },
+  'reminder-too-short': { ko: '알림은 1분 이상 전이어야 합니다.', en: 'A reminder is at least one minute before.' },
+  'reminder-too-long': { ko: '알림은 1년 이내여야 합니다.', en: 'A reminder is at most one year before.' },
+  'too-many-reminders': { ko: '알림은 3개까지입니다.', en: 'At most 3 reminders.' },
+  'duplicate-reminder': { ko: '같은 기간이 두 번 있습니다.', en: 'The same duration twice.' },
   ...DESIGN_CODE_WORDS,
 }
 const OTHER_CODE: Words = { ko: '올바른 값이 아닙니다.', en: 'Not a valid value.' }

@@ -68,6 +68,9 @@ export const EVENT_WORDS: Record<string, Words> = {
   'webhook.disabled': { ko: '웹훅 꺼짐', en: 'Webhook disabled' },
   'issuance.notified': { ko: '메일 보냄', en: 'Mail sent' },
   'issuance.notification_failed': { ko: '메일 보내지 못함', en: 'Mail failed' },
+  'issuance.claimed': { ko: '지갑에 담음', en: 'Taken into a wallet' },
+  'issuance.expiring': { ko: '만료 알림 보냄', en: 'Expiry reminder sent' },
+  'issuance.expired': { ko: '만료됨', en: 'Expired' },
 }
 
 export const eventType = (type: string) => html`<code>${type}</code>${EVENT_WORDS[type] ? html` ${both(EVENT_WORDS[type])}` : null}`

@@ -6,6 +6,7 @@ import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../../core
 import type { Page } from '../../../core/lists/cursor.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
 import { reissueFormOf, reissueSection, renewSection, versionsSection, type ReissueFormState } from './reissue-section.ts'
+import { walletSection } from './issuance-wallet-section.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
@@ -31,6 +32,10 @@ export interface IssuanceFilters {
   /** The search term as typed (trimmed): personal data, kept in the page and its links only. */
   q: string
   by: SearchField
+  /** Only valid issuances expiring within 30 days (core/issuances/search.ts `EXPIRING_SOON_DAYS`). */
+  expiring: boolean
+  /** Only issuances no wallet has taken yet. */
+  notClaimed: boolean
 }
 
 const SEARCH_FIELD_WORDS: Record<SearchField, Words> = {
@@ -49,6 +54,8 @@ function listHref(base: string, filters: IssuanceFilters, cursor: string | null)
   }
   if (filters.status !== null) query.set('status', filters.status)
   if (filters.achievementId !== null) query.set('achievementId', String(filters.achievementId))
+  if (filters.expiring) query.set('expiring', 'true')
+  if (filters.notClaimed) query.set('claimed', 'false')
   if (cursor !== null) query.set('cursor', cursor)
   const text = query.toString()
   return `${base}/issuances${text ? `?${text}` : ''}`
@@ -118,13 +125,18 @@ ${error('status')}
 ${templates.map((template) => html`<option value="${String(template.id)}"${template.id === filters.achievementId ? html` selected` : null}>${template.name}</option>`)}
 </select>
 </div>
+<fieldset class="checks">
+<legend>${both({ ko: '더 좁히기', en: 'Narrow down' })}</legend>
+<label class="check"><input type="checkbox" name="expiring" value="true"${filters.expiring ? html` checked` : null}> ${both({ ko: '30일 안에 만료', en: 'Expiring within 30 days' })}</label>
+<label class="check"><input type="checkbox" name="claimed" value="false"${filters.notClaimed ? html` checked` : null}> ${both({ ko: '아직 지갑에 없음', en: 'Not in a wallet yet' })}</label>
+</fieldset>
 <button type="submit">보기 <span lang="en">Show</span></button>
 </form>
 ${searching && filters.by === 'name' ? html`<p class="hint">${both({ ko: '이름순, 같은 이름은 최신순입니다.', en: 'By name; the same name newest first.' })}</p>` : null}
 ${
   page.data.length === 0
     ? html`<p>${
-        searching || filters.status !== null || filters.achievementId !== null
+        searching || filters.status !== null || filters.achievementId !== null || filters.expiring || filters.notClaimed
           ? both({ ko: '조건에 맞는 발급 내역이 없습니다.', en: 'No issuances match.' })
           : both({ ko: '발급 내역이 없습니다.', en: 'No issuances.' })
       }</p>`
@@ -211,6 +223,7 @@ ${row({ ko: '취소', en: 'Revoked' }, when(detail.revokedAt))}
 ${detail.revocationReason !== null ? row({ ko: '취소 사유', en: 'Reason' }, detail.revocationReason) : null}
 </dl>
 </section>
+${walletSection(detail)}
 ${credential ? links(credential, `${issuancePath(base, detail.id)}/file`) : html`<section class="card"><p>${both({ ko: '아직 서명되지 않았습니다. 서명되면 링크가 나타납니다.', en: 'Not signed yet: the links appear once it is.' })}</p></section>`}
 ${versionsSection(base, detail)}
 ${detail.status === 'revoked' ? null : reissueSection(`${issuancePath(base, detail.id)}/reissue`, session, reissue)}

@@ -67,6 +67,9 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
         status: query.get('status') || null,
         q: query.get('q'),
         by: query.get('by') || null,
+        // The boxes send one value each when ticked; any other value is refused by the search like a bad status.
+        expiring: query.get('expiring') || null,
+        claimed: query.get('claimed') || null,
       }
       // The filter's choices: the club's newest 100 templates (a club has tens); an older one still filters by its id.
       const templates = (await issuer.achievements.list(session.club, { limit: '100' })).data
@@ -75,6 +78,8 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
         status: (ISSUANCE_STATUSES as readonly string[]).includes(sent.status ?? '') ? (sent.status as IssuanceStatus) : null,
         q: (sent.q ?? '').trim(),
         by: (SEARCH_FIELDS as readonly string[]).includes(sent.by ?? '') ? (sent.by as SearchField) : 'name',
+        expiring: sent.expiring === 'true',
+        notClaimed: sent.claimed === 'false',
       }
       // Another club's template is not found, as an unknown id is (docs/admin-console.md § Issuances): a
       // filter that answered an empty list would tell that the id exists elsewhere and hide the mistake.
@@ -87,7 +92,7 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
         if (!isProblem(error, 'validation-failed')) throw error
         const refused = new Map((error.errors ?? []).map(({ message, path }) => [path, message]))
         // A cursor or template id that is not one of this list's: no form makes those.
-        if (refused.has('cursor') || refused.has('achievementId')) return notFound(session)
+        if (refused.has('cursor') || refused.has('achievementId') || refused.has('expiring') || refused.has('claimed')) return notFound(session)
         const errors = new Map([...refused].flatMap(([path, code]) => (FILTER_WORDS[`${path} ${code}`] ? [[path, FILTER_WORDS[`${path} ${code}`]!]] : [])))
         const empty = { data: [], meta: { nextCursor: null } }
         return htmlResponse(issuanceListPage(base, session, { page: empty, templates, filters, errors }), 422)

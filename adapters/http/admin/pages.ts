@@ -139,7 +139,8 @@ const COUNTS: [keyof Pick<ClubOverview, 'templates' | 'issued' | 'pending' | 're
   ['expired', { ko: '만료', en: 'Expired' }],
 ]
 
-export function overviewPage(base: string, session: ConsoleSession, overview: ClubOverview, done: Words | null = null): string {
+/** `activity`: the recent activity in words and the weekly chart, drawn beside (overview-activity.ts, activity-chart.ts). */
+export function overviewPage(base: string, session: ConsoleSession, overview: ClubOverview, activity: Markup, done: Words | null = null): string {
   return consoleDocument(
     base,
     { ko: '개요', en: 'Overview' },
@@ -150,20 +151,7 @@ ${done ? html`<p class="done" role="status">${both(done)}</p>` : null}
 ${COUNTS.map(([key, words]) => html`<div><dt>${both(words)}</dt><dd id="count-${key}">${overview[key]}</dd></div>`)}
 </dl>
 </section>
-<section class="card">
-<h2>최근 이벤트 <span lang="en">Latest events</span></h2>
-${
-  overview.latestEvents.length === 0
-    ? html`<p>아직 이벤트가 없습니다. <span lang="en">No events yet.</span></p>`
-    : html`<table>
-<thead><tr><th scope="col">시각 <span lang="en">When</span></th><th scope="col">종류 <span lang="en">Type</span></th><th scope="col">대상 <span lang="en">Subject</span></th></tr></thead>
-<tbody>
-${overview.latestEvents.map((event) => html`<tr><td>${event.occurredAt}</td><td>${event.type}</td><td>${event.subject.type} ${event.subject.id}</td></tr>`)}
-</tbody>
-</table>`
-}
-<p><a href="${base}/events">모든 이벤트 <span lang="en">All events</span></a></p>
-</section>`,
+${activity}`,
     session,
   )
 }

@@ -54,4 +54,9 @@ header :focus-visible{outline-color:#fff}
 .skip{position:absolute;left:.75rem;top:-4rem;z-index:1;padding:.5rem .9rem;border-radius:8px;background:#fff;color:#1849a9;font-weight:600}
 .skip:focus{top:.75rem}
 main:focus{outline:none}
+svg.chart{display:block;width:100%;height:auto;max-width:40rem}
+ul.legend{display:flex;flex-wrap:wrap;gap:1rem;list-style:none;padding:0;margin:.25rem 0}
+ul.activity{list-style:none;padding:0}
+ul.activity li{padding:.3rem 0;border-bottom:1px solid #e6e9ef}
+fieldset.checks{border:0;padding:0;margin:.5rem 0}
 `.trim()

@@ -11,6 +11,9 @@ import { PASSKEY_JS } from './passkey-script.ts'
 import { addPasskeyRoutes } from './passkeys.ts'
 import { addAccountRoutes } from './account.ts'
 import { INVALID_LOGIN, loginPage, messagePage, overviewPage, setupPage, type Words } from './pages.ts'
+import { activityList } from './overview-activity.ts'
+import { activityChart } from './activity-chart.ts'
+import { html } from '../share-page/html.ts'
 import type { CoreIssuer } from '../../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
@@ -153,7 +156,7 @@ export function createAdminSurface(issuer: CoreIssuer, { onError }: { onError: (
       const overview = await admins.overview(session)
       if (!overview) return page(404, NOT_FOUND, session)
       const done = new URL(request.url).searchParams.get('setup') === 'done' ? SIGNED_IN_AT_SETUP : null
-      return htmlResponse(overviewPage(base, session, overview, done))
+      return htmlResponse(overviewPage(base, session, overview, html`${activityList(base, overview.latestActivity)}${activityChart(overview.weekly)}`, done))
     }),
   )
 

@@ -23,6 +23,8 @@ export interface TemplateFormValues {
   imprintDescriptionEn: string
   tag: string
   prefix: string
+  /** Durations separated by commas or spaces (`P30D, P7D`). */
+  expiryReminders: string
   achievementBadgeDesignId: string
   achievementCertificateDesignId: string
   programName: string
@@ -46,6 +48,7 @@ export const emptyForm = (): TemplateFormValues => ({
   imprintDescriptionEn: '',
   tag: '',
   prefix: '',
+  expiryReminders: '',
   achievementBadgeDesignId: '',
   achievementCertificateDesignId: '',
   programName: '',
@@ -67,6 +70,7 @@ export function formOfTemplate(template: TemplateView): TemplateFormValues {
     imprintDescriptionEn: template.imprintDescriptionEn ?? '',
     tag: template.tag.join('\n'),
     prefix: template.prefix ?? '',
+    expiryReminders: (template.expiryReminders ?? []).join(', '),
     achievementBadgeDesignId: template.achievementBadgeDesignId === null ? '' : String(template.achievementBadgeDesignId),
     achievementCertificateDesignId: template.achievementCertificateDesignId === null ? '' : String(template.achievementCertificateDesignId),
     programName: template.program?.name ?? '',
@@ -103,6 +107,7 @@ export function formOfPost(form: URLSearchParams): TemplateFormValues {
     imprintDescriptionEn: lines(text('imprintDescriptionEn')),
     tag: lines(text('tag')),
     prefix: text('prefix'),
+    expiryReminders: text('expiryReminders'),
     achievementBadgeDesignId: text('achievementBadgeDesignId'),
     achievementCertificateDesignId: text('achievementCertificateDesignId'),
     programName: text('programName'),
@@ -152,6 +157,7 @@ export function bodyOfForm(values: TemplateFormValues, { hasDesigns }: { hasDesi
       })),
     },
     prefix: values.prefix,
+    expiryReminders: values.expiryReminders.split(/[\s,]+/).filter((duration) => duration !== ''),
     ...(program === undefined ? {} : { program }),
     ...(hasDesigns
       ? {
@@ -172,6 +178,7 @@ export function fieldOfPath(path: string): string | null {
   if (requirement) return `requirement.${requirement[1]}.${requirement[2] ?? 'description'}`
   if (path === 'criteria.requirements' || path === 'criteria') return 'requirements'
   if (path.startsWith('tag')) return 'tag'
+  if (path.startsWith('expiryReminders')) return 'expiryReminders'
   const program = /^program\.(name|url|isPublic)$/.exec(path)
   if (program) return { name: 'programName', url: 'programUrl', isPublic: 'programPublic' }[program[1] as 'name' | 'url' | 'isPublic']
   if (path === 'program') return 'programName'

@@ -171,6 +171,15 @@ ${input('prefix', values.prefix, {
   hint: { ko: '영문자 5자까지 (예: CHESS → CHESS-000123)', en: 'Up to 5 letters (CHESS gives CHESS-000123)' },
   errors,
 })}
+<h2>${both({ ko: '만료 알림', en: 'Expiry reminders' })}</h2>
+${input('expiryReminders', values.expiryReminders, {
+  label: { ko: '만료 전 알림', en: 'Remind before expiry' },
+  hint: {
+    ko: '만료일이 있는 발급에 보낼 알림, ISO 8601 기간 3개까지, 쉼표로 구분 (예: P30D, P7D). 1분~1년.',
+    en: 'Mail recipients of an expiring issuance this long before: up to 3 ISO 8601 durations, comma-separated (P30D, P7D). One minute to one year.',
+  },
+  errors,
+})}
 <button type="submit">저장 <span lang="en">Save</span></button>
 </form>
 </section>

@@ -19,8 +19,9 @@ export async function revoke({ issuer, request, club, principal }: ScopedCall): 
 }
 
 export async function listIssuances({ issuer, request, club }: ScopedCall): Promise<Response> {
-  const achievementId = new URL(request.url).searchParams.get('achievementId')
-  return json(await issuer.issuances.list(club, { ...listQuery(request), achievementId }))
+  const search = new URL(request.url).searchParams
+  const filters = { achievementId: search.get('achievementId'), status: search.get('status'), claimed: search.get('claimed') }
+  return json(await issuer.issuances.list(club, { ...listQuery(request), ...filters }))
 }
 
 export async function readIssuance({ issuer, request, club }: ScopedCall): Promise<Response> {

@@ -86,6 +86,8 @@ export function createShareSurface(issuer: CoreIssuer, { onError }: { onError: (
   router.get(paths[0]!, async (request: IRequest, club: string) => {
     const found = await view(request, club)
     if (!found) return errorPage(NO_SUCH_CREDENTIAL)
+    // In memory only: the count reaches the storage in a batch (core/verification/share-view-counter.ts).
+    issuer.verification.countShareView(found.credentialId, request.headers.get('user-agent'))
     return htmlResponse(renderSharePage(found, { qr: qrDataUri(found.urls.share), walletQr: qrDataUri(found.urls.walletOffer), now: found.checkedAt }))
   })
 

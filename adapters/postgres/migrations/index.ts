@@ -11,6 +11,7 @@ import adminPasskeys from './0010_admin_passkeys.ts'
 import csvFiles from './0011_csv_files.ts'
 import reissues from './0012_reissues.ts'
 import issuanceResends from './0013_issuance_resends.ts'
+import claimsAndExpiry from './0014_claims_and_expiry.ts'
 
 /**
  * Schema migrations in order, each recorded in the `migrations` table of the schema. Append only: a
@@ -31,4 +32,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 11, name: 'csv_files', sql: csvFiles },
   { version: 12, name: 'reissues', sql: reissues },
   { version: 13, name: 'issuance_resends', sql: issuanceResends },
+  { version: 14, name: 'claims_and_expiry', sql: claimsAndExpiry },
 ]

@@ -18,6 +18,7 @@ import adminPasskeys from './0017_admin_passkeys.ts'
 import csvFiles from './0018_csv_files.ts'
 import reissues from './0019_reissues.ts'
 import issuanceResends from './0020_issuance_resends.ts'
+import claimsAndExpiry from './0021_claims_and_expiry.ts'
 
 /**
  * Schema migrations in order; `version` is stored in `PRAGMA user_version`. Append only: a migration
@@ -45,4 +46,5 @@ export const MIGRATIONS: { version: number; name: string; sql: string }[] = [
   { version: 18, name: 'csv_files', sql: csvFiles },
   { version: 19, name: 'reissues', sql: reissues },
   { version: 20, name: 'issuance_resends', sql: issuanceResends },
+  { version: 21, name: 'claims_and_expiry', sql: claimsAndExpiry },
 ]

@@ -28,6 +28,7 @@ function aNewTemplate(overrides: Partial<NewAchievementTemplate> = {}): NewAchie
     courseEndAt: null,
     badgeDesignId: 3,
     certificateDesignId: null,
+    expiryReminders: ['P30D', 'PT12H'],
     createdAt: 1_900_000_000_000,
     updatedAt: 1_900_000_000_500,
     ...overrides,

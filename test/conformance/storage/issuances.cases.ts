@@ -31,6 +31,7 @@ export function aNewTemplate(overrides: Partial<NewAchievementTemplate> = {}): N
     courseEndAt: null,
     badgeDesignId: null,
     certificateDesignId: null,
+    expiryReminders: [],
     createdAt: 1_900_000_000_000,
     updatedAt: 1_900_000_000_000,
     ...overrides,
