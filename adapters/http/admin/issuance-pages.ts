@@ -5,7 +5,7 @@ import type { TemplateView } from '../../../core/achievements/present.ts'
 import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../../core/issuances/present.ts'
 import type { Page } from '../../../core/lists/cursor.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../../core/issuances/search.ts'
-import { reissueFormOf, reissueSection, renewSection, versionsSection, type ReissueFormState } from './reissue-section.ts'
+import { reissueFormOf, reissueSection, renewFieldset, versionsSection, type ReissueFormState } from './reissue-section.ts'
 import { walletSection } from './issuance-wallet-section.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
@@ -149,8 +149,7 @@ ${rows}
 }
 ${page.meta.nextCursor ? html`<p><a href="${listHref(base, filters, page.meta.nextCursor)}">다음 <span lang="en">Next</span></a></p>` : null}
 </section>
-${page.data.length > 0 ? bulkForm(base, session, filters) : null}
-${renewSection(`${base}/issuances/renew`, session, page.data)}`,
+${page.data.length > 0 ? bulkForm(base, session, filters) : null}`,
     session,
   )
 }
@@ -169,7 +168,7 @@ function pickBox(item: IssuanceItem): Markup | null {
 function bulkForm(base: string, session: ConsoleSession, filters: IssuanceFilters): Markup {
   const kept = (name: string, value: string | null) => (value === null || value === '' ? null : html`<input type="hidden" name="${name}" value="${value}">`)
   return html`<section class="card">
-<h2>${both({ ko: '여러 발급 취소', en: 'Revoke several' })}</h2>
+<h2>${both({ ko: '선택한 발급 취소·갱신', en: 'Revoke or renew several' })}</h2>
 <form id="bulk" method="post" action="${base}/issuances/revoke">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 ${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept('status', filters.status)}${kept('achievementId', filters.achievementId === null ? null : String(filters.achievementId))}
@@ -179,6 +178,7 @@ ${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept
 <label class="check"><input type="radio" name="scope" value="filter"> ${both({ ko: '현재 조건의 모든 발급 (1,000개까지)', en: 'Every issuance of this filter (up to 1,000)' })}</label>
 </fieldset>
 <button type="submit">취소할 발급 확인 <span lang="en">Review the revocation</span></button>
+${renewFieldset(`${base}/issuances/renew`)}
 </form>
 </section>`
 }

@@ -1,7 +1,7 @@
 import { html, type Markup } from '../share-page/html.ts'
 import type { Words } from './pages.ts'
 import type { ConsoleSession } from '../../../core/admins/sessions.ts'
-import type { IssuanceDetail, IssuanceItem } from '../../../core/issuances/present.ts'
+import type { IssuanceDetail } from '../../../core/issuances/present.ts'
 
 const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
@@ -101,30 +101,20 @@ ${error('reason')}
 }
 
 /**
- * Renewing the rows of the list page with one new expiry (docs/admin-console.md § Reissue): a small form of
- * its own, each row a checkbox, one confirmation, no script.
+ * Renewing the rows chosen in the list's one bulk form (issuance-pages.ts `bulkForm`), beside revoking
+ * them: one new expiry for each, one ticked box, submitted to `action` by its own button. Neither field
+ * is `required`, so that the form's revoke button still submits without them; the route renews nothing
+ * without both.
  */
-export function renewSection(action: string, session: ConsoleSession, rows: IssuanceItem[]): Markup {
-  const renewable = rows.filter((row) => row.status !== 'revoked')
-  if (renewable.length === 0) return html``
-  return html`<section class="card">
-<h2>${both({ ko: '갱신', en: 'Renew' })}</h2>
-<form method="post" action="${action}">
-<input type="hidden" name="csrf" value="${session.csrfToken}">
-<fieldset>
-<legend>${both({ ko: '갱신할 발급', en: 'Issuances to renew' })}</legend>
-${renewable.map(
-  (row) =>
-    html`<label class="check"><input type="checkbox" name="issuanceId" value="${String(row.id)}"> ${row.recipient.name} <span class="en">${row.recipient.email}</span></label>`,
-)}
-</fieldset>
+export function renewFieldset(action: string): Markup {
+  return html`<fieldset>
+<legend>${both({ ko: '선택한 행 갱신', en: 'Renew the rows chosen above' })}</legend>
 <label for="renew-expires">${both({ ko: '새 만료일 (YYYY-MM-DD)', en: 'New expiry date (YYYY-MM-DD)' })}</label>
-<input id="renew-expires" name="expiresOn" inputmode="numeric" pattern="\\d{4}-\\d{2}-\\d{2}" maxlength="10" autocomplete="off" required>
-<label class="check"><input type="checkbox" name="confirm" value="yes" required> ${both({
+<input id="renew-expires" name="expiresOn" inputmode="numeric" maxlength="10" autocomplete="off">
+<label class="check"><input type="checkbox" name="renewConfirm" value="yes"> ${both({
     ko: '선택한 발급마다 새 버전이 서명됩니다.',
     en: 'Each chosen issuance gets a new version.',
   })}</label>
-<button type="submit">갱신하기 <span lang="en">Renew</span></button>
-</form>
-</section>`
+<button type="submit" formaction="${action}">갱신하기 <span lang="en">Renew</span></button>
+</fieldset>`
 }

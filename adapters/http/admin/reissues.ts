@@ -74,13 +74,13 @@ export function addReissueRoutes(router: RouterType, frame: ConsoleFrame): void 
     if (checked instanceof Response) return checked
     const { session, form } = checked
     const ids = form
-      .getAll('issuanceId')
+      .getAll('id')
       .filter((value) => /^[1-9]\d{0,15}$/.test(value))
       .slice(0, MAX_REISSUE_IDS)
       .map(Number)
     const expiresOn = (form.get('expiresOn') ?? '').trim()
     // Without a row, a date or the confirmation nothing is renewed: back to the list, which says nothing happened.
-    if (ids.length === 0 || expiresOn === '' || form.get('confirm') !== 'yes') return seeOther(`${base}/issuances?done=not-renewed`)
+    if (ids.length === 0 || expiresOn === '' || form.get('renewConfirm') !== 'yes') return seeOther(`${base}/issuances?done=not-renewed`)
     try {
       const { result } = await issuer.issuances.reissueMany(session.club, { issuanceIds: ids, expiresAt: expiryOf(expiresOn) })
       return seeOther(`${base}/issuances?done=renewed&count=${result.summary.ok}`)
