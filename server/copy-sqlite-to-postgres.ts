@@ -39,6 +39,8 @@ export async function copySqliteToPostgres(source: SqliteDriver, sql: Sql, schem
   if (missing.length > 0) throw new CopyRefused(`the PostgreSQL schema has no table ${missing.join(', ')}: are both at the newest migration?`)
 
   return sql.begin(async (tx) => {
+    // The expiry sweeps' positions are seeded by the migration itself; the copied deployment's own replace them.
+    await (tx as unknown as Sql).unsafe(`DELETE FROM ${quote(schema)}.${quote('expiry_sweeps')}`)
     for (const table of sourceTables) {
       const n = await countRows(tx as unknown as Sql, schema, table)
       if (n > 0) throw new CopyRefused(`the PostgreSQL table ${table} holds rows already: copy only into an empty database`)
@@ -92,14 +94,32 @@ async function columnsOf(sql: Sql, schema: string): Promise<Map<string, TargetCo
 }
 
 async function copyTable(source: SqliteDriver, sql: Sql, schema: string, table: string, target: TargetColumn[]): Promise<void> {
-  const sourceNames = new Set((source.prepare(`SELECT name FROM pragma_table_info(?)`).all(table) as { name: string }[]).map((row) => row.name))
+  const sourceColumns = source.prepare(`SELECT name, pk FROM pragma_table_info(?)`).all(table) as { name: string; pk: number }[]
+  const sourceNames = new Set(sourceColumns.map((row) => row.name))
   const columns = target.filter((column) => sourceNames.has(column.name))
   const list = columns.map((column) => quote(column.name)).join(', ')
-  const read = source.prepare(`SELECT rowid AS "__rowid", * FROM ${quote(table)} WHERE rowid > ? ORDER BY rowid LIMIT ${ROWS_PER_STATEMENT}`)
-  for (let after = 0; ;) {
-    const rows = read.all(after)
+  // Pages walk the rowid, or the primary key of a table WITHOUT ROWID, so that each page costs the same.
+  const withoutRowid = Boolean(
+    (source.prepare(`SELECT sql FROM sqlite_master WHERE name = ?`).get(table)?.sql as string | undefined)?.match(/WITHOUT\s+ROWID/i),
+  )
+  const key = withoutRowid
+    ? sourceColumns
+        .filter((column) => column.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((column) => quote(column.name))
+    : ['rowid']
+  const tuple = `(${key.join(', ')})`
+  const first = source.prepare(
+    `SELECT ${key.map((k, i) => `${k} AS "__k${i}"`).join(', ')}, * FROM ${quote(table)} ORDER BY ${key.join(', ')} LIMIT ${ROWS_PER_STATEMENT}`,
+  )
+  const next = source.prepare(
+    `SELECT ${key.map((k, i) => `${k} AS "__k${i}"`).join(', ')}, * FROM ${quote(table)} WHERE ${tuple} > (${key.map(() => '?').join(', ')}) ORDER BY ${key.join(', ')} LIMIT ${ROWS_PER_STATEMENT}`,
+  )
+  for (let after: SqliteValue[] | null = null; ;) {
+    const rows: Record<string, SqliteValue>[] = after === null ? first.all() : next.all(...after)
     if (rows.length === 0) return
-    after = Number(rows[rows.length - 1]!.__rowid)
+    const last: Record<string, SqliteValue> = rows[rows.length - 1]!
+    after = key.map((_, i) => last[`__k${i}`] ?? null)
     const records = rows.map((row) => Object.fromEntries(columns.map((column) => [column.name, toJsonValue(row[column.name] ?? null, column.type)])))
     await sql.unsafe(
       // OVERRIDING SYSTEM VALUE: identity columns take the copied ids, not new ones.
