@@ -147,6 +147,15 @@ describe('staff console: resend and bulk revoke', () => {
     assert.match(page, /발급 3개 취소/)
     const hidden = [...page.matchAll(/<input type="hidden" name="id" value="(\d+)">/g)].map((match) => Number(match[1])).sort()
     assert.deepStrictEqual(hidden, [...otherIds].sort())
+    // The list's boxes are part of the filter: none of these expires, so "expiring within 30 days" finds none.
+    const expiring = await postForm('/admin/issuances/revoke', [
+      ['csrf', chess.csrf],
+      ['scope', 'filter'],
+      ['achievementId', String(other)],
+      ['expiring', 'true'],
+    ])
+    assert.equal(expiring.status, 422)
+    assert.match(await expiring.text(), /취소할 발급을 고르세요/)
     const none = await postForm('/admin/issuances/revoke', [
       ['csrf', chess.csrf],
       ['scope', 'chosen'],

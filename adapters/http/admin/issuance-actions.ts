@@ -115,7 +115,15 @@ export function addIssuanceActionRoutes(router: RouterType, frame: ConsoleFrame)
    * `null` when more than MAX_REVOKE_IDS match.
    */
   async function ofFilter(session: ConsoleSession, form: URLSearchParams): Promise<BulkChoice | null> {
-    const query = { achievementId: form.get('achievementId') || null, status: form.get('status') || null, q: form.get('q'), by: form.get('by') || null }
+    // Every filter the list applies, the boxes included: "every row of this filter" is what the list showed.
+    const query = {
+      achievementId: form.get('achievementId') || null,
+      status: form.get('status') || null,
+      q: form.get('q'),
+      by: form.get('by') || null,
+      expiring: form.get('expiring') || null,
+      claimed: form.get('claimed') || null,
+    }
     const chosen: BulkChoice['sample'] = []
     let cursor: string | null = null
     do {

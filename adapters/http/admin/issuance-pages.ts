@@ -171,7 +171,7 @@ function bulkForm(base: string, session: ConsoleSession, filters: IssuanceFilter
 <h2>${both({ ko: '선택한 발급 취소·갱신', en: 'Revoke or renew several' })}</h2>
 <form id="bulk" method="post" action="${base}/issuances/revoke">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
-${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept('status', filters.status)}${kept('achievementId', filters.achievementId === null ? null : String(filters.achievementId))}
+${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept('status', filters.status)}${kept('achievementId', filters.achievementId === null ? null : String(filters.achievementId))}${kept('expiring', filters.expiring ? 'true' : null)}${kept('claimed', filters.notClaimed ? 'false' : null)}
 <fieldset>
 <legend>${both({ ko: '무엇을 취소할까요?', en: 'What to revoke' })}</legend>
 <label class="check"><input type="radio" name="scope" value="chosen" checked> ${both({ ko: '위에서 선택한 행', en: 'The rows chosen above' })}</label>
