@@ -75,6 +75,8 @@ describe('one template write path', () => {
       courseEndAt: null,
       badgeDesignId: null,
       certificateDesignId: null,
+      // Not engraved: no reminders unless asked (docs/decisions/0047-claims-and-expiry.md).
+      expiryReminders: [],
       createdAt: NOW,
       updatedAt: NOW,
     })
