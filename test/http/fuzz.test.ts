@@ -117,14 +117,23 @@ describe('fuzzing every operation of the OpenAPI document', () => {
     return hash.digest('hex')
   }
 
-  /** After an accepted request the signing worker may still be writing (JWTs, then proofs): wait until the rows stand still. */
+  /**
+   * After an accepted request the signing worker may still be writing (JWTs, then proofs, then the expiry
+   * sweep's position past the new issuances, at most 10 s later): wait until the rows stand still and
+   * each of those caught up (15 s at most).
+   */
   const settled = async (): Promise<void> => {
     let previous = snapshot()
-    for (let attempt = 0; attempt < 100; attempt++) {
+    for (let attempt = 0; attempt < 750; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 20))
       const current = snapshot()
       const pending = (
-        db.prepare('SELECT (SELECT count(*) FROM signing_jobs) + (SELECT count(*) FROM credentials WHERE proof IS NULL) AS n').get() as { n: number }
+        db
+          .prepare(
+            `SELECT (SELECT count(*) FROM signing_jobs) + (SELECT count(*) FROM credentials WHERE proof IS NULL)
+              + (SELECT count(*) FROM issuances WHERE seq > (SELECT seq FROM expiry_sweeps WHERE name = 'issued')) AS n`,
+          )
+          .get() as { n: number }
       ).n
       if (current === previous && pending === 0) return
       previous = current
