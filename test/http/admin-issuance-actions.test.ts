@@ -163,4 +163,24 @@ describe('staff console: resend and bulk revoke', () => {
     assert.equal(none.status, 422)
     assert.match(await none.text(), /취소할 발급을 고르세요/)
   })
+  it('renews every row of the filter with one new expiry, and none past 1,000 or without the ticked box', async () => {
+    const fields: [string, string][] = [
+      ['csrf', chess.csrf],
+      ['scope', 'filter'],
+      ['achievementId', String(other)],
+      ['expiresOn', '2100-06-30'],
+    ]
+    const unticked = await postForm('/admin/issuances/renew', fields)
+    assert.equal(unticked.headers.get('location'), '/admin/issuances?done=not-renewed')
+    const renewed = await postForm('/admin/issuances/renew', [...fields, ['renewConfirm', 'yes']])
+    assert.equal(renewed.status, 303)
+    const unrevoked = []
+    for (const id of otherIds) {
+      const detail = await app.issuer.issuances.read('chess', id)
+      if (detail.status !== 'revoked') unrevoked.push(detail)
+    }
+    assert.ok(unrevoked.length > 0, 'the filter has unrevoked rows')
+    assert.equal(renewed.headers.get('location'), `/admin/issuances?done=renewed&count=${unrevoked.length}`)
+    for (const detail of unrevoked) assert.equal(detail.expiresAt, '2100-06-30T23:59:59.000Z', `issuance ${detail.id} renewed`)
+  })
 })

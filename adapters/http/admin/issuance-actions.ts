@@ -5,6 +5,7 @@ import type { ConsoleSession } from '../../../core/admins/sessions.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { bulkConfirmPage, bulkRefusedPage, bulkResultPage, type BulkChoice } from './bulk-revoke-pages.ts'
 import { deliverySection } from './delivery-section.ts'
+import { issuancesOfFilter } from './filter-choice.ts'
 import { issuanceDetailPage, issuancePath } from './issuance-pages.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
@@ -115,23 +116,7 @@ export function addIssuanceActionRoutes(router: RouterType, frame: ConsoleFrame)
    * `null` when more than MAX_REVOKE_IDS match.
    */
   async function ofFilter(session: ConsoleSession, form: URLSearchParams): Promise<BulkChoice | null> {
-    // Every filter the list applies, the boxes included: "every row of this filter" is what the list showed.
-    const query = {
-      achievementId: form.get('achievementId') || null,
-      status: form.get('status') || null,
-      q: form.get('q'),
-      by: form.get('by') || null,
-      expiring: form.get('expiring') || null,
-      claimed: form.get('claimed') || null,
-    }
-    const chosen: BulkChoice['sample'] = []
-    let cursor: string | null = null
-    do {
-      const page = await issuances.search(session.club, { ...query, limit: '100', cursor })
-      chosen.push(...page.data.filter((item) => item.status !== 'revoked').map((item) => ({ id: item.id, name: item.recipient.name })))
-      if (chosen.length > MAX_REVOKE_IDS) return null
-      cursor = page.meta.nextCursor
-    } while (cursor !== null)
-    return { ids: chosen.map((item) => item.id), sample: chosen.slice(0, 10) }
+    const chosen = await issuancesOfFilter(issuances, session.club, form, MAX_REVOKE_IDS)
+    return chosen === null ? null : { ids: chosen.map((item) => item.id), sample: chosen.slice(0, 10) }
   }
 }

@@ -173,7 +173,7 @@ function bulkForm(base: string, session: ConsoleSession, filters: IssuanceFilter
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 ${kept('q', filters.q)}${kept('by', filters.q === '' ? null : filters.by)}${kept('status', filters.status)}${kept('achievementId', filters.achievementId === null ? null : String(filters.achievementId))}${kept('expiring', filters.expiring ? 'true' : null)}${kept('claimed', filters.notClaimed ? 'false' : null)}
 <fieldset>
-<legend>${both({ ko: '무엇을 취소할까요?', en: 'What to revoke' })}</legend>
+<legend>${both({ ko: '어느 발급을?', en: 'Which issuances' })}</legend>
 <label class="check"><input type="radio" name="scope" value="chosen" checked> ${both({ ko: '위에서 선택한 행', en: 'The rows chosen above' })}</label>
 <label class="check"><input type="radio" name="scope" value="filter"> ${both({ ko: '현재 조건의 모든 발급 (1,000개까지)', en: 'Every issuance of this filter (up to 1,000)' })}</label>
 </fieldset>

@@ -25,6 +25,10 @@ const LIST_DONE: Record<string, Words> = {
     ko: '갱신하지 않았습니다. 발급, 새 만료일, 확인란을 모두 고르세요.',
     en: 'Not renewed: choose issuances, a new expiry date and tick the box.',
   },
+  'too-many-to-renew': {
+    ko: '조건에 맞는 발급이 1,000개보다 많아 갱신하지 않았습니다. 조건을 좁히세요.',
+    en: 'Not renewed: more than 1,000 issuances match. Narrow the filter.',
+  },
 }
 const CONFIRM_NEEDED: Words = { ko: '취소하려면 확인란을 선택하세요.', en: 'Tick the box to confirm the revocation.' }
 const REASON_WORDS: Record<string, Words> = {

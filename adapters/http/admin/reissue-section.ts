@@ -108,7 +108,7 @@ ${error('reason')}
  */
 export function renewFieldset(action: string): Markup {
   return html`<fieldset>
-<legend>${both({ ko: '선택한 행 갱신', en: 'Renew the rows chosen above' })}</legend>
+<legend>${both({ ko: '고른 발급 갱신', en: 'Renew the issuances chosen' })}</legend>
 <label for="renew-expires">${both({ ko: '새 만료일 (YYYY-MM-DD)', en: 'New expiry date (YYYY-MM-DD)' })}</label>
 <input id="renew-expires" name="expiresOn" inputmode="numeric" maxlength="10" autocomplete="off">
 <label class="check"><input type="checkbox" name="renewConfirm" value="yes"> ${both({

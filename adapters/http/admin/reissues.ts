@@ -5,6 +5,7 @@ import { issuanceDetailPage, issuancePath } from './issuance-pages.ts'
 import { MAX_REISSUE_IDS } from '../../../core/reissues/schema.ts'
 import type { ReissueFormState } from './reissue-section.ts'
 import type { ConsoleFrame } from './frame.ts'
+import { issuancesOfFilter } from './filter-choice.ts'
 import type { Words } from './pages.ts'
 
 const FIELD_WORDS: Record<string, Words> = {
@@ -73,11 +74,17 @@ export function addReissueRoutes(router: RouterType, frame: ConsoleFrame): void 
     const checked = await sessionForm(request)
     if (checked instanceof Response) return checked
     const { session, form } = checked
-    const ids = form
-      .getAll('id')
-      .filter((value) => /^[1-9]\d{0,15}$/.test(value))
-      .slice(0, MAX_REISSUE_IDS)
-      .map(Number)
+    // The rows chosen, or every row of the list's filter (the bulk form's one choice, as for revoking).
+    const ofFilter = form.get('scope') === 'filter' ? await issuancesOfFilter(issuer.issuances, session.club, form, MAX_REISSUE_IDS) : []
+    if (ofFilter === null) return seeOther(`${base}/issuances?done=too-many-to-renew`)
+    const ids =
+      form.get('scope') === 'filter'
+        ? ofFilter.map((item) => item.id)
+        : form
+            .getAll('id')
+            .filter((value) => /^[1-9]\d{0,15}$/.test(value))
+            .slice(0, MAX_REISSUE_IDS)
+            .map(Number)
     const expiresOn = (form.get('expiresOn') ?? '').trim()
     // Without a row, a date or the confirmation nothing is renewed: back to the list, which says nothing happened.
     if (ids.length === 0 || expiresOn === '' || form.get('renewConfirm') !== 'yes') return seeOther(`${base}/issuances?done=not-renewed`)
