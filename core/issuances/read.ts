@@ -32,6 +32,26 @@ export async function readIssuance(ctx: IssuerContext, club: string, id: number,
   }
 }
 
+/**
+ * What the issuance list and the console's search read alike: the page, the template and the status and
+ * claimed filters. Every refusal goes into `errors` (one `validation-failed` names them all), never thrown.
+ */
+export function parseIssuanceListQuery(
+  query: ListQuery & IssuanceListFilters & { achievementId?: string | null },
+  errors: FieldError[],
+): { page: KeysetPage; achievementId: number | null | undefined } & ReturnType<typeof parseListFilters> {
+  let page: KeysetPage = { limit: 0, beforeId: null }
+  try {
+    page = parseListQuery('issuances', query)
+  } catch (error) {
+    if (!(error instanceof ProblemError)) throw error
+    errors.push(...(error.errors ?? []))
+  }
+  const achievementId = parseAchievementId(query.achievementId)
+  if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
+  return { page, achievementId, ...parseListFilters(query, errors) }
+}
+
 /** A template filter of a list: `null` when absent, `undefined` when it is not a template id. */
 export function parseAchievementId(text: string | null | undefined): number | null | undefined {
   if (text === undefined || text === null) return null
@@ -49,16 +69,7 @@ export async function listIssuances(
   query: ListQuery & IssuanceListFilters & { achievementId?: string | null },
 ): Promise<Page<IssuanceItem>> {
   const errors: FieldError[] = []
-  let page: KeysetPage = { limit: 0, beforeId: null }
-  try {
-    page = parseListQuery('issuances', query)
-  } catch (error) {
-    if (!(error instanceof ProblemError)) throw error
-    errors.push(...(error.errors ?? []))
-  }
-  const achievementId = parseAchievementId(query.achievementId)
-  if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
-  const { status, claimed } = parseListFilters(query, errors)
+  const { page, achievementId, status, claimed } = parseIssuanceListQuery(query, errors)
   if (errors.length > 0) throw validationFailed(errors, 'The list parameters are not valid.')
   const now = ctx.clock.now()
   // The cursor carries the sequence (issue order), never the id: ids are random (issuance-id.ts).

@@ -1,9 +1,8 @@
-import { ProblemError, validationFailed, type FieldError } from '../errors.ts'
-import { parseListQuery, type ListQuery, type Page } from '../lists/cursor.ts'
+import { validationFailed, type FieldError } from '../errors.ts'
+import type { ListQuery, Page } from '../lists/cursor.ts'
 import { characterCount } from '../validation/text.ts'
-import { issuancePage, parseAchievementId } from './read.ts'
+import { issuancePage, parseIssuanceListQuery } from './read.ts'
 import type { IssuanceItem } from './present.ts'
-import { parseListFilters } from './list-filters.ts'
 import type { IssuerContext } from '../context.ts'
 import type { RecipientMatch } from '../ports/storage.ts'
 
@@ -42,16 +41,7 @@ export const EXPIRING_SOON_DAYS = 30
  */
 export async function searchIssuances(ctx: IssuerContext, club: string, query: IssuanceSearchQuery): Promise<Page<IssuanceItem>> {
   const errors: FieldError[] = []
-  let page: { limit: number; beforeId: number | null } = { limit: 0, beforeId: null }
-  try {
-    page = parseListQuery('issuances', query)
-  } catch (error) {
-    if (!(error instanceof ProblemError)) throw error
-    errors.push(...(error.errors ?? []))
-  }
-  const achievementId = parseAchievementId(query.achievementId)
-  if (achievementId === undefined) errors.push({ message: 'invalid-achievement-id', path: 'achievementId' })
-  const { status, claimed } = parseListFilters(query, errors)
+  const { page, achievementId, status, claimed } = parseIssuanceListQuery(query, errors)
   const expiring = query.expiring === undefined || query.expiring === null || query.expiring === '' ? false : query.expiring
   if (expiring !== false && expiring !== 'true') errors.push({ message: 'invalid-expiring', path: 'expiring' })
   const by = query.by === undefined || query.by === null || query.by === '' ? 'name' : query.by
