@@ -2,6 +2,7 @@ import type { ReissueStore } from '../../core/ports/storage.ts'
 import type { CredentialVersion } from '../../core/reissues/reissue-record.ts'
 import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'
+import { queuedSigningJob } from './signing-jobs.ts'
 import type { State } from './state.ts'
 
 export function createReissueStore(state: State, journal: Journal): ReissueStore {
@@ -16,15 +17,7 @@ export function createReissueStore(state: State, journal: Journal): ReissueStore
     },
     async queueSigning(issuanceId, club) {
       if (state.signingJobs.has(issuanceId)) return
-      put(journal, state.signingJobs, issuanceId, {
-        issuanceId,
-        club,
-        statusListId: null,
-        statusListIndex: null,
-        attempts: 0,
-        leaseUntil: null,
-        lastError: null,
-      })
+      put(journal, state.signingJobs, issuanceId, queuedSigningJob(issuanceId, club))
     },
     async insert(record) {
       put(journal, state.reissues, ++state.sequences.reissue, copy(record))

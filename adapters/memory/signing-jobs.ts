@@ -4,17 +4,14 @@ import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
 
+/** A job as it is queued: no slot, no attempt, no lease (the enqueue and a reissue's queueSigning). */
+export function queuedSigningJob(issuanceId: number, club: string): SigningJob {
+  return { issuanceId, club, statusListId: null, statusListIndex: null, attempts: 0, leaseUntil: null, lastError: null }
+}
+
 export function createSigningJobStore(state: State, journal: Journal): SigningJobStore {
   const enqueue = ({ issuanceId, club }: { issuanceId: number; club: string }) => {
-    put(journal, state.signingJobs, issuanceId, {
-      issuanceId,
-      club,
-      statusListId: null,
-      statusListIndex: null,
-      attempts: 0,
-      leaseUntil: null,
-      lastError: null,
-    })
+    put(journal, state.signingJobs, issuanceId, queuedSigningJob(issuanceId, club))
   }
   return {
     async enqueueMany(jobs) {
