@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
@@ -45,18 +45,20 @@ export async function startPostgres({
   if (asRoot) chownSync(root, ...postgresUser())
   const exec = (program: string, args: string[]) =>
     asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args)
-  const port = await freePort()
-  const options = [
-    `-p ${port}`,
-    `-k ${root}`,
-    '-c listen_addresses=127.0.0.1',
-    // Throwaway data: durability buys nothing here and costs seconds per file. A bench that compares
-    // with SQLite (which syncs every commit) asks for `durable`: PostgreSQL's defaults, fsync on.
-    ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
-    '-c max_connections=200',
-    ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
-  ].join(' ')
-  const start = () => exec('pg_ctl', ['-D', data, '-l', join(root, 'server.log'), '-o', options, '-w', 'start'])
+  let port = await serverPort()
+  const options = () =>
+    [
+      `-p ${port}`,
+      `-k ${root}`,
+      '-c listen_addresses=127.0.0.1',
+      // Throwaway data: durability buys nothing here and costs seconds per file. A bench that compares
+      // with SQLite (which syncs every commit) asks for `durable`: PostgreSQL's defaults, fsync on.
+      ...(durable ? [] : ['-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off']),
+      '-c max_connections=200',
+      ...Object.entries(settings).map(([name, value]) => `-c ${name}=${value}`),
+    ].join(' ')
+  const logFile = join(root, 'server.log')
+  const start = () => exec('pg_ctl', ['-D', data, '-l', logFile, '-o', options(), '-w', 'start'])
   const stopServer = (mode: 'fast' | 'immediate') => exec('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop'])
 
   let running = false
@@ -77,7 +79,17 @@ export async function startPostgres({
 
   try {
     await exec('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '--encoding=UTF8', '--locale=C.UTF-8'])
-    await start()
+    // A port free when chosen can be taken before the server binds it (by another test file's server or
+    // client): such a start fails with "Address already in use" in the log, and another port is tried.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await start()
+        break
+      } catch (error) {
+        if (attempt === 5 || !portTaken(logFile)) throw error
+        port = await serverPort()
+      }
+    }
     running = true
   } catch (error) {
     onExit()
@@ -91,7 +103,7 @@ export async function startPostgres({
 
   return {
     url,
-    logFile: join(root, 'server.log'),
+    logFile,
     async newDatabase({ template } = {}) {
       const name = `t${++databases}`
       if (template) await admin.unsafe(`CREATE DATABASE ${name} TEMPLATE ${template}`)
@@ -145,6 +157,34 @@ export function postgresUser(): [number, number] {
     return [id('-u'), id('-g')]
   } catch (error) {
     throw new Error(`no postgres user to run the server as (running as ${userInfo().username})`, { cause: error })
+  }
+}
+
+/**
+ * A port free on 127.0.0.1 now, below the kernel's ephemeral range (32768 and up on Linux), so that no
+ * outgoing connection of the many the other test files make on loopback is given it before the server
+ * binds it, as one was once (a port the OS picks for listening comes from that same range).
+ */
+async function serverPort(): Promise<number> {
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000)
+    if (await canListen(port)) return port
+  }
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.once('error', () => resolve(false))
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)))
+  })
+}
+
+function portTaken(logFile: string): boolean {
+  try {
+    return /already in use|could not bind/i.test(readFileSync(logFile, 'utf8'))
+  } catch {
+    return false
   }
 }
 
