@@ -459,7 +459,8 @@ async function issueFromCsv(issuer: Issuer, o: Options, { io }: CommandContext) 
   const club = required(o, 'club')
   const file = required(o, 'csv')
   const achievementFormId = templateId(o)
-  const text = await decodeCsv(readFileSync(file))
+  const bytes = readFileSync(file)
+  const text = await decodeCsv(bytes)
   if (text === null) throw new UsageError('CSV: the file is neither UTF-8 nor EUC-KR')
   let recipients
   try {
@@ -467,7 +468,8 @@ async function issueFromCsv(issuer: Issuer, o: Options, { io }: CommandContext) 
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-  const fingerprint = createHash('sha256').update(text).digest('hex').slice(0, 16)
+  // Of the file's bytes, as an older version hashed the UTF-8 it read (byte order mark included): its files replay.
+  const fingerprint = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
   const summary = { total: 0, ok: 0, skipped: 0, failed: 0 }
   const problems: unknown[] = []
   const progress = createProgress(recipients.length, io.stderr)

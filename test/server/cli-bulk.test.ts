@@ -4,9 +4,11 @@
  * from a file in UTF-8 or EUC-KR, each row known by the line it starts on.
  */
 import assert from 'node:assert/strict'
-import { writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import Database from 'better-sqlite3'
 import { cli, freshDataDir, openAdmin, removeDataDir, runCli } from '../support/server.ts'
 
 describe('the admin CLI: designs and bulk issue', () => {
@@ -55,6 +57,17 @@ describe('the admin CLI: designs and bulk issue', () => {
         [12, 'failed', 'invalid-email'],
         [22, 'skipped', 'duplicate-in-request'],
       ],
+    )
+
+    // The keys an older version gave this file (SHA-256 of its UTF-8, the byte order mark included), so that
+    // a file it issued replays after an upgrade.
+    const fingerprint = createHash('sha256').update(readFileSync(file)).digest('hex').slice(0, 16)
+    const db = new Database(join(dataDir, 'clubcred.db'), { readonly: true })
+    const keys = db.prepare("SELECT key FROM idempotency_keys WHERE scope LIKE 'cli %' ORDER BY key").all() as { key: string }[]
+    db.close()
+    assert.deepEqual(
+      keys.map(({ key }) => key),
+      [`cli-csv-${fingerprint}-0`, `cli-csv-${fingerprint}-1000`],
     )
 
     const second = await cli(dataDir, 'issue', '--club', 'chess', '--achievement', '1', '--csv', file)
