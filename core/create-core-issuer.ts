@@ -27,7 +27,7 @@ import { webCryptoSigner } from './credentials/webcrypto-signer.ts'
 import { jsonLdFormOf, type CredentialForms } from './credentials/json-ld-form.ts'
 import { listEvents } from './events/list.ts'
 import { withIdempotency } from './idempotency/claim.ts'
-import { issueBatch } from './issuances/issue.ts'
+import { issueKeyed } from './issuances/issue-keyed.ts'
 import { listIssuances, readCredential, readIssuance } from './issuances/read.ts'
 import { searchIssuances, type IssuanceSearchQuery } from './issuances/search.ts'
 import type { IssuanceListFilters } from './issuances/list-filters.ts'
@@ -270,10 +270,7 @@ export function createCoreIssuerFromContext(
       preview: (club: string, id: number, format: string | null) => previews.design(club, id, format),
     },
     issuances: {
-      issue(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const scope = `${idempotencyScope} POST issuances ${club}`
-        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => issueBatch(ctx, club, input, claim))
-      },
+      issue: (club: string, input: unknown, options: IssueOptions = {}) => issueKeyed(ctx, club, input, options),
       async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
         // Renamed like v1's when the stored answer became the detail itself rather than `{ data }`.
         const scope = `${idempotencyScope} POST issuances/${id}/revoke ${club}`
@@ -336,7 +333,7 @@ export function createCoreIssuerFromContext(
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
     admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher, options.passkeyVerifier ?? null),
-    csvUploads: createCsvUploads(ctx, (club, input, issueOptions) => issuer.issuances.issue(club, input, issueOptions)),
+    csvUploads: createCsvUploads(ctx),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),

@@ -161,3 +161,15 @@ export class StorageUnavailable extends Error {
     this.name = this.constructor.name
   }
 }
+
+/**
+ * What this issuer was made without, asked for anyway: the Learner Credential Wallet exchange of an issuer
+ * without a presentation verifier. Nothing is wrong with the request and nothing exists to answer it, so
+ * an adapter answers as it does for a path it does not serve (HTTP: 404 `route-not-found`).
+ */
+export class NotOffered extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = this.constructor.name
+  }
+}

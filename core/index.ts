@@ -37,6 +37,7 @@ export {
   CredentialError,
   StorageConflict,
   StorageUnavailable,
+  NotOffered,
   type ProblemCode,
   type FieldError,
   type OAuthErrorCode,

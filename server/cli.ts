@@ -7,7 +7,9 @@ import { readFileSync } from 'node:fs'
 import { createHash } from 'node:crypto'
 import { extname } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { parseCsvRecords, recipientsFromCsv } from '../core/issuances/recipients-csv.ts'
+import { csvRecipients, parseCsvRecords } from '../core/issuances/recipients-csv.ts'
+import { decodeCsv } from '../core/issuances/decode-csv.ts'
+import { issueCsv } from '../core/issuances/issue-csv.ts'
 import { MAX_REVOKE_IDS, type RevokeManyResult } from '../core/issuances/revoke-many.ts'
 import { createProgress } from './progress.ts'
 import { ProblemError } from '../core/errors.ts'
@@ -32,7 +34,7 @@ import { BackupRefused, BackupRejected, BackupUnverified, RestoreKeyMismatch } f
 import { MasterKeyMismatch } from '../core/keys/check-master-key.ts'
 import { DriverMissing, loadDriver } from './load-driver.ts'
 import type { Issuer } from '../index.ts'
-import type { DesignCreateBody, IssueBody } from '../core/inputs.ts'
+import type { DesignCreateBody } from '../core/inputs.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
 
 /** Where output goes: a stream of the process, or a test's collector. */
@@ -181,11 +183,11 @@ export const COMMANDS: Record<string, Command> = {
   },
   reissue: { ...REISSUE_COMMAND, run: withIssuer(runReissue) },
   issue: {
-    summary: `Issues an achievement to every recipient of a CSV (header externalUserId,name,email), in batches of ${MAX_RECIPIENTS}; running the same file again issues nothing twice.`,
+    summary: `Issues an achievement to every recipient of a CSV (header externalUserId,name,email; UTF-8 or EUC-KR), in batches of ${MAX_RECIPIENTS}; prints { summary, notIssued[] }, each not issued with the line of the file its row starts on; running the same file again issues nothing twice.`,
     options: [
       CLUB,
       ACHIEVEMENT,
-      option('csv', 'FILE', 'the recipients', true),
+      option('csv', 'FILE', 'the recipients: a CSV in UTF-8 (a byte order mark or not) or EUC-KR', true),
       option('mode', 'email|none', 'mail each recipient (email) or not (none, the default)'),
     ],
     run: withIssuer(issueFromCsv),
@@ -448,38 +450,41 @@ function templateId(o: Options): number {
 }
 
 /**
- * Bulk issue from a CSV in batches of MAX_RECIPIENTS (the API's limit, docs/api.md §4.3). Each batch carries an Idempotency-Key
- * derived from the file and the batch, so running the same file again after a failure issues nothing twice.
+ * Bulk issue from a CSV on the staff console's path (core/issuances/issue-csv.ts): the file read as UTF-8
+ * (a byte order mark or not) or EUC-KR, each row known by the line it starts on, issued in batches of
+ * MAX_RECIPIENTS (the API's limit, docs/api.md §4.3). Each batch carries an Idempotency-Key derived from
+ * the file and the batch, so running the same file again after a failure issues nothing twice.
  */
 async function issueFromCsv(issuer: Issuer, o: Options, { io }: CommandContext) {
   const club = required(o, 'club')
   const file = required(o, 'csv')
   const achievementFormId = templateId(o)
-  const text = readFileSync(file, 'utf8')
+  const bytes = readFileSync(file)
+  const text = await decodeCsv(bytes)
+  if (text === null) throw new UsageError('CSV: the file is neither UTF-8 nor EUC-KR')
   let recipients
   try {
-    recipients = recipientsFromCsv(text)
+    recipients = csvRecipients(text)
   } catch (error) {
     throw new UsageError((error as Error).message)
   }
-  const fingerprint = createHash('sha256').update(text).digest('hex').slice(0, 16)
+  // Of the file's bytes, as an older version hashed the UTF-8 it read (byte order mark included): its files replay.
+  const fingerprint = createHash('sha256').update(bytes).digest('hex').slice(0, 16)
   const summary = { total: 0, ok: 0, skipped: 0, failed: 0 }
   const problems: unknown[] = []
   const progress = createProgress(recipients.length, io.stderr)
-  for (let start = 0; start < recipients.length; start += MAX_RECIPIENTS) {
-    const batch = recipients.slice(start, start + MAX_RECIPIENTS)
-    const { result } = await issuer.issuances.issue(
-      club,
-      { achievementFormId, mode: (typeof o.mode === 'string' ? o.mode : 'none') as IssueBody['mode'], recipients: batch },
-      { idempotencyKey: `cli-csv-${fingerprint}-${start}`, idempotencyScope: 'cli' },
-    )
-    for (const key of ['total', 'ok', 'skipped', 'failed'] as const) summary[key] += result.summary[key]
-    // Results come in the order of the entries: line = header + position in the file.
-    result.results.forEach((item, i) => {
-      if (item.status !== 'issued') problems.push({ line: start + i + 2, ...item })
-    })
-    progress.update(start + batch.length)
-  }
+  let done = 0
+  const input = { achievementFormId, mode: typeof o.mode === 'string' ? o.mode : 'none', recipients }
+  await issueCsv((club, body, key) => issuer.issuances.issue(club, body, key), club, input, {
+    idempotencyScope: 'cli',
+    // The key of the batch starting at row `start`, as before the console's path: a file issued then replays.
+    keyOf: (index) => `cli-csv-${fingerprint}-${index * MAX_RECIPIENTS}`,
+    issued: ({ outcomes, result }) => {
+      for (const key of ['total', 'ok', 'skipped', 'failed'] as const) summary[key] += result.summary[key]
+      for (const { recipient, item } of outcomes) if (item.status !== 'issued') problems.push({ line: recipient.line, ...item })
+      progress.update((done += outcomes.length))
+    },
+  })
   progress.finish()
   return { summary, notIssued: problems }
 }

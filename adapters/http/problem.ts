@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { ProblemError, StorageUnavailable, type ProblemCode } from '../../core/errors.ts'
+import { NotOffered, ProblemError, StorageUnavailable, type ProblemCode } from '../../core/errors.ts'
 
 interface ProblemType {
   status: number
@@ -122,12 +122,14 @@ export function problemResponse(error: ProblemError, problemBaseUrl: string, req
 
 /**
  * The problem an error answers as, or `null` for an unexpected error (a 500). Besides ProblemError,
- * only StorageUnavailable has a problem of its own: core does not know HTTP, so it is mapped here.
+ * StorageUnavailable and NotOffered have a problem each: core does not know HTTP, so they are mapped here.
+ * What the issuer does not offer is a route it does not serve.
  */
 export function asProblem(error: unknown): ProblemError | null {
   if (error instanceof ProblemError) return error
   if (error instanceof StorageUnavailable) {
     return new ProblemError('storage-unavailable', { detail: 'The database cannot be reached right now; try again shortly.', cause: error })
   }
+  if (error instanceof NotOffered) return new ProblemError('route-not-found', { detail: error.message, cause: error })
   return null
 }

@@ -104,6 +104,12 @@ export function createPrometheusMetrics({ defaultMetrics = true }: PrometheusMet
     registers,
   })
 
+  const withoutProof = new Counter({
+    name: 'clubcred_credentials_without_proof_total',
+    help: 'Credentials settled without a Data Integrity proof, as JSON-LD refuses what their JWT signed.',
+    registers,
+  })
+
   let signingQueue: (() => Promise<SigningQueueState>) | null = null
 
   return {
@@ -117,6 +123,7 @@ export function createPrometheusMetrics({ defaultMetrics = true }: PrometheusMet
       tokenRequest: (outcome) => tokens.inc({ outcome }),
       storageError: (kind) => storageErrors.inc({ kind }),
       dataIntegrityProofs: (path, count) => proofs.inc({ path }, count),
+      credentialsWithoutProof: (count) => withoutProof.inc(count),
     },
     observeRequest({ method, route, status, durationMs }) {
       // A request no route matched is one series: its path may hold anything a client typed.

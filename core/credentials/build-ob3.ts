@@ -42,6 +42,19 @@ export interface CredentialSubjectInput {
 }
 
 /**
+ * A co-issuer as the credential engraves it: as read (docs/api.md §2.3), except that a partner without a
+ * url, whose `id` reads `null`, has no `id` at all. JSON-LD expansion refuses an `@id` that is no string ("invalid
+ * @id value", JSON-LD 1.1 Processing Algorithms § Expansion), so such a credential could never have its Data Integrity proof; without `id` the
+ * co-issuer is a blank node, as the clubcred context and OB 3.0 allow for it (it is no Profile).
+ * docs/decisions/0051-one-csv-path-and-no-null-id.md § A co-issuer without a url
+ */
+function engravedCoIssuer<T extends { id: string | null }>(coIssuer: T): T | Omit<T, 'id'> {
+  if (coIssuer.id !== null) return coIssuer
+  const { id: _id, ...rest } = coIssuer
+  return rest
+}
+
+/**
  * Builds the JWT claims of the credentials of one template snapshot (docs/decisions/0014-signed-credential.md):
  * `{ iss, jti, nbf, exp?, vc }` with `vc` a complete OB 3.0 `OpenBadgeCredential`. Signing is
  * the hot path of issuing, so the parts every credential of a batch shares (context, issuer, achievement,
@@ -63,7 +76,7 @@ export function createOb3Builder(config: IssuerConfig, club: Club, did: string, 
     tag: snapshot.tag,
     alignment: snapshot.alignment,
     ...(snapshot.image ? { image: { id: snapshot.image, type: 'Image', caption: snapshot.name } } : {}),
-    'x-partnerOrganizations': snapshot.coIssuers,
+    'x-partnerOrganizations': snapshot.coIssuers.map(engravedCoIssuer),
   }
   const iss = JSON.stringify(did)
   const shared = {

@@ -1,14 +1,15 @@
 import { canonicalJson } from '../crypto/canonical-json.ts'
 import { toBase64Url } from '../crypto/base64url.ts'
-import { previewBatches } from '../issuances/issue.ts'
-import { MAX_RECIPIENTS } from '../issuances/schema.ts'
-import type { BatchItem, BatchResult } from '../issuances/batch-result.ts'
 import { CsvError, csvRecipientsPaced, type CsvRecipient } from '../issuances/recipients-csv.ts'
-import type { IssueBody } from '../inputs.ts'
+import { issueCsv, judgeCsv, type CsvIssueInput, type CsvRowOutcome, type IssueOperation } from '../issuances/issue-csv.ts'
+import { issueKeyed } from '../issuances/issue-keyed.ts'
+import type { BatchItem } from '../issuances/batch-result.ts'
 import type { IssueMode } from '../issuances/issuance.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from './csv-upload.ts'
 import { fileDigestOf, nextTurn } from './file-digest.ts'
+
+export type { CsvRowOutcome }
 
 /** At most this many recipient rows in one file (docs/admin-console.md § Issuing by CSV). */
 export const MAX_CSV_ROWS = 10_000
@@ -25,12 +26,6 @@ export interface CsvConfirmation {
   achievementFormId: number
   mode: string
   digest: string
-}
-
-/** A row of the file and the issue operation's item for it. */
-export interface CsvRowOutcome {
-  recipient: CsvRecipient
-  item: BatchItem
 }
 
 /** A preview: the digest its file is kept under, and every row's outcome in line order. */
@@ -70,26 +65,6 @@ export interface CsvUploads {
   progress(club: string, id: string): Promise<(CsvUploadProgress & { rowCount: number }) | null>
 }
 
-/** The rows of a file to issue, as the chunks of the issue operation take them. */
-interface CsvIssueInput {
-  achievementFormId: number
-  mode: string
-  recipients: CsvRecipient[]
-}
-
-/** The issuer's `issuances.issue`, with the options this module passes. */
-type Issue = (club: string, input: IssueBody, options: { idempotencyKey: string; idempotencyScope: string }) => Promise<{ result: BatchResult }>
-
-const chunksOf = <T>(items: T[]): T[][] =>
-  Array.from({ length: Math.ceil(items.length / MAX_RECIPIENTS) }, (_, i) => items.slice(i * MAX_RECIPIENTS, (i + 1) * MAX_RECIPIENTS))
-
-/** One chunk as the issue operation's body; the values as written, its rules judge them. */
-const bodyOf = (input: CsvIssueInput, chunk: CsvRecipient[]): IssueBody => ({
-  achievementFormId: input.achievementFormId,
-  mode: input.mode as IssueMode,
-  recipients: chunk.map(({ line: _line, ...recipient }) => recipient),
-})
-
 const rowOf = (uploadId: string, recipient: CsvRecipient, item: BatchItem): CsvUploadRow => ({
   uploadId,
   line: recipient.line,
@@ -104,6 +79,17 @@ const rowOf = (uploadId: string, recipient: CsvRecipient, item: BatchItem): CsvU
   field: item.status === 'failed' ? (item.error.path.split('.')[2] ?? null) : null,
 })
 
+/** A new upload of the confirmation `key`, its id fresh: `claim` answers the existing one for a key already claimed. */
+const newUpload = (ctx: IssuerContext, club: string, key: string, input: CsvIssueInput): CsvUpload => ({
+  id: 'csv_' + Array.from(ctx.random.bytes(12), (byte) => byte.toString(16).padStart(2, '0')).join(''),
+  club,
+  key,
+  achievementId: input.achievementFormId,
+  mode: input.mode as IssueMode,
+  rowCount: input.recipients.length,
+  createdAt: ctx.clock.now(),
+})
+
 async function digestOf(value: unknown): Promise<string> {
   return toBase64Url(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonicalJson(value)))))
 }
@@ -115,20 +101,12 @@ async function recipientsOf(text: string): Promise<CsvRecipient[]> {
   return recipients
 }
 
-/** `issue` is the issuer's `issuances.issue`, the operation the API's issue route calls. */
-export function createCsvUploads(ctx: IssuerContext, issue: Issue): CsvUploads {
+/** Issuing by CSV on the issue operation itself (`issueKeyed`), as the API's issue route calls it. */
+export function createCsvUploads(ctx: IssuerContext): CsvUploads {
   const storage = ctx.storage
   const find = (club: string, id: string) => storage.csvUploads.findById(club, id)
-  const judge = async (club: string, input: CsvIssueInput): Promise<CsvRowOutcome[]> => {
-    const chunks = chunksOf(input.recipients)
-    const results = await previewBatches(
-      ctx,
-      club,
-      chunks.map((chunk) => bodyOf(input, chunk)),
-      { pause: nextTurn },
-    )
-    return chunks.flatMap((chunk, c) => chunk.map((recipient, i) => ({ recipient, item: results[c]!.results[i]! })))
-  }
+  const judge = (club: string, input: CsvIssueInput) => judgeCsv(ctx, club, input, nextTurn)
+  const issue: IssueOperation = (club, body, issueKey) => issueKeyed(ctx, club, body, issueKey)
   const keptInput = async (club: string, { achievementFormId, mode, digest }: CsvConfirmation): Promise<CsvIssueInput | null> => {
     const file = await storage.csvUploads.findFile(club, digest)
     return file ? { achievementFormId, mode, recipients: await recipientsOf(file.text) } : null
@@ -153,32 +131,23 @@ export function createCsvUploads(ctx: IssuerContext, issue: Issue): CsvUploads {
       const key = await digestOf({ nonce, achievementFormId: input.achievementFormId, mode: input.mode, file: confirmation.digest })
       let upload: CsvUpload | null = null
       let recorded = new Set<number>()
-      for (const [c, chunk] of chunksOf(input.recipients).entries()) {
-        if (recorded.has(chunk[0]!.line)) continue
-        const { result } = await issue(club, bodyOf(input, chunk), { idempotencyKey: `console-csv ${key} ${c}`, idempotencyScope: 'console' })
-        // The upload is made once its first chunk is issued, so that a file refused as a whole leaves none.
-        if (!upload) {
-          const claimed = await storage.transaction(
-            (tx) =>
-              tx.csvUploads.claim({
-                id: 'csv_' + Array.from(ctx.random.bytes(12), (byte) => byte.toString(16).padStart(2, '0')).join(''),
-                club,
-                key,
-                achievementId: input.achievementFormId,
-                mode: input.mode as IssueMode,
-                rowCount: input.recipients.length,
-                createdAt: ctx.clock.now(),
-              }),
-            { club },
-          )
-          upload = claimed
-          recorded = new Set((await storage.csvUploads.listRows(claimed.id)).map((row) => row.line))
-          if (recorded.has(chunk[0]!.line)) continue
-        }
-        const uploadId = upload.id
-        await storage.transaction((tx) => tx.csvUploads.insertRows(chunk.map((recipient, i) => rowOf(uploadId, recipient, result.results[i]!))), { club })
-        await nextTurn()
-      }
+      await issueCsv(issue, club, input, {
+        idempotencyScope: 'console',
+        keyOf: (c) => `console-csv ${key} ${c}`,
+        skip: (chunk) => recorded.has(chunk[0]!.line),
+        issued: async ({ outcomes }) => {
+          const first = outcomes[0]!.recipient.line
+          // The upload is made once its first chunk is issued, so that a file refused as a whole leaves none.
+          if (!upload) {
+            upload = await storage.transaction((tx) => tx.csvUploads.claim(newUpload(ctx, club, key, input)), { club })
+            recorded = new Set((await storage.csvUploads.listRows(upload.id)).map((row) => row.line))
+            if (recorded.has(first)) return
+          }
+          const uploadId = upload.id
+          await storage.transaction((tx) => tx.csvUploads.insertRows(outcomes.map(({ recipient, item }) => rowOf(uploadId, recipient, item))), { club })
+          await nextTurn()
+        },
+      })
       if (!upload) throw new Error('A CSV upload has no rows to issue.')
       // Only once every chunk is recorded: until then the same confirmation can finish the upload.
       await storage.transaction((tx) => tx.csvUploads.deleteFile(club, confirmation.digest), { club })

@@ -131,7 +131,3 @@ export async function csvRecipientsPaced(
   }
   return recipients
 }
-
-/** Recipients as the issue operation takes them (the admin CLI's `issue --csv`). */
-export const recipientsFromCsv = (text: string): { externalUserId?: string; name: string; email: string }[] =>
-  csvRecipients(text).map(({ line: _line, ...recipient }) => recipient)

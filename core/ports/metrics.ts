@@ -25,6 +25,11 @@ export interface MetricsPort {
   storageError(kind: StorageErrorKind): void
   /** `count` Data Integrity proofs were made by this path (docs/data-integrity.md § Cost); the signer reports them. */
   dataIntegrityProofs(path: DataIntegrityProofPath, count: number): void
+  /**
+   * `count` credentials were settled without a Data Integrity proof because JSON-LD refuses what their JWT
+   * signed (core/signing-queue/settle-unprovable.ts): their JSON-LD form is `none` for good.
+   */
+  credentialsWithoutProof(count: number): void
 }
 
 export type MailOutcome = 'sent' | 'failed'
@@ -47,4 +52,5 @@ export const noMetrics: MetricsPort = {
   tokenRequest() {},
   storageError() {},
   dataIntegrityProofs() {},
+  credentialsWithoutProof() {},
 }

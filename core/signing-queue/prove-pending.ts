@@ -5,6 +5,7 @@ import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord } from '../issuances/issuance.ts'
 import { retryDelayMs } from './retry-delay.ts'
 import { groupBy } from '../util/group-by.ts'
+import { settleUnprovable } from './settle-unprovable.ts'
 
 type Claimed = { credential: CredentialRecord; attempts: number }
 
@@ -50,6 +51,7 @@ async function proveClub(ctx: IssuerContext, group: Claimed[]): Promise<void> {
       for (const one of group) await proveClub(ctx, [one])
       return
     }
+    if (await settleUnprovable(ctx, group[0]!.credential)) return
     const message = error instanceof Error ? error.message : String(error)
     const retryAt = ctx.clock.now() + retryDelayMs(Math.max(...group.map(({ attempts }) => attempts)))
     const ids = group.map(({ credential }) => credential.id)

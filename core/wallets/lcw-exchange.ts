@@ -1,4 +1,4 @@
-import { ProblemError } from '../errors.ts'
+import { NotOffered, ProblemError } from '../errors.ts'
 import { jsonLdFormOf } from '../credentials/json-ld-form.ts'
 import { recordClaim } from '../issuances/record-claim.ts'
 import type { IssuerContext } from '../context.ts'
@@ -12,6 +12,8 @@ import { redeemableCredential } from './redeemable-credential.ts'
 import { credentialIssuerId, lcwExchangeUrl } from './urls.ts'
 import type { WalletKeys } from './wallet-keys.ts'
 
+const noExchange = () => new NotOffered('This issuer offers no Learner Credential Wallet exchange.')
+
 /** The page of the wallet's site that hands a request to the installed app (`dccrequest://request?…`). */
 export const LCW_REQUEST_PAGE = 'https://lcw.app/request.html'
 
@@ -22,7 +24,7 @@ export const LCW_REQUEST_PAGE = 'https://lcw.app/request.html'
  * a credential that may not go into a wallet (revoked) or that has no JSON-LD form (not yet, or never).
  */
 export async function lcwRequest(ctx: IssuerContext, keys: WalletKeys, club: string, credentialId: string): Promise<string> {
-  if (!ctx.presentationVerifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
+  if (!ctx.presentationVerifier) throw noExchange()
   const credential = await offerable(ctx, club, credentialId)
   const issuer = credentialIssuerId(ctx.config, club)
   const exchange = await keys.sign('lcw-exchange', { iss: issuer, sub: credential.id, jti: ctx.random.uuid() }, LCW_EXCHANGE_TTL_SECONDS)
@@ -55,7 +57,7 @@ export async function completeLcwExchange(
   readPresentation: () => Promise<unknown>,
 ): Promise<Record<string, unknown>> {
   const verifier = ctx.presentationVerifier
-  if (!verifier) throw new ProblemError('route-not-found', { detail: 'This issuer offers no Learner Credential Wallet exchange.' })
+  if (!verifier) throw noExchange()
   const claims = await keys.verify('lcw-exchange', exchange, credentialIssuerId(ctx.config, club))
   if (!claims || typeof claims.sub !== 'string' || typeof claims.jti !== 'string' || typeof claims.exp !== 'number') {
     throw new ProblemError('wallet-exchange-not-found', {

@@ -41,9 +41,11 @@ async function fast(document: Record<string, unknown>): Promise<string | null> {
 /**
  * Compares both on `document`: never fast where the reference refuses; where it canonicalizes, the fast
  * path's N-Quads equal its own, or (`mayDecline`) the fast path declines and signing takes the reference.
+ * `accepted`: the reference must canonicalize it (what clubcred engraves always has a proof).
  */
-async function compare(document: Record<string, unknown>, documentLoader: DocumentLoader, { mayDecline = false } = {}): Promise<void> {
+async function compare(document: Record<string, unknown>, documentLoader: DocumentLoader, { mayDecline = false, accepted = false } = {}): Promise<void> {
   const [expected, actual] = await Promise.all([reference(document, documentLoader), fast(document)])
+  if (accepted) assert.ok(!(expected instanceof Error), `JSON-LD refuses a credential clubcred made: ${String(expected)}`)
   if (expected instanceof Error) assert.equal(actual, null, `the reference refuses (${expected.message}), so the fast path must not write it`)
   else if (!(mayDecline && actual === null)) assert.equal(actual, expected)
 }
@@ -55,7 +57,8 @@ function baseCredential(): Record<string, unknown> {
 describe('the fast path of eddsa-rdfc-2022', () => {
   it('writes the canonical N-Quads jsonld + rdf-canonize make in safe mode, for generated credentials', async () => {
     await fc.assert(
-      fc.asyncProperty(openBadgeCredential, (credential) => compare(credential, contextLoader)),
+      // Co-issuers without a url among them, which JSON-LD refused when engraved with `"id": null` (docs/decisions/0051-one-csv-path-and-no-null-id.md).
+      fc.asyncProperty(openBadgeCredential, (credential) => compare(credential, contextLoader, { accepted: true })),
       { numRuns: 150 },
     )
   })

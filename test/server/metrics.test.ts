@@ -62,6 +62,7 @@ describe('metrics of the server process', { timeout: 120_000 }, () => {
     // Their JSON-LD forms follow, by the fast path (docs/data-integrity.md § Cost); the reference path takes none.
     await eventually('three proofs made', async () => valueOf(await scrape(), 'clubcred_data_integrity_proofs_total', { path: 'fast' }) === 3)
     assert.equal(valueOf(await scrape(), 'clubcred_data_integrity_proofs_total', { path: 'reference' }), undefined)
+    assert.equal(valueOf(await scrape(), 'clubcred_credentials_without_proof_total'), 0, 'none settled without a proof')
     const verdict = await node.http(`/open-badges/v3/achievements/${ids[0]}/verify`)
     assert.equal(verdict.status, 200, verdict.text)
     await node.http('/open-badges/v3/achievements/1/verify')

@@ -3,6 +3,7 @@ import { ProblemError } from '../../../core/errors.ts'
 import { CsvError } from '../../../core/issuances/recipients-csv.ts'
 import { MAX_CSV_ROWS, type CsvConfirmation } from '../../../core/csv-uploads/csv-uploads.ts'
 import { nextTurn } from '../../../core/csv-uploads/file-digest.ts'
+import { decodeCsv } from '../../../core/issuances/decode-csv.ts'
 import { htmlResponse, jsonResponse, scriptResponse, seeOther } from './responses.ts'
 import { messagePage } from './pages.ts'
 import { createWorkGate } from './work-gate.ts'
@@ -66,31 +67,6 @@ const CHOOSE_TEMPLATE: Words = { ko: '템플릿을 선택하세요.', en: 'Choos
 
 const refusalOf = (code: string): CsvRefusal => ({ field: 'csv', words: CSV_WORDS[code]!, code })
 
-/** Bytes decoded between two pauses: 16 MiB at once holds the event loop for a fifth of a second. */
-const DECODE_SLICE = 1024 * 1024
-
-/**
- * UTF-8, else EUC-KR (Korean spreadsheets save CSV in it); `null` when neither reads it. A slice at a
- * time with a turn of the event loop between, the decoder carrying a character split by a slice over.
- */
-async function decode(bytes: Uint8Array): Promise<string | null> {
-  for (const label of ['utf-8', 'euc-kr']) {
-    const decoder = new TextDecoder(label, { fatal: true })
-    const parts: string[] = []
-    try {
-      for (let start = 0; start < bytes.byteLength; start += DECODE_SLICE) {
-        parts.push(decoder.decode(bytes.subarray(start, start + DECODE_SLICE), { stream: true }))
-        await nextTurn()
-      }
-      parts.push(decoder.decode())
-      return parts.join('')
-    } catch {
-      // the next encoding
-    }
-  }
-  return null
-}
-
 const stringOf = (form: URLSearchParams, name: string) => form.get(name) ?? ''
 
 /** The CSV of an upload: the file when one was chosen, else the pasted text; or why it cannot be read. */
@@ -98,7 +74,7 @@ async function csvTextOf({ form, files }: PostedForm): Promise<{ text: string } 
   const file = files.get('file')
   if (file && file.bytes.byteLength > 0) {
     if (file.bytes.byteLength > MAX_CSV_BYTES) return { code: 'csv-too-large' }
-    const text = await decode(file.bytes)
+    const text = await decodeCsv(file.bytes, nextTurn)
     return text === null ? { code: 'csv-encoding' } : { text }
   }
   const text = stringOf(form, 'csv')

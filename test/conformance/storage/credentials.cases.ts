@@ -100,6 +100,20 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [a!.id, c!.id])
     })
 
+    it('proofs: a credential released after failing, then settled as NO_PROOF, is never claimed again and keeps NO_PROOF', async () => {
+      // The proof round's settlement of a credential JSON-LD refuses (core/signing-queue/settle-unprovable.ts).
+      const ids = await issuances(2)
+      const [a, b] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
+      await store(a!, b!)
+      assert.deepStrictEqual(idsOf(await claim(NOW)), [a!.id, b!.id])
+      await storage().transaction((tx) => tx.credentials.releaseUnproven([a!.id], 'Invalid JSON-LD syntax', NOW + 1), { concurrent: true })
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: NO_PROOF }]), { concurrent: true }), 1)
+      assert.deepStrictEqual(await storage().credentials.findById(a!.id), { ...a, proof: NO_PROOF })
+      assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [b!.id], 'settled: neither its retry time nor its lease brings it back')
+      const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof }])), 0, 'and no proof replaces it')
+    })
+
     it('proofs: of 10 concurrent units claiming up to 5 of 30 credentials, none is returned twice and every one once', async () => {
       const ids = await issuances(30)
       const credentials = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))

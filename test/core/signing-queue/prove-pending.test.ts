@@ -20,6 +20,9 @@ import { createTemplate, credentialOf, issueTo, members } from '../../support/ve
 import { recipients } from '../issuances/support.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
 import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { JwtSigner } from '../../../core/ports/signer.ts'
+import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
+import { noMetrics } from '../../../core/ports/metrics.ts'
 
 /** The credentials whose proof is still to be made, by a claim whose lease ended long ago: any round takes them again. */
 async function unproven(storage: StoragePort): Promise<CredentialRecord[]> {
@@ -51,6 +54,79 @@ describe('the proof round', () => {
       assert.equal(result.verified, true, JSON.stringify(result, null, 2))
     }
     assert.deepStrictEqual(await unproven(api.storage), [])
+  })
+
+  it('engraves a partner without a url without an id, never `"id": null`, and proves its credential, which verifies (@see docs/decisions/0051-one-csv-path-and-no-null-id.md)', async () => {
+    const templateId = await createTemplate(api, { name: '바둑 입문' })
+    const template = (await api.storage.achievements.findById(api.club, templateId))!
+    const coIssuers = [{ name: '이름만 있는 협력 기관', url: null, isVerified: false }]
+    await api.storage.transaction((tx) => tx.achievements.update({ ...template, coIssuers }))
+    const [id] = await issueTo(api, templateId, members(1, 'partner'))
+    await api.issuer.worker.drain()
+    const { id: credentialId, jwt } = await credentialOf(api, id!)
+    assert.ok(!JSON.stringify(decodeJwt(jwt)).includes('"id":null'), 'no null id in the JWT')
+    const partners = (decodeJwt(jwt).vc as { credentialSubject: { achievement: Record<string, unknown> } }).credentialSubject.achievement[
+      'x-partnerOrganizations'
+    ]
+    assert.deepStrictEqual((partners as unknown[])[1], { name: '이름만 있는 협력 기관', url: null, role: 'partner', isVerified: false })
+    const form = jsonLdFormOf((await api.storage.credentials.findById(credentialId))!)
+    assert.equal(form.state, 'ready')
+    if (form.state !== 'ready') return
+    assertValidOb3(form.credential)
+    const result = await verifyDataIntegrity(form.credential, (url) => api.get(url))
+    assert.equal(result.verified, true, JSON.stringify(result, null, 2))
+  })
+})
+
+describe('a credential signed with `"id": null`, which JSON-LD refuses (@see docs/decisions/0051-one-csv-path-and-no-null-id.md)', () => {
+  it("is settled without a proof (JSON-LD form none), counted, and never tried again; its club's others are proved", async () => {
+    // An older clubcred's engraving: a partner without a url carried `"id": null` in the signed JWT.
+    const olderEngraving: JwtSigner = {
+      signMany: (key, header, payloads) =>
+        webCryptoSigner.signMany(
+          key,
+          header,
+          payloads.map((payload, i) => {
+            if (i > 0) return payload
+            const claims = JSON.parse(payload) as { vc: { credentialSubject: { achievement: Record<string, unknown[]> } } }
+            claims.vc.credentialSubject.achievement['x-partnerOrganizations']!.push({ id: null, name: 'P', url: null, role: 'partner', isVerified: false })
+            return JSON.stringify(claims)
+          }),
+        ),
+    }
+    let withoutProof = 0
+    const harness = createCoreHarness({
+      signer: olderEngraving,
+      dataIntegritySigner: createDataIntegritySigner({ threads: 0 }),
+      metrics: { ...noMetrics, credentialsWithoutProof: (count) => void (withoutProof += count) },
+    })
+    try {
+      await harness.issuer.clubs.create({ domain: 'chess', name: 'Chess' })
+      const template = await harness.issuer.achievements.create('chess', { name: 'Opening', description: 'Studied the main openings.' })
+      await harness.issuer.issuances.issue('chess', { achievementFormId: template.id, recipients: recipients(3) })
+      assert.equal(await signPendingCredentials(harness.context), 3)
+      const { data } = await harness.issuer.issuances.list('chess')
+      const records = await Promise.all(data.map(async ({ credentialId }) => (await harness.storage.credentials.findById(credentialId!))!))
+      const refused = records.filter((record) => JSON.stringify(decodeJwt(record.jwt)).includes('"id":null'))
+      assert.equal(refused.length, 1, 'one credential engraves a null id')
+
+      assert.equal(await provePendingCredentials(harness.context, 10), 3)
+      const states = async () =>
+        Promise.all(records.map(async ({ id }) => [id === refused[0]!.id, jsonLdFormOf((await harness.storage.credentials.findById(id))!).state]))
+      assert.deepStrictEqual((await states()).sort(), [
+        [false, 'ready'],
+        [false, 'ready'],
+        [true, 'none'],
+      ])
+      assert.equal(withoutProof, 1)
+      assert.equal((await harness.storage.credentials.findById(refused[0]!.id))!.jwt, refused[0]!.jwt, 'its JWT never changes')
+      harness.clock.advance(10 * 60 * 1000)
+      assert.equal(await provePendingCredentials(harness.context, 10), 0, 'never claimed again, back-off or not')
+      assert.deepStrictEqual(await unproven(harness.storage), [])
+      assert.deepStrictEqual(await harness.issuer.verification.credentialForms(refused[0]!.id), { jwt: refused[0]!.jwt, jsonLd: { state: 'none' } })
+    } finally {
+      await harness.close()
+    }
   })
 })
 

@@ -337,3 +337,32 @@ describe('Learner Credential Wallet', () => {
     assert.equal(await lcwButtonOf(issued.shareUrl), link, 'the same link as the share page')
   })
 })
+
+describe('Learner Credential Wallet, on an issuer without a presentation verifier', () => {
+  it('answers its request link and its exchange as a route it does not serve: 404 route-not-found, as before core said it in its own words', async () => {
+    const bare = await openWalletHarness({ dataIntegritySigner: createDataIntegritySigner() })
+    try {
+      const pointer = await bare.issueOne()
+      const request = await bare.fetch(`${CREDENTIAL_ISSUER}/lcw-requests/${pointer.id}`, { redirect: 'manual' })
+      const exchange = await bare.fetch(`${CREDENTIAL_ISSUER}/lcw-exchanges/anything`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      })
+      for (const response of [request, exchange]) {
+        assert.equal(response.status, 404)
+        assert.equal(response.headers.get('content-type'), 'application/problem+json')
+        const { requestId: _requestId, ...problem } = await response.json()
+        assert.deepStrictEqual(problem, {
+          type: 'https://clubcred.dev/problems/route-not-found',
+          title: 'Route not found',
+          status: 404,
+          detail: 'This issuer offers no Learner Credential Wallet exchange.',
+          code: 'route-not-found',
+        })
+      }
+    } finally {
+      await bare.close()
+    }
+  })
+})
