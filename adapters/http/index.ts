@@ -15,7 +15,7 @@ import { surfaceBases } from './surface-bases.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
-import { createAdminSurface } from './admin/surface.ts'
+import { createAdminSurface } from '../admin/surface.ts'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {

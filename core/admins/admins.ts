@@ -18,7 +18,7 @@ import {
   type PasskeyRegistrationOutcome,
 } from './passkey-register.ts'
 
-/** The staff console's accounts, logins and sessions (docs/admin-console.md); the HTTP face is adapters/http/admin/. */
+/** The staff console's accounts, logins and sessions (docs/admin-console.md); the HTTP face is adapters/admin/. */
 export interface Admins {
   /** Creates an admin of a club with a one-time setup link (24 h); `club-not-found`, `conflict` (the e-mail is an admin's), `validation-failed`. */
   create(input: { club: string; email: string; name?: string | null }): Promise<AdminSetupLink>

@@ -12,7 +12,7 @@ import { cliInProcess, dataDirEnv } from '../support/cli.ts'
 import { spawnNode, type NodeProcess } from '../support/node-process.ts'
 import { freshDataDir, removeDataDir } from '../support/server.ts'
 import { templateForm, tokenOf } from '../support/admin-console.ts'
-import { MAX_CSV_BYTES } from '../../adapters/http/admin/issue-csv.ts'
+import { MAX_CSV_BYTES } from '../../adapters/admin/issue-csv.ts'
 
 const ORIGIN = 'http://localhost:8787'
 const PASSWORD = '긴 비밀번호 correct horse battery'

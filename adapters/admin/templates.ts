@@ -1,0 +1,137 @@
+import type { IRequest, RouterType } from 'itty-router'
+import { ProblemError } from '../../core/errors.ts'
+import { htmlResponse, seeOther } from './responses.ts'
+import { bodyOfForm, emptyForm, errorsByField, formOfPost, formOfTemplate, type TemplateFormValues } from './template-form.ts'
+import { templateFormPage, templateListPage, templatePath } from './template-pages.ts'
+import type { ConsoleSession } from '../../core/admins/sessions.ts'
+import type { TemplateView } from '../../core/achievements/present.ts'
+import type { Words } from './pages.ts'
+import type { ConsoleFrame } from './frame.ts'
+import { addCoIssuerRoutes } from './co-issuers.ts'
+import type { CoIssuerForm } from './co-issuer-section.ts'
+
+const DONE: Record<string, Words> = {
+  created: { ko: '템플릿을 만들었습니다.', en: 'Template created.' },
+  saved: { ko: '저장했습니다.', en: 'Saved.' },
+  'co-issuer-added': { ko: '공동 발급자를 저장했습니다.', en: 'Co-issuer saved.' },
+  'co-issuer-removed': { ko: '공동 발급자를 지웠습니다.', en: 'Co-issuer removed.' },
+}
+
+/** A template id of a path: digits only, so that anything else is simply not found. */
+const idOf = (request: IRequest) => (/^[1-9]\d{0,14}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
+
+const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+
+/**
+ * The Templates pages (docs/admin-console.md § Templates): the list, a new template and a template's
+ * page, on the operations the API's routes call (`issuer.achievements.*`), for the session's club only.
+ */
+export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void {
+  const { issuer, base, withSession, notFound } = frame
+  const achievements = issuer.achievements
+  // Every badge and certificate design of the club, for the choices (a club has a handful).
+  const designsOf = async (club: string) => (await issuer.designs.list(club, { limit: '100' })).data
+
+  // A template's texts may be long (10,000 characters a description, 100 requirements): the API's body limit.
+  const sessionForm = (request: Request) => frame.sessionForm(request, issuer.config.maxBodyBytes)
+
+  const formPage = async (
+    session: ConsoleSession,
+    template: TemplateView | null,
+    values: TemplateFormValues,
+    status = 200,
+    errors = new Map<string, string[]>(),
+    done: Words | null = null,
+    coIssuerForm?: CoIssuerForm,
+  ) => {
+    const formats = issuer.issuances.fileFormats
+    return htmlResponse(
+      templateFormPage(base, session, { template, values, errors, designs: await designsOf(session.club), done, coIssuerForm, formats }),
+      status,
+    )
+  }
+
+  /** Stores the form through `write`; a refusal shows the form again, as sent, with each error beside its field. */
+  const save = async (
+    session: ConsoleSession,
+    form: URLSearchParams,
+    template: TemplateView | null,
+    write: (body: ReturnType<typeof bodyOfForm>) => Promise<TemplateView>,
+  ) => {
+    const values = formOfPost(form)
+    const designs = await designsOf(session.club)
+    try {
+      const saved = await write(bodyOfForm(values, { hasDesigns: designs.length > 0 }))
+      return seeOther(`${templatePath(base, saved.id)}?done=${template ? 'saved' : 'created'}`)
+    } catch (error) {
+      if (isProblem(error, 'achievement-not-found')) return notFound(session)
+      if (!isProblem(error, 'validation-failed')) throw error
+      const formats = issuer.issuances.fileFormats
+      return htmlResponse(templateFormPage(base, session, { template, values, errors: errorsByField(error.errors ?? []), designs, formats }), 422)
+    }
+  }
+
+  router.get(
+    '/templates',
+    withSession(async (session, request) => {
+      try {
+        const page = await achievements.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
+        return htmlResponse(templateListPage(base, session, page))
+      } catch (error) {
+        // A cursor that is not one of this list's.
+        if (isProblem(error, 'validation-failed')) return notFound(session)
+        throw error
+      }
+    }),
+  )
+
+  router.get(
+    '/templates/new',
+    withSession(async (session) => {
+      return formPage(session, null, emptyForm())
+    }),
+  )
+
+  router.post('/templates/new', async (request: IRequest) => {
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
+    return save(session, form, null, (body) => achievements.create(session.club, body))
+  })
+
+  router.get(
+    '/templates/:id',
+    withSession(async (session, request) => {
+      const template = await readTemplate(session, idOf(request))
+      if (!template) return notFound(session)
+      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      return formPage(session, template, formOfTemplate(template), 200, undefined, done)
+    }),
+  )
+
+  router.post('/templates/:id', async (request: IRequest) => {
+    const checked = await sessionForm(request)
+    if (checked instanceof Response) return checked
+    const { session, form } = checked
+    const id = idOf(request)
+    const template = await readTemplate(session, id)
+    if (!template || id === null) return notFound(session)
+    return save(session, form, template, (body) => achievements.patch(session.club, id, body))
+  })
+
+  addCoIssuerRoutes(router, frame, {
+    readTemplate,
+    refused: (session, template, coIssuerForm) => formPage(session, template, formOfTemplate(template), 422, undefined, null, coIssuerForm),
+  })
+
+  /** A template of the session's club, or `null`: another club's id is not found, as an unknown one. */
+  async function readTemplate(session: ConsoleSession, id: number | null): Promise<TemplateView | null> {
+    if (id === null) return null
+    try {
+      return await achievements.read(session.club, id)
+    } catch (error) {
+      if (isProblem(error, 'achievement-not-found')) return null
+      throw error
+    }
+  }
+}
