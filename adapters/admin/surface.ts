@@ -15,6 +15,7 @@ import { activityList } from './overview-activity.ts'
 import { activityChart } from './activity-chart.ts'
 import { html } from '../http/share-page/html.ts'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
+import type { MountedSurface } from '../http/index.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import { addTemplateRoutes } from './templates.ts'
 import type { ConsoleFrame, SessionForm } from './frame.ts'
@@ -62,11 +63,8 @@ const PASSWORD_ERRORS: Record<string, { field: 'password' | 'confirmation'; word
 /** The overview's notice after the setup link: the password is set and the person is in. */
 const SIGNED_IN_AT_SETUP: Words = { ko: '비밀번호를 설정했고 로그인되었습니다.', en: 'Your password is set, and you are signed in.' }
 
-export interface AdminSurface {
-  /** Whether a request's path is the console's. */
-  handles(url: string): boolean
-  fetch(request: Request): Promise<Response>
-}
+/** The console as adapters/http/ mounts it: whatever the path under `/admin`, the console answers. */
+export type AdminSurface = MountedSurface
 
 /**
  * The staff console at `{public_url}/admin/` (docs/admin-console.md): HTML pages and plain forms that work
