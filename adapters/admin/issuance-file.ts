@@ -1,9 +1,9 @@
-import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { contentDisposition } from '../http/routes/files.ts'
 import { fileResponse, htmlResponse } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 
 const PENDING: [Words, Words] = [
   { ko: '아직 서명되지 않았습니다', en: 'Not signed yet' },
@@ -20,10 +20,9 @@ const BUSY: [Words, Words] = [
  * route takes an OAuth token, the console a session. An unknown issuance, another club's or a format this
  * server does not make (`pdf` without a renderer) is 404.
  */
-export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
-  router.get(
-    '/issuances/:id/file',
-    withSession(async (session, request) => {
+export function issuanceFileHandlers({ issuer, base, notFound }: ConsoleFrame) {
+  return {
+    'GET /issuances/:id/file': async (session, request) => {
       const id = /^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
       if (id === null) return notFound(session)
       try {
@@ -40,6 +39,6 @@ export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSes
         }
         throw error
       }
-    }),
-  )
+    },
+  } satisfies Partial<ConsoleHandlers>
 }
