@@ -3,6 +3,7 @@ import { accountPage } from './account-page.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
+import { doneNoticeOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   added: { ko: '패스키를 추가했습니다.', en: 'Passkey added.' },
@@ -19,7 +20,7 @@ export function accountHandlers({ issuer, base, notFound }: ConsoleFrame) {
 
   return {
     'GET /account': async (session, request) => {
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       return htmlResponse(accountPage(base, session, { passkeys: passkeys ? await passkeys.list(session) : null, done }))
     },
 

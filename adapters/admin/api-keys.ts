@@ -7,13 +7,14 @@ import type { ApiKeyView } from '../../core/api-keys/list.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { doneNoticeOf, idParamOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   revoked: { ko: '키를 폐기했습니다. 이 키로 보낸 요청은 거절됩니다.', en: 'Key revoked. Requests with it are refused.' },
 }
 
 /** A key id of a path (16 hex digits): anything else is simply not found. */
-const idOf = (request: IRequest) => (/^[0-9a-f]{16}$/.test(request.params['id'] ?? '') ? request.params['id']! : null)
+const idOf = (request: IRequest) => idParamOf(request, /^[0-9a-f]{16}$/)
 
 /**
  * The API keys pages (docs/admin-console.md § API keys): the club's legacy API keys, created and revoked
@@ -41,7 +42,7 @@ export function apiKeyHandlers({ issuer, base, notFound }: ConsoleFrame) {
     'GET /api-keys/:id': async (session, request) => {
       const key = await keyOf(session, idOf(request))
       if (!key) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       return htmlResponse(apiKeyDetailPage(base, session, { key, done }))
     },
     'POST /api-keys/:id/revoke': async (checked, request) => {

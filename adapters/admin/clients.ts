@@ -1,12 +1,14 @@
 import type { IRequest } from 'itty-router'
 import { htmlResponse, seeOther } from './responses.ts'
 import { clientDetailPage, clientListPage, clientSecretPage } from './client-pages.ts'
-import { CONFIRM_NEEDED, isProblem } from './integration-parts.ts'
+import { CONFIRM_NEEDED } from './integration-parts.ts'
+import { isProblem } from './is-problem.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ClientView } from '../../core/clients/list.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { doneNoticeOf, idParamOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   deleted: { ko: '클라이언트를 삭제했습니다. 그 토큰은 더 이상 쓸 수 없습니다.', en: 'Client deleted. Its tokens no longer work.' },
@@ -14,7 +16,7 @@ const DONE: Record<string, Words> = {
 const NO_SCOPE: Words = { ko: '권한을 하나 이상 고르세요.', en: 'Choose at least one scope.' }
 
 /** A client id of a path (`cc_` and 24 hex digits): anything else is simply not found. */
-const idOf = (request: IRequest) => (/^cc_[0-9a-f]{24}$/.test(request.params['id'] ?? '') ? request.params['id']! : null)
+const idOf = (request: IRequest) => idParamOf(request, /^cc_[0-9a-f]{24}$/)
 
 /**
  * The API clients pages (docs/admin-console.md § API clients): the club's OAuth 2.0 clients, created,
@@ -31,7 +33,7 @@ export function clientHandlers({ issuer, base, notFound }: ConsoleFrame) {
 
   return {
     'GET /clients': async (session, request) => {
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       return htmlResponse(clientListPage(base, session, { clients: await clients.list(session.club), done }))
     },
     'POST /clients': async (checked) => {

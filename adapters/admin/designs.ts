@@ -1,5 +1,4 @@
 import type { IRequest } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { bodyOfDesignForm, designFieldOfPath, emptyDesignForm, formOfDesign, formOfDesignPost } from './design-form.ts'
 import { designFormPage, designListPage, designPath } from './design-pages.ts'
@@ -9,6 +8,8 @@ import type { DesignView } from '../../core/designs/present.ts'
 import type { Words } from './pages.ts'
 import type { ConsoleFrame, SessionForm } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
+import { isProblem } from './is-problem.ts'
+import { doneNoticeOf, numericIdOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   created: { ko: '디자인을 만들었습니다.', en: 'Design created.' },
@@ -16,9 +17,7 @@ const DONE: Record<string, Words> = {
 }
 
 /** A design or template id of a path: digits only, so that anything else is simply not found. */
-export const pathIdOf = (request: IRequest) => (/^[1-9]\d{0,14}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+export const pathIdOf = (request: IRequest) => numericIdOf(request, 15)
 
 /**
  * The Designs pages (docs/admin-console.md § Designs): the list, a new badge or certificate design and a
@@ -83,7 +82,7 @@ export function designHandlers(frame: ConsoleFrame) {
     'GET /designs/:id': async (session, request) => {
       const design = await readDesign(session, pathIdOf(request))
       if (!design) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       const page = designFormPage(base, session, { design, values: formOfDesign(design), errors: new Map(), formats: issuer.issuances.fileFormats, done })
       return htmlResponse(page)
     },

@@ -1,4 +1,3 @@
-import { ProblemError } from '../../core/errors.ts'
 import { MAX_REVOKE_IDS } from '../../core/issuances/revoke-many.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import { htmlResponse, seeOther } from './responses.ts'
@@ -9,6 +8,8 @@ import { issuanceDetailPage, issuancePath } from './issuance-pages.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { isProblem } from './is-problem.ts'
+import { numericIdOf } from './request-values.ts'
 
 /** A bulk form carries up to 1,000 ids of 16 digits each: more than a page's 16 KiB. */
 const BULK_FORM_BYTES = 64 * 1024
@@ -24,8 +25,6 @@ const TOO_MANY: Words = {
   en: `More than ${MAX_REVOKE_IDS.toLocaleString('en')} issuances match: narrow the filter.`,
 }
 const REVOKED: Words = { ko: '취소된 발급에는 메일을 보내지 않습니다.', en: 'A revoked issuance is not mailed.' }
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
 
 /**
  * The console's resend and bulk revoke (docs/admin-console.md § Issuances), on the operations the API
@@ -69,7 +68,7 @@ export function issuanceActionHandlers(frame: ConsoleFrame) {
   return {
     'POST /issuances/:id/notify': async (checked, request) => {
       const { session } = checked
-      const id = ID.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
+      const id = numericIdOf(request, 16)
       if (id === null) return notFound(session)
       try {
         await issuances.notify(session.club, id)

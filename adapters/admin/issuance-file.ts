@@ -4,6 +4,7 @@ import { fileResponse, htmlResponse } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
+import { numericIdOf } from './request-values.ts'
 
 const PENDING: [Words, Words] = [
   { ko: '아직 서명되지 않았습니다', en: 'Not signed yet' },
@@ -23,7 +24,7 @@ const BUSY: [Words, Words] = [
 export function issuanceFileHandlers({ issuer, base, notFound }: ConsoleFrame) {
   return {
     'GET /issuances/:id/file': async (session, request) => {
-      const id = /^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
+      const id = numericIdOf(request, 16)
       if (id === null) return notFound(session)
       try {
         const file = await issuer.issuances.file(session.club, id, new URL(request.url).searchParams.get('format'))

@@ -1,5 +1,4 @@
 import type { IRequest } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { deliverySection } from './delivery-section.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
@@ -10,6 +9,8 @@ import type { IssuanceDetail } from '../../core/issuances/present.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { isProblem } from './is-problem.ts'
+import { doneNoticeOf, numericIdOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   issued: { ko: '발급했습니다.', en: 'Issued.' },
@@ -43,9 +44,7 @@ const FILTER_WORDS: Record<string, Words> = {
 }
 
 /** An issuance id of a path: digits only, so that anything else is simply not found. */
-const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+const idOf = (request: IRequest) => numericIdOf(request, 16)
 
 /**
  * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template and status and
@@ -122,7 +121,7 @@ export function issuanceHandlers(frame: ConsoleFrame) {
     'GET /issuances/:id': async (session, request) => {
       const detail = await readIssuance(session, idOf(request))
       if (!detail) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, detail.id))
       return htmlResponse(issuanceDetailPage(base, session, { detail, done, delivery }))
     },

@@ -9,7 +9,8 @@ export interface Words {
   en: string
 }
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+/** Korean, then English beside it in a span that says its language. */
+export const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /** The entries of the route table that have one, in its order; the line breaks after the fourth, as it always has. */
 const MENU = CONSOLE_ROUTES.flatMap((route) => ('menu' in route ? [{ path: route.path, words: route.menu }] : []))

@@ -1,5 +1,4 @@
 import type { IRequest } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { issuanceDetailPage, issuancePath } from './issuance-pages.ts'
 import { MAX_REISSUE_IDS } from '../../core/reissues/schema.ts'
@@ -8,6 +7,8 @@ import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import { issuancesOfFilter } from './filter-choice.ts'
 import type { Words } from './pages.ts'
+import { isProblem } from './is-problem.ts'
+import { numericIdOf } from './request-values.ts'
 
 const FIELD_WORDS: Record<string, Words> = {
   'name required': { ko: '이름을 입력하세요.', en: 'Enter a name.' },
@@ -21,8 +22,7 @@ const OTHER: Words = { ko: '올바른 값이 아닙니다.', en: 'Not a valid va
 /** The form's field of an API member. */
 const FIELD_OF: Record<string, string> = { name: 'name', email: 'email', expiresAt: 'expiresOn', reason: 'reason' }
 
-const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+const idOf = (request: IRequest) => numericIdOf(request, 16)
 /** A date of the form (`YYYY-MM-DD`) as the expiry: the end of that day, UTC; `null` for an empty field. */
 const expiryOf = (day: string): string | null => (day === '' ? null : /^\d{4}-\d{2}-\d{2}$/.test(day) ? `${day}T23:59:59Z` : day)
 

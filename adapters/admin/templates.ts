@@ -1,5 +1,4 @@
 import type { IRequest } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { bodyOfForm, emptyForm, errorsByField, formOfPost, formOfTemplate, type TemplateFormValues } from './template-form.ts'
 import { templateFormPage, templateListPage, templatePath } from './template-pages.ts'
@@ -10,6 +9,8 @@ import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers } from './route-handlers.ts'
 import { coIssuerHandlers } from './co-issuers.ts'
 import type { CoIssuerForm } from './co-issuer-section.ts'
+import { isProblem } from './is-problem.ts'
+import { doneNoticeOf, numericIdOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   created: { ko: '템플릿을 만들었습니다.', en: 'Template created.' },
@@ -19,9 +20,7 @@ const DONE: Record<string, Words> = {
 }
 
 /** A template id of a path: digits only, so that anything else is simply not found. */
-const idOf = (request: IRequest) => (/^[1-9]\d{0,14}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+const idOf = (request: IRequest) => numericIdOf(request, 15)
 
 /**
  * The Templates pages (docs/admin-console.md § Templates): the list, a new template and a template's
@@ -104,7 +103,7 @@ export function templateHandlers(frame: ConsoleFrame) {
     'GET /templates/:id': async (session, request) => {
       const template = await readTemplate(session, idOf(request))
       if (!template) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       return formPage(session, template, formOfTemplate(template), 200, undefined, done)
     },
     'POST /templates/:id': {

@@ -1,12 +1,14 @@
 import type { IRequest } from 'itty-router'
 import { htmlResponse, seeOther } from './responses.ts'
 import { emptyWebhookForm, webhookDetailPage, webhookListPage, webhookPath, webhookSecretPage, type WebhookFormState } from './webhook-pages.ts'
-import { CONFIRM_NEEDED, isProblem } from './integration-parts.ts'
+import { CONFIRM_NEEDED } from './integration-parts.ts'
+import { isProblem } from './is-problem.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { WebhookView } from '../../core/webhooks/endpoint.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { ConsoleHandlers, SessionFormHandler } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { doneNoticeOf, idParamOf } from './request-values.ts'
 
 /** Deliveries a page of the log shows. */
 const PAGE = 20
@@ -25,7 +27,7 @@ const NOTHING_TO_REPLAY: Words = {
 }
 
 /** An endpoint id of a path (`wh_` and 16 base64url characters): anything else is simply not found. */
-const idOf = (request: IRequest) => (/^wh_[A-Za-z0-9_-]{16}$/.test(request.params['id'] ?? '') ? request.params['id']! : null)
+const idOf = (request: IRequest) => idParamOf(request, /^wh_[A-Za-z0-9_-]{16}$/)
 
 /**
  * The webhooks pages (docs/admin-console.md § Webhooks): the club's endpoints, created, switched on and
@@ -68,7 +70,7 @@ export function webhookHandlers({ issuer, base, notFound }: ConsoleFrame) {
 
   return {
     'GET /webhooks': async (session, request) => {
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       return htmlResponse(webhookListPage(base, session, { hooks: await webhooks.list(session.club), done }))
     },
     'POST /webhooks': async (checked) => {
