@@ -9,10 +9,19 @@
  */
 import { createCoreIssuer, type IssuerOptions } from './core/create-core-issuer.ts'
 import type { CoreIssuer } from './core/core-issuer.ts'
-import { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+import { createFetchHandler as createHttpFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+import { createAdminSurface } from './adapters/admin/surface.ts'
 
 export * from './core/index.ts'
-export { createFetchHandler, type FetchHandler, type FetchHandlerOptions } from './adapters/http/index.ts'
+export type { FetchHandler, FetchHandlerOptions } from './adapters/http/index.ts'
+
+/**
+ * The HTTP face of an issuer with its staff console: every surface of docs/api.md, and `/admin`. The
+ * console is wired here, in the composition root, because adapters/http/ never imports adapters/admin/.
+ */
+export function createFetchHandler(issuer: CoreIssuer, options: FetchHandlerOptions = {}): FetchHandler {
+  return createHttpFetchHandler(issuer, { console: createAdminSurface, ...options })
+}
 
 /** An issuer with its HTTP face: the core operations (`CoreIssuer`) plus `fetch`. */
 export interface Issuer extends CoreIssuer {

@@ -1,9 +1,8 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, passkeyScript, type Words } from './pages.ts'
+import { consoleDocument, passkeyScript, both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { PasskeyView } from '../../core/admins/passkey-account.ts'
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 const when = (ms: number | null) => {
   if (ms === null) return html`—`
   const iso = new Date(ms).toISOString()

@@ -1,8 +1,9 @@
-import type { IRequest, RouterType } from 'itty-router'
 import { htmlResponse, seeOther } from './responses.ts'
 import { accountPage } from './account-page.ts'
 import type { ConsoleFrame } from './frame.ts'
 import type { Words } from './pages.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
+import { doneNoticeOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   added: { ko: '패스키를 추가했습니다.', en: 'Passkey added.' },
@@ -14,29 +15,25 @@ const CONFIRM_NEEDED: Words = { ko: '삭제하려면 확인란을 선택하세�
  * The account page (docs/admin-console.md § Passkeys): the session admin's passkeys, and removing one
  * with a ticked confirmation. Another admin's passkey id, like an unknown one, is 404 and nothing changes.
  */
-export function addAccountRoutes(router: RouterType, { issuer, base, withSession, sessionForm, notFound }: ConsoleFrame): void {
+export function accountHandlers({ issuer, base, notFound }: ConsoleFrame) {
   const passkeys = issuer.admins.passkeys
 
-  router.get(
-    '/account',
-    withSession(async (session, request) => {
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+  return {
+    'GET /account': async (session, request) => {
+      const done = doneNoticeOf(request, DONE)
       return htmlResponse(accountPage(base, session, { passkeys: passkeys ? await passkeys.list(session) : null, done }))
-    }),
-  )
+    },
 
-  router.post('/account/passkeys/:id/remove', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    const id = request.params['id'] ?? ''
-    if (!passkeys) return notFound(session)
-    const list = await passkeys.list(session)
-    if (!list.some((passkey) => passkey.id === id)) return notFound(session)
-    if (form.get('confirm') !== 'yes') {
-      return htmlResponse(accountPage(base, session, { passkeys: list, refused: { id, words: CONFIRM_NEEDED } }), 422)
-    }
-    if (!(await passkeys.remove(session, id))) return notFound(session)
-    return seeOther(`${base}/account?done=removed`)
-  })
+    'POST /account/passkeys/:id/remove': async ({ session, form }, request) => {
+      const id = request.params['id'] ?? ''
+      if (!passkeys) return notFound(session)
+      const list = await passkeys.list(session)
+      if (!list.some((passkey) => passkey.id === id)) return notFound(session)
+      if (form.get('confirm') !== 'yes') {
+        return htmlResponse(accountPage(base, session, { passkeys: list, refused: { id, words: CONFIRM_NEEDED } }), 422)
+      }
+      if (!(await passkeys.remove(session, id))) return notFound(session)
+      return seeOther(`${base}/account?done=removed`)
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

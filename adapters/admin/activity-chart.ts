@@ -1,8 +1,6 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import type { WeeklyActivity } from '../../core/admins/activity.ts'
-import type { Words } from './pages.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+import { both, type Words } from './pages.ts'
 
 /** The chart's series: its words and its colour (each distinct in hue and lightness, so greyscale tells them apart too). */
 const SERIES: { key: 'issued' | 'claimed' | 'expiring'; words: Words; colour: string }[] = [

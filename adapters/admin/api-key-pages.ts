@@ -1,6 +1,7 @@
 import { html } from '../http/share-page/html.ts'
 import { consoleDocument, type Words } from './pages.ts'
-import { API_KEYS_TITLE, SHOWN_ONCE, both, confirmBox, csrfField, doneNotice, integrationsNav, secretBox, when } from './integration-parts.ts'
+import { API_KEYS_TITLE, SHOWN_ONCE, confirmBox, csrfField, doneNotice, integrationsNav, secretBox, when } from './integration-parts.ts'
+import { both } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ApiKeyView } from '../../core/api-keys/list.ts'
 

@@ -1,10 +1,9 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { RevokeManyResult } from '../../core/issuances/revoke-many.ts'
 import { ISSUANCES_TITLE, issuancePath } from './issuance-pages.ts'
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 const TITLE: Words = { ko: '여러 발급 취소', en: 'Revoke several issuances' }
 
 /** What the confirmation names: how many, and the first few recipients. */

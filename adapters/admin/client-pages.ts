@@ -1,7 +1,8 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import { consoleDocument, type Words } from './pages.ts'
 import { SCOPE_NAMES, toScopeString } from '../../core/scopes.ts'
-import { CLIENTS_TITLE, SHOWN_ONCE, both, confirmBox, csrfField, doneNotice, integrationsNav, secretBox, when } from './integration-parts.ts'
+import { CLIENTS_TITLE, SHOWN_ONCE, confirmBox, csrfField, doneNotice, integrationsNav, secretBox, when } from './integration-parts.ts'
+import { both } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ClientView } from '../../core/clients/list.ts'
 

@@ -1,10 +1,8 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import { describedBy, errorOf, labelled } from './form-fields.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /** The add form as typed, shown again as sent when refused. */
 export interface CoIssuerFormValues {

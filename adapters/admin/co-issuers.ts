@@ -1,4 +1,3 @@
-import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { seeOther } from './responses.ts'
 import { coIssuerFieldOfPath, type CoIssuerForm } from './co-issuer-section.ts'
@@ -8,6 +7,7 @@ import { pathIdOf } from './designs.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers, SessionFormHandler } from './route-handlers.ts'
 
 /** What the Templates module lends: a template of the session's club (`null`: not found) and its page. */
 export interface TemplatePages {
@@ -22,13 +22,11 @@ export interface TemplatePages {
  * operations the admin CLI's `coissuer add` and `coissuer remove` call. 303 to the template's page; the
  * API's problems beside the fields (422); another club's template is 404.
  */
-export function addCoIssuerRoutes(router: RouterType, { issuer, base, sessionForm, notFound }: ConsoleFrame, pages: TemplatePages): void {
+export function coIssuerHandlers({ issuer, base, notFound }: ConsoleFrame, pages: TemplatePages) {
   const coIssuers = issuer.achievements.coIssuers
-  const change = (path: string, done: string, write: (session: ConsoleSession, id: number, form: URLSearchParams) => Promise<unknown>) =>
-    router.post(path, async (request: IRequest) => {
-      const checked = await sessionForm(request)
-      if (checked instanceof Response) return checked
-      const { session, form } = checked
+  const change =
+    (done: string, write: (session: ConsoleSession, id: number, form: URLSearchParams) => Promise<unknown>): SessionFormHandler =>
+    async ({ session, form }, request) => {
       const id = pathIdOf(request)
       const template = await pages.readTemplate(session, id)
       if (!template || id === null) return notFound(session)
@@ -45,14 +43,18 @@ export function addCoIssuerRoutes(router: RouterType, { issuer, base, sessionFor
         }
         return pages.refused(session, template, { values, errors: errorsByField(error.errors ?? [], coIssuerFieldOfPath) })
       }
-    })
+    }
 
-  change('/templates/:id/co-issuers', 'co-issuer-added', (session, id, form) =>
-    coIssuers.add(session.club, id, {
-      name: form.get('coIssuerName') ?? '',
-      url: form.get('coIssuerUrl') ?? '',
-      isVerified: form.get('coIssuerVerified') === 'on',
-    }),
-  )
-  change('/templates/:id/co-issuers/remove', 'co-issuer-removed', (session, id, form) => coIssuers.remove(session.club, id, { url: form.get('url') ?? '' }))
+  return {
+    'POST /templates/:id/co-issuers': change('co-issuer-added', (session, id, form) =>
+      coIssuers.add(session.club, id, {
+        name: form.get('coIssuerName') ?? '',
+        url: form.get('coIssuerUrl') ?? '',
+        isVerified: form.get('coIssuerVerified') === 'on',
+      }),
+    ),
+    'POST /templates/:id/co-issuers/remove': change('co-issuer-removed', (session, id, form) =>
+      coIssuers.remove(session.club, id, { url: form.get('url') ?? '' }),
+    ),
+  } satisfies Partial<ConsoleHandlers>
 }

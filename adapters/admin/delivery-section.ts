@@ -3,9 +3,8 @@ import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { EventView } from '../../core/events/present.ts'
 import type { IssuanceDetail } from '../../core/issuances/present.ts'
 import { RESEND_LIMIT } from '../../core/issuances/notify.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 const when = (iso: string) => html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
 
 const OUTCOME: Record<string, Words> = {

@@ -1,5 +1,5 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import { describedBy, errorOf, idOf, input, labelled, select, type FieldOptions } from './form-fields.ts'
 import { previewSection } from './preview-section.ts'
 import { SHOWN, type DesignFormValues, type Shown } from './design-form.ts'
@@ -7,8 +7,6 @@ import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { DesignView } from '../../core/designs/present.ts'
 import type { FileFormat } from '../../core/files/prepare-file.ts'
 import type { Page } from '../../core/lists/cursor.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 export const DESIGNS_TITLE: Words = { ko: '디자인', en: 'Designs' }
 

@@ -1,12 +1,14 @@
-import type { RouterType } from 'itty-router'
 import { html } from '../http/share-page/html.ts'
 import { htmlResponse } from './responses.ts'
 import { consoleDocument, type Words } from './pages.ts'
-import { both, eventType, isProblem, when } from './integration-parts.ts'
+import { eventType, when } from './integration-parts.ts'
+import { both } from './pages.ts'
+import { isProblem } from './is-problem.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { EventView } from '../../core/events/list.ts'
 import type { Page } from '../../core/lists/cursor.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 
 export const EVENTS_TITLE: Words = { ko: '이벤트', en: 'Events' }
 
@@ -44,10 +46,9 @@ ${page.meta.nextCursor ? html`<p><a href="${base}/events?cursor=${page.meta.next
  * The event feed (docs/admin-console.md § Event feed): the club's events newest first, on the API's own
  * operation (`issuer.events.list`) and its cursor pages, for the session's club only.
  */
-export function addEventRoutes(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
-  router.get(
-    '/events',
-    withSession(async (session, request) => {
+export function eventHandlers({ issuer, base, notFound }: ConsoleFrame) {
+  return {
+    'GET /events': async (session, request) => {
       const cursor = new URL(request.url).searchParams.get('cursor')
       try {
         return htmlResponse(eventListPage(base, session, await issuer.events.list(session.club, { cursor })))
@@ -56,6 +57,6 @@ export function addEventRoutes(router: RouterType, { issuer, base, withSession, 
         if (isProblem(error, 'validation-failed')) return notFound(session)
         throw error
       }
-    }),
-  )
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

@@ -1,13 +1,11 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import { DESIGN_CODE_WORDS } from './design-words.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 
 /**
  * The fields of the console's forms (templates, designs, co-issuers): a label, a hint, the control, and
  * the API's errors beside it in words and as the code (`aria-describedby`, `aria-invalid`).
  */
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /** The API's codes (docs/api.md §4.10, §7.3) in words; the code itself is shown beside them. */
 export const CODE_WORDS: Record<string, Words> = {

@@ -2,6 +2,7 @@ import type { IRequest } from 'itty-router'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { PostedForm } from './multipart.ts'
+import type { SessionCookie } from './cookie.ts'
 import type { Words } from './pages.ts'
 
 /** A POST of a session that passed every check: its session, its form and (multipart only) its files. */
@@ -27,4 +28,8 @@ export interface ConsoleFrame {
   withSession(handler: (session: ConsoleSession, request: IRequest) => Promise<Response>): (request: IRequest) => Promise<Response>
   notFound(session: ConsoleSession): Response
   forbidden(session: ConsoleSession): Response
+  /** A page of a title and a sentence, with `status` (and `headers`): a refusal, a dead link. */
+  message(status: number, words: readonly [title: Words, text: Words], session?: ConsoleSession | null, headers?: Record<string, string>): Response
+  /** The session cookie, which the sign-in pages and the passkey endpoints set and clear. */
+  cookie: SessionCookie
 }

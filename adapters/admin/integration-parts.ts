@@ -1,16 +1,11 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { ProblemError } from '../../core/errors.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 
 /**
  * Pieces the integration pages share (API clients, API keys, webhooks, the event feed): their sub-menu,
  * the box that shows a secret on the one answer that has it, the confirmation box of an action that
  * cannot be undone, and times.
  */
-
-export const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
-
-export const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
 
 export const CLIENTS_TITLE: Words = { ko: 'API 클라이언트', en: 'API clients' }
 export const API_KEYS_TITLE: Words = { ko: 'API 키', en: 'API keys' }

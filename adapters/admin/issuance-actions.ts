@@ -1,5 +1,3 @@
-import type { IRequest, RouterType } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
 import { MAX_REVOKE_IDS } from '../../core/issuances/revoke-many.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import { htmlResponse, seeOther } from './responses.ts'
@@ -8,7 +6,10 @@ import { deliverySection } from './delivery-section.ts'
 import { issuancesOfFilter } from './filter-choice.ts'
 import { issuanceDetailPage, issuancePath } from './issuance-pages.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { isProblem } from './is-problem.ts'
+import { numericIdOf } from './request-values.ts'
 
 /** A bulk form carries up to 1,000 ids of 16 digits each: more than a page's 16 KiB. */
 const BULK_FORM_BYTES = 64 * 1024
@@ -25,70 +26,14 @@ const TOO_MANY: Words = {
 }
 const REVOKED: Words = { ko: '취소된 발급에는 메일을 보내지 않습니다.', en: 'A revoked issuance is not mailed.' }
 
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
-
 /**
  * The console's resend and bulk revoke (docs/admin-console.md § Issuances), on the operations the API
  * calls (`issuer.issuances.notify`, `revokeMany`), for the session's club only; each a form that works
  * without script.
  */
-export function addIssuanceActionRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, sessionForm, notFound } = frame
+export function issuanceActionHandlers(frame: ConsoleFrame) {
+  const { issuer, base, notFound } = frame
   const issuances = issuer.issuances
-
-  router.post('/issuances/:id/notify', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session } = checked
-    const id = ID.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
-    if (id === null) return notFound(session)
-    try {
-      await issuances.notify(session.club, id)
-    } catch (error) {
-      if (isProblem(error, 'issuance-not-found')) return notFound(session)
-      if (!isProblem(error, 'rate-limited', 'issuance-revoked')) throw error
-      const hours = Math.ceil(Number(error.extra?.retryAfter ?? 0) / 3600)
-      const why: Words =
-        error.code === 'issuance-revoked'
-          ? REVOKED
-          : { ko: `24시간에 3번까지 보낼 수 있습니다. 약 ${hours}시간 뒤에 다시 보내세요.`, en: `Up to 3 times in 24 hours: try again in about ${hours} h.` }
-      const detail = await issuances.read(session.club, id)
-      const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, id), why)
-      return htmlResponse(issuanceDetailPage(base, session, { detail, delivery }), error.code === 'rate-limited' ? 429 : 409)
-    }
-    return seeOther(`${issuancePath(base, id)}?done=notified`)
-  })
-
-  router.post('/issuances/revoke', async (request: IRequest) => {
-    const checked = await sessionForm(request, BULK_FORM_BYTES)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    if (form.get('step') !== 'revoke') {
-      const choice = form.get('scope') === 'filter' ? await ofFilter(session, form) : await ofRows(session, form)
-      if (choice === null) return htmlResponse(bulkRefusedPage(base, session, TOO_MANY), 422)
-      if (choice.ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
-      return htmlResponse(bulkConfirmPage(base, session, choice))
-    }
-    const ids = [
-      ...new Set(
-        form
-          .getAll('id')
-          .filter((id) => ID.test(id))
-          .map(Number),
-      ),
-    ].slice(0, MAX_REVOKE_IDS)
-    if (ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
-    const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
-    const again = async (errors: Map<string, Words>) => htmlResponse(bulkConfirmPage(base, session, await ofRows(session, form), { reason, errors }), 422)
-    if (form.get('confirm') !== 'yes') return again(new Map([['confirm', CONFIRM_NEEDED]]))
-    try {
-      const { result } = await issuances.revokeMany(session.club, { issuanceIds: ids, ...(reason.trim() === '' ? {} : { reason }) })
-      return htmlResponse(bulkResultPage(base, session, result))
-    } catch (error) {
-      if (!isProblem(error, 'validation-failed')) throw error
-      return again(new Map([['reason', REASON_REFUSED]]))
-    }
-  })
 
   /** The rows ticked on the list: their ids, and the names of the first ten (another club's id has none and is left out). */
   async function ofRows(session: ConsoleSession, form: URLSearchParams): Promise<BulkChoice> {
@@ -119,4 +64,58 @@ export function addIssuanceActionRoutes(router: RouterType, frame: ConsoleFrame)
     const chosen = await issuancesOfFilter(issuances, session.club, form, MAX_REVOKE_IDS)
     return chosen === null ? null : { ids: chosen.map((item) => item.id), sample: chosen.slice(0, 10) }
   }
+
+  return {
+    'POST /issuances/:id/notify': async (checked, request) => {
+      const { session } = checked
+      const id = numericIdOf(request, 16)
+      if (id === null) return notFound(session)
+      try {
+        await issuances.notify(session.club, id)
+      } catch (error) {
+        if (isProblem(error, 'issuance-not-found')) return notFound(session)
+        if (!isProblem(error, 'rate-limited', 'issuance-revoked')) throw error
+        const hours = Math.ceil(Number(error.extra?.retryAfter ?? 0) / 3600)
+        const why: Words =
+          error.code === 'issuance-revoked'
+            ? REVOKED
+            : { ko: `24시간에 3번까지 보낼 수 있습니다. 약 ${hours}시간 뒤에 다시 보내세요.`, en: `Up to 3 times in 24 hours: try again in about ${hours} h.` }
+        const detail = await issuances.read(session.club, id)
+        const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, id), why)
+        return htmlResponse(issuanceDetailPage(base, session, { detail, delivery }), error.code === 'rate-limited' ? 429 : 409)
+      }
+      return seeOther(`${issuancePath(base, id)}?done=notified`)
+    },
+    'POST /issuances/revoke': {
+      body: { maxBytes: BULK_FORM_BYTES },
+      handle: async (checked) => {
+        const { session, form } = checked
+        if (form.get('step') !== 'revoke') {
+          const choice = form.get('scope') === 'filter' ? await ofFilter(session, form) : await ofRows(session, form)
+          if (choice === null) return htmlResponse(bulkRefusedPage(base, session, TOO_MANY), 422)
+          if (choice.ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
+          return htmlResponse(bulkConfirmPage(base, session, choice))
+        }
+        const ids = [
+          ...new Set(
+            form
+              .getAll('id')
+              .filter((id) => ID.test(id))
+              .map(Number),
+          ),
+        ].slice(0, MAX_REVOKE_IDS)
+        if (ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
+        const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
+        const again = async (errors: Map<string, Words>) => htmlResponse(bulkConfirmPage(base, session, await ofRows(session, form), { reason, errors }), 422)
+        if (form.get('confirm') !== 'yes') return again(new Map([['confirm', CONFIRM_NEEDED]]))
+        try {
+          const { result } = await issuances.revokeMany(session.club, { issuanceIds: ids, ...(reason.trim() === '' ? {} : { reason }) })
+          return htmlResponse(bulkResultPage(base, session, result))
+        } catch (error) {
+          if (!isProblem(error, 'validation-failed')) throw error
+          return again(new Map([['reason', REASON_REFUSED]]))
+        }
+      },
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

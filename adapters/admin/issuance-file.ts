@@ -1,9 +1,10 @@
-import type { RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { contentDisposition } from '../http/routes/files.ts'
 import { fileResponse, htmlResponse } from './responses.ts'
 import { messagePage, type Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
+import { numericIdOf } from './request-values.ts'
 
 const PENDING: [Words, Words] = [
   { ko: '아직 서명되지 않았습니다', en: 'Not signed yet' },
@@ -20,11 +21,10 @@ const BUSY: [Words, Words] = [
  * route takes an OAuth token, the console a session. An unknown issuance, another club's or a format this
  * server does not make (`pdf` without a renderer) is 404.
  */
-export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSession, notFound }: ConsoleFrame): void {
-  router.get(
-    '/issuances/:id/file',
-    withSession(async (session, request) => {
-      const id = /^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null
+export function issuanceFileHandlers({ issuer, base, notFound }: ConsoleFrame) {
+  return {
+    'GET /issuances/:id/file': async (session, request) => {
+      const id = numericIdOf(request, 16)
       if (id === null) return notFound(session)
       try {
         const file = await issuer.issuances.file(session.club, id, new URL(request.url).searchParams.get('format'))
@@ -40,6 +40,6 @@ export function addIssuanceFileRoute(router: RouterType, { issuer, base, withSes
         }
         throw error
       }
-    }),
-  )
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

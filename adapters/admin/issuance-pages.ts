@@ -1,5 +1,5 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 import type { IssuanceDetail, IssuanceItem, IssuanceStatus } from '../../core/issuances/present.ts'
@@ -7,8 +7,6 @@ import type { Page } from '../../core/lists/cursor.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../core/issuances/search.ts'
 import { reissueFormOf, reissueSection, renewFieldset, versionsSection, type ReissueFormState } from './reissue-section.ts'
 import { walletSection } from './issuance-wallet-section.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 export const ISSUANCES_TITLE: Words = { ko: '발급 내역', en: 'Issuances' }
 

@@ -1,8 +1,7 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import type { IssuanceDetail } from '../../core/issuances/present.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 const when = (iso: string | null) => (iso === null ? html`—` : html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`)
 
 const VIA_WORDS: Record<IssuanceDetail['claims'][number]['via'], Words> = {

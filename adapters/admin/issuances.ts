@@ -1,8 +1,5 @@
-import type { IRequest, RouterType } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
+import type { IRequest } from 'itty-router'
 import { htmlResponse, seeOther } from './responses.ts'
-import { addIssuanceFileRoute } from './issuance-file.ts'
-import { addReissueRoutes } from './reissues.ts'
 import { deliverySection } from './delivery-section.ts'
 import { issuanceDetailPage, issuanceListPage, issuancePath, type IssuanceFilters } from './issuance-pages.ts'
 import { SEARCH_FIELDS, SEARCH_TERM_MAX, type SearchField } from '../../core/issuances/search.ts'
@@ -10,7 +7,10 @@ import { ISSUANCE_STATUSES, type IssuanceStatus } from '../../core/issuances/pre
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { IssuanceDetail } from '../../core/issuances/present.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
+import { isProblem } from './is-problem.ts'
+import { doneNoticeOf, numericIdOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   issued: { ko: '발급했습니다.', en: 'Issued.' },
@@ -44,9 +44,7 @@ const FILTER_WORDS: Record<string, Words> = {
 }
 
 /** An issuance id of a path: digits only, so that anything else is simply not found. */
-const idOf = (request: IRequest) => (/^[1-9]\d{0,15}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+const idOf = (request: IRequest) => numericIdOf(request, 16)
 
 /**
  * The Issuances pages (docs/admin-console.md § Issuances): the list, filtered by template and status and
@@ -54,15 +52,33 @@ const isProblem = (error: unknown, ...codes: string[]): error is ProblemError =>
  * issuance's page with its files and revoke form, on the operations the API's routes call (`issuer.issuances.*`),
  * for the session's club only.
  */
-export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, withSession, sessionForm, notFound } = frame
+export function issuanceHandlers(frame: ConsoleFrame) {
+  const { issuer, base, notFound } = frame
   const issuances = issuer.issuances
-  addIssuanceFileRoute(router, frame)
-  addReissueRoutes(router, frame)
+  /** Whether the club has this template; the 100 in the filter's choices are not all of them. */
+  async function isClubTemplate(club: string, id: number): Promise<boolean> {
+    try {
+      await issuer.achievements.read(club, id)
+      return true
+    } catch (error) {
+      if (isProblem(error, 'achievement-not-found')) return false
+      throw error
+    }
+  }
 
-  router.get(
-    '/issuances',
-    withSession(async (session, request) => {
+  /** An issuance of the session's club, or `null`: another club's id is not found, as an unknown one. */
+  async function readIssuance(session: ConsoleSession, id: number | null): Promise<IssuanceDetail | null> {
+    if (id === null) return null
+    try {
+      return await issuances.read(session.club, id)
+    } catch (error) {
+      if (isProblem(error, 'issuance-not-found')) return null
+      throw error
+    }
+  }
+
+  return {
+    'GET /issuances': async (session, request) => {
       const query = new URL(request.url).searchParams
       // The filters as sent; the term is personal data, so it stays in this page and its links (never a log).
       const sent = {
@@ -101,62 +117,33 @@ export function addIssuanceRoutes(router: RouterType, frame: ConsoleFrame): void
         const empty = { data: [], meta: { nextCursor: null } }
         return htmlResponse(issuanceListPage(base, session, { page: empty, templates, filters, errors }), 422)
       }
-    }),
-  )
-
-  /** Whether the club has this template; the 100 in the filter's choices are not all of them. */
-  async function isClubTemplate(club: string, id: number): Promise<boolean> {
-    try {
-      await issuer.achievements.read(club, id)
-      return true
-    } catch (error) {
-      if (isProblem(error, 'achievement-not-found')) return false
-      throw error
-    }
-  }
-
-  router.get(
-    '/issuances/:id',
-    withSession(async (session, request) => {
+    },
+    'GET /issuances/:id': async (session, request) => {
       const detail = await readIssuance(session, idOf(request))
       if (!detail) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
+      const done = doneNoticeOf(request, DONE)
       const delivery = deliverySection(base, session, detail, await issuances.delivery(session.club, detail.id))
       return htmlResponse(issuanceDetailPage(base, session, { detail, done, delivery }))
-    }),
-  )
-
-  router.post('/issuances/:id/revoke', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    const id = idOf(request)
-    const detail = await readIssuance(session, id)
-    if (!detail || id === null) return notFound(session)
-    const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
-    if (detail.status === 'revoked') return seeOther(issuancePath(base, id))
-    if (form.get('confirm') !== 'yes') {
-      return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['confirm', CONFIRM_NEEDED]]) }), 422)
-    }
-    try {
-      await issuances.revoke(session.club, id, reason.trim() === '' ? {} : { reason })
-    } catch (error) {
-      if (isProblem(error, 'issuance-not-found')) return notFound(session)
-      if (!isProblem(error, 'validation-failed')) throw error
-      const code = error.errors?.[0]?.message ?? ''
-      return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['reason', REASON_WORDS[code] ?? OTHER_REASON]]) }), 422)
-    }
-    return seeOther(`${issuancePath(base, id)}?done=revoked`)
-  })
-
-  /** An issuance of the session's club, or `null`: another club's id is not found, as an unknown one. */
-  async function readIssuance(session: ConsoleSession, id: number | null): Promise<IssuanceDetail | null> {
-    if (id === null) return null
-    try {
-      return await issuances.read(session.club, id)
-    } catch (error) {
-      if (isProblem(error, 'issuance-not-found')) return null
-      throw error
-    }
-  }
+    },
+    'POST /issuances/:id/revoke': async (checked, request) => {
+      const { session, form } = checked
+      const id = idOf(request)
+      const detail = await readIssuance(session, id)
+      if (!detail || id === null) return notFound(session)
+      const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
+      if (detail.status === 'revoked') return seeOther(issuancePath(base, id))
+      if (form.get('confirm') !== 'yes') {
+        return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['confirm', CONFIRM_NEEDED]]) }), 422)
+      }
+      try {
+        await issuances.revoke(session.club, id, reason.trim() === '' ? {} : { reason })
+      } catch (error) {
+        if (isProblem(error, 'issuance-not-found')) return notFound(session)
+        if (!isProblem(error, 'validation-failed')) throw error
+        const code = error.errors?.[0]?.message ?? ''
+        return htmlResponse(issuanceDetailPage(base, session, { detail, reason, errors: new Map([['reason', REASON_WORDS[code] ?? OTHER_REASON]]) }), 422)
+      }
+      return seeOther(`${issuancePath(base, id)}?done=revoked`)
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

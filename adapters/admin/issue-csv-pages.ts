@@ -1,5 +1,5 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import { issuancePath } from './issuance-pages.ts'
 import { KO } from './issue.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
@@ -7,7 +7,6 @@ import type { TemplateView } from '../../core/achievements/present.ts'
 import type { CsvRowOutcome } from '../../core/csv-uploads/csv-uploads.ts'
 import type { CsvUploadProgress, CsvUploadRow } from '../../core/csv-uploads/csv-upload.ts'
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 const TITLE: Words = { ko: 'CSV로 발급', en: 'Issue by CSV' }
 
 export const csvUploadPath = (base: string, id: string) => `${base}/issue/csv/${id}`

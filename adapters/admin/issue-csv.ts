@@ -1,4 +1,3 @@
-import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { CsvError } from '../../core/issuances/recipients-csv.ts'
 import { MAX_CSV_ROWS, type CsvConfirmation } from '../../core/csv-uploads/csv-uploads.ts'
@@ -23,6 +22,7 @@ import { ISSUE_CSV_SCRIPT } from './issue-csv-script.ts'
 import { resultsCsv } from './results-csv.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
 import type { PostedForm } from './multipart.ts'
 
@@ -108,7 +108,7 @@ const DIGEST = /^[0-9a-f]{64}$/
  * most `CSV_WORK_AT_ONCE` previews, confirmations and outcome downloads run at once in the process.
  * The session's club only: another club's upload or kept file is not found.
  */
-export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionForm, withSession, notFound }: ConsoleFrame): void {
+export function issueCsvHandlers({ issuer, base, notFound }: ConsoleFrame) {
   const gate = createWorkGate(CSV_WORK_AT_ONCE)
   const busy = (session: ConsoleSession) => htmlResponse(messagePage(base, BUSY[0], BUSY[1], session), 503, { 'retry-after': '5' })
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
@@ -120,66 +120,58 @@ export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionFor
     if (!(error instanceof ProblemError)) throw error
     return formPage(session, values, error.code === 'achievement-not-found' ? 404 : 422, refusalOfProblem(error))
   }
-  router.get('/issue-csv.js', () => scriptResponse(ISSUE_CSV_SCRIPT))
-
-  router.get(
-    '/issue/csv',
-    withSession((session) => formPage(session, { achievementFormId: '', mode: 'email', pasted: '' })),
-  )
-
-  router.post('/issue/csv', async (request: IRequest) => {
-    const checked = await sessionForm(request, MAX_UPLOAD_BYTES, { multipart: true, tooLarge: TOO_LARGE })
-    if (checked instanceof Response) return checked
-    const { session, form, files } = checked
-    const file = files.get('file')
-    const values: CsvFormValues = {
-      achievementFormId: stringOf(form, 'achievementFormId'),
-      mode: stringOf(form, 'mode'),
-      // A pasted text is shown again; a file is not (it may be megabytes, and the field cannot be refilled).
-      pasted: file && file.bytes.byteLength > 0 ? '' : stringOf(form, 'csv'),
-    }
-    const templateId = templateIdOf(values.achievementFormId)
-    const answer = await gate.run(async () => {
-      const csv = await csvTextOf(checked)
-      if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
-      try {
-        const { digest, outcomes } = await issuer.csvUploads.preview(session.club, { achievementFormId: templateId, mode: values.mode, text: csv.text })
-        const template = await issuer.achievements.read(session.club, templateId)
-        return htmlResponse(csvPreviewPage(base, session, { template, mode: values.mode, digest, nonce: crypto.randomUUID(), outcomes }))
-      } catch (error) {
-        return refused(session, values, error)
-      }
-    })
-    return answer ?? busy(session)
-  })
 
   /** The confirmation a form or a download names: the template, the mode and a kept file's digest; `null` when malformed. */
   const confirmationOf = (form: URLSearchParams, digest: string): CsvConfirmation | null =>
     DIGEST.test(digest) ? { achievementFormId: templateIdOf(stringOf(form, 'achievementFormId')), mode: stringOf(form, 'mode'), digest } : null
 
-  router.post('/issue/csv/confirm', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    const values: CsvFormValues = { achievementFormId: stringOf(form, 'achievementFormId'), mode: stringOf(form, 'mode'), pasted: '' }
-    const nonce = stringOf(form, 'nonce')
-    const confirmation = confirmationOf(form, stringOf(form, 'digest'))
-    const again = () => formPage(session, values, 422, { field: '', words: PREVIEW_AGAIN })
-    if (!NONCE.test(nonce) || !confirmation) return again()
-    const answer = await gate.run(async () => {
-      try {
-        const created = await issuer.csvUploads.issue(session.club, confirmation, nonce)
-        return created ? seeOther(csvUploadPath(base, created.id)) : again()
-      } catch (error) {
-        return refused(session, values, error)
-      }
-    })
-    return answer ?? busy(session)
-  })
-
-  router.get(
-    '/issue/csv/files/:digest/outcomes.csv',
-    withSession(async (session, request) => {
+  return {
+    'GET /issue-csv.js': () => scriptResponse(ISSUE_CSV_SCRIPT),
+    'GET /issue/csv': (session) => formPage(session, { achievementFormId: '', mode: 'email', pasted: '' }),
+    'POST /issue/csv': {
+      body: { maxBytes: MAX_UPLOAD_BYTES, multipart: true, tooLarge: TOO_LARGE },
+      handle: async (checked) => {
+        const { session, form, files } = checked
+        const file = files.get('file')
+        const values: CsvFormValues = {
+          achievementFormId: stringOf(form, 'achievementFormId'),
+          mode: stringOf(form, 'mode'),
+          // A pasted text is shown again; a file is not (it may be megabytes, and the field cannot be refilled).
+          pasted: file && file.bytes.byteLength > 0 ? '' : stringOf(form, 'csv'),
+        }
+        const templateId = templateIdOf(values.achievementFormId)
+        const answer = await gate.run(async () => {
+          const csv = await csvTextOf(checked)
+          if ('code' in csv) return formPage(session, values, 422, refusalOf(csv.code))
+          try {
+            const { digest, outcomes } = await issuer.csvUploads.preview(session.club, { achievementFormId: templateId, mode: values.mode, text: csv.text })
+            const template = await issuer.achievements.read(session.club, templateId)
+            return htmlResponse(csvPreviewPage(base, session, { template, mode: values.mode, digest, nonce: crypto.randomUUID(), outcomes }))
+          } catch (error) {
+            return refused(session, values, error)
+          }
+        })
+        return answer ?? busy(session)
+      },
+    },
+    'POST /issue/csv/confirm': async (checked) => {
+      const { session, form } = checked
+      const values: CsvFormValues = { achievementFormId: stringOf(form, 'achievementFormId'), mode: stringOf(form, 'mode'), pasted: '' }
+      const nonce = stringOf(form, 'nonce')
+      const confirmation = confirmationOf(form, stringOf(form, 'digest'))
+      const again = () => formPage(session, values, 422, { field: '', words: PREVIEW_AGAIN })
+      if (!NONCE.test(nonce) || !confirmation) return again()
+      const answer = await gate.run(async () => {
+        try {
+          const created = await issuer.csvUploads.issue(session.club, confirmation, nonce)
+          return created ? seeOther(csvUploadPath(base, created.id)) : again()
+        } catch (error) {
+          return refused(session, values, error)
+        }
+      })
+      return answer ?? busy(session)
+    },
+    'GET /issue/csv/files/:digest/outcomes.csv': async (session, request) => {
       const confirmation = confirmationOf(new URL(request.url).searchParams, request.params.digest!)
       if (!confirmation) return notFound(session)
       const answer = await gate.run(async () => {
@@ -198,45 +190,29 @@ export function addIssueCsvRoutes(router: RouterType, { issuer, base, sessionFor
         })
       })
       return answer ?? busy(session)
-    }),
-  )
-
-  router.get(
-    '/issue/csv/:id',
-    withSession(async (session, request) => {
+    },
+    'GET /issue/csv/:id': async (session, request) => {
       const progress = await issuer.csvUploads.progress(session.club, request.params.id!)
       if (!progress) return notFound(session)
       return htmlResponse(csvProgressPage(base, session, { id: request.params.id!, progress }))
-    }),
-  )
-
-  router.get(
-    '/issue/csv/:id/progress',
-    withSession(async (session, request) => {
+    },
+    'GET /issue/csv/:id/progress': async (session, request) => {
       const progress = await issuer.csvUploads.progress(session.club, request.params.id!)
       if (!progress) return jsonResponse({ error: 'not-found' }, 404)
       return jsonResponse({ ...progress, done: progressDone(progress) })
-    }),
-  )
-
-  router.get(
-    '/issue/csv/:id/results',
-    withSession(async (session, request) => {
+    },
+    'GET /issue/csv/:id/results': async (session, request) => {
       const rows = await issuer.csvUploads.rows(session.club, request.params.id!)
       if (!rows) return notFound(session)
       return htmlResponse(csvResultsPage(base, session, { id: request.params.id!, rows }))
-    }),
-  )
-
-  router.get(
-    '/issue/csv/:id/results.csv',
-    withSession(async (session, request) => {
+    },
+    'GET /issue/csv/:id/results.csv': async (session, request) => {
       const rows = await issuer.csvUploads.rows(session.club, request.params.id!)
       if (!rows) return notFound(session)
       const response = htmlResponse(resultsCsv(rows))
       response.headers.set('content-type', 'text/csv; charset=utf-8')
       response.headers.set('content-disposition', `attachment; filename="clubcred-upload-${request.params.id!}.csv"`)
       return response
-    }),
-  )
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

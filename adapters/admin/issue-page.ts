@@ -1,9 +1,7 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 export const ISSUE_TITLE: Words = { ko: '발급', en: 'Issue' }
 

@@ -1,4 +1,3 @@
-import type { IRequest, RouterType } from 'itty-router'
 import { ProblemError } from '../../core/errors.ts'
 import { htmlResponse, seeOther } from './responses.ts'
 import { issuancePath } from './issuance-pages.ts'
@@ -7,6 +6,7 @@ import type { IssueBody } from '../../core/inputs.ts'
 import type { BatchItem } from '../../core/issuances/batch-result.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ConsoleFrame } from './frame.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
 
 /** Korean for the codes the core gives; its English message goes beside it. */
@@ -52,42 +52,38 @@ function bodyOfForm(values: IssueFormValues): IssueBody {
  * operation the API's issue route calls, with one recipient; the batch result's item for it decides the
  * answer. The session's club only: another club's template is not found.
  */
-export function addIssueRoutes(router: RouterType, { issuer, base, withSession, sessionForm }: ConsoleFrame): void {
+export function issueHandlers({ issuer, base }: ConsoleFrame) {
   // The choices: the club's newest 100 templates (a club has tens), as the issuances filter.
   const templatesOf = async (club: string) => (await issuer.achievements.list(club, { limit: '100' })).data
   const formPage = async (session: ConsoleSession, values: IssueFormValues, status = 200, refusal: IssueRefusal | null = null) =>
     htmlResponse(issueFormPage(base, session, { templates: await templatesOf(session.club), values, refusal }), status)
 
-  router.get(
-    '/issue',
-    withSession(async (session) => {
+  return {
+    'GET /issue': async (session) => {
       return formPage(session, emptyIssueForm())
-    }),
-  )
-
-  router.post('/issue', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    const values = issueFormOfPost(form)
-    let item: BatchItem | undefined
-    try {
-      item = (await issuer.issuances.issue(session.club, bodyOfForm(values))).result.results[0]
-    } catch (error) {
-      if (!(error instanceof ProblemError)) throw error
-      if (error.code === 'achievement-not-found') {
-        return formPage(session, values, 404, { field: 'achievementFormId', words: wordsOf(error.code, 'The template is not found.'), code: error.code })
+    },
+    'POST /issue': async (checked) => {
+      const { session, form } = checked
+      const values = issueFormOfPost(form)
+      let item: BatchItem | undefined
+      try {
+        item = (await issuer.issuances.issue(session.club, bodyOfForm(values))).result.results[0]
+      } catch (error) {
+        if (!(error instanceof ProblemError)) throw error
+        if (error.code === 'achievement-not-found') {
+          return formPage(session, values, 404, { field: 'achievementFormId', words: wordsOf(error.code, 'The template is not found.'), code: error.code })
+        }
+        if (error.code === 'validation-failed') {
+          const first = error.errors?.[0]
+          const field = fieldOf(first?.path)
+          const words = field === 'achievementFormId' ? CHOOSE_TEMPLATE : wordsOf(first?.message ?? '', error.detail ?? 'The form is not valid.')
+          return formPage(session, values, 422, { field, words, code: first?.message })
+        }
+        return formPage(session, values, 422, { field: '', words: wordsOf(error.code, error.detail ?? error.message), code: error.code })
       }
-      if (error.code === 'validation-failed') {
-        const first = error.errors?.[0]
-        const field = fieldOf(first?.path)
-        const words = field === 'achievementFormId' ? CHOOSE_TEMPLATE : wordsOf(first?.message ?? '', error.detail ?? 'The form is not valid.')
-        return formPage(session, values, 422, { field, words, code: first?.message })
-      }
-      return formPage(session, values, 422, { field: '', words: wordsOf(error.code, error.detail ?? error.message), code: error.code })
-    }
-    if (item?.status === 'issued') return seeOther(`${issuancePath(base, item.resourceId)}?done=issued`)
-    if (!item) throw new Error('The batch result has no item for the one recipient.')
-    return formPage(session, values, 422, refusalOfItem(item))
-  })
+      if (item?.status === 'issued') return seeOther(`${issuancePath(base, item.resourceId)}?done=issued`)
+      if (!item) throw new Error('The batch result has no item for the one recipient.')
+      return formPage(session, values, 422, refusalOfItem(item))
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

@@ -1,9 +1,7 @@
 import { html, type Markup } from '../http/share-page/html.ts'
 import type { ActivityLine } from '../../core/admins/activity.ts'
 import { EVENT_WORDS } from './integration-parts.ts'
-import type { Words } from './pages.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+import { both } from './pages.ts'
 
 /**
  * The overview's recent activity in words (docs/admin-console.md § Overview): "김민준 · 체스 입문 과정 ·

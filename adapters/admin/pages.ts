@@ -1,6 +1,7 @@
 import { html, toHtml, type Markup } from '../http/share-page/html.ts'
 import type { ClubOverview } from '../../core/admins/overview.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
+import { CONSOLE_ROUTES } from './route-table.ts'
 
 /** Korean first, English beside it (as the share page). */
 export interface Words {
@@ -8,7 +9,13 @@ export interface Words {
   en: string
 }
 
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+/** Korean, then English beside it in a span that says its language. */
+export const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
+
+/** The entries of the route table that have one, in its order; the line breaks after the fourth, as it always has. */
+const MENU = CONSOLE_ROUTES.flatMap((route) => ('menu' in route ? [{ path: route.path, words: route.menu }] : []))
+const menu = (base: string) =>
+  MENU.map(({ path, words }, index) => html`${index === 0 ? '' : index === 4 ? '\n' : ' '}<a href="${base}${path}">${both(words)}</a>`)
 
 /**
  * The document around every console page: `lang="ko"`, the style sheet as a file, not indexed; `head` is
@@ -19,8 +26,7 @@ export function consoleDocument(base: string, title: Words, body: Markup, sessio
   const top = session
     ? html`<header>
 <p>${session.club} · ${session.name} (${session.email})</p>
-<nav><a href="${base}/">개요 <span lang="en">Overview</span></a> <a href="${base}/templates">템플릿 <span lang="en">Templates</span></a> <a href="${base}/issue">발급 <span lang="en">Issue</span></a> <a href="${base}/issuances">발급 내역 <span lang="en">Issuances</span></a>
-<a href="${base}/clients">연동 <span lang="en">Integrations</span></a> <a href="${base}/events">이벤트 <span lang="en">Events</span></a> <a href="${base}/designs">디자인 <span lang="en">Designs</span></a> <a href="${base}/account">내 계정 <span lang="en">Account</span></a></nav>
+<nav>${menu(base)}</nav>
 <form method="post" action="${base}/logout">
 <input type="hidden" name="csrf" value="${session.csrfToken}">
 <button type="submit">로그아웃 <span lang="en">Log out</span></button>

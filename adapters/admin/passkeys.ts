@@ -1,4 +1,3 @@
-import type { IRequest, RouterType } from 'itty-router'
 import { constantTimeEqual } from '../../core/crypto/secret-hash.ts'
 import { clientBlockOf } from '../http/client-address.ts'
 import { jsonResponse } from './responses.ts'
@@ -7,7 +6,7 @@ import type { AdminPasskeys } from '../../core/admins/admins.ts'
 import type { PasskeyRefusal } from '../../core/admins/passkey-register.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { ConsoleFrame } from './frame.ts'
-import type { SessionCookie } from './cookie.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
 import type { Words } from './pages.ts'
 
 const REFUSALS: Record<PasskeyRefusal, { status: number; words: Words }> = {
@@ -35,8 +34,8 @@ const refusal = (reason: PasskeyRefusal) => passkeyProblem(REFUSALS[reason].stat
  * Every one checks `Origin` first; the account's also need the session and its CSRF token in
  * `X-CSRF-Token`. Bad input is a 4xx problem and changes nothing.
  */
-export function addPasskeyRoutes(router: RouterType, frame: ConsoleFrame, cookie: SessionCookie): void {
-  const { issuer, base, sessionOf } = frame
+export function passkeyHandlers(frame: ConsoleFrame) {
+  const { issuer, base, sessionOf, cookie } = frame
   const origin = new URL(issuer.config.urls.public).origin
   const passkeys = issuer.admins.passkeys
 
@@ -56,58 +55,55 @@ export function addPasskeyRoutes(router: RouterType, frame: ConsoleFrame, cookie
     return { ...checked, session }
   }
 
-  router.post('/passkeys/login/options', async (request: IRequest) => {
-    const checked = await bodyOf(request)
-    if (checked instanceof Response) return checked
-    const outcome = await checked.passkeys.loginOptions({ email: checked.body.text('email'), address: clientBlockOf(request) })
-    if (!outcome.ok) return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
-    return jsonResponse(outcome.options)
-  })
-
-  router.post('/passkeys/login', async (request: IRequest) => {
-    const checked = await bodyOf(request)
-    if (checked instanceof Response) return checked
-    const credential = checked.body.credential()
-    const malformed = credentialProblem(credential)
-    if (malformed) return malformed
-    const outcome = await checked.passkeys.login({ email: checked.body.text('email'), response: credential, address: clientBlockOf(request) })
-    if (outcome.ok) return jsonResponse({ location: `${base}/` }, 200, { 'set-cookie': cookie.set(outcome.sessionId) })
-    if (outcome.reason === 'locked') return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
-    return passkeyProblem(401, 'invalid-login', INVALID_LOGIN)
-  })
-
-  router.post('/passkeys/setup/options', async (request: IRequest) => {
-    const checked = await bodyOf(request)
-    if (checked instanceof Response) return checked
-    const outcome = await checked.passkeys.setupOptions({ token: checked.body.text('token'), name: checked.body.text('name') })
-    return outcome.ok ? jsonResponse(outcome.options) : refusal(outcome.reason)
-  })
-
-  router.post('/passkeys/setup', async (request: IRequest) => {
-    const checked = await bodyOf(request)
-    if (checked instanceof Response) return checked
-    const credential = checked.body.credential()
-    const malformed = credentialProblem(credential)
-    if (malformed) return malformed
-    const { body } = checked
-    const outcome = await checked.passkeys.registerAtSetup({ token: body.text('token'), name: body.text('name'), response: credential })
-    return outcome.ok ? jsonResponse(outcome.passkey, 201) : refusal(outcome.reason)
-  })
-
-  router.post('/account/passkeys/options', async (request: IRequest) => {
-    const checked = await sessionBodyOf(request)
-    if (checked instanceof Response) return checked
-    const outcome = await checked.passkeys.options(checked.session, checked.body.text('name'))
-    return outcome.ok ? jsonResponse(outcome.options) : refusal(outcome.reason)
-  })
-
-  router.post('/account/passkeys', async (request: IRequest) => {
-    const checked = await sessionBodyOf(request)
-    if (checked instanceof Response) return checked
-    const credential = checked.body.credential()
-    const malformed = credentialProblem(credential)
-    if (malformed) return malformed
-    const outcome = await checked.passkeys.register(checked.session, { name: checked.body.text('name'), response: credential })
-    return outcome.ok ? jsonResponse(outcome.passkey, 201) : refusal(outcome.reason)
-  })
+  return {
+    'POST /passkeys/login/options': async (request) => {
+      const checked = await bodyOf(request)
+      if (checked instanceof Response) return checked
+      const outcome = await checked.passkeys.loginOptions({ email: checked.body.text('email'), address: clientBlockOf(request) })
+      if (!outcome.ok) return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
+      return jsonResponse(outcome.options)
+    },
+    'POST /passkeys/login': async (request) => {
+      const checked = await bodyOf(request)
+      if (checked instanceof Response) return checked
+      const credential = checked.body.credential()
+      const malformed = credentialProblem(credential)
+      if (malformed) return malformed
+      const outcome = await checked.passkeys.login({ email: checked.body.text('email'), response: credential, address: clientBlockOf(request) })
+      if (outcome.ok) return jsonResponse({ location: `${base}/` }, 200, { 'set-cookie': cookie.set(outcome.sessionId) })
+      if (outcome.reason === 'locked') return passkeyProblem(429, 'locked', LOCKED, { 'retry-after': String(outcome.retryAfter) })
+      return passkeyProblem(401, 'invalid-login', INVALID_LOGIN)
+    },
+    'POST /passkeys/setup/options': async (request) => {
+      const checked = await bodyOf(request)
+      if (checked instanceof Response) return checked
+      const outcome = await checked.passkeys.setupOptions({ token: checked.body.text('token'), name: checked.body.text('name') })
+      return outcome.ok ? jsonResponse(outcome.options) : refusal(outcome.reason)
+    },
+    'POST /passkeys/setup': async (request) => {
+      const checked = await bodyOf(request)
+      if (checked instanceof Response) return checked
+      const credential = checked.body.credential()
+      const malformed = credentialProblem(credential)
+      if (malformed) return malformed
+      const { body } = checked
+      const outcome = await checked.passkeys.registerAtSetup({ token: body.text('token'), name: body.text('name'), response: credential })
+      return outcome.ok ? jsonResponse(outcome.passkey, 201) : refusal(outcome.reason)
+    },
+    'POST /account/passkeys/options': async (request) => {
+      const checked = await sessionBodyOf(request)
+      if (checked instanceof Response) return checked
+      const outcome = await checked.passkeys.options(checked.session, checked.body.text('name'))
+      return outcome.ok ? jsonResponse(outcome.options) : refusal(outcome.reason)
+    },
+    'POST /account/passkeys': async (request) => {
+      const checked = await sessionBodyOf(request)
+      if (checked instanceof Response) return checked
+      const credential = checked.body.credential()
+      const malformed = credentialProblem(credential)
+      if (malformed) return malformed
+      const outcome = await checked.passkeys.register(checked.session, { name: checked.body.text('name'), response: credential })
+      return outcome.ok ? jsonResponse(outcome.passkey, 201) : refusal(outcome.reason)
+    },
+  } satisfies Partial<ConsoleHandlers>
 }

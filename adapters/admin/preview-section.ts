@@ -1,8 +1,6 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import type { Words } from './pages.ts'
+import { both } from './pages.ts'
 import type { FileFormat } from '../../core/files/prepare-file.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /**
  * The previews of a template or a design (docs/admin-console.md § Previews): the badge as an image, the

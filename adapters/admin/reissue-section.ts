@@ -1,9 +1,7 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import type { Words } from './pages.ts'
+import { both, type Words } from './pages.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { IssuanceDetail } from '../../core/issuances/present.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 /** The reissue form as typed, when it is shown again after a refusal. */
 export interface ReissueFormState {

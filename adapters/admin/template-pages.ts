@@ -1,5 +1,5 @@
 import { html, type Markup } from '../http/share-page/html.ts'
-import { consoleDocument, type Words } from './pages.ts'
+import { consoleDocument, both, type Words } from './pages.ts'
 import { REQUIREMENT_TYPES, TEMPLATE_TYPES } from '../../core/achievements/template.ts'
 import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
@@ -10,8 +10,6 @@ import { errorOf, input, select, textarea } from './form-fields.ts'
 import { coIssuerSection, emptyCoIssuerForm, type CoIssuerForm } from './co-issuer-section.ts'
 import { previewSection } from './preview-section.ts'
 import type { FileFormat } from '../../core/files/prepare-file.ts'
-
-const both = ({ ko, en }: Words) => html`${ko} <span lang="en">${en}</span>`
 
 export const TEMPLATES_TITLE: Words = { ko: '템플릿', en: 'Templates' }
 

@@ -1,5 +1,4 @@
-import type { IRequest, RouterType } from 'itty-router'
-import { ProblemError } from '../../core/errors.ts'
+import type { IRequest } from 'itty-router'
 import { htmlResponse, seeOther } from './responses.ts'
 import { bodyOfForm, emptyForm, errorsByField, formOfPost, formOfTemplate, type TemplateFormValues } from './template-form.ts'
 import { templateFormPage, templateListPage, templatePath } from './template-pages.ts'
@@ -7,8 +6,11 @@ import type { ConsoleSession } from '../../core/admins/sessions.ts'
 import type { TemplateView } from '../../core/achievements/present.ts'
 import type { Words } from './pages.ts'
 import type { ConsoleFrame } from './frame.ts'
-import { addCoIssuerRoutes } from './co-issuers.ts'
+import type { ConsoleHandlers } from './route-handlers.ts'
+import { coIssuerHandlers } from './co-issuers.ts'
 import type { CoIssuerForm } from './co-issuer-section.ts'
+import { isProblem } from './is-problem.ts'
+import { doneNoticeOf, numericIdOf } from './request-values.ts'
 
 const DONE: Record<string, Words> = {
   created: { ko: '템플릿을 만들었습니다.', en: 'Template created.' },
@@ -18,22 +20,20 @@ const DONE: Record<string, Words> = {
 }
 
 /** A template id of a path: digits only, so that anything else is simply not found. */
-const idOf = (request: IRequest) => (/^[1-9]\d{0,14}$/.test(request.params['id'] ?? '') ? Number(request.params['id']) : null)
-
-const isProblem = (error: unknown, ...codes: string[]): error is ProblemError => error instanceof ProblemError && codes.includes(error.code)
+const idOf = (request: IRequest) => numericIdOf(request, 15)
 
 /**
  * The Templates pages (docs/admin-console.md § Templates): the list, a new template and a template's
  * page, on the operations the API's routes call (`issuer.achievements.*`), for the session's club only.
  */
-export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void {
-  const { issuer, base, withSession, notFound } = frame
+export function templateHandlers(frame: ConsoleFrame) {
+  const { issuer, base, notFound } = frame
   const achievements = issuer.achievements
   // Every badge and certificate design of the club, for the choices (a club has a handful).
   const designsOf = async (club: string) => (await issuer.designs.list(club, { limit: '100' })).data
 
   // A template's texts may be long (10,000 characters a description, 100 requirements): the API's body limit.
-  const sessionForm = (request: Request) => frame.sessionForm(request, issuer.config.maxBodyBytes)
+  const body = { maxBytes: issuer.config.maxBodyBytes }
 
   const formPage = async (
     session: ConsoleSession,
@@ -71,59 +71,6 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
     }
   }
 
-  router.get(
-    '/templates',
-    withSession(async (session, request) => {
-      try {
-        const page = await achievements.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
-        return htmlResponse(templateListPage(base, session, page))
-      } catch (error) {
-        // A cursor that is not one of this list's.
-        if (isProblem(error, 'validation-failed')) return notFound(session)
-        throw error
-      }
-    }),
-  )
-
-  router.get(
-    '/templates/new',
-    withSession(async (session) => {
-      return formPage(session, null, emptyForm())
-    }),
-  )
-
-  router.post('/templates/new', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    return save(session, form, null, (body) => achievements.create(session.club, body))
-  })
-
-  router.get(
-    '/templates/:id',
-    withSession(async (session, request) => {
-      const template = await readTemplate(session, idOf(request))
-      if (!template) return notFound(session)
-      const done = DONE[new URL(request.url).searchParams.get('done') ?? ''] ?? null
-      return formPage(session, template, formOfTemplate(template), 200, undefined, done)
-    }),
-  )
-
-  router.post('/templates/:id', async (request: IRequest) => {
-    const checked = await sessionForm(request)
-    if (checked instanceof Response) return checked
-    const { session, form } = checked
-    const id = idOf(request)
-    const template = await readTemplate(session, id)
-    if (!template || id === null) return notFound(session)
-    return save(session, form, template, (body) => achievements.patch(session.club, id, body))
-  })
-
-  addCoIssuerRoutes(router, frame, {
-    readTemplate,
-    refused: (session, template, coIssuerForm) => formPage(session, template, formOfTemplate(template), 422, undefined, null, coIssuerForm),
-  })
-
   /** A template of the session's club, or `null`: another club's id is not found, as an unknown one. */
   async function readTemplate(session: ConsoleSession, id: number | null): Promise<TemplateView | null> {
     if (id === null) return null
@@ -134,4 +81,43 @@ export function addTemplateRoutes(router: RouterType, frame: ConsoleFrame): void
       throw error
     }
   }
+
+  return {
+    'GET /templates': async (session, request) => {
+      try {
+        const page = await achievements.list(session.club, { cursor: new URL(request.url).searchParams.get('cursor') })
+        return htmlResponse(templateListPage(base, session, page))
+      } catch (error) {
+        // A cursor that is not one of this list's.
+        if (isProblem(error, 'validation-failed')) return notFound(session)
+        throw error
+      }
+    },
+    'GET /templates/new': async (session) => {
+      return formPage(session, null, emptyForm())
+    },
+    'POST /templates/new': {
+      body,
+      handle: async ({ session, form }) => save(session, form, null, (written) => achievements.create(session.club, written)),
+    },
+    'GET /templates/:id': async (session, request) => {
+      const template = await readTemplate(session, idOf(request))
+      if (!template) return notFound(session)
+      const done = doneNoticeOf(request, DONE)
+      return formPage(session, template, formOfTemplate(template), 200, undefined, done)
+    },
+    'POST /templates/:id': {
+      body,
+      handle: async ({ session, form }, request) => {
+        const id = idOf(request)
+        const template = await readTemplate(session, id)
+        if (!template || id === null) return notFound(session)
+        return save(session, form, template, (written) => achievements.patch(session.club, id, written))
+      },
+    },
+    ...coIssuerHandlers(frame, {
+      readTemplate,
+      refused: (session, template, coIssuerForm) => formPage(session, template, formOfTemplate(template), 422, undefined, null, coIssuerForm),
+    }),
+  } satisfies Partial<ConsoleHandlers>
 }

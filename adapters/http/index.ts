@@ -15,7 +15,6 @@ import { surfaceBases } from './surface-bases.ts'
 import { createOpenApiDocument } from './openapi/document.ts'
 import { PUBLIC_PATHS, WELL_KNOWN } from '../../core/public-paths.ts'
 import { createShareHostMatcher, createShareSurface } from './routes/share.ts'
-import { createAdminSurface } from '../admin/surface.ts'
 import type { CoreIssuer } from '../../core/core-issuer.ts'
 
 export type FetchHandler = ((request: Request) => Promise<Response>) & {
@@ -30,6 +29,19 @@ export interface FetchHandlerOptions {
   onError?: (error: unknown, request: Request) => void
   /** Called once per answered request, after its response is made (docs/logs.md § Request lines). */
   onResponse?: (answered: AnsweredRequest) => void
+  /**
+   * The staff console under `{public_url}/admin` (`createAdminSurface` of adapters/admin/). Passed in
+   * rather than imported, so that this face does not depend on the console built on it: `createIssuer`
+   * and the root `createFetchHandler` pass it; without it, the console's paths are the API's 404s.
+   */
+  console?: (issuer: CoreIssuer, options: { onError: (error: unknown, request: Request) => void }) => MountedSurface
+}
+
+/** A surface that answers every request under a path prefix of its own (the staff console). */
+export interface MountedSurface {
+  /** Whether a request's path is the surface's. */
+  handles(url: string): boolean
+  fetch(request: Request): Promise<Response>
 }
 
 export type { AnsweredRequest } from './answered.ts'
@@ -41,7 +53,7 @@ export type { AnsweredRequest } from './answered.ts'
  * const handle = createFetchHandler(issuer)
  * const response = await handle(new Request('http://localhost:8787/v2/clubs/demo/'))
  */
-export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onResponse }: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onResponse, console: consoleOf }: FetchHandlerOptions = {}): FetchHandler {
   const { urls, problemBaseUrl } = issuer.config
   const bases = surfaceBases(urls)
   // Generated on first request: a process that never serves it (the CLI, most tests) never pays for it.
@@ -68,7 +80,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions/0001-addresses.md); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
-  const admin = createAdminSurface(issuer, { onError })
+  const admin = consoleOf?.(issuer, { onError }) ?? null
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
   const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
@@ -77,7 +89,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
     if (club !== null) return share.fetch(request, club)
-    if (admin.handles(request.url)) return admin.fetch(request)
+    if (admin?.handles(request.url)) return admin.fetch(request)
     if (request.method === 'OPTIONS' && isPublic(request.url)) return Promise.resolve(publicPreflight())
     return router.fetch(request)
   }

@@ -1,7 +1,8 @@
 /**
  * The staff console's club boundary (docs/admin-console.md § Sessions): a second club's admin, signed in
  * and holding its own valid CSRF token, gets 404 for every page and every action of the console that
- * names one of the first club's objects (CONSOLE_PATHS, every path with an `:id`), and nothing stored
+ * names one of the first club's objects (every path of the console's route table with an `:id`, so a new
+ * route is checked here without an edit), and nothing stored
  * changes. A path with an `:id` whose object this test does not know fails the test, so a new page
  * cannot escape it.
  */
@@ -9,7 +10,7 @@ import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
 import { after, before, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { CONSOLE_PATHS } from '../../adapters/admin/console-paths.ts'
+import { CONSOLE_PATHS } from '../../adapters/admin/route-table.ts'
 import { openConsole, type Console } from '../support/admin-console.ts'
 
 describe("staff console: another club's objects", () => {
