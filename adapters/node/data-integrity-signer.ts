@@ -3,20 +3,23 @@ import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../../co
 import type { SigningKey } from '../../core/ports/key-store.ts'
 import { createEddsaRdfc2022, type ProofPath, type Proved } from './data-integrity/eddsa-rdfc-2022.ts'
 import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
-import type { LoadQuestion, ProofTask } from './threads/data-integrity-thread.ts'
+import type { LoadQuestion, ProofTask, ProvedInThread } from './threads/data-integrity-thread.ts'
 import { createThreadPool } from './threads/pool.ts'
 
 export interface DataIntegritySignerOptions {
   /**
    * Worker threads that make the proofs. A round of proofs is tens of milliseconds of CPU
    * (docs/data-integrity.md § Cost), which on the calling thread would stall every request its event
-   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core beyond the
-   * first, and at least one (a thread on every core measured worse for JWTs and proofs alike: docs/benchmarks.md).
+   * loop serves; `0` makes them there all the same (benchmarks, scripts). Default: one per core. Niced
+   * (`background`), they take what the JWTs and the requests leave, so that the proofs use every core
+   * once no JWT waits (docs/data-integrity.md § Signing). Before the threads were niced and the fast
+   * path made proofs cheap, a thread on every core measured worse for JWTs and proofs alike.
    */
   threads?: number
   /**
    * Proofs per hand-over to a thread: a thread takes the next chunk when it is done with one, so that a
-   * call made meanwhile (another club's round) waits for one chunk, not for a whole round.
+   * call made meanwhile (another club's round) waits for one chunk, not for a whole round. Default: 32,
+   * about 5 ms of proofs: fewer hand-overs than 8 for the calling thread, still short for a call waiting.
    */
   chunkSize?: number
   /**
@@ -44,8 +47,8 @@ export interface DataIntegritySignerOptions {
  * const [secured] = await createDataIntegritySigner().signMany(key, `${did}#${key.kid}`, [{ credential, created }], contextLoader)
  */
 export function createDataIntegritySigner({
-  threads = Math.max(1, availableParallelism() - 1),
-  chunkSize = 8,
+  threads = availableParallelism(),
+  chunkSize = 32,
   background = true,
   onProofs,
 }: DataIntegritySignerOptions = {}): DataIntegritySigner & { close(): Promise<void> } {
@@ -79,7 +82,7 @@ export function createDataIntegritySigner({
 }
 
 function createPool(size: number, background: boolean) {
-  const pool = createThreadPool<ProofTask, Proved[]>({ thread: 'data-integrity-thread', size, name: 'Data Integrity signing thread', background })
+  const pool = createThreadPool<ProofTask, ProvedInThread[]>({ thread: 'data-integrity-thread', size, name: 'Data Integrity signing thread', background })
   return {
     /** Splits the requests into chunks, signed by whichever thread is free first; resolves in request order. */
     async sign(
@@ -97,7 +100,13 @@ function createPool(size: number, background: boolean) {
       const parts: Promise<Proved[]>[] = []
       for (let from = 0; from < requests.length; from += chunkSize) {
         const task = { kid: key.kid, jwk: key.privateJwk as JsonWebKey, verificationMethod, requests: requests.slice(from, from + chunkSize), trusted }
-        parts.push(pool.run(task, load))
+        parts.push(
+          pool
+            .run(task, load)
+            .then((proved) =>
+              proved.map((one, i) => (isSecured(one) ? one : { path: one.path, secured: { ...task.requests[i]!.credential, proof: one.proof } })),
+            ),
+        )
       }
       // A chunk that died with its thread fails its call; the proof round puts its credentials back with back-off.
       const settled = await Promise.allSettled(parts)
@@ -107,4 +116,8 @@ function createPool(size: number, background: boolean) {
     },
     close: () => pool.close(),
   }
+}
+
+function isSecured(proved: ProvedInThread): proved is Proved {
+  return 'secured' in proved
 }

@@ -63,8 +63,10 @@ export function createWorker(
 ): IssuerWorker {
   let running: Promise<void> | null = null
   let stopping = false
+  /** Whether the last step of the loop claimed or stored JWTs: the proof rounds then keep to one small round at a time. */
+  let jwtsBusy = false
   const jwtRounds = createJwtRounds(ctx, batchSize, onError)
-  const proofRounds = createProofRounds(ctx, proofBatchSize, onError)
+  const proofRounds = createProofRounds(ctx, proofBatchSize, { stopping: () => stopping, jwtsWaiting: () => jwtsBusy, onError })
   const mail = createMailRounds(ctx)
   const housekeeping = createHousekeeping(ctx)
   const webhooks = createWebhookSender(ctx, { pollMs, onError })
@@ -80,12 +82,15 @@ export function createWorker(
     while (!stopping) {
       try {
         const busy = await jwtRounds.step()
-        if (!busy) proofRounds.start(stopping)
+        jwtsBusy = busy
+        // Beside the JWT rounds, not after them: the proofs take the signer's own threads, niced.
+        proofRounds.start()
         // A stop during the step: claim no mail round more (docs/shutdown.md). A step that stored
         // credentials sweeps at once, so that a reminder due at issue goes out with the credential.
         const mailed = stopping ? 0 : await chores({ sweep: busy })
         if (!busy && mailed === 0 && !stopping) await ctx.signingQueue.wait(pollMs)
       } catch (error) {
+        jwtsBusy = false
         jwtRounds.drop()
         onError(error)
         if (!stopping) await ctx.signingQueue.wait(pollMs)
@@ -119,6 +124,7 @@ export function createWorker(
       if (running) throw new Error('drain() runs the queue itself: stop() the running worker first')
       for (;;) {
         const busy = await jwtRounds.step()
+        jwtsBusy = busy
         const proved = busy ? 0 : await proofRounds.runOne()
         const mailed = await chores({ sweep: true })
         if (busy || proved > 0 || mailed > 0) continue
