@@ -6,7 +6,7 @@
 import { maskedExcerpt, type Logger } from './log.ts'
 import { requestIdOf } from '../adapters/http/request-id.ts'
 import type { AnsweredRequest, FetchHandlerOptions } from '../adapters/http/index.ts'
-import type { WorkerOptions } from '../core/signing-queue/worker.ts'
+import type { WorkerOptions } from '../core/worker/loop.ts'
 import type { Notifier } from '../core/ports/notifier.ts'
 import type { WebhookTransport } from '../core/ports/webhook-transport.ts'
 

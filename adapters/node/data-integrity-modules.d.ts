@@ -1,6 +1,6 @@
 /**
  * Types for Digital Bazaar's untyped Data Integrity libraries (docs/data-integrity.md § Libraries): only
- * what adapters/node/data-integrity-signer.ts and adapters/node/presentation-verifier.ts call.
+ * what adapters/node/data-integrity/eddsa-rdfc-2022.ts and adapters/node/threads/presentation-thread.ts call.
  */
 declare module '@digitalbazaar/data-integrity' {
   /** What signs the verify data: the proof's `verificationMethod` is its `id`. */

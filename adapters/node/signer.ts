@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os'
-import { createPrivateKey, sign, type JsonWebKey, type KeyObject } from 'node:crypto'
-import { Worker } from 'node:worker_threads'
+import { createPrivateKey, type JsonWebKey, type KeyObject } from 'node:crypto'
 import type { JwtSigner } from '../../core/ports/signer.ts'
 import { Lru } from '../../core/util/lru.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
+import { compactJws } from './compact-jws.ts'
+import type { JwtTask } from './threads/jwt-thread.ts'
+import { createThreadPool } from './threads/pool.ts'
 
 export interface NodeSignerOptions {
   /**
@@ -53,88 +55,27 @@ export function createNodeSigner({ threads = Math.max(0, availableParallelism() 
   }
 }
 
-/** `header.payload.signature`, base64url, ES256 with the raw `r || s` signature JWS wants. */
-function compactJws(key: KeyObject, encodedHeader: string, payload: string): string {
-  const input = `${encodedHeader}.${Buffer.from(payload).toString('base64url')}`
-  return `${input}.${sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`
-}
-
-/**
- * The worker: plain CommonJS evaluated from a string, so that it needs no loader or file of its own.
- * It does the whole JWS (encoding too), leaving the main thread only the hand-over.
- */
-const WORKER_SOURCE = `
-const { parentPort } = require('node:worker_threads')
-const { createPrivateKey, sign } = require('node:crypto')
-const keys = new Map()
-parentPort.on('message', ({ id, kid, jwk, header, payloads }) => {
-  try {
-    let key = keys.get(kid)
-    if (!key) keys.set(kid, (key = createPrivateKey({ key: jwk, format: 'jwk' })))
-    const joined = typeof payloads === 'string'
-    const signatures = (joined ? payloads.split('\\n') : payloads).map((payload) => {
-      const input = header + '.' + Buffer.from(payload).toString('base64url')
-      return input + '.' + sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')
-    })
-    parentPort.postMessage({ id, signatures: signatures.join('\\n') })
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error && error.message || error) })
-  }
-})
-`
-
 function createPool(size: number) {
-  // Idle workers are unref'd so that they never keep a process alive; a worker with work in flight is
-  // ref'd so that a caller awaiting its signatures is not cut short.
-  const workers = Array.from({ length: size }, () => {
-    // No inherited execArgv: a loader such as tsx would keep the thread, and so the process, alive.
-    const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] })
-    return { worker, inFlight: 0 }
-  })
-  const pending = new Map<number, { resolve: (signatures: string[]) => void; reject: (error: Error) => void }>()
-  let nextId = 0
-  for (const slot of workers) {
-    const { worker } = slot
-    worker.on('message', ({ id, signatures, error }: { id: number; signatures?: string; error?: string }) => {
-      if (--slot.inFlight === 0) worker.unref()
-      const request = pending.get(id)
-      pending.delete(id)
-      if (error !== undefined) request?.reject(new Error(`signing worker: ${error}`))
-      // A compact JWS is base64url and dots: a line break never occurs in one.
-      else request?.resolve(signatures === '' ? [] : signatures!.split('\n'))
-    })
-    worker.on('error', (error) => {
-      for (const request of pending.values()) request.reject(error)
-      pending.clear()
-    })
-    // After the listeners: adding a 'message' listener refs the worker again.
-    worker.unref()
-  }
-
+  // A slice is safe to sign again: a thread that died under it (its memory, say) is replaced and the slice retried once.
+  const pool = createThreadPool<JwtTask, string>({ thread: 'jwt-thread', size, name: 'signing worker', retries: 1 })
   return {
-    /** Splits the payloads evenly over the workers; resolves with the compact JWS in payload order. */
+    /** Splits the payloads evenly over the threads; resolves with the compact JWS in payload order. */
     async sign(key: SigningKey, header: string, payloads: string[]): Promise<string[]> {
-      const chunk = Math.ceil(payloads.length / workers.length)
+      const chunk = Math.ceil(payloads.length / size)
+      const slices: string[][] = []
+      for (let from = 0; from < payloads.length; from += chunk) slices.push(payloads.slice(from, from + chunk))
       const parts = await Promise.all(
-        workers.map((slot, w) => {
-          const slice = payloads.slice(w * chunk, (w + 1) * chunk)
-          if (slice.length === 0) return Promise.resolve([])
-          const id = nextId++
-          return new Promise<string[]>((resolve, reject) => {
-            pending.set(id, { resolve, reject })
-            if (slot.inFlight++ === 0) slot.worker.ref()
-            // One string, not an array of 1,000: cloning one string across threads is a copy, an array of
-            // strings costs per item. A payload with a line break (never one of core's, which
-            // are JSON.stringify output) goes as an array.
-            const joinable = !slice.some((payload) => payload.includes('\n'))
-            slot.worker.postMessage({ id, kid: key.kid, jwk: key.privateJwk, header, payloads: joinable ? slice.join('\n') : slice })
-          })
+        slices.map((slice) => {
+          // One string, not an array of 1,000: cloning one string across threads is a copy, an array of
+          // strings costs per item. A payload with a line break (never one of core's, which are
+          // JSON.stringify output) goes as an array.
+          const joinable = !slice.some((payload) => payload.includes('\n'))
+          return pool.run({ kid: key.kid, jwk: key.privateJwk as JsonWebKey, header, payloads: joinable ? slice.join('\n') : slice })
         }),
       )
-      return parts.flat()
+      // A compact JWS is base64url and dots: a line break never occurs in one.
+      return parts.flatMap((signatures) => (signatures === '' ? [] : signatures.split('\n')))
     },
-    async close() {
-      await Promise.all(workers.map((slot) => slot.worker.terminate()))
-    },
+    close: () => pool.close(),
   }
 }

@@ -1,5 +1,5 @@
 import type { IssuerContext } from '../context.ts'
-import type { IssuerWorker } from '../signing-queue/worker.ts'
+import type { IssuerWorker } from '../worker/loop.ts'
 
 /**
  * Why a process is not ready (docs/operations-metrics.md § Readiness: `GET /readyz`): `storage-unavailable` (the storage
