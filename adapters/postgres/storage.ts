@@ -130,6 +130,9 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
 /** The schema of clubcred's tables unless the embedder names another. */
 export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
 
+/** The newest schema version this adapter's migrations make; `ping` reports whether the database has it. */
+const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
+
 /**
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
@@ -167,8 +170,6 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
  * @example
  * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
  */
-const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
-
 export async function createPostgresStorage({
   url,
   poolSize = 10,
