@@ -1,4 +1,4 @@
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
 import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'

@@ -2,7 +2,8 @@ import type { AchievementTemplate, Requirement, RequirementType, TemplateType } 
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { Design, DesignKind } from '../../core/designs/design.ts'
-import type { CredentialRecord, Issuance, IssueMode } from '../../core/issuances/issuance.ts'
+import type { Issuance, IssueMode } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,

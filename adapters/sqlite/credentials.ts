@@ -1,5 +1,5 @@
 import type { Database } from './database.ts'
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
 import { toCredential } from '../shared/rows.ts'
 import { num } from '../shared/sql-values.ts'

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { decodeJwt } from 'jose'
-import { NO_PROOF, type CredentialRecord } from '../issuances/issuance.ts'
+import { NO_PROOF, type CredentialRecord } from './credential-record.ts'
 import type { CredentialObject } from './sign-data-integrity.ts'
 
 /**

@@ -2,7 +2,7 @@ import { clubDataIntegrityKeyOwner, clubDid } from '../did-documents/did.ts'
 import { credentialOfJwt } from '../credentials/json-ld-form.ts'
 import { signDataIntegrity } from '../credentials/sign-data-integrity.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import { retryDelayMs } from './retry-delay.ts'
 import { groupBy } from '../util/group-by.ts'
 

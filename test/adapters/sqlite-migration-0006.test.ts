@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { StorageConflict } from '../../core/errors.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
-import { NO_PROOF } from '../../core/issuances/issuance.ts'
+import { NO_PROOF } from '../../core/credentials/credential-record.ts'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 

@@ -11,7 +11,7 @@ import Database from 'better-sqlite3'
 import { StorageConflict } from '../../core/errors.ts'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
-import { NO_PROOF, type CredentialRecord } from '../../core/issuances/issuance.ts'
+import { NO_PROOF, type CredentialRecord } from '../../core/credentials/credential-record.ts'
 
 /** Issuance ids as the product draws them (random), in sequence order 1..3. */
 const IDS = [90_210, 7, 555_555]

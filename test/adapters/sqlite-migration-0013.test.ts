@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
-import { NO_PROOF, type CredentialRecord } from '../../core/issuances/issuance.ts'
+import { NO_PROOF, type CredentialRecord } from '../../core/credentials/credential-record.ts'
 
 const IDS = [31, 32]
 

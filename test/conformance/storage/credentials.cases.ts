@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { NO_PROOF, type CredentialRecord } from '../../../core/issuances/issuance.ts'
+import { NO_PROOF, type CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { StorageConflict } from '../../../core/errors.ts'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import type { ClubEvent, NewOutboxMessage, NewWebhookDelivery } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'

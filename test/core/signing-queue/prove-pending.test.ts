@@ -19,7 +19,7 @@ import { assertValidOb3 } from '../../support/ob3-schema.ts'
 import { createTemplate, credentialOf, issueTo, members } from '../../support/verification-steps.ts'
 import { recipients } from '../issuances/support.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 
 /** The credentials whose proof is still to be made, by a claim whose lease ended long ago: any round takes them again. */
 async function unproven(storage: StoragePort): Promise<CredentialRecord[]> {
