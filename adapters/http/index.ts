@@ -68,7 +68,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions/0001-addresses.md); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
-  const admin = createAdminSurface(issuer, { onError })
+  // A storage without the console's stores leaves the console off (core/admins/console-storage.ts): no /admin/ then.
+  const admin = issuer.consoleEnabled ? createAdminSurface(issuer, { onError }) : null
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
   const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.
@@ -77,7 +78,7 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   const route = (request: Request): Promise<Response> => {
     const club = shareClubOf(request.url)
     if (club !== null) return share.fetch(request, club)
-    if (admin.handles(request.url)) return admin.fetch(request)
+    if (admin?.handles(request.url)) return admin.fetch(request)
     if (request.method === 'OPTIONS' && isPublic(request.url)) return Promise.resolve(publicPreflight())
     return router.fetch(request)
   }

@@ -6,7 +6,7 @@ import type { BatchItem, BatchResult } from '../issuances/batch-result.ts'
 import { CsvError, csvRecipientsPaced, type CsvRecipient } from '../issuances/recipients-csv.ts'
 import type { IssueBody } from '../inputs.ts'
 import type { IssueMode } from '../issuances/issuance.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from './csv-upload.ts'
 import { fileDigestOf, nextTurn } from './file-digest.ts'
 
@@ -116,7 +116,7 @@ async function recipientsOf(text: string): Promise<CsvRecipient[]> {
 }
 
 /** `issue` is the issuer's `issuances.issue`, the operation the API's issue route calls. */
-export function createCsvUploads(ctx: IssuerContext, issue: Issue): CsvUploads {
+export function createCsvUploads(ctx: ConsoleContext, issue: Issue): CsvUploads {
   const storage = ctx.storage
   const find = (club: string, id: string) => storage.csvUploads.findById(club, id)
   const judge = async (club: string, input: CsvIssueInput): Promise<CsvRowOutcome[]> => {

@@ -96,22 +96,18 @@ export type { NewResendRequest, ResendRequest }
 export type { IssuanceClaim }
 
 /**
+ * The stores every storage has: what core reads and writes besides the staff console.
+ *
  * Contract for all stores:
  * - every method is async, so that a network database fits behind it;
  * - reads of something absent return `null` (or `[]`), they never throw;
  * - records go in and come out as plain objects (no prototypes, no driver types);
  * - a uniqueness violation MUST surface as `StorageConflict` from `core/errors.ts`, never a driver error.
- *
- * The stores a unit of work sees. */
+ */
 export interface Stores {
   clubs: ClubStore
   clients: ClientStore
   clientAuthFailures: ClientAuthFailureStore
-  admins: AdminStore
-  adminSessions: AdminSessionStore
-  adminPasskeys: AdminPasskeyStore
-  passkeyChallenges: PasskeyChallengeStore
-  csvUploads: CsvUploadStore
   keys: KeyRecordStore
   achievements: AchievementStore
   snapshots: SnapshotStore
@@ -120,7 +116,6 @@ export interface Stores {
   claims: IssuanceClaimStore
   expiry: ExpiryStore
   shareViews: ShareViewStore
-  activity: ActivityStore
   signingJobs: SigningJobStore
   statusLists: StatusListStore
   events: EventStore
@@ -135,8 +130,26 @@ export interface Stores {
   reissues: ReissueStore
 }
 
-/** The stores as seen inside a transaction. */
-export type UnitOfWork = Stores
+/**
+ * The staff console's stores (docs/admin-console.md), which nothing but the console reads or writes. A
+ * storage MAY leave out the group, all of it: the console is then off (`IssuerOptions.console`), and core
+ * runs on the other stores alone. A storage that has the group MUST have all of it, on the port and in
+ * every unit of work. Every storage clubcred ships has it.
+ */
+export interface ConsoleStores {
+  admins: AdminStore
+  adminSessions: AdminSessionStore
+  adminPasskeys: AdminPasskeyStore
+  passkeyChallenges: PasskeyChallengeStore
+  csvUploads: CsvUploadStore
+  activity: ActivityStore
+}
+
+/** The stores as seen inside a transaction: the console's too when the storage has them. */
+export type UnitOfWork = Stores & Partial<ConsoleStores>
+
+/** The stores inside a transaction of a storage that has the console's (`ConsoleStoragePort`). */
+export type ConsoleUnitOfWork = Stores & ConsoleStores
 
 /** How a unit of work may run. */
 export interface UnitOptions {
@@ -165,14 +178,20 @@ export interface UnitOptions {
  * Every store is also reachable on the port itself, outside a unit of work (`storage.clubs.count()`).
  * Called that way, a write MUST wait while a unit is running (the unit never sees it land), and a read
  * MUST NOT see a running unit's uncommitted writes: it waits for the unit (memory, SQLite) or answers
- * from committed state beside it (PostgreSQL, where reads run in parallel with units). A write is committed when its promise resolves (a later unit
- * that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
+ * from committed state beside it (PostgreSQL, where reads run in parallel with units). A write is
+ * committed when its promise resolves (a later unit that rolls back does not undo it), and a write refused with `StorageConflict` changes nothing. Only a
  * unit makes several writes all-or-nothing: a caller MUST NOT rely on a direct call that writes several
  * rows (`achievements.insert` with requirements, `replaceRequirements`) being undone when it fails part
  * way. Core writes only inside `transaction` (test/support/checked-storage.ts asserts it); the direct
  * form serves reads, the admin CLI and embedders.
  */
-export interface StoragePort extends Stores {
+export interface StoragePort extends Stores, Partial<ConsoleStores>, StorageUnits<UnitOfWork> {}
+
+/** A storage with the console's stores, which the staff console needs (`requireConsoleStorage`). */
+export interface ConsoleStoragePort extends Stores, ConsoleStores, StorageUnits<ConsoleUnitOfWork> {}
+
+/** What a storage does besides its stores, its units of work seeing `Unit`. */
+export interface StorageUnits<Unit> {
   /**
    * Runs `work` as one all-or-nothing unit: when it throws (or rejects), every write it made is
    * undone and the same error is rethrown. Units of work MUST be serialisable: no other unit, in this
@@ -180,7 +199,7 @@ export interface StoragePort extends Stores {
    * see a unit's uncommitted writes. Units MUST NOT be nested (the inner call would wait forever).
    * With `{ concurrent: true }` see UnitOptions.
    */
-  transaction<T>(work: (tx: UnitOfWork) => Promise<T>, options?: UnitOptions): Promise<T>
+  transaction<T>(work: (tx: Unit) => Promise<T>, options?: UnitOptions): Promise<T>
   /**
    * Optional: calls `listener` soon after a unit of work that queued signing jobs commits, in any
    * process on the storage, so that an idle worker starts at once rather than at its next poll (PostgreSQL:
