@@ -11,7 +11,7 @@ export interface IssuancePage {
 
 /** Whom `IssuanceStore.search` looks for: one recipient field (docs/admin-console.md § Issuances). */
 export type RecipientMatch =
-  /** The whole e-mail, compared case-insensitively as `findHeld` compares it. */
+  /** The whole e-mail, compared as `findHeld` compares it. */
   | { by: 'email'; value: string }
   /** The whole external user id, exactly. */
   | { by: 'externalUserId'; value: string }
@@ -70,8 +70,11 @@ export interface IssuanceStore {
   findByIds(club: string, ids: number[]): Promise<Issuance[]>
   /**
    * For each recipient, the club's issuances of this template it holds: matched by `externalUserId` when
-   * that is not null, else by e-mail compared case-insensitively. One entry per recipient, in their
-   * order, each in any order and `[]` when none: a batch asks for all its recipients at once.
+   * that is not null, else by e-mail under `sameRecipientEmail` (core/issuances/recipient-email.ts):
+   * equal once ASCII letters are lower-cased, every other character as it is, whatever the database's
+   * collation (`Kim@Example.COM` is `kim@example.com`, `ÄBC@example.com` is not `äbc@example.com`). One
+   * entry per recipient, in their order, each in any order and `[]` when none: a batch asks for all its
+   * recipients at once.
    */
   findHeld(club: string, achievementId: number, recipients: readonly HeldCheck[]): Promise<Issuance[][]>
   /** The club's issuances, highest sequence (newest) first, keyset-paged, optionally of one template only. */

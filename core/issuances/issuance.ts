@@ -8,7 +8,7 @@ export interface Recipient {
   /** The caller's own id of the person, if it sent one. */
   externalUserId: string | null
   name: string
-  /** As sent, trimmed; compared case-insensitively. */
+  /** As sent, trimmed; compared by `sameRecipientEmail` (core/issuances/recipient-email.ts), ASCII letters folded. */
   email: string
 }
 
