@@ -10,12 +10,17 @@ export interface CredentialRecord {
   validUntil: number | null
   statusListId: number
   statusListIndex: number
-  /**
-   * The credential's Data Integrity proof as JSON text (docs/data-integrity.md § Storage): `null` while
-   * it is still to be made, `NO_PROOF` (`''`) for a credential signed before clubcred made proofs.
-   */
-  proof: string | null
+  /** The credential's Data Integrity proof, in one of its three states (docs/data-integrity.md § Storage). */
+  proof: CredentialProof
 }
 
-/** The `proof` of a credential signed before clubcred made Data Integrity proofs: it has no JSON-LD form. */
-export const NO_PROOF = ''
+/**
+ * Where a credential's Data Integrity proof stands:
+ * - `pending`: still to be made, by the proof round (`CredentialStore.claimUnproven`);
+ * - `none`: never to be made: the credential was signed before clubcred made proofs, and has no JSON-LD form;
+ * - `made`: the proof, as JSON text; once made it never changes, as the credential does not.
+ *
+ * Storage keeps the three in one nullable text column (NULL, `''` and the JSON); each adapter maps them
+ * in its row reader and writer (adapters/shared/rows.ts).
+ */
+export type CredentialProof = { state: 'pending' } | { state: 'none' } | { state: 'made'; json: string }

@@ -15,9 +15,9 @@ export interface CredentialStore {
   /** The status-list indexes, in list `statusListId`, of credentials whose issuance is revoked; any order. */
   listRevokedIndexes(statusListId: number): Promise<number[]>
   /**
-   * Leases, for the proof round, up to `limit` credentials whose proof is still to be made (`proof`
-   * null) and whose proof lease has ended (never claimed, or its lease ended before `now`), oldest first:
-   * each is held until `now + leaseMs` and counts an attempt; returned with the attempts counted so far,
+   * Leases, for the proof round, up to `limit` credentials whose proof is still to be made (`proof` is
+   * `pending`) and whose proof lease has ended (never claimed, or its lease ended before `now`), oldest
+   * first: each is held until `now + leaseMs` and counts an attempt; returned with the attempts counted so far,
    * this one included. A credential MUST NOT be returned by two claims while its lease runs, also under
    * concurrent claims (concurrent units) from several processes on the storage: those claims pass over
    * the credentials another holds rather than wait for it. A lease that ends (its worker died) makes the
@@ -31,9 +31,9 @@ export interface CredentialStore {
    */
   releaseUnproven(ids: string[], error: string, retryAt: number): Promise<void>
   /**
-   * Stores each proof on its credential if that credential's proof is still to be made (`proof` null),
-   * whoever holds its lease: a proof once stored never changes, as the credential does not. Returns how
-   * many it stored.
+   * Stores each proof (its JSON) on its credential, which then reads as `made`, if that credential's
+   * proof is still to be made (`pending`), whoever holds its lease: a proof once stored never changes,
+   * as the credential does not. Returns how many it stored.
    */
   storeProofs(proofs: { id: string; proof: string }[]): Promise<number>
 }

@@ -184,7 +184,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
       statusListId: job.statusListId,
       statusListIndex: job.statusListIndex,
       // Made after the JWT, by the proof round (core/signing-queue/prove-pending.ts).
-      proof: null,
+      proof: { state: 'pending' },
     })
   }
   const jwts = await ctx.signer.signMany(key, { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }, payloads)

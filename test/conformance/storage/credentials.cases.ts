@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { NO_PROOF, type CredentialRecord } from '../../../core/credentials/credential-record.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
 
@@ -14,7 +14,7 @@ function aCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecor
     validUntil: 1_950_000_000_000,
     statusListId: 1,
     statusListIndex: 4711,
-    proof: null,
+    proof: { state: 'pending' },
     ...overrides,
   }
 }
@@ -50,10 +50,10 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     const claim = (now: number, limit = 10) => storage().transaction((tx) => tx.credentials.claimUnproven(now, LEASE, limit), { concurrent: true })
     const idsOf = (claimed: { credential: CredentialRecord }[]) => claimed.map(({ credential }) => credential.id)
 
-    it('proofs: claimUnproven leases the credentials whose proof is null, oldest first, each with its attempts, and storeProofs stores each once', async () => {
+    it('proofs: claimUnproven leases the credentials whose proof is pending, oldest first, each with its attempts, and storeProofs stores each once', async () => {
       const ids = await issuances(4)
       const [a, b, c, d] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
-      await store(a!, { ...b!, proof: NO_PROOF }, c!, d!)
+      await store(a!, { ...b!, proof: { state: 'none' } }, c!, d!)
       assert.deepStrictEqual(await claim(NOW, 2), [
         { credential: a, attempts: 1 },
         { credential: c, attempts: 1 },
@@ -69,9 +69,9 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
           { id: uuid(99), proof },
         ]),
       )
-      assert.equal(stored, 1, 'only the credential whose proof was null, not the one signed before proofs nor an unknown id')
-      assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof })
-      assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: NO_PROOF })
+      assert.equal(stored, 1, 'only the credential whose proof was pending, not the one signed before proofs (none) nor an unknown id')
+      assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof: { state: 'made', json: proof } })
+      assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: { state: 'none' } })
       // A worker that died holding its lease: once the lease ended, another takes the credentials again.
       assert.deepStrictEqual(await claim(NOW + LEASE + 1), [
         { credential: a, attempts: 2 },
@@ -80,7 +80,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
 
       // A proof once stored never changes: a second worker's proof of the same credential is not stored.
       assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: c!.id, proof: '{"other":true}' }])), 0)
-      assert.deepStrictEqual((await storage().credentials.findByIssuance(c!.issuanceId))?.proof, proof)
+      assert.deepStrictEqual((await storage().credentials.findByIssuance(c!.issuanceId))?.proof, { state: 'made', json: proof })
       assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([])), 0)
     })
 

@@ -17,7 +17,7 @@ function aCredential(issuanceId: number, n: number): CredentialRecord {
     validUntil: null,
     statusListId: 1,
     statusListIndex: n,
-    proof: null,
+    proof: { state: 'pending' },
   }
 }
 

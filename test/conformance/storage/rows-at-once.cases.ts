@@ -23,7 +23,7 @@ function aCredential(issuanceId: number, n: number): CredentialRecord {
     validUntil: n % 2 === 0 ? null : NOW + 1000 + n,
     statusListId: 1,
     statusListIndex: n,
-    proof: null,
+    proof: { state: 'pending' },
   }
 }
 

@@ -90,7 +90,9 @@ describe('the Ed25519 key', () => {
       const [toProve] = await unproven(harness.storage)
       assert.ok(toProve, 'its proof is still to make')
       await provePendingCredentials(harness.context, 10)
-      const proof = JSON.parse((await harness.storage.credentials.findById(toProve.id))!.proof!) as { verificationMethod: string }
+      const stored = (await harness.storage.credentials.findById(toProve.id))!.proof
+      assert.ok(stored.state === 'made', 'its proof is made')
+      const proof = JSON.parse(stored.json) as { verificationMethod: string }
       assert.ok(proof.verificationMethod.endsWith(`#${key.kid}`), proof.verificationMethod)
     } finally {
       await harness.close()
