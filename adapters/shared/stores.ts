@@ -17,7 +17,10 @@ const callOn = (stores: ConsoleUnitOfWork, store: keyof ConsoleUnitOfWork, metho
   (stores[store] as unknown as Record<string, StoreMethod>)[method]!(...args)
 
 /** Every method of every store, replaced by what `wrap` makes of it. */
-export function mapMethods(stores: ConsoleUnitOfWork, wrap: (store: keyof ConsoleUnitOfWork, method: string, fn: StoreMethod) => StoreMethod): ConsoleUnitOfWork {
+export function mapMethods(
+  stores: ConsoleUnitOfWork,
+  wrap: (store: keyof ConsoleUnitOfWork, method: string, fn: StoreMethod) => StoreMethod,
+): ConsoleUnitOfWork {
   const wrapped: Partial<Record<keyof ConsoleUnitOfWork, Record<string, StoreMethod>>> = {}
   for (const name of Object.keys(stores) as (keyof ConsoleUnitOfWork)[]) {
     const methods: Record<string, StoreMethod> = {}
