@@ -110,7 +110,7 @@ async function timeRounds(file: string, waiting: number) {
             validUntil: null,
             statusListId: listId,
             statusListIndex: i,
-            proof: null,
+            proof: { state: 'pending' },
           })),
         )
         await tx.events.appendMany(

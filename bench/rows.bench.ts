@@ -82,7 +82,7 @@ async function round(side: Side): Promise<void> {
       validUntil: null,
       statusListId: 1,
       statusListIndex: id,
-      proof: null,
+      proof: { state: 'pending' as const },
     }))
     const one = side === 'one'
     await timed('issuances', side, async () => (one ? each(issuances, (i) => tx.issuances.insert(i)) : tx.issuances.insertMany(issuances)))

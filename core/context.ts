@@ -3,7 +3,7 @@ import type { ClientAuthLimiter } from './clients/client-auth-limiter.ts'
 import type { Clock } from './ports/clock.ts'
 import type { KeyStore } from './ports/key-store.ts'
 import type { RandomSource } from './ports/random.ts'
-import type { StoragePort } from './ports/storage.ts'
+import type { ConsoleStoragePort, StoragePort } from './ports/storage.ts'
 import type { JwtSigner } from './ports/signer.ts'
 import type { DataIntegritySigner } from './ports/data-integrity-signer.ts'
 import type { Notifier } from './ports/notifier.ts'
@@ -42,4 +42,9 @@ export interface IssuerContext {
   shareCardRenderer: ShareCardRenderer | null
   /** Share page views held in memory until written in a batch (core/verification/share-view-counter.ts). */
   shareViews: ShareViewCounter
+}
+
+/** What the staff console's operations receive: a context whose storage has the console's stores (core/admins/console-storage.ts). */
+export interface ConsoleContext extends IssuerContext {
+  storage: ConsoleStoragePort
 }

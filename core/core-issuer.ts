@@ -273,6 +273,11 @@ export interface CoreIssuer {
   wallets: Wallets
   /** Signed webhooks: endpoints, their delivery log, replay. */
   webhooks: Webhooks
+  /**
+   * Whether the staff console is on (`IssuerOptions.console`): off, `admins` and `csvUploads` reject every
+   * call with a TypeError, and the HTTP face serves no console.
+   */
+  consoleEnabled: boolean
   /** The staff console's admins, logins and sessions (docs/admin-console.md). */
   admins: Admins
   /** The staff console's issuing by CSV: preview, issue in chunks, progress (docs/admin-console.md § Issuing by CSV). */

@@ -72,6 +72,7 @@ import { noMetrics, type MetricsPort } from './ports/metrics.ts'
 import { checkReadiness, signingQueueState, type ReadinessOptions } from './health/readiness.ts'
 import { withStorageErrorsObserved } from './health/observed-storage.ts'
 import { createAdmins } from './admins/admins.ts'
+import { consoleContextOf, consoleOff } from './admins/console-storage.ts'
 import { createCsvUploads } from './csv-uploads/csv-uploads.ts'
 import { unavailablePasswordHasher, type PasswordHasher } from './ports/password-hasher.ts'
 import type { PasskeyVerifier } from './ports/passkey-verifier.ts'
@@ -122,6 +123,13 @@ export interface IssuerOptions extends IssuerConfigInput {
    * console offers no passkeys and logs in by password only (docs/admin-console.md § Passkeys).
    */
   passkeyVerifier?: PasskeyVerifier | null
+  /**
+   * The staff console (docs/admin-console.md), which needs the storage's console stores (`ConsoleStores`,
+   * which every storage clubcred ships has). Left out: on when the storage has them, off when it has none.
+   * `true` asks for it: a storage without them is refused with a TypeError naming the stores it lacks.
+   * `false`: off. Off, `issuer.admins` and `issuer.csvUploads` reject every call and `fetch` serves no `/admin/`.
+   */
+  console?: boolean
 }
 
 /**
@@ -196,7 +204,7 @@ export function createIssuerContext(options: IssuerOptions): IssuerContext {
  */
 export function createCoreIssuerFromContext(
   ctx: IssuerContext,
-  options: Pick<IssuerOptions, 'worker' | 'certificates' | 'passwordHasher' | 'passkeyVerifier'>,
+  options: Pick<IssuerOptions, 'worker' | 'certificates' | 'passwordHasher' | 'passkeyVerifier' | 'console'>,
 ): CoreIssuer {
   const { config, storage, keys } = ctx
   const certificates = options.certificates ?? null
@@ -208,6 +216,7 @@ export function createCoreIssuerFromContext(
   const issuanceFile = createIssuanceFiles(ctx, certificates, renderGate)
   const previews = createFilePreviews(ctx, certificates, renderGate)
   const shareCards = createShareCards(ctx, ctx.shareCardRenderer)
+  const consoleCtx = consoleContextOf(ctx, options.console)
 
   const issuer: CoreIssuer = {
     config,
@@ -332,8 +341,9 @@ export function createCoreIssuerFromContext(
     },
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
-    admins: createAdmins(ctx, options.passwordHasher ?? unavailablePasswordHasher, options.passkeyVerifier ?? null),
-    csvUploads: createCsvUploads(ctx),
+    consoleEnabled: consoleCtx !== null,
+    admins: consoleCtx ? createAdmins(consoleCtx, options.passwordHasher ?? unavailablePasswordHasher, options.passkeyVerifier ?? null) : consoleOff(),
+    csvUploads: consoleCtx ? createCsvUploads(consoleCtx) : consoleOff(),
     worker,
     health: {
       readiness: (readinessOptions: ReadinessOptions) => checkReadiness(ctx, worker, readinessOptions),

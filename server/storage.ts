@@ -5,11 +5,11 @@ import { loadMasterKey } from './master-key.ts'
 import { restrictSqliteFiles } from './private-files.ts'
 import { loadDriver } from './load-driver.ts'
 import type { SqliteDriver } from '../adapters/sqlite/driver.ts'
-import type { StoragePort } from '../core/ports/storage.ts'
+import type { ConsoleStoragePort } from '../core/ports/storage.ts'
 import type { ServerConfig } from './config.ts'
 
 export interface OpenedStorage {
-  storage: StoragePort
+  storage: ConsoleStoragePort
   masterKey: Uint8Array
 }
 

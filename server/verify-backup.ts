@@ -74,7 +74,7 @@ export async function verifyBackup(
     for (const row of rows) {
       report.credentials += 1
       let reason = await verifyStoredCredential(row, (kid) => byKid.get(kid) ?? null)
-      // A proof still to be made (null) or never to be (NO_PROOF, '') has nothing to check.
+      // A proof still to be made (null) or never to be (NO_PROOF_COLUMN, '') has nothing to check.
       if (reason === null && typeof row.proof === 'string' && row.proof !== '') {
         report.proofs += 1
         checkProof ??= (await import('./verify-stored-proof.ts')).createStoredProofCheck((kid) => byKid.get(kid) ?? null)

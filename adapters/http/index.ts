@@ -80,7 +80,8 @@ export function createFetchHandler(issuer: CoreIssuer, { onError = logError, onR
   // Share pages are routed by host, `{club}.{share_url_host}` (docs/decisions/0001-addresses.md); every other host gets the API.
   const shareClubOf = createShareHostMatcher(urls)
   const share = createShareSurface(issuer, { onError })
-  const admin = consoleOf?.(issuer, { onError }) ?? null
+  // A storage without the console's stores leaves the console off (core/admins/console-storage.ts): no /admin/ then.
+  const admin = issuer.consoleEnabled ? (consoleOf?.(issuer, { onError }) ?? null) : null
   const routeWords = routeWordsOf([...routes.map((route) => route.path), ...share.paths])
   const templates = routeTemplates(routes.map((route) => route.path))
   // The public surface, and the well-known metadata of its OID4VCI credential issuers, answer preflights.

@@ -1,4 +1,4 @@
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
 import { type Journal, put, remove } from './journal.ts'
 import { copy } from './rows.ts'
@@ -41,7 +41,7 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
       const claimed: { credential: CredentialRecord; attempts: number }[] = []
       for (const credential of state.credentials.values()) {
         if (claimed.length === limit) break
-        if (credential.proof !== null) continue
+        if (credential.proof.state !== 'pending') continue
         const lease = state.proofLeases.get(credential.id)
         if (lease && lease.leaseUntil >= now) continue
         const attempts = (lease?.attempts ?? 0) + 1
@@ -52,7 +52,7 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
     },
     async releaseUnproven(ids, error, retryAt) {
       for (const id of ids) {
-        if (state.credentials.get(id)?.proof !== null) continue
+        if (state.credentials.get(id)?.proof.state !== 'pending') continue
         const lease = state.proofLeases.get(id)
         put(journal, state.proofLeases, id, { leaseUntil: retryAt - 1, attempts: lease?.attempts ?? 0, error })
       }
@@ -61,7 +61,7 @@ export function createCredentialStore(state: State, journal: Journal): Credentia
       let stored = 0
       for (const { id, proof } of proofs) {
         const credential = state.credentials.get(id)
-        if (credential?.proof !== null) continue
+        if (credential?.proof.state !== 'pending') continue
         put(journal, state.credentials, id, { ...credential, proof })
         remove(journal, state.proofLeases, id)
         stored++

@@ -7,9 +7,7 @@ import { compareNameKeys, nameKey } from '../../core/issuances/name-key.ts'
 import { type Journal, put } from './journal.ts'
 import { copy } from './rows.ts'
 import type { State } from './state.ts'
-
-/** E-mail addresses compare case-insensitively (Issuance.recipient.email). */
-const sameEmail = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase()
+import { sameRecipientEmail } from '../../core/issuances/recipient-email.ts'
 
 /** An issuance's status at `now` by the rule of `IssuanceStore.search` (core/ports/storage.ts); `null`: none of the four (unsigned, not queued). */
 function statusOf(state: State, issuance: Issuance, now: number): IssuanceStatus | null {
@@ -21,7 +19,7 @@ function statusOf(state: State, issuance: Issuance, now: number): IssuanceStatus
 
 /** Whether the issuance is the recipient sought. */
 function matches(issuance: Issuance, recipient: NonNullable<IssuanceSearch['recipient']>): boolean {
-  if (recipient.by === 'email') return sameEmail(issuance.recipient.email, recipient.value)
+  if (recipient.by === 'email') return sameRecipientEmail(issuance.recipient.email, recipient.value)
   if (recipient.by === 'externalUserId') return issuance.recipient.externalUserId === recipient.value
   return nameKey(issuance.recipient.name).startsWith(nameKey(recipient.value))
 }
@@ -97,7 +95,7 @@ export function createIssuanceStore(state: State, journal: Journal): IssuanceSto
           .filter((issuance) =>
             recipient.externalUserId !== null
               ? issuance.recipient.externalUserId === recipient.externalUserId
-              : sameEmail(issuance.recipient.email, recipient.email),
+              : sameRecipientEmail(issuance.recipient.email, recipient.email),
           )
           .map(copy),
       )

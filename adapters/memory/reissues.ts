@@ -34,10 +34,16 @@ export function createReissueStore(state: State, journal: Journal): ReissueStore
       const current = state.credentials.get(next.id)
       if (!current || current.jwt !== previousJwt || current.issuanceId !== next.issuanceId) return 'outdated'
       const lease = state.proofLeases.get(current.id)
-      if (current.proof === null && lease && lease.leaseUntil >= now) return 'proving'
+      if (current.proof.state === 'pending' && lease && lease.leaseUntil >= now) return 'proving'
       const version = (earlierVersions(current.id)[0]?.version ?? 0) + 1
       put(journal, state.credentialVersions, `${current.id} ${version}`, { ...copy(current), version })
-      put(journal, state.credentials, current.id, { ...current, jwt: next.jwt, issuedAt: next.issuedAt, validUntil: next.validUntil, proof: null })
+      put(journal, state.credentials, current.id, {
+        ...current,
+        jwt: next.jwt,
+        issuedAt: next.issuedAt,
+        validUntil: next.validUntil,
+        proof: { state: 'pending' },
+      })
       remove(journal, state.proofLeases, current.id)
       return 'superseded'
     },

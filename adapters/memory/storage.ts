@@ -1,6 +1,6 @@
 import { createMutex } from '../shared/mutex.ts'
 import { createStores, outsideUnits, type StoreFactories } from '../shared/stores.ts'
-import type { StoragePort, Stores } from '../../core/ports/storage.ts'
+import type { ConsoleStoragePort, ConsoleUnitOfWork } from '../../core/ports/storage.ts'
 import { createAchievementStore } from './achievements.ts'
 import { createClientAuthFailureStore } from './client-auth-failures.ts'
 import { createAdminSessionStore, createAdminStore } from './admins.ts'
@@ -68,12 +68,12 @@ const MEMORY_STORES: StoreFactories<[State, Journal]> = {
  * @example
  * const storage = createMemoryStorage()
  */
-export function createMemoryStorage(): StoragePort {
+export function createMemoryStorage(): ConsoleStoragePort {
   const state = createState()
   const mutex = createMutex()
   let closed = false
 
-  function unit<T>(work: (tx: Stores) => Promise<T>): Promise<T> {
+  function unit<T>(work: (tx: ConsoleUnitOfWork) => Promise<T>): Promise<T> {
     if (closed) return Promise.reject(new Error('storage is closed'))
     return mutex.exclusive(async () => {
       const journal: Journal = []

@@ -1,6 +1,6 @@
 import { chunksOf, type Database } from './database.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-import { toCredential } from '../shared/rows.ts'
+import { proofColumn, toCredential } from '../shared/rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 export function createCredentialStore({ sql }: Database): CredentialStore {
@@ -19,7 +19,7 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
           valid_until: c.validUntil,
           status_list_id: c.statusListId,
           status_list_index: c.statusListIndex,
-          proof: c.proof,
+          proof: proofColumn(c.proof),
         }))
         const inserted = await sql`INSERT INTO credentials
           ${sql(rows, 'id', 'issuance_id', 'club', 'jwt', 'issued_at', 'valid_until', 'status_list_id', 'status_list_index', 'proof')}
@@ -66,7 +66,7 @@ export function createCredentialStore({ sql }: Database): CredentialStore {
     async storeProofs(proofs) {
       if (proofs.length === 0) return 0
       const updated = await sql`UPDATE credentials c SET proof = p.proof
-        FROM unnest(${proofs.map((p) => p.id)}::text[], ${proofs.map((p) => p.proof)}::text[]) AS p(id, proof)
+        FROM unnest(${proofs.map((p) => p.id)}::text[], ${proofs.map((p) => proofColumn(p.proof))}::text[]) AS p(id, proof)
         WHERE c.id = p.id AND c.proof IS NULL`
       return updated.count
     },

@@ -68,7 +68,12 @@ export async function searchRows(sql: Query, club: string, query: IssuanceSearch
   if (recipient) {
     // No template named: one lookup per template of the club in the template-led index of the field.
     if (achievementId === null) where.push(sql`i.achievement_id = ANY(ARRAY(SELECT id FROM achievements WHERE club = ${club}))`)
-    where.push(recipient.by === 'email' ? sql`lower(i.recipient_email) = lower(${recipient.value})` : sql`i.external_user_id = ${recipient.value}`)
+    // The e-mail rule as `findHeld` keeps it: the database's `lower()` for the index, then the "C" one for the rule.
+    where.push(
+      recipient.by === 'email'
+        ? sql`lower(i.recipient_email) = lower(${recipient.value}) AND lower(i.recipient_email COLLATE "C") = lower(${recipient.value}::text COLLATE "C")`
+        : sql`i.external_user_id = ${recipient.value}`,
+    )
     return sql`SELECT i.* FROM issuances AS i WHERE ${and(sql, where)} ORDER BY i.seq DESC LIMIT ${limit}`
   }
   if (status === 'pending') {

@@ -82,6 +82,10 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
       // issuance for it). The lateral subqueries are fenced (OFFSET 0) so that the plan stays a loop of
       // lookups: estimated from the arrays' lengths, the planner would rather hash the template's every
       // issuance, a cost that grows with the table where the lookups' does not.
+      // The e-mail rule is `sameRecipientEmail`'s (core/issuances/recipient-email.ts): `lower()` under the
+      // "C" collation folds ASCII letters only. The database's own `lower()` is kept before it for the
+      // index `issuances_by_email`: under any collation that lower-cases A-Z as ASCII, it matches every
+      // pair the rule matches, and the "C" one then drops those only a Unicode fold would match.
       const byId = recipients.flatMap((r, at) => (r.externalUserId !== null ? [{ value: r.externalUserId, at }] : []))
       const byEmail = recipients.flatMap((r, at) => (r.externalUserId === null ? [{ value: r.email, at }] : []))
       const rows = await sql`SELECT r.at, i.* FROM unnest(${byId.map((r) => r.value)}::text[], ${byId.map((r) => r.at)}::int4[]) AS r(external_user_id, at)
@@ -90,7 +94,8 @@ export function createIssuanceStore({ sql, lockClubs }: Database): IssuanceStore
         UNION ALL
         SELECT r.at, i.* FROM unnest(${byEmail.map((r) => r.value)}::text[], ${byEmail.map((r) => r.at)}::int4[]) AS r(email, at)
           CROSS JOIN LATERAL (SELECT * FROM issuances
-            WHERE club = ${club} AND achievement_id = ${achievementId} AND lower(recipient_email) = lower(r.email) OFFSET 0) AS i`
+            WHERE club = ${club} AND achievement_id = ${achievementId} AND lower(recipient_email) = lower(r.email)
+              AND lower(recipient_email COLLATE "C") = lower(r.email COLLATE "C") OFFSET 0) AS i`
       const held: Issuance[][] = recipients.map(() => [])
       for (const row of rows) held[num(row.at)]!.push(toIssuance(row))
       return held

@@ -30,7 +30,7 @@ import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { createStatusListStore } from './status-lists.ts'
 import type { Database, UnitLock } from './database.ts'
-import type { StoragePort, Stores, UnitOptions } from '../../core/ports/storage.ts'
+import type { ConsoleStoragePort, ConsoleUnitOfWork, UnitOptions } from '../../core/ports/storage.ts'
 import type { Sql } from 'postgres'
 
 export interface PostgresStorageOptions {
@@ -62,7 +62,7 @@ export interface PostgresStorageOptions {
 const IDLE_IN_TRANSACTION_MS = 60_000
 
 /** Store methods that only read: called directly on the port, they run on the pool without any lock. */
-const READS: { [S in keyof Stores]: (keyof Stores[S])[] } = {
+const READS: { [S in keyof ConsoleUnitOfWork]: (keyof ConsoleUnitOfWork[S])[] } = {
   clubs: ['findByDomain', 'count'],
   clients: ['findById', 'listByClub'],
   clientAuthFailures: ['find'],
@@ -130,6 +130,9 @@ const POSTGRES_STORES: StoreFactories<[Database]> = {
 /** The schema of clubcred's tables unless the embedder names another. */
 export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
 
+/** The newest schema version this adapter's migrations make; `ping` reports whether the database has it. */
+const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
+
 /**
  * PostgreSQL storage (14 or newer) for one or many processes on one database.
  *
@@ -167,8 +170,6 @@ export const DEFAULT_POSTGRES_SCHEMA = 'clubcred'
  * @example
  * const storage = await createPostgresStorage({ url: process.env.CLUBCRED_DATABASE_URL! })
  */
-const LATEST_VERSION = Math.max(...MIGRATIONS.map((migration) => migration.version))
-
 export async function createPostgresStorage({
   url,
   poolSize = 10,
@@ -176,7 +177,7 @@ export async function createPostgresStorage({
   schema = DEFAULT_POSTGRES_SCHEMA,
   connectTimeoutMs = 10_000,
   pgbouncer = false,
-}: PostgresStorageOptions): Promise<StoragePort> {
+}: PostgresStorageOptions): Promise<ConsoleStoragePort> {
   assertSchemaName(schema)
   const sql = connect(url, { poolSize, statementTimeoutMs, schema, connectTimeoutMs, pgbouncer })
   try {
@@ -197,7 +198,7 @@ export async function createPostgresStorage({
    * unit of the whole database holds the unit lock exclusively; a unit of clubs holds it shared, with
    * each club's own lock: clubs' units run side by side, and none runs beside a unit of the whole database.
    */
-  async function runUnit<T>(work: (tx: Stores) => Promise<T>, options: UnitOptions): Promise<T> {
+  async function runUnit<T>(work: (tx: ConsoleUnitOfWork) => Promise<T>, options: UnitOptions): Promise<T> {
     const openedAt = reads.mark()
     try {
       return await translated(
@@ -335,7 +336,7 @@ function connect(url: string, o: Required<Omit<PostgresStorageOptions, 'url'>>):
 }
 
 /** Driver errors leave every store method as core's StorageConflict / StorageUnavailable. */
-function translatedStores(stores: Stores): Stores {
+function translatedStores(stores: ConsoleUnitOfWork): ConsoleUnitOfWork {
   return mapMethods(
     stores,
     (_store, _method, fn) =>

@@ -2,7 +2,8 @@ import type { AchievementTemplate, Requirement, RequirementType, TemplateType } 
 import type { ApiClient } from '../../core/clients/api-client.ts'
 import type { Club } from '../../core/clubs/club.ts'
 import type { Design, DesignKind } from '../../core/designs/design.ts'
-import type { CredentialRecord, Issuance, IssueMode } from '../../core/issuances/issuance.ts'
+import type { Issuance, IssueMode } from '../../core/issuances/issuance.ts'
+import type { CredentialProof, CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type {
   ApiKeyRecord,
   ClientAuthFailureWindow,
@@ -94,8 +95,23 @@ export const toCredential = (row: SqlRow): CredentialRecord => ({
   validUntil: nullableNum(row.valid_until),
   statusListId: num(row.status_list_id),
   statusListIndex: num(row.status_list_index),
-  proof: nullableStr(row.proof),
+  proof: proofOfColumn(nullableStr(row.proof)),
 })
+
+/** The `proof` column of a credential signed before clubcred made proofs (`CredentialProof` `none`). */
+export const NO_PROOF_COLUMN = ''
+
+/** The `proof` column's three values as the record's states: NULL is `pending`, `''` is `none`, else `made`. */
+export function proofOfColumn(value: string | null): CredentialProof {
+  if (value === null) return { state: 'pending' }
+  return value === NO_PROOF_COLUMN ? { state: 'none' } : { state: 'made', json: value }
+}
+
+/** The `proof` column of a record's proof: `proofOfColumn` backwards. */
+export function proofColumn(proof: CredentialProof): string | null {
+  if (proof.state === 'pending') return null
+  return proof.state === 'none' ? NO_PROOF_COLUMN : proof.json
+}
 
 export const toDesign = (row: SqlRow): Design => ({
   id: num(row.id),

@@ -1,7 +1,7 @@
 import type { Database } from './database.ts'
-import type { CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 import type { CredentialStore } from '../../core/ports/storage.ts'
-import { toCredential } from '../shared/rows.ts'
+import { proofColumn, toCredential } from '../shared/rows.ts'
 import { num } from '../shared/sql-values.ts'
 
 /**
@@ -14,7 +14,7 @@ import { num } from '../shared/sql-values.ts'
 const INSERT_CREDENTIAL = `INSERT INTO credentials (issuance_seq, id, issuance_id, club, jwt, issued_at, valid_until, status_list_id, status_list_index, proof)
   VALUES ((SELECT seq FROM issuances WHERE id = ?), ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 const credentialValues = (c: CredentialRecord) =>
-  [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex, c.proof] as const
+  [c.issuanceId, c.id, c.issuanceId, c.club, c.jwt, c.issuedAt, c.validUntil, c.statusListId, c.statusListIndex, proofColumn(c.proof)] as const
 
 /**
  * Leases the `limit` oldest credentials whose proof is still to be made and whose proof lease has ended,
@@ -77,7 +77,7 @@ export function createCredentialStore(db: Database): CredentialStore {
     },
     async storeProofs(proofs) {
       let stored = 0
-      for (const { id, proof } of proofs) stored += db.run('UPDATE credentials SET proof = ? WHERE id = ? AND proof IS NULL', proof, id)
+      for (const { id, proof } of proofs) stored += db.run('UPDATE credentials SET proof = ? WHERE id = ? AND proof IS NULL', proofColumn(proof), id)
       return stored
     },
   }

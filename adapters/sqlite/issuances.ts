@@ -102,6 +102,7 @@ export function createIssuanceStore(db: Database): IssuanceStore {
       return db.all(ISSUANCES_BY_IDS, JSON.stringify(ids), club).map(toIssuance)
     },
     async findHeld(club, achievementId, recipients) {
+      // NOCASE folds ASCII letters only: the rule of `sameRecipientEmail` (core/issuances/recipient-email.ts).
       return recipients.map(({ externalUserId, email }) =>
         (externalUserId !== null
           ? db.all('SELECT * FROM issuances WHERE club = ? AND achievement_id = ? AND external_user_id = ?', club, achievementId, externalUserId)

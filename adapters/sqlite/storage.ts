@@ -27,7 +27,7 @@ import { createWebhookDeliveryStore } from './webhook-deliveries.ts'
 import { createWebhookEndpointStore } from './webhook-endpoints.ts'
 import { migrate } from './migrate.ts'
 import { MIGRATIONS } from './migrations/index.ts'
-import type { StoragePort } from '../../core/ports/storage.ts'
+import type { ConsoleStoragePort } from '../../core/ports/storage.ts'
 import type { SqliteDriver } from './driver.ts'
 
 /** The stores over one connection. */
@@ -81,7 +81,7 @@ export const PAGE_SIZE = 8192
  * @example
  * const storage = createSqliteStorage({ driver: betterSqlite3Driver('data/clubcred.db') })
  */
-export function createSqliteStorage({ driver }: SqliteStorageOptions): StoragePort {
+export function createSqliteStorage({ driver }: SqliteStorageOptions): ConsoleStoragePort {
   // A new file gets 8 KiB pages: two 3.9 KB credentials share a leaf page where 4 KiB pages split one
   // per credential (docs/decisions/0017-sqlite-tables-keyed-to-append.md). SQLite ignores this on a
   // file that already has tables; its pages keep their size.

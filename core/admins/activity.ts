@@ -1,4 +1,4 @@
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { EventView } from '../events/present.ts'
 
 /** An event of the overview told in words (docs/admin-console.md § Overview): who, which template, what. */
@@ -25,7 +25,7 @@ const WEEK = 7 * 86_400_000
 const MONDAY = 4 * 86_400_000
 
 /** The events with their issuance's recipient and template, looked up at once for the lot. */
-export async function activityLines(ctx: IssuerContext, club: string, events: EventView[]): Promise<ActivityLine[]> {
+export async function activityLines(ctx: ConsoleContext, club: string, events: EventView[]): Promise<ActivityLine[]> {
   const ids = events.filter((event) => event.subject.type === 'issuance').map((event) => Number(event.subject.id))
   const issuances = new Map((await ctx.storage.issuances.findByIds(club, [...new Set(ids)])).map((issuance) => [String(issuance.id), issuance]))
   const names = new Map<number, string>()
@@ -44,7 +44,7 @@ export async function activityLines(ctx: IssuerContext, club: string, events: Ev
 }
 
 /** The last `weeks` weeks, this one included, of the club's activity. */
-export async function weeklyActivity(ctx: IssuerContext, club: string, weeks = 8): Promise<WeeklyActivity> {
+export async function weeklyActivity(ctx: ConsoleContext, club: string, weeks = 8): Promise<WeeklyActivity> {
   const now = ctx.clock.now()
   const thisWeek = Math.floor((now - MONDAY) / WEEK) * WEEK + MONDAY
   const from = thisWeek - (weeks - 1) * WEEK

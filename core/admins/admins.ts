@@ -4,7 +4,7 @@ import { login, type LoginOutcome } from './login.ts'
 import { closeSession, readSession, type ConsoleSession } from './sessions.ts'
 import { readOverview, type ClubOverview } from './overview.ts'
 import { createLoginLimiter } from './login-limiter.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { PasswordHasher } from '../ports/password-hasher.ts'
 import type { PasskeyVerifier } from '../ports/passkey-verifier.ts'
 import { listPasskeys, removePasskey, type PasskeyView } from './passkey-account.ts'
@@ -63,7 +63,7 @@ export interface AdminPasskeys {
 }
 
 /** Binds the console's operations to the issuer's ports, the password hasher and the passkey verifier. */
-export function createAdmins(ctx: IssuerContext, hasher: PasswordHasher, verifier: PasskeyVerifier | null = null): Admins {
+export function createAdmins(ctx: ConsoleContext, hasher: PasswordHasher, verifier: PasskeyVerifier | null = null): Admins {
   const limiter = createLoginLimiter({ storage: ctx.storage, clock: ctx.clock, limits: ctx.config.adminConsole })
   // The hash checked when there is none to check, made once with the hasher's own parameters so that it costs the same.
   let dummy: Promise<string> | undefined

@@ -2,7 +2,7 @@ import { createFailureLimiter } from '../clients/failure-limiter.ts'
 import { Lru } from '../util/lru.ts'
 import type { AdminConsoleLimits } from '../config.ts'
 import type { Clock } from '../ports/clock.ts'
-import type { StoragePort } from '../ports/storage.ts'
+import type { ConsoleStoragePort } from '../ports/storage.ts'
 
 /**
  * The limits of console logins (docs/admin-console.md § Limits; decision 0042). `address` is the client
@@ -45,7 +45,7 @@ const UNKNOWN_ACCOUNTS_TRACKED = 10_000
  * never wait for password failures; the setup link of `admin reset` clears the account's count
  * (core/admins/setup.ts).
  */
-export function createLoginLimiter({ storage, clock, limits }: { storage: StoragePort; clock: Clock; limits: AdminConsoleLimits }): LoginLimiter {
+export function createLoginLimiter({ storage, clock, limits }: { storage: ConsoleStoragePort; clock: Clock; limits: AdminConsoleLimits }): LoginLimiter {
   const { failuresPerAccount, accountBackoffSeconds, failuresPerAddress, challengesPerAddress, windowSeconds } = limits
   const windowMs = windowSeconds * 1000
   const pairs = createFailureLimiter({ clock, limit: failuresPerAccount, windowSeconds })

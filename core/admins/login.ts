@@ -1,7 +1,7 @@
 import { adminEmail } from './email.ts'
 import { PASSWORD_LENGTH } from './password-rules.ts'
 import { openSession, type ConsoleSession } from './sessions.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { PasswordHasher } from '../ports/password-hasher.ts'
 import type { LoginLimiter } from './login-limiter.ts'
 
@@ -14,7 +14,7 @@ export type LoginOutcome =
  * `invalid`, after the same work (a hash checked against a dummy when there is no hash to check).
  */
 export async function login(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   { hasher, limiter, dummyHash }: { hasher: PasswordHasher; limiter: LoginLimiter; dummyHash: () => Promise<string> },
   input: { email: string; password: string; address: string },
 ): Promise<LoginOutcome> {

@@ -2,9 +2,9 @@ import { ProblemError, StorageConflict } from '../errors.ts'
 import { hashSecret } from '../crypto/secret-hash.ts'
 import { toBase64Url } from '../crypto/base64url.ts'
 import { adminEmail } from './email.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { Admin } from './admin.ts'
-import type { Stores } from '../ports/storage.ts'
+import type { ConsoleUnitOfWork } from '../ports/storage.ts'
 
 /** What `admin create` and `admin reset` print: the only time the setup link is shown. */
 export interface AdminSetupLink {
@@ -27,12 +27,12 @@ export interface AdminView {
 }
 
 /** Where a setup link points; the console's pages live under `{public_url}/admin/`. */
-export const adminSetupUrl = (ctx: IssuerContext, token: string) => `${ctx.config.urls.public}/admin/setup?token=${encodeURIComponent(token)}`
+export const adminSetupUrl = (ctx: ConsoleContext, token: string) => `${ctx.config.urls.public}/admin/setup?token=${encodeURIComponent(token)}`
 
 /** A fresh setup token: 256 random bits behind a prefix that secret scanners can match. */
-const newSetupToken = (ctx: IssuerContext) => 'ccsetup_' + toBase64Url(ctx.random.bytes(32))
+const newSetupToken = (ctx: ConsoleContext) => 'ccsetup_' + toBase64Url(ctx.random.bytes(32))
 
-export async function createAdmin(ctx: IssuerContext, input: { club: string; email: string; name?: string | null }): Promise<AdminSetupLink> {
+export async function createAdmin(ctx: ConsoleContext, input: { club: string; email: string; name?: string | null }): Promise<AdminSetupLink> {
   const email = adminEmail(input.email)
   const name = (input.name ?? '').trim() || email.split('@')[0]!
   const token = newSetupToken(ctx)
@@ -67,7 +67,7 @@ export async function createAdmin(ctx: IssuerContext, input: { club: string; ema
  * A new setup link; the old link, the old password and the admin's passkeys stop working (a reset is for
  * lost or leaked credentials: the admin registers passkeys anew), and every session of the admin ends.
  */
-export async function resetAdmin(ctx: IssuerContext, input: { club: string; email: string }): Promise<AdminSetupLink> {
+export async function resetAdmin(ctx: ConsoleContext, input: { club: string; email: string }): Promise<AdminSetupLink> {
   const token = newSetupToken(ctx)
   const tokenHash = await hashSecret(token)
   const expiresAt = ctx.clock.now() + ctx.config.adminConsole.setupLinkSeconds * 1000
@@ -81,7 +81,7 @@ export async function resetAdmin(ctx: IssuerContext, input: { club: string; emai
   return setupLinkOf(ctx, admin, token)
 }
 
-export async function listAdmins(ctx: IssuerContext, club: string): Promise<{ club: string; admins: AdminView[] }> {
+export async function listAdmins(ctx: ConsoleContext, club: string): Promise<{ club: string; admins: AdminView[] }> {
   if (!(await ctx.storage.clubs.findByDomain(club))) throw new ProblemError('club-not-found', { detail: `There is no club ${club}.` })
   const admins = await ctx.storage.admins.listByClub(club)
   return {
@@ -97,7 +97,7 @@ export async function listAdmins(ctx: IssuerContext, club: string): Promise<{ cl
 }
 
 /** Deletes the admin; its sessions end in the same unit, so its next request is already signed out. */
-export async function removeAdmin(ctx: IssuerContext, input: { club: string; email: string }): Promise<{ removed: true; email: string; club: string }> {
+export async function removeAdmin(ctx: ConsoleContext, input: { club: string; email: string }): Promise<{ removed: true; email: string; club: string }> {
   await ctx.storage.transaction(async (tx) => {
     const found = await requireAdmin(tx, input)
     await tx.admins.delete(found.id)
@@ -106,13 +106,13 @@ export async function removeAdmin(ctx: IssuerContext, input: { club: string; ema
 }
 
 /** The admin of that e-mail in that club; one of another club is `admin-not-found` as well. */
-async function requireAdmin(tx: Stores, { club, email }: { club: string; email: string }): Promise<Admin> {
+async function requireAdmin(tx: ConsoleUnitOfWork, { club, email }: { club: string; email: string }): Promise<Admin> {
   const found = await tx.admins.findByEmail(adminEmail(email))
   if (!found || found.club !== club) throw new ProblemError('admin-not-found', { detail: `There is no admin ${email} in club ${club}.` })
   return found
 }
 
-function setupLinkOf(ctx: IssuerContext, admin: Admin, token: string): AdminSetupLink {
+function setupLinkOf(ctx: ConsoleContext, admin: Admin, token: string): AdminSetupLink {
   return {
     email: admin.email,
     name: admin.name,

@@ -1,5 +1,5 @@
 import { listEvents, type EventView } from '../events/list.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import { activityLines, weeklyActivity, type ActivityLine, type WeeklyActivity } from './activity.ts'
 
 /** The console's first page: the club at a glance (docs/admin-console.md § Overview). */
@@ -20,7 +20,7 @@ export interface ClubOverview {
 }
 
 /** The overview of the session's club: only ever called with the club of the session. */
-export async function readOverview(ctx: IssuerContext, club: string, latest = 10): Promise<ClubOverview | null> {
+export async function readOverview(ctx: ConsoleContext, club: string, latest = 10): Promise<ClubOverview | null> {
   const found = await ctx.storage.clubs.findByDomain(club)
   if (!found) return null
   const now = ctx.clock.now()

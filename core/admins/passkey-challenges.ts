@@ -1,5 +1,5 @@
 import { fromBase64Url, toBase64Url } from '../crypto/base64url.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { PasskeyPurpose } from './passkey.ts'
 import type { PasskeyRelyingParty } from '../ports/passkey-verifier.ts'
 
@@ -7,7 +7,7 @@ import type { PasskeyRelyingParty } from '../ports/passkey-verifier.ts'
 export const PASSKEY_CHALLENGE_MS = 300_000
 
 /** The relying party of the console's passkeys: the RP ID is the public URL's host name, the origin its origin. */
-export function relyingPartyOf(ctx: IssuerContext): PasskeyRelyingParty {
+export function relyingPartyOf(ctx: ConsoleContext): PasskeyRelyingParty {
   const url = new URL(ctx.config.urls.public)
   return { id: url.hostname, name: 'clubcred', origin: url.origin }
 }
@@ -17,7 +17,7 @@ export function relyingPartyOf(ctx: IssuerContext): PasskeyRelyingParty {
  * what the ceremony is for (`PasskeyChallenge.boundTo`). `keep`: at most that many live challenges of
  * this purpose stay stored (those that expire first go), for a ceremony anyone may start.
  */
-export async function issueChallenge(ctx: IssuerContext, purpose: PasskeyPurpose, boundTo: string, keep?: number): Promise<string> {
+export async function issueChallenge(ctx: ConsoleContext, purpose: PasskeyPurpose, boundTo: string, keep?: number): Promise<string> {
   const challenge = toBase64Url(ctx.random.bytes(32))
   const now = ctx.clock.now()
   await ctx.storage.transaction((tx) => tx.passkeyChallenges.insert({ challenge, purpose, boundTo, expiresAt: now + PASSKEY_CHALLENGE_MS }, now, keep), {
@@ -31,7 +31,7 @@ export async function issueChallenge(ctx: IssuerContext, purpose: PasskeyPurpose
  * follows), when it was given for this purpose and binding and has not expired; else `null`. The
  * response's `clientDataJSON` is read here only to find the challenge: the verifier checks it all.
  */
-export async function takeChallenge(ctx: IssuerContext, response: unknown, purpose: PasskeyPurpose, boundTo: string): Promise<string | null> {
+export async function takeChallenge(ctx: ConsoleContext, response: unknown, purpose: PasskeyPurpose, boundTo: string): Promise<string | null> {
   const challenge = challengeOf(response)
   if (challenge === null) return null
   const stored = await ctx.storage.transaction((tx) => tx.passkeyChallenges.consume(challenge), { concurrent: true })

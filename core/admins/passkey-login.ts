@@ -2,7 +2,7 @@ import { toBase64Url } from '../crypto/base64url.ts'
 import { adminEmail } from './email.ts'
 import { openSession } from './sessions.ts'
 import { issueChallenge, relyingPartyOf, takeChallenge } from './passkey-challenges.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { PasskeyVerifier } from '../ports/passkey-verifier.ts'
 import type { LoginLimiter } from './login-limiter.ts'
 import type { LoginOutcome } from './login.ts'
@@ -26,7 +26,7 @@ function typedEmail(input: string): string {
  * every console passkey is discoverable, and the e-mail is checked against the passkey's admin after.
  */
 export async function passkeyLoginOptions(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   { verifier, limiter }: { verifier: PasskeyVerifier; limiter: LoginLimiter },
   input: { email: string; address: string },
 ): Promise<PasskeyLoginOptionsOutcome> {
@@ -46,7 +46,7 @@ export async function passkeyLoginOptions(
  * with too many failed passkey logins is `locked`.
  */
 export async function passkeyLogin(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   { verifier, limiter }: { verifier: PasskeyVerifier; limiter: LoginLimiter },
   input: { email: string; response: unknown; address: string },
 ): Promise<LoginOutcome> {

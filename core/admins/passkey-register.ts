@@ -3,7 +3,7 @@ import { hashSecret } from '../crypto/secret-hash.ts'
 import { findSetup } from './setup.ts'
 import { issueChallenge, relyingPartyOf, takeChallenge } from './passkey-challenges.ts'
 import { passkeyViewOf, type PasskeyView } from './passkey-account.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { Admin } from './admin.ts'
 import type { AdminPasskey, PasskeyPurpose } from './passkey.ts'
 import type { ConsoleSession } from './sessions.ts'
@@ -26,20 +26,20 @@ interface Registrant {
 }
 
 /** Through a setup link that still works: bound to the admin and the token, so that a reset or the password set ends it. */
-async function setupRegistrant(ctx: IssuerContext, token: string): Promise<Registrant | null> {
+async function setupRegistrant(ctx: ConsoleContext, token: string): Promise<Registrant | null> {
   const admin = await findSetup(ctx, token)
   return admin ? { admin, purpose: 'setup', boundTo: `${admin.id} ${admin.setupTokenHash}` } : null
 }
 
 /** In a session: bound to the admin and the session (by its CSRF token's hash), so that logout ends it. */
-async function sessionRegistrant(ctx: IssuerContext, session: ConsoleSession): Promise<Registrant | null> {
+async function sessionRegistrant(ctx: ConsoleContext, session: ConsoleSession): Promise<Registrant | null> {
   const admin = await ctx.storage.admins.findById(session.adminId)
   if (!admin || admin.club !== session.club) return null
   return { admin, purpose: 'register', boundTo: `${admin.id} ${await hashSecret(session.csrfToken)}` }
 }
 
 /** The name as stored, or `null` when refused. */
-export function passkeyName(ctx: IssuerContext, input: string): string | null {
+export function passkeyName(ctx: ConsoleContext, input: string): string | null {
   const name = input.normalize('NFC').trim()
   if (name === '') return `Passkey ${new Date(ctx.clock.now()).toISOString().slice(0, 10)}`
   // eslint-disable-next-line no-control-regex
@@ -47,7 +47,7 @@ export function passkeyName(ctx: IssuerContext, input: string): string | null {
   return name
 }
 
-async function optionsFor(ctx: IssuerContext, verifier: PasskeyVerifier, registrant: Registrant | null, name: string): Promise<PasskeyOptionsOutcome> {
+async function optionsFor(ctx: ConsoleContext, verifier: PasskeyVerifier, registrant: Registrant | null, name: string): Promise<PasskeyOptionsOutcome> {
   if (!registrant) return { ok: false, reason: 'invalid-link' }
   if (passkeyName(ctx, name) === null) return { ok: false, reason: 'invalid-name' }
   const { admin } = registrant
@@ -66,7 +66,7 @@ async function optionsFor(ctx: IssuerContext, verifier: PasskeyVerifier, registr
 }
 
 async function register(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   verifier: PasskeyVerifier,
   registrant: Registrant | null,
   input: { name: string; response: unknown },
@@ -109,7 +109,7 @@ async function register(
 
 /** The creation options for a passkey registered through a setup link (which stays usable for the password). */
 export async function setupPasskeyOptions(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   verifier: PasskeyVerifier,
   input: { token: string; name: string },
 ): Promise<PasskeyOptionsOutcome> {
@@ -118,7 +118,7 @@ export async function setupPasskeyOptions(
 
 /** Registers a passkey through a setup link that still works. */
 export async function registerSetupPasskey(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   verifier: PasskeyVerifier,
   input: { token: string; name: string; response: unknown },
 ): Promise<PasskeyRegistrationOutcome> {
@@ -127,7 +127,7 @@ export async function registerSetupPasskey(
 
 /** The creation options for a passkey a signed-in admin adds. */
 export async function sessionPasskeyOptions(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   verifier: PasskeyVerifier,
   session: ConsoleSession,
   name: string,
@@ -137,7 +137,7 @@ export async function sessionPasskeyOptions(
 
 /** Registers a passkey of a signed-in admin. */
 export async function registerSessionPasskey(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   verifier: PasskeyVerifier,
   session: ConsoleSession,
   input: { name: string; response: unknown },

@@ -1,6 +1,6 @@
 import { hashSecret } from '../crypto/secret-hash.ts'
 import { toBase64Url } from '../crypto/base64url.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { Admin } from './admin.ts'
 
 /** Who a request's session is: every console page acts for `club` and no other. */
@@ -17,7 +17,7 @@ export interface ConsoleSession {
 const TOUCH_EVERY_MS = 60_000
 
 /** A new session id (32 random bytes, base64url): only the cookie holds it, the storage its hash. */
-export const newSessionId = (ctx: IssuerContext) => toBase64Url(ctx.random.bytes(32))
+export const newSessionId = (ctx: ConsoleContext) => toBase64Url(ctx.random.bytes(32))
 
 /**
  * The CSRF token of a session: a hash of its id under a label of its own, so that it is tied to the
@@ -27,7 +27,7 @@ export async function csrfTokenOf(sessionId: string): Promise<string> {
   return (await hashSecret(`clubcred admin csrf\0${sessionId}`)).slice('sha256$'.length)
 }
 
-export async function openSession(ctx: IssuerContext, admin: Admin): Promise<{ sessionId: string; session: ConsoleSession }> {
+export async function openSession(ctx: ConsoleContext, admin: Admin): Promise<{ sessionId: string; session: ConsoleSession }> {
   const sessionId = newSessionId(ctx)
   const now = ctx.clock.now()
   const idHash = await hashSecret(sessionId)
@@ -41,7 +41,7 @@ export async function openSession(ctx: IssuerContext, admin: Admin): Promise<{ s
  * The session of a cookie's id while it lives: not ended by logout, removal or reset, idle for less than
  * 30 minutes and opened less than 12 hours ago (`config.adminConsole`). An ended one is deleted.
  */
-export async function readSession(ctx: IssuerContext, sessionId: string): Promise<ConsoleSession | null> {
+export async function readSession(ctx: ConsoleContext, sessionId: string): Promise<ConsoleSession | null> {
   if (sessionId.length !== 43) return null
   const idHash = await hashSecret(sessionId)
   const session = await ctx.storage.adminSessions.findByIdHash(idHash)
@@ -59,7 +59,7 @@ export async function readSession(ctx: IssuerContext, sessionId: string): Promis
 }
 
 /** Ends the session of a cookie's id; harmless when it has ended already. */
-export async function closeSession(ctx: IssuerContext, sessionId: string): Promise<void> {
+export async function closeSession(ctx: ConsoleContext, sessionId: string): Promise<void> {
   const idHash = await hashSecret(sessionId)
   await ctx.storage.transaction((tx) => tx.adminSessions.delete(idHash), { concurrent: true })
 }

@@ -1,6 +1,6 @@
 import { hashSecret } from '../crypto/secret-hash.ts'
 import { passwordProblem, type PasswordProblem } from './password-rules.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { PasswordHasher } from '../ports/password-hasher.ts'
 import type { Admin } from './admin.ts'
 import { openSession, type ConsoleSession } from './sessions.ts'
@@ -13,7 +13,7 @@ export type SetupOutcome =
  * 24 hours), else `null`. Looked up by the token's hash: the equality is the database's on a hash of
  * 256 random bits, which tells an attacker timing nothing they could use.
  */
-export async function findSetup(ctx: IssuerContext, token: string): Promise<Admin | null> {
+export async function findSetup(ctx: ConsoleContext, token: string): Promise<Admin | null> {
   if (token.length === 0 || token.length > 100) return null
   const admin = await ctx.storage.admins.findBySetupTokenHash(await hashSecret(token))
   if (!admin || admin.setupExpiresAt === null || ctx.clock.now() >= admin.setupExpiresAt) return null
@@ -27,7 +27,7 @@ export async function findSetup(ctx: IssuerContext, token: string): Promise<Admi
  * (decision 0042): whoever holds an `admin reset` link always has a way in.
  */
 export async function completeSetup(
-  ctx: IssuerContext,
+  ctx: ConsoleContext,
   hasher: PasswordHasher,
   input: { token: string; password: string; confirmation: string },
 ): Promise<SetupOutcome> {

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { decodeJwt } from 'jose'
-import { NO_PROOF, type CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from './credential-record.ts'
 import type { CredentialObject } from './sign-data-integrity.ts'
 
 /**
@@ -38,10 +38,10 @@ export interface CredentialForms {
 
 /** The JSON-LD form of `record`, assembled from its JWT and its proof: never signed again on read. */
 export function jsonLdFormOf(record: CredentialRecord): JsonLdForm {
-  if (record.proof === null) return { state: 'pending' }
-  if (record.proof === NO_PROOF) return { state: 'none' }
+  const { proof } = record
+  if (proof.state !== 'made') return { state: proof.state }
   // An array: 1EdTech's OB 3.0 JSON Schema types `proof` so, and Data Integrity verifiers take either.
-  return { state: 'ready', credential: { ...credentialOfJwt(record.jwt), proof: [JSON.parse(record.proof) as unknown] } }
+  return { state: 'ready', credential: { ...credentialOfJwt(record.jwt), proof: [JSON.parse(proof.json) as unknown] } }
 }
 
 /**

@@ -1,6 +1,6 @@
 import { compactVerify, decodeProtectedHeader, importJWK } from 'jose'
 import { clubKeyOwner } from '../did-documents/did.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from './credential-record.ts'
 import type { StoredKey } from '../keys/stored-key.ts'
 
 /**

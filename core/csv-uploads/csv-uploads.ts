@@ -5,7 +5,7 @@ import { issueCsv, judgeCsv, type CsvIssueInput, type CsvRowOutcome, type IssueO
 import { issueKeyed } from '../issuances/issue-keyed.ts'
 import type { BatchItem } from '../issuances/batch-result.ts'
 import type { IssueMode } from '../issuances/issuance.ts'
-import type { IssuerContext } from '../context.ts'
+import type { ConsoleContext } from '../context.ts'
 import type { CsvUpload, CsvUploadProgress, CsvUploadRow } from './csv-upload.ts'
 import { fileDigestOf, nextTurn } from './file-digest.ts'
 
@@ -80,7 +80,7 @@ const rowOf = (uploadId: string, recipient: CsvRecipient, item: BatchItem): CsvU
 })
 
 /** A new upload of the confirmation `key`, its id fresh: `claim` answers the existing one for a key already claimed. */
-const newUpload = (ctx: IssuerContext, club: string, key: string, input: CsvIssueInput): CsvUpload => ({
+const newUpload = (ctx: ConsoleContext, club: string, key: string, input: CsvIssueInput): CsvUpload => ({
   id: 'csv_' + Array.from(ctx.random.bytes(12), (byte) => byte.toString(16).padStart(2, '0')).join(''),
   club,
   key,
@@ -102,7 +102,7 @@ async function recipientsOf(text: string): Promise<CsvRecipient[]> {
 }
 
 /** Issuing by CSV on the issue operation itself (`issueKeyed`), as the API's issue route calls it. */
-export function createCsvUploads(ctx: IssuerContext): CsvUploads {
+export function createCsvUploads(ctx: ConsoleContext): CsvUploads {
   const storage = ctx.storage
   const find = (club: string, id: string) => storage.csvUploads.findById(club, id)
   const judge = (club: string, input: CsvIssueInput) => judgeCsv(ctx, club, input, nextTurn)

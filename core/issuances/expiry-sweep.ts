@@ -8,7 +8,8 @@ import type { IssuerContext } from '../context.ts'
 import type { ClubEvent } from '../events/event.ts'
 import type { NewOutboxMessage } from '../notifications/outbox-message.ts'
 import type { SweepPosition, UnitOfWork } from '../ports/storage.ts'
-import type { CredentialRecord, Issuance } from './issuance.ts'
+import type { Issuance } from './issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 
 /** The sweeps' names in `ExpiryStore` (docs/decisions/0047-claims-and-expiry.md). */
 export const ISSUED_SWEEP = 'issued'

@@ -8,7 +8,7 @@ export interface Recipient {
   /** The caller's own id of the person, if it sent one. */
   externalUserId: string | null
   name: string
-  /** As sent, trimmed; compared case-insensitively. */
+  /** As sent, trimmed; compared by `sameRecipientEmail` (core/issuances/recipient-email.ts), ASCII letters folded. */
   email: string
 }
 
@@ -54,25 +54,3 @@ export interface TemplateSnapshot {
   view: TemplateView
   createdAt: number
 }
-
-/** The signed credential of an issuance: the JWT is the only record that never changes. */
-export interface CredentialRecord {
-  /** UUID; `jti` and `vc.id` are `urn:uuid:<id>`. */
-  id: string
-  issuanceId: number
-  club: string
-  jwt: string
-  issuedAt: number
-  /** `validUntil` (ms), or `null`. */
-  validUntil: number | null
-  statusListId: number
-  statusListIndex: number
-  /**
-   * The credential's Data Integrity proof as JSON text (docs/data-integrity.md § Storage): `null` while
-   * it is still to be made, `NO_PROOF` (`''`) for a credential signed before clubcred made proofs.
-   */
-  proof: string | null
-}
-
-/** The `proof` of a credential signed before clubcred made Data Integrity proofs: it has no JSON-LD form. */
-export const NO_PROOF = ''

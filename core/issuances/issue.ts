@@ -15,6 +15,7 @@ import type { Issuance, IssueMode, NewIssuance } from './issuance.ts'
 import { issuanceIdDraws } from './issuance-id.ts'
 import { pendingIssuances } from './pending-issuances.ts'
 import type { BatchItem, BatchResult } from './batch-result.ts'
+import { recipientEmailKey } from './recipient-email.ts'
 
 export type { BatchItem, BatchResult } from './batch-result.ts'
 
@@ -227,8 +228,8 @@ async function heldIssuance(tx: UnitOfWork, club: string, achievementId: number,
   return activeHeld(held!, now)
 }
 
-/** The recipient as the batch tells duplicates apart: its externalUserId, else its e-mail in lower case. */
-const identityOf = (recipient: RecipientInput): string => recipient.externalUserId ?? `email:${recipient.email.toLowerCase()}`
+/** The recipient as the batch tells duplicates apart: its externalUserId, else its e-mail by the one rule (`recipientEmailKey`). */
+const identityOf = (recipient: RecipientInput): string => recipient.externalUserId ?? `email:${recipientEmailKey(recipient.email)}`
 
 /** What the already-issued check of a recipient asks the storage: its externalUserId, else its e-mail as given. */
 const checkOf = (recipient: RecipientInput): string =>

@@ -1,6 +1,7 @@
 import type { NewIssuance } from './issuance.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 import { withFreshIssuanceId } from './issuance-id.ts'
+import { recipientEmailKey } from './recipient-email.ts'
 
 /**
  * A batch's new issuances, written with one multi-row insert instead of one statement each,
@@ -8,10 +9,9 @@ import { withFreshIssuanceId } from './issuance-id.ts'
  *
  * The batch reads issuances between its writes (the already-issued check), and that read must see the
  * ones added earlier in the batch: `mayHold` tells when a recipient's check could match one still
- * waiting, and the caller then `flush`es first. The test is looser than every adapter's match (the same
- * externalUserId; else the same e-mail in ASCII lower case, or any e-mail with a non-ASCII character,
- * which databases fold each in their own way), so a flush too many costs a statement, one too few never
- * happens.
+ * waiting, and the caller then `flush`es first. The test is the storage's match itself (the same
+ * externalUserId; else the same e-mail by `recipientEmailKey`, the rule every adapter keeps), so a
+ * flush is made exactly when the check could find an issuance still waiting.
  */
 export function pendingIssuances(tx: UnitOfWork, nextId: () => number) {
   const waiting: { issuance: NewIssuance; settle: (id: number) => void }[] = []
@@ -22,8 +22,7 @@ export function pendingIssuances(tx: UnitOfWork, nextId: () => number) {
   const everEmails = new Set<string>()
   let added = 0
   const couldMatch = (ids: Set<string>, mails: Set<string>, { externalUserId, email }: { externalUserId: string | null; email: string }) =>
-    externalUserId !== null ? ids.has(externalUserId) : nonAscii.test(email) || mails.has(email.toLowerCase())
-  const nonAscii = /[^\p{ASCII}]/u
+    externalUserId !== null ? ids.has(externalUserId) : mails.has(recipientEmailKey(email))
 
   return {
     /** Adds an issuance (its id drawn from `nextId`); `settle` gets its final id when it is written. */
@@ -31,7 +30,7 @@ export function pendingIssuances(tx: UnitOfWork, nextId: () => number) {
       waiting.push({ issuance: { ...issuance, id: nextId() }, settle })
       added++
       for (const ids of [externalUserIds, everExternalUserIds]) if (issuance.recipient.externalUserId !== null) ids.add(issuance.recipient.externalUserId)
-      for (const mails of [emails, everEmails]) mails.add(issuance.recipient.email.toLowerCase())
+      for (const mails of [emails, everEmails]) mails.add(recipientEmailKey(issuance.recipient.email))
     },
     /** Whether the already-issued check of this recipient could match an issuance not written yet. */
     mayHold(recipient: { externalUserId: string | null; email: string }): boolean {

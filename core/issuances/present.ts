@@ -6,7 +6,8 @@ import { ISSUE_MODES } from './issuance.ts'
 import { claimsViewEntries, type ClaimsView } from './claims-view.ts'
 import { shareViewsViewEntries, type ShareViewsView } from './share-views-view.ts'
 import type { IssuerConfig } from '../config.ts'
-import type { CredentialRecord, Issuance } from './issuance.ts'
+import type { Issuance } from './issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import { reissueDetailEntries, type ReissueDetailFields } from '../reissues/present.ts'
 
 /** The credential pointer of the issuance detail (docs/api.md §2.7). */

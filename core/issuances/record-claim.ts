@@ -1,6 +1,6 @@
 import { appendEvent } from '../events/append.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord } from './issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { ClaimChannel, ClaimFormat } from './issuance-claim.ts'
 
 /**

@@ -2,7 +2,8 @@ import * as v from 'valibot'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import { isoSeconds } from '../credentials/build-ob3.ts'
-import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
+import type { Issuance } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { ReissueStore } from './reissue-store.ts'
 
 /** One version of the issuance's credential on its detail (docs/api.md §4.17). */

@@ -13,6 +13,7 @@ import type { Issuance } from '../issuances/issuance.ts'
 import type { IssuanceAmendment } from './reissue-record.ts'
 import type { ReissueRequest } from './schema.ts'
 import { firstAwardedAt } from './versions.ts'
+import { sameRecipientEmail } from '../issuances/recipient-email.ts'
 
 /** What a reissue did: the issuance that now holds the credential, and the one it left where it moved. */
 export interface Reissued {
@@ -66,9 +67,9 @@ export async function reissueIn(ctx: IssuerContext, tx: UnitOfWork, club: string
   return result
 }
 
-/** A changed `email` (compared case-insensitively, as the already-issued check does) or `externalUserId` is another recipient. */
+/** A changed `email` (by `sameRecipientEmail`, as the already-issued check compares) or `externalUserId` is another recipient. */
 function movesRecipient(issuance: Issuance, request: ReissueRequest): boolean {
-  const email = request.email !== undefined && request.email.toLowerCase() !== issuance.recipient.email.toLowerCase()
+  const email = request.email !== undefined && !sameRecipientEmail(request.email, issuance.recipient.email)
   const externalUserId = request.externalUserId !== undefined && request.externalUserId !== issuance.recipient.externalUserId
   return email || externalUserId
 }

@@ -1,4 +1,5 @@
-import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
+import type { Issuance } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 
 /**
  * One accepted reissue (docs/decisions/0046-reissue.md): of the issuance `issuanceId` itself (a new

@@ -1,4 +1,4 @@
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { CredentialVersion, IssuanceAmendment, ReissueRecord, SupersedeOutcome } from './reissue-record.ts'
 
 /**

@@ -1,5 +1,5 @@
 import type { Stores } from '../ports/storage.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 
 /**
  * When the credential was first awarded (ms): its first version's `validFrom`, or, for a credential a

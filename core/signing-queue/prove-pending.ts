@@ -2,7 +2,7 @@ import { clubDataIntegrityKeyOwner, clubDid } from '../did-documents/did.ts'
 import { credentialOfJwt } from '../credentials/json-ld-form.ts'
 import { signDataIntegrity } from '../credentials/sign-data-integrity.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord, SettledProof } from '../credentials/credential-record.ts'
 import { retryDelayMs } from './retry-delay.ts'
 import { groupBy } from '../util/group-by.ts'
 import { settleUnprovable } from './settle-unprovable.ts'
@@ -46,7 +46,7 @@ export async function proveClaimed(ctx: IssuerContext, claimed: ClaimedCredentia
 
 async function proveClub(ctx: IssuerContext, group: ClaimedCredential[]): Promise<void> {
   const club = group[0]!.credential.club
-  let proofs: { id: string; proof: string }[]
+  let proofs: { id: string; proof: SettledProof }[]
   try {
     const key = await ctx.keys.activeKey(clubDataIntegrityKeyOwner(club))
     const secured = await signDataIntegrity(
@@ -55,7 +55,7 @@ async function proveClub(ctx: IssuerContext, group: ClaimedCredential[]): Promis
       clubDid(ctx.config, club),
       group.map(({ credential }) => credentialOfJwt(credential.jwt)),
     )
-    proofs = group.map(({ credential }, i) => ({ id: credential.id, proof: JSON.stringify(secured[i]!.proof) }))
+    proofs = group.map(({ credential }, i) => ({ id: credential.id, proof: { state: 'made', json: JSON.stringify(secured[i]!.proof) } }))
   } catch (error) {
     // One credential the signer refuses must not hold up its club's others: each is tried alone.
     if (group.length > 1) {

@@ -1,4 +1,5 @@
-import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
+import type { Issuance } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
 import { firstAwardedAt } from '../reissues/versions.ts'
 import { groupBy } from '../util/group-by.ts'

@@ -8,7 +8,8 @@ import { allocateStatusIndexes } from '../status-lists/allocate-index.ts'
 import { credentialMessage } from '../notifications/credential-mail.ts'
 import type { TemplateView } from '../achievements/present.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord, Issuance } from '../issuances/issuance.ts'
+import type { Issuance } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import { allWritten } from '../util/all-written.ts'
 import { groupBy } from '../util/group-by.ts'
 import type { UnitOfWork } from '../ports/storage.ts'
@@ -183,7 +184,7 @@ async function signGroup(ctx: IssuerContext, group: ClaimedJob[]): Promise<Signe
       statusListId: job.statusListId,
       statusListIndex: job.statusListIndex,
       // Made after the JWT, by the proof round (core/signing-queue/prove-pending.ts).
-      proof: null,
+      proof: { state: 'pending' },
     })
   }
   const jwts = await ctx.signer.signMany(key, { alg: 'ES256', typ: 'JWT', kid: `${did}#${key.kid}` }, payloads)

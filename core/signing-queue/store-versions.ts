@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../ports/storage.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { JobLineage } from './reissued-jobs.ts'
 import { retryDelayMs } from './retry-delay.ts'
 

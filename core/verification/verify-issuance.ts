@@ -6,7 +6,7 @@ import { CREDENTIAL_STATUSES, credentialStatus } from '../credentials/status.ts'
 import { jwtClaimsSchema } from '../issuances/read.ts'
 import { clubDid, clubKeyOwner } from '../did-documents/did.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 import type { VerificationVerdict } from '../ports/metrics.ts'
 
 /** The public verdict of docs/api.md §2.11; `statusCode` 404 (with `status` and `payload` null) when there is no credential. */

@@ -1,6 +1,6 @@
 import { credentialStatus } from '../credentials/status.ts'
 import type { IssuerContext } from '../context.ts'
-import type { CredentialRecord } from '../issuances/issuance.ts'
+import type { CredentialRecord } from '../credentials/credential-record.ts'
 
 /** A credential that may go into a wallet now, or why not. */
 export type Redeemable = { credential: CredentialRecord } | { refusal: string }

@@ -27,8 +27,9 @@ export function createHousekeeping(ctx: IssuerContext): Housekeeping {
           await tx.clientAuthFailures.purgeEnded(now)
           // A session ends after its idle or absolute limit (core/admins/sessions.ts); `+ 1` because the purge's bounds are strict.
           const { sessionIdleSeconds, sessionAbsoluteSeconds } = ctx.config.adminConsole
-          await tx.adminSessions.purgeEnded(now - sessionIdleSeconds * 1000 + 1, now - sessionAbsoluteSeconds * 1000 + 1)
-          await tx.csvUploads.purgeFiles(now - CSV_FILE_LIFETIME_MS)
+          // A storage without the console's stores (core/ports/storage.ts ConsoleStores) has none of these to purge.
+          await tx.adminSessions?.purgeEnded(now - sessionIdleSeconds * 1000 + 1, now - sessionAbsoluteSeconds * 1000 + 1)
+          await tx.csvUploads?.purgeFiles(now - CSV_FILE_LIFETIME_MS)
         },
         { concurrent: true },
       )

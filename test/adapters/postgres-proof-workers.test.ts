@@ -51,8 +51,8 @@ describe('postgres storage › two workers proving', { timeout: 60_000 }, () => 
       for (const node of nodes) node.worker.start()
       const deadline = Date.now() + 45_000
       let credentials = await storages[0]!.credentials.findByIssuances(ids)
-      while (credentials.length < ids.length || credentials.some((credential) => credential.proof === null)) {
-        assert.ok(Date.now() < deadline, `proved ${credentials.filter((credential) => credential.proof !== null).length} of ${ids.length}`)
+      while (credentials.length < ids.length || credentials.some((credential) => credential.proof.state === 'pending')) {
+        assert.ok(Date.now() < deadline, `proved ${credentials.filter((credential) => credential.proof.state !== 'pending').length} of ${ids.length}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
         credentials = await storages[0]!.credentials.findByIssuances(ids)
       }
@@ -63,7 +63,10 @@ describe('postgres storage › two workers proving', { timeout: 60_000 }, () => 
         credentials.map((credential) => credential.id).sort(),
         `every credential signed once (worker 1: ${signed[0]!.length}, worker 2: ${signed[1]!.length})`,
       )
-      for (const credential of credentials) assert.equal((JSON.parse(credential.proof!) as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+      for (const { proof } of credentials) {
+        assert.ok(proof.state === 'made')
+        assert.equal((JSON.parse(proof.json) as { cryptosuite: string }).cryptosuite, 'eddsa-rdfc-2022')
+      }
     } finally {
       await Promise.all(nodes.map((node) => node.close()))
       await Promise.all(signers.map((signer) => signer.close()))

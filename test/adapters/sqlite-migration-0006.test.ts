@@ -8,7 +8,6 @@ import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { StorageConflict } from '../../core/errors.ts'
 import { anIssuance } from '../conformance/storage/issuances.cases.ts'
-import { NO_PROOF } from '../../core/issuances/issuance.ts'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
 
@@ -62,7 +61,7 @@ describe('migration 0006 on a database from before', () => {
       statusListId: 1,
       statusListIndex: 77,
       // Stored before migration 0013: signed before clubcred made proofs.
-      proof: NO_PROOF,
+      proof: { state: 'none' },
     })
     const second = {
       id: 'c0ffee00-0000-4000-8000-000000000002',
@@ -73,7 +72,7 @@ describe('migration 0006 on a database from before', () => {
       validUntil: null,
       statusListId: 1,
       statusListIndex: 78,
-      proof: null,
+      proof: { state: 'pending' as const },
     }
     assert.deepStrictEqual(await storage.transaction((tx) => tx.credentials.insertMany([second])), [], 'one credential per issuance')
     assert.equal(await storage.credentials.findById(second.id), null)

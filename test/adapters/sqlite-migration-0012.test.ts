@@ -11,7 +11,7 @@ import Database from 'better-sqlite3'
 import { StorageConflict } from '../../core/errors.ts'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
-import { NO_PROOF, type CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../core/credentials/credential-record.ts'
 
 /** Issuance ids as the product draws them (random), in sequence order 1..3. */
 const IDS = [90_210, 7, 555_555]
@@ -26,7 +26,7 @@ const credentialOf = (i: number): CredentialRecord => ({
   statusListId: 1,
   statusListIndex: 40 + i,
   // Stored before migration 0013: signed before clubcred made proofs.
-  proof: NO_PROOF,
+  proof: { state: 'none' },
 })
 
 /** A database at schema version 11: three issuances, the second revoked, the first two with a credential. */

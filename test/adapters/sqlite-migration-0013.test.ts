@@ -1,18 +1,18 @@
 /**
  * Migration 0013 (the Data Integrity proof of each credential) on a database written by the version
  * before it: the credentials already stored were signed before clubcred made proofs, so they read as
- * `NO_PROOF` and are never queued for one; a credential stored afterwards starts with its proof to make.
+ * proof state `none` (the column's `''`) and are never queued for one; a credential stored afterwards starts with its proof to make.
  */
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { describe, it } from 'node:test'
 import { chessDatabaseAtVersion } from '../support/sqlite-at-version.ts'
 import { openSqliteFile, tempDir } from '../support/temp-sqlite.ts'
-import { NO_PROOF, type CredentialRecord } from '../../core/issuances/issuance.ts'
+import type { CredentialProof, CredentialRecord } from '../../core/credentials/credential-record.ts'
 
 const IDS = [31, 32]
 
-const credentialOf = (i: number, proof: string | null): CredentialRecord => ({
+const credentialOf = (i: number, proof: CredentialProof): CredentialRecord => ({
   id: `c-${i}`,
   issuanceId: IDS[i]!,
   club: 'chess',
@@ -37,7 +37,7 @@ describe('migration 0013 on a database from before', () => {
       ).run(id, i + 1, `u${i}`)
     }
     db.prepare("UPDATE sequences SET value = 2 WHERE name = 'issuances'").run()
-    const before = credentialOf(0, null)
+    const before = credentialOf(0, { state: 'pending' })
     db.prepare(
       `INSERT INTO credentials (issuance_seq, issuance_id, id, club, jwt, issued_at, valid_until, status_list_id, status_list_index)
        VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -46,12 +46,12 @@ describe('migration 0013 on a database from before', () => {
 
     const storage = openSqliteFile(file)
     t.after(() => storage.close())
-    assert.deepStrictEqual(await storage.credentials.findById('c-0'), credentialOf(0, NO_PROOF))
+    assert.deepStrictEqual(await storage.credentials.findById('c-0'), credentialOf(0, { state: 'none' }))
     const claim = () => storage.transaction((tx) => tx.credentials.claimUnproven(10_000, 1, 10), { concurrent: true })
     assert.deepStrictEqual(await claim(), [])
 
-    await storage.transaction((tx) => tx.credentials.insertMany([credentialOf(1, null)]))
-    assert.deepStrictEqual(await claim(), [{ credential: credentialOf(1, null), attempts: 1 }])
-    assert.equal(await storage.transaction((tx) => tx.credentials.storeProofs([{ id: 'c-0', proof: '{}' }])), 0, 'never a proof for a credential signed before')
+    await storage.transaction((tx) => tx.credentials.insertMany([credentialOf(1, { state: 'pending' })]))
+    assert.deepStrictEqual(await claim(), [{ credential: credentialOf(1, { state: 'pending' }), attempts: 1 }])
+    assert.equal(await storage.transaction((tx) => tx.credentials.storeProofs([{ id: 'c-0', proof: { state: 'made', json: '{}' } }])), 0, 'never a proof for a credential signed before')
   })
 })

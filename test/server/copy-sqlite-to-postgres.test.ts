@@ -43,7 +43,7 @@ describe('copy from SQLite into PostgreSQL', { timeout: 60_000 }, () => {
           validUntil: null,
           statusListId: 1,
           statusListIndex: 7,
-          proof: null,
+          proof: { state: 'pending' },
         },
       ])
       // A console CSV upload whose one row got the signed issuance.

@@ -10,7 +10,7 @@ import { createTestClock, type TestClock } from './clock.ts'
 import { openTempSqlite } from './temp-sqlite.ts'
 import type { Notifier } from '../../core/ports/notifier.ts'
 import type { AdminConsoleLimits, IssuerUrls } from '../../core/config.ts'
-import type { StoragePort } from '../../core/ports/storage.ts'
+import type { ConsoleStoragePort } from '../../core/ports/storage.ts'
 import type { CertificateRenderer } from '../../core/ports/certificate-renderer.ts'
 
 export const CONSOLE_ORIGIN = 'http://localhost:8787'
@@ -19,7 +19,7 @@ export const PASSWORD = 'correct horse battery staple'
 export interface Console {
   issuer: Issuer
   /** The storage under the issuer, for checks of what is stored. */
-  storage: StoragePort
+  storage: ConsoleStoragePort
   /** Its SQLite file. */
   file: string
   clock: TestClock

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import { NO_PROOF, type CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import { caseRunner, freshStore, turns, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
 
@@ -14,7 +14,7 @@ function aCredential(overrides: Partial<CredentialRecord> = {}): CredentialRecor
     validUntil: 1_950_000_000_000,
     statusListId: 1,
     statusListIndex: 4711,
-    proof: null,
+    proof: { state: 'pending' },
     ...overrides,
   }
 }
@@ -50,10 +50,10 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
     const claim = (now: number, limit = 10) => storage().transaction((tx) => tx.credentials.claimUnproven(now, LEASE, limit), { concurrent: true })
     const idsOf = (claimed: { credential: CredentialRecord }[]) => claimed.map(({ credential }) => credential.id)
 
-    it('proofs: claimUnproven leases the credentials whose proof is null, oldest first, each with its attempts, and storeProofs stores each once', async () => {
+    it('proofs: claimUnproven leases the credentials whose proof is pending, oldest first, each with its attempts, and storeProofs stores each once', async () => {
       const ids = await issuances(4)
       const [a, b, c, d] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
-      await store(a!, { ...b!, proof: NO_PROOF }, c!, d!)
+      await store(a!, { ...b!, proof: { state: 'none' } }, c!, d!)
       assert.deepStrictEqual(await claim(NOW, 2), [
         { credential: a, attempts: 1 },
         { credential: c, attempts: 1 },
@@ -62,16 +62,17 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await claim(NOW + LEASE), [], 'a lease holds up to and including its last instant')
 
       const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
+      const made = { state: 'made', json: proof } as const
       const stored = await storage().transaction((tx) =>
         tx.credentials.storeProofs([
-          { id: c!.id, proof },
-          { id: b!.id, proof },
-          { id: uuid(99), proof },
+          { id: c!.id, proof: made },
+          { id: b!.id, proof: made },
+          { id: uuid(99), proof: made },
         ]),
       )
-      assert.equal(stored, 1, 'only the credential whose proof was null, not the one signed before proofs nor an unknown id')
-      assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof })
-      assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: NO_PROOF })
+      assert.equal(stored, 1, 'only the credential whose proof was pending, not the one signed before proofs (none) nor an unknown id')
+      assert.deepStrictEqual(await storage().credentials.findById(c!.id), { ...c, proof: { state: 'made', json: proof } })
+      assert.deepStrictEqual(await storage().credentials.findById(b!.id), { ...b, proof: { state: 'none' } })
       // A worker that died holding its lease: once the lease ended, another takes the credentials again.
       assert.deepStrictEqual(await claim(NOW + LEASE + 1), [
         { credential: a, attempts: 2 },
@@ -79,8 +80,8 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       ])
 
       // A proof once stored never changes: a second worker's proof of the same credential is not stored.
-      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: c!.id, proof: '{"other":true}' }])), 0)
-      assert.deepStrictEqual((await storage().credentials.findByIssuance(c!.issuanceId))?.proof, proof)
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: c!.id, proof: { state: 'made', json: '{"other":true}' } }])), 0)
+      assert.deepStrictEqual((await storage().credentials.findByIssuance(c!.issuanceId))?.proof, { state: 'made', json: proof })
       assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([])), 0)
     })
 
@@ -95,23 +96,23 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await claim(retryAt - 1), [])
       assert.deepStrictEqual(await claim(retryAt), [{ credential: a, attempts: 2 }])
       // A proof made meanwhile: releasing it changes nothing, it is never claimed again.
-      await storage().transaction((tx) => tx.credentials.storeProofs([{ id: b!.id, proof: '{}' }]))
+      await storage().transaction((tx) => tx.credentials.storeProofs([{ id: b!.id, proof: { state: 'made', json: '{}' } }]))
       await storage().transaction((tx) => tx.credentials.releaseUnproven([b!.id], 'late', NOW))
       assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [a!.id, c!.id])
     })
 
-    it('proofs: a credential released after failing, then settled as NO_PROOF, is never claimed again and keeps NO_PROOF', async () => {
+    it('proofs: a credential released after failing, then settled as none, is never claimed again and stays none', async () => {
       // The proof round's settlement of a credential JSON-LD refuses (core/signing-queue/settle-unprovable.ts).
       const ids = await issuances(2)
       const [a, b] = ids.map((issuanceId, i) => aCredential({ issuanceId, id: uuid(i + 1), statusListIndex: i }))
       await store(a!, b!)
       assert.deepStrictEqual(idsOf(await claim(NOW)), [a!.id, b!.id])
       await storage().transaction((tx) => tx.credentials.releaseUnproven([a!.id], 'Invalid JSON-LD syntax', NOW + 1), { concurrent: true })
-      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: NO_PROOF }]), { concurrent: true }), 1)
-      assert.deepStrictEqual(await storage().credentials.findById(a!.id), { ...a, proof: NO_PROOF })
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: { state: 'none' } }]), { concurrent: true }), 1)
+      assert.deepStrictEqual(await storage().credentials.findById(a!.id), { ...a, proof: { state: 'none' } })
       assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [b!.id], 'settled: neither its retry time nor its lease brings it back')
       const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
-      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof }])), 0, 'and no proof replaces it')
+      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: { state: 'made', json: proof } }])), 0, 'and no proof replaces it')
     })
 
     it('proofs: of 10 concurrent units claiming up to 5 of 30 credentials, none is returned twice and every one once', async () => {
@@ -143,7 +144,7 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       await assert.rejects(
         storage().transaction(async (tx) => {
           assert.equal((await tx.credentials.claimUnproven(NOW, LEASE, 10)).length, 1)
-          await tx.credentials.storeProofs([{ id: credential.id, proof: '{}' }])
+          await tx.credentials.storeProofs([{ id: credential.id, proof: { state: 'made', json: '{}' } }])
           throw new Error('rolled back')
         }),
         /rolled back/,

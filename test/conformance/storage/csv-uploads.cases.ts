@@ -120,7 +120,7 @@ export function csvUploadCases(open: OpenStorage, options: CaseOptions = {}): vo
         validUntil: null,
         statusListId: 1,
         statusListIndex: n,
-        proof: null,
+        proof: { state: 'pending' as const },
       })
       // The held issuance's credential does not count: that row issued nothing.
       await storage().transaction((tx) => tx.credentials.insertMany([credential(a!, 1), credential(held!, 2)]))

@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, it } from 'node:test'
 import type { ApiClient } from '../../../core/clients/api-client.ts'
 import type { Club } from '../../../core/clubs/club.ts'
-import type { StoragePort, StoredKey } from '../../../core/ports/storage.ts'
+import type { ConsoleStoragePort, StoredKey } from '../../../core/ports/storage.ts'
 
 /** A fresh, empty store and how to dispose of it (close the storage, remove its files). */
 export interface OpenedStorage {
-  storage: StoragePort
+  storage: ConsoleStoragePort
   close(): Promise<void>
 }
 
@@ -26,7 +26,7 @@ export type StorageCases = (open: OpenStorage, options?: CaseOptions) => void
  * Registers beforeEach/afterEach in the calling `describe` so that every test gets a fresh empty
  * store; returns the accessor for the current one.
  */
-export function freshStore(open: OpenStorage): () => StoragePort {
+export function freshStore(open: OpenStorage): () => ConsoleStoragePort {
   let current: OpenedStorage | undefined
   beforeEach(async () => {
     current = await open()

@@ -43,7 +43,7 @@ export function issuanceSearchCases(open: OpenStorage, options: CaseOptions = {}
               validUntil: validUntilOf(expiresAt),
               statusListId: 1,
               statusListIndex: slot,
-              proof: null,
+              proof: { state: 'pending' },
             },
           ])
           await tx.signingJobs.completeMany([issuance.id])
@@ -133,7 +133,7 @@ export function issuanceSearchCases(open: OpenStorage, options: CaseOptions = {}
             validUntil: null,
             statusListId: 2,
             statusListIndex: 1,
-            proof: null,
+            proof: { state: 'pending' },
           },
         ])
         await tx.signingJobs.completeMany([late.id])

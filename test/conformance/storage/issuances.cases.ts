@@ -5,6 +5,7 @@ import type { NewAchievementTemplate } from '../../../core/achievements/template
 import { StorageConflict } from '../../../core/errors.ts'
 import type { Issuance, NewIssuance } from '../../../core/issuances/issuance.ts'
 import { randomIssuanceId } from '../../../core/issuances/issuance-id.ts'
+import { sameRecipientEmail } from '../../../core/issuances/recipient-email.ts'
 import { webCryptoRandom } from '../../../core/ports/random.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
 import { aClub, caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
@@ -301,6 +302,40 @@ export function issuanceCases(open: OpenStorage, options: CaseOptions = {}): voi
       ])
       const [held] = await storage().issuances.findHeld('chess', seed.achievementId, [{ externalUserId: null, email: 'ada@example.ORG' }])
       assert.deepStrictEqual(held!.map((issuance) => issuance.id).sort(byNumber), [ids[0]!, ids[1]!].sort(byNumber))
+    })
+
+    it('findHeld and search fold the ASCII letters of an e-mail and nothing else (sameRecipientEmail), whatever the collation', async () => {
+      const seed = await seedTemplate(storage())
+      const [kim, umlaut] = await storage().transaction(async (tx) => [
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'Kim', email: 'Kim@Example.COM' } }))).id,
+        (await tx.issuances.insert(anIssuance(seed, { recipient: { externalUserId: null, name: 'Ä', email: 'ÄBC@example.com' } }))).id,
+      ])
+      const held = async (email: string) =>
+        (await storage().issuances.findHeld('chess', seed.achievementId, [{ externalUserId: null, email }]))[0]!.map((issuance) => issuance.id)
+      const found = async (email: string) =>
+        (
+          await storage().issuances.search('chess', {
+            limit: 10,
+            afterSequence: null,
+            achievementId: null,
+            status: null,
+            now: 0,
+            recipient: { by: 'email', value: email },
+          })
+        ).map((issuance) => issuance.id)
+      for (const lookup of [held, found]) {
+        assert.deepStrictEqual(await lookup('kim@example.com'), [kim])
+        assert.deepStrictEqual(await lookup('KIM@EXAMPLE.COM'), [kim])
+        assert.deepStrictEqual(await lookup('ÄBC@EXAMPLE.COM'), [umlaut], 'ASCII letters fold beside a non-ASCII one')
+        assert.deepStrictEqual(await lookup('äbc@example.com'), [], 'Ä and ä are two characters: no Unicode fold')
+      }
+      for (const [a, b, same] of [
+        ['Kim@Example.COM', 'kim@example.com', true],
+        ['ÄBC@example.com', 'Äbc@EXAMPLE.com', true],
+        ['ÄBC@example.com', 'äbc@example.com', false],
+      ] as const) {
+        assert.equal(sameRecipientEmail(a, b), same, `core's rule agrees: ${a} ${b}`)
+      }
     })
 
     it("findHeld returns only the club's issuances of that template, and [] when none is held", async () => {

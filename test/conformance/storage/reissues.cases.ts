@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import type { IssuanceAmendment, ReissueRecord } from '../../../core/reissues/reissue-record.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
@@ -18,7 +18,7 @@ function aCredential(issuanceId: number, overrides: Partial<CredentialRecord> = 
     validUntil: null,
     statusListId: 1,
     statusListIndex: 17,
-    proof: '{"type":"DataIntegrityProof"}',
+    proof: { state: 'made', json: '{"type":"DataIntegrityProof"}' },
     ...overrides,
   }
 }
@@ -117,7 +117,13 @@ export function reissueCases(open: OpenStorage, options: CaseOptions = {}): void
 
     it('supersede makes the new version the credential and keeps the earlier one unchanged, proof included', async () => {
       const first = await signed()
-      const second = { ...first, jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k', issuedAt: first.issuedAt + 5000, validUntil: 1_960_000_000_000, proof: null }
+      const second = {
+        ...first,
+        jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k',
+        issuedAt: first.issuedAt + 5000,
+        validUntil: 1_960_000_000_000,
+        proof: { state: 'pending' as const },
+      }
       assert.equal(await supersede(second, first.jwt), 'superseded')
       assert.deepStrictEqual(await storage().credentials.findById(first.id), second)
       assert.deepStrictEqual(await storage().credentials.findByIssuance(first.issuanceId), second)
@@ -134,7 +140,7 @@ export function reissueCases(open: OpenStorage, options: CaseOptions = {}): void
 
     it('supersede of a version that is no longer the credential changes nothing', async () => {
       const first = await signed()
-      const next = { ...first, jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k', proof: null }
+      const next = { ...first, jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k', proof: { state: 'pending' as const } }
       assert.equal(await supersede(next, 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjowfQ.b3RoZXI'), 'outdated')
       assert.equal(await supersede({ ...next, id: 'no-such-credential' }, first.jwt), 'outdated')
       assert.deepStrictEqual(await storage().credentials.findById(first.id), first)
@@ -142,7 +148,7 @@ export function reissueCases(open: OpenStorage, options: CaseOptions = {}): void
     })
 
     it('supersede waits while the proof round holds the credential, and goes ahead once its lease ended', async () => {
-      const first = await signed({ proof: null })
+      const first = await signed({ proof: { state: 'pending' as const } })
       const [claimed] = await storage().transaction((tx) => tx.credentials.claimUnproven(NOW, LEASE, 10), { concurrent: true })
       assert.equal(claimed!.credential.id, first.id)
       const next = { ...first, jwt: 'eyJhbGciOiJFUzI1NiJ9.eyJ2IjoyfQ.c2Vjb25k' }
@@ -159,7 +165,7 @@ export function reissueCases(open: OpenStorage, options: CaseOptions = {}): void
 
     it('of concurrent supersedes of one version exactly one stores its version', async () => {
       const first = await signed()
-      const nexts = [2, 3, 4, 5].map((n) => ({ ...first, jwt: `eyJhbGciOiJFUzI1NiJ9.eyJ2Ijo${n}fQ.c2ln`, proof: null }))
+      const nexts = [2, 3, 4, 5].map((n) => ({ ...first, jwt: `eyJhbGciOiJFUzI1NiJ9.eyJ2Ijo${n}fQ.c2ln`, proof: { state: 'pending' as const } }))
       const outcomes = await Promise.all(nexts.map((next) => supersede(next, first.jwt)))
       assert.equal(outcomes.filter((o) => o === 'superseded').length, 1)
       assert.equal(outcomes.filter((o) => o === 'outdated').length, 3)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import type { NewResendRequest } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { seedIssuances, seedTemplate } from './issuances.cases.ts'
@@ -17,7 +17,7 @@ function aCredential(issuanceId: number, n: number): CredentialRecord {
     validUntil: null,
     statusListId: 1,
     statusListIndex: n,
-    proof: null,
+    proof: { state: 'pending' },
   }
 }
 

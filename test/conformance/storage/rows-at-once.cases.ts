@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { describe } from 'node:test'
 import { StorageConflict } from '../../../core/errors.ts'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import type { ClubEvent, NewOutboxMessage, NewWebhookDelivery } from '../../../core/ports/storage.ts'
 import { caseRunner, freshStore, type CaseOptions, type OpenStorage } from './harness.ts'
 import { anIssuance, seedIssuances, seedTemplate } from './issuances.cases.ts'
@@ -23,7 +23,7 @@ function aCredential(issuanceId: number, n: number): CredentialRecord {
     validUntil: n % 2 === 0 ? null : NOW + 1000 + n,
     statusListId: 1,
     statusListIndex: n,
-    proof: null,
+    proof: { state: 'pending' },
   }
 }
 

@@ -24,7 +24,7 @@ export function shareViewCases(open: OpenStorage, options: CaseOptions = {}): vo
             validUntil: null,
             statusListId: 1,
             statusListIndex: i,
-            proof: null,
+            proof: { state: 'pending' },
           })),
         ),
       )

@@ -19,7 +19,7 @@ import { assertValidOb3 } from '../../support/ob3-schema.ts'
 import { createTemplate, credentialOf, issueTo, members } from '../../support/verification-steps.ts'
 import { recipients } from '../issuances/support.ts'
 import type { StoragePort } from '../../../core/ports/storage.ts'
-import type { CredentialRecord } from '../../../core/issuances/issuance.ts'
+import type { CredentialRecord } from '../../../core/credentials/credential-record.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
 import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import { noMetrics } from '../../../core/ports/metrics.ts'
@@ -166,7 +166,9 @@ describe('the Ed25519 key', () => {
       const [toProve] = await unproven(harness.storage)
       assert.ok(toProve, 'its proof is still to make')
       await provePendingCredentials(harness.context, 10)
-      const proof = JSON.parse((await harness.storage.credentials.findById(toProve.id))!.proof!) as { verificationMethod: string }
+      const stored = (await harness.storage.credentials.findById(toProve.id))!.proof
+      assert.ok(stored.state === 'made', 'its proof is made')
+      const proof = JSON.parse(stored.json) as { verificationMethod: string }
       assert.ok(proof.verificationMethod.endsWith(`#${key.kid}`), proof.verificationMethod)
     } finally {
       await harness.close()

@@ -42,16 +42,16 @@ describe('the worker and the proof round', () => {
       for (;;) {
         const credential = await h.storage.credentials.findByIssuance(secondId)
         if (credential) {
-          assert.equal(credential.proof, null, 'its JWT first, its proof later')
+          assert.equal(credential.proof.state, 'pending', 'its JWT first, its proof later')
           break
         }
         await new Promise((resolve) => setTimeout(resolve, 10))
       }
       const firstId = first.result.results[0]!.status === 'issued' ? first.result.results[0]!.resourceId : NaN
-      assert.equal((await h.storage.credentials.findByIssuance(firstId))?.proof, null, 'the proof round is still held')
+      assert.equal((await h.storage.credentials.findByIssuance(firstId))?.proof.state, 'pending', 'the proof round is still held')
       gate.open()
       await h.issuer.worker.stop()
-      assert.notEqual((await h.storage.credentials.findByIssuance(firstId))?.proof, null, 'the round in flight stored its proof before the stop resolved')
+      assert.equal((await h.storage.credentials.findByIssuance(firstId))?.proof.state, 'made', 'the round in flight stored its proof before the stop resolved')
     } finally {
       gate.open()
       await h.close()
@@ -75,7 +75,7 @@ describe('the worker and the proof round', () => {
       assert.equal(other.length, 2)
       gate.open()
       await h.issuer.worker.stop()
-      for (const { credential } of other) assert.notEqual((await h.storage.credentials.findByIssuance(credential.issuanceId))?.proof, null)
+      for (const { credential } of other) assert.equal((await h.storage.credentials.findByIssuance(credential.issuanceId))?.proof.state, 'made')
     } finally {
       gate.open()
       await h.close()
