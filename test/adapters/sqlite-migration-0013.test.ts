@@ -52,6 +52,10 @@ describe('migration 0013 on a database from before', () => {
 
     await storage.transaction((tx) => tx.credentials.insertMany([credentialOf(1, { state: 'pending' })]))
     assert.deepStrictEqual(await claim(), [{ credential: credentialOf(1, { state: 'pending' }), attempts: 1 }])
-    assert.equal(await storage.transaction((tx) => tx.credentials.storeProofs([{ id: 'c-0', proof: { state: 'made', json: '{}' } }])), 0, 'never a proof for a credential signed before')
+    assert.equal(
+      await storage.transaction((tx) => tx.credentials.storeProofs([{ id: 'c-0', proof: { state: 'made', json: '{}' } }])),
+      0,
+      'never a proof for a credential signed before',
+    )
   })
 })

@@ -112,7 +112,11 @@ export function credentialCases(open: OpenStorage, options: CaseOptions = {}): v
       assert.deepStrictEqual(await storage().credentials.findById(a!.id), { ...a, proof: { state: 'none' } })
       assert.deepStrictEqual(idsOf(await claim(NOW + 10 * LEASE)), [b!.id], 'settled: neither its retry time nor its lease brings it back')
       const proof = JSON.stringify({ type: 'DataIntegrityProof', proofValue: 'z1' })
-      assert.equal(await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: { state: 'made', json: proof } }])), 0, 'and no proof replaces it')
+      assert.equal(
+        await storage().transaction((tx) => tx.credentials.storeProofs([{ id: a!.id, proof: { state: 'made', json: proof } }])),
+        0,
+        'and no proof replaces it',
+      )
     })
 
     it('proofs: of 10 concurrent units claiming up to 5 of 30 credentials, none is returned twice and every one once', async () => {
