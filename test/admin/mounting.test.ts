@@ -1,5 +1,5 @@
 /**
- * Who serves the console (docs/decisions/0049-console-route-table.md § A folder beside http/): the
+ * Who serves the console (docs/decisions/0049-console-route-table.md § A folder beside http/, which it uses): the
  * composition root's `createFetchHandler` and `createIssuer` do; the bare face of adapters/http/ does
  * only when handed the console as its `console` option.
  */

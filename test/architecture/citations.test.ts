@@ -270,3 +270,28 @@ function slug(heading: string): string {
     .replace(/[^\p{L}\p{N} _-]/gu, '')
     .replace(/ /g, '-')
 }
+
+/** The files of core/ports/ and the folders of adapters/ that docs/architecture.md does not name. */
+export function unnamedInArchitecture(page: string, ports: string[], adapterFolders: string[]): string[] {
+  return [
+    ...ports.filter((file) => !page.includes(`\`${file}\``) && !page.includes(`core/ports/${file}`)).map((file) => `core/ports/${file}`),
+    ...adapterFolders.filter((folder) => !page.includes(`adapters/${folder}/`)).map((folder) => `adapters/${folder}/`),
+  ]
+}
+
+describe('the architecture page', () => {
+  it('names every port of core/ports/ and every folder of adapters/, so that it keeps up with the tree', () => {
+    const page = readFileSync(`${ROOT}docs/architecture.md`, 'utf8')
+    const ports = readdirSync(`${ROOT}core/ports`).filter((name) => name.endsWith('.ts'))
+    const folders = readdirSync(`${ROOT}adapters`, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+    assert.ok(ports.includes('storage.ts') && folders.includes('http'))
+    assert.deepEqual(unnamedInArchitecture(page, ports, folders), [], 'name it in docs/architecture.md (§ Ports and adapters, each named)')
+  })
+
+  it('reports a port or a folder the page leaves out', () => {
+    const page = 'The ports: `clock.ts`. The faces: `adapters/http/`.'
+    assert.deepEqual(unnamedInArchitecture(page, ['clock.ts', 'random.ts'], ['http', 'smtp']), ['core/ports/random.ts', 'adapters/smtp/'])
+  })
+})
