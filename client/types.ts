@@ -2,7 +2,7 @@
  * The shapes the club API reads and writes, as the client sees them. Read shapes are the server's own
  * types, each `v.InferOutput` of the valibot schema the OpenAPI document's response schema is converted
  * from (imported as types only, so the client carries no server code); test/client/types.test.ts holds
- * each to its schema and test/http/openapi-responses.test.ts holds the answers to the document. Write
+ * each to its schema and test/http/openapi/responses.test.ts holds the answers to the document. Write
  * shapes are spelled out here for integrators, and a test holds them to the server's valibot schemas. Write shapes are type
  * aliases, not interfaces, so that they fit where a JSON object (`Record<string, unknown>`) is expected.
  */

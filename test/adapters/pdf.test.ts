@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
 import { defaultBadgePng } from '../../core/designs/default-badge.ts'
 import { openApi, type Api } from '../support/api-harness.ts'
-import { FILES_CLUB, createDesign, filePath, issueOne, pdfText, poppler, skipWithoutPoppler } from '../core/files/support.ts'
+import { FILES_CLUB, createDesign, filePath, issueOne, pdfText, poppler, skipWithoutPoppler } from '../support/file-api.ts'
 
 /**
  * The certificate PDF (docs/api.md §4.6) read back by poppler, as a person's viewer would: the

@@ -10,7 +10,7 @@ import { createDataIntegritySigner } from '../../adapters/node/data-integrity-si
 import { createIssuer, defaultUrls, type Issuer } from '../../index.ts'
 import type { DataIntegritySigner } from '../../core/ports/data-integrity-signer.ts'
 import type { StoragePort } from '../../core/ports/storage.ts'
-import { recipients } from '../core/issuances/support.ts'
+import { recipients } from '../support/issuance-api.ts'
 import { postgresPerFile } from '../support/postgres-storage.ts'
 
 const server = postgresPerFile()

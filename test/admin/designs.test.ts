@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import { createPdfRenderer } from '../../adapters/pdf/index.ts'
 import { openConsole, templateForm, type Console } from '../support/admin-console.ts'
 import { samplePng } from '../support/png-samples.ts'
-import { pdfText, pngChunks, skipWithoutPoppler } from '../core/files/support.ts'
+import { pdfText, pngChunks, skipWithoutPoppler } from '../support/file-api.ts'
 
 type Session = { cookie: string; csrf: string }
 

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url'
 import { after, before, describe, it } from 'node:test'
 import { type Browser, type BrowserContext } from 'playwright-core'
 import { openApi, type Api } from '../support/api-harness.ts'
-import { FILES_CLUB, filePath, issueOne } from '../core/files/support.ts'
+import { FILES_CLUB, filePath, issueOne } from '../support/file-api.ts'
 import { BADGE_SVG, BYPASSES } from '../support/svg-designs.ts'
 import { launchChromium, noChromium } from '../support/chromium.ts'
 

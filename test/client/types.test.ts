@@ -3,7 +3,7 @@
  * each is mutually assignable with `v.InferOutput` of its component (adapters/http/openapi/components.ts).
  * Checked when `tsc` runs (npm test): a client type written by hand that drifts from its schema, in
  * either direction, is a compile error here. The runtime half (the document against real answers) is
- * test/http/openapi-responses.test.ts.
+ * test/http/openapi/responses.test.ts.
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

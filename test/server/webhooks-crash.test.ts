@@ -15,7 +15,7 @@ import { loadMasterKey } from '../../server/master-key.ts'
 import { accessToken } from '../support/tokens.ts'
 import { freshDataDir, removeDataDir, startClockedServer } from '../support/server.ts'
 import { startReceiver } from '../support/webhook-receiver.ts'
-import { recipients } from '../core/issuances/support.ts'
+import { recipients } from '../support/issuance-api.ts'
 
 const RECIPIENTS = 50
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))

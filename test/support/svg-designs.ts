@@ -1,5 +1,5 @@
 /**
- * SVG badge designs shared by the design tests (test/http/design-svg.test.ts,
+ * SVG badge designs shared by the design tests (test/http/files/design-svg.test.ts,
  * test/browser/badge-from-disk.test.ts, test/core/designs/sanitize-svg.test.ts): the bypasses of the old
  * deny-list, and a realistic badge with what the sanitiser makes of it.
  */

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test'
 import fc from 'fast-check'
 import { characterCount } from '../../../core/validation/text.ts'
 import { openApi, type Api } from '../../support/api-harness.ts'
-import { ACHIEVEMENTS, aTemplate, assertValidation, read } from './support.ts'
+import { ACHIEVEMENTS, aTemplate, assertValidation, read } from '../../support/achievement-api.ts'
 
 /**
  * Property: the tag rule of docs/api.md §4.10 rule 2 (trim, de-duplicate in first-seen order, at

@@ -11,9 +11,9 @@ import { readPngChunks } from '../../../core/files/png-chunks.ts'
 import { defaultBadgePng, defaultBadgeSvg, initialsOf } from '../../../core/designs/default-badge.ts'
 import { imageProblem } from '../../../core/designs/image.ts'
 import { assertSignedCredential } from '../../support/ob3-schema.ts'
-import { assertProblem } from '../achievements/support.ts'
+import { assertProblem } from '../../support/achievement-api.ts'
 import { openApi, type Api } from '../../support/api-harness.ts'
-import { FILES_CLUB, createDesign, filePath, issueOne, pngChunks } from './support.ts'
+import { FILES_CLUB, createDesign, filePath, issueOne, pngChunks } from '../../support/file-api.ts'
 import type { Json } from '../../support/json.ts'
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { claimIdempotencyKey, IDEMPOTENCY_IN_FLIGHT_MS, IDEMPOTENCY_RETENTION_MS } from '../../../core/idempotency/claim.ts'
 import { ProblemError } from '../../../core/errors.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from './support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /** Idempotency-Key over time (docs/decisions/0013-issuing.md): kept 24 h, and an in-flight claim of a dead request is taken over. */
 

@@ -8,7 +8,7 @@ import { randomIssuanceId, withFreshIssuanceId } from '../../../core/issuances/i
 import { StorageConflict } from '../../../core/errors.ts'
 import { webCryptoRandom, type RandomSource } from '../../../core/ports/random.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from './support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /**
  * A RandomSource that answers draws of issuance ids (7 bytes each, several at once for a batch) from

@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose'
 import { claimPending, signClaimed, storeSigned } from '../../../core/signing-queue/sign-pending.ts'
 import { DEFAULTS } from '../../../core/config.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 import type { StoragePort, UnitOfWork, UnitOptions } from '../../../core/ports/storage.ts'
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The share card's SVG (core/share-cards/): names wrapped to the card's width by estimated advances, a
  * badge SVG nested in the badge box (scaled by a viewBox it may lack), and every text escaped. The
- * drawing itself is tested through the renderer (test/http/share-card.test.ts).
+ * drawing itself is tested through the renderer (test/http/share-page/share-card.test.ts).
  */
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'

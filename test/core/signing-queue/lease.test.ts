@@ -7,7 +7,7 @@ import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
 import { assertSignedCredential } from '../../support/ob3-schema.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /**
  * The signing queue under failure (docs/decisions/0026-bars-every-feature-meets.md: a crash at any point loses

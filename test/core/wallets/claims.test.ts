@@ -14,7 +14,7 @@ import { clientAuthenticationAnonymous } from '@openid4vc/oauth2'
 import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
 import { createPresentationVerifier } from '../../../adapters/node/presentation-verifier.ts'
 import { deepLinkFromRequestPage, didAuthentication, legacyRequestParams, mintProfile, postPresentation } from '../../support/lcw-wallet.ts'
-import { openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import { openWalletHarness, walletLinkOf, type WalletHarness } from '../../support/wallet-harness.ts'
 
 let h: WalletHarness
 let wallet: Openid4vciClient

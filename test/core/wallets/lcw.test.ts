@@ -24,7 +24,7 @@ import {
   postPresentation,
   type CredentialRequestParams,
 } from '../../support/lcw-wallet.ts'
-import { CREDENTIAL_ISSUER, openWalletHarness, type WalletHarness } from './support.ts'
+import { CREDENTIAL_ISSUER, openWalletHarness, type WalletHarness } from '../../support/wallet-harness.ts'
 import { setStoredProof } from '../../support/stored-proof.ts'
 
 let h: WalletHarness

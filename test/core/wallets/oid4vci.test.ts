@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test'
 import { SignJWT, decodeProtectedHeader, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
 import { Openid4vciClient } from '@openid4vc/openid4vci'
 import { Oauth2ClientErrorResponseError, clientAuthenticationAnonymous } from '@openid4vc/oauth2'
-import { CREDENTIAL_ISSUER, HTTPS_ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import { CREDENTIAL_ISSUER, HTTPS_ORIGIN, openWalletHarness, walletLinkOf, type WalletHarness } from '../../support/wallet-harness.ts'
 import { clientCredentialsGrant } from '../../support/tokens.ts'
 import type { Json } from '../../support/json.ts'
 

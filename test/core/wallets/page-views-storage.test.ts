@@ -8,7 +8,7 @@ import assert from 'node:assert/strict'
 import { existsSync, statSync } from 'node:fs'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import Database from 'better-sqlite3'
-import { CREDENTIAL_ISSUER, openWalletHarness, walletLinkOf, type WalletHarness } from './support.ts'
+import { CREDENTIAL_ISSUER, openWalletHarness, walletLinkOf, type WalletHarness } from '../../support/wallet-harness.ts'
 import type { Json } from '../../support/json.ts'
 
 const VIEWS = 1000

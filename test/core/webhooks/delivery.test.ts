@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 import { startReceiver } from '../../support/webhook-receiver.ts'
-import { webhookHarness } from './support.ts'
+import { webhookHarness } from '../../support/webhook-harness.ts'
 
 /**
  * Webhook delivery end to end: a real loopback receiver checks every request with the

@@ -15,7 +15,7 @@ import type { Page } from '../../../core/lists/cursor.ts'
 import { createSqliteStorage } from '../../../adapters/sqlite/index.ts'
 import { betterSqlite3Driver } from '../../../adapters/sqlite/driver-better-sqlite3.ts'
 import { MASTER_KEY } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 const dir = mkdtempSync(join(tmpdir(), 'clubcred-endpoints-per-unit-'))
 after(() => rmSync(dir, { recursive: true, force: true }))

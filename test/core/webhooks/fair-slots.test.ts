@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, it } from 'node:test'
-import { recipients } from '../issuances/support.ts'
-import { webhookHarness } from './support.ts'
+import { recipients } from '../../support/issuance-api.ts'
+import { webhookHarness } from '../../support/webhook-harness.ts'
 
 /**
  * The sender's slots are shared fairly between clubs: one club's receivers that never answer must not

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { afterEach, describe, it } from 'node:test'
 import { ProblemError } from '../../../core/errors.ts'
 import { startReceiver } from '../../support/webhook-receiver.ts'
-import { webhookHarness } from './support.ts'
+import { webhookHarness } from '../../support/webhook-harness.ts'
 
 const cleanups: (() => Promise<unknown>)[] = []
 afterEach(async () => {

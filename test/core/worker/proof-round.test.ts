@@ -12,7 +12,7 @@ import type { DataIntegritySigner } from '../../../core/ports/data-integrity-sig
 import { signPendingCredentials } from '../../../core/signing-queue/sign-pending.ts'
 import { createProofRounds } from '../../../core/worker/proof-round.ts'
 import { createCoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /** The real signer, a little slower, counting each call's size and the calls in flight at once. */
 function countingSigner() {

@@ -5,7 +5,7 @@ import { StorageUnavailable } from '../../../core/errors.ts'
 import { clubKeyOwner } from '../../../core/did-documents/did.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /**
  * The storage goes away while the worker's pipeline holds two rounds (found again by a later

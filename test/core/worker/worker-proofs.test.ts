@@ -7,7 +7,7 @@ import { describe, it } from 'node:test'
 import { createDataIntegritySigner } from '../../../adapters/node/data-integrity-signer.ts'
 import type { DataIntegritySigner } from '../../../core/ports/data-integrity-signer.ts'
 import { createCoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /** The real signer behind a gate the test opens: a proof round that takes as long as the test wants. */
 function gatedSigner() {

@@ -4,7 +4,7 @@ import { claimPending, signClaimed, storeSigned } from '../../../core/signing-qu
 import { webCryptoSigner } from '../../../core/credentials/webcrypto-signer.ts'
 import type { JwtSigner } from '../../../core/ports/signer.ts'
 import { createCoreHarness, type CoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 /**
  * The worker at shutdown (docs/shutdown.md): `stop()` claims nothing new and stores the round it holds;
