@@ -2,7 +2,17 @@ import assert from 'node:assert/strict'
 import { afterEach, beforeEach, describe, it } from 'node:test'
 import { openApi, type Api } from '../../support/api-harness.ts'
 import { ORIGIN } from '../../support/origin.ts'
-import { ACHIEVEMENTS, aTemplate, assertProblem, assertUnchanged, assertValidation, create, listAll, read, templatePath } from '../../support/achievement-api.ts'
+import {
+  ACHIEVEMENTS,
+  aTemplate,
+  assertProblem,
+  assertUnchanged,
+  assertValidation,
+  create,
+  listAll,
+  read,
+  templatePath,
+} from '../../support/achievement-api.ts'
 import type { TemplateView } from '../../../core/achievements/present.ts'
 
 /**

@@ -8,7 +8,16 @@ import { join } from 'node:path'
 import { decodeJwt, decodeProtectedHeader } from 'jose'
 import { SCOPE_NAMES } from '../../../core/scopes.ts'
 import { FORM, accessToken, basic, tokenRequest } from '../../support/tokens.ts'
-import { adminClubAndClient, clubAndClient, openAdmin, clubRoot, removeDataDir, startServer, type HttpResponse, type ServerProcess } from '../../support/server.ts'
+import {
+  adminClubAndClient,
+  clubAndClient,
+  openAdmin,
+  clubRoot,
+  removeDataDir,
+  startServer,
+  type HttpResponse,
+  type ServerProcess,
+} from '../../support/server.ts'
 import { assertOAuthError } from '../../support/assertions.ts'
 
 type Client = { client_id: string; client_secret: string }

@@ -4,7 +4,17 @@ import { decodeProtectedHeader } from 'jose'
 import { verifyCredential } from 'did-jwt-vc'
 import { Resolver, type DIDResolutionResult, type ParsedDID } from 'did-resolver'
 import { openVerificationApi, type VerificationApi } from '../../support/api-harness.ts'
-import { clubPaths, createTemplate, credentialOf, detailOf, expectStatus, issueTo, members, statusEntryOf, verdictOf } from '../../support/verification-steps.ts'
+import {
+  clubPaths,
+  createTemplate,
+  credentialOf,
+  detailOf,
+  expectStatus,
+  issueTo,
+  members,
+  statusEntryOf,
+  verdictOf,
+} from '../../support/verification-steps.ts'
 import { fetchStatusList, verifyWithDidDocument } from '../../support/verification-status-list.ts'
 
 /**
