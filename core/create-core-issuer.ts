@@ -278,67 +278,11 @@ export function createCoreIssuerFromContext(
       list: (club: string, query: ListQuery = {}) => listDesigns(ctx, club, query),
       preview: (club: string, id: number, format: string | null) => previews.design(club, id, format),
     },
-    issuances: {
-      issue: (club: string, input: unknown, options: IssueOptions = {}) => issueKeyed(ctx, club, input, options),
-      async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        // Renamed like v1's when the stored answer became the detail itself rather than `{ data }`.
-        const scope = `${idempotencyScope} POST issuances/${id}/revoke ${club}`
-        const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
-          revokeIssuance(ctx, club, id, input, claim),
-        )
-        return { detail: result, replayed }
-      },
-      async reissue(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const scope = `${idempotencyScope} POST issuances/${id}/reissue ${club}`
-        const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
-          reissueIssuance(ctx, club, id, input, claim),
-        )
-        return { detail: result, replayed }
-      },
-      reissueMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const scope = `${idempotencyScope} POST issuances/reissue ${club}`
-        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => reissueMany(ctx, club, input, claim))
-      },
-      revokeMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
-        const scope = `${idempotencyScope} POST issuances/revoke ${club}`
-        return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
-      },
-      notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
-      delivery: (club: string, id: number) => readDelivery(ctx, club, id),
-      read: (club: string, id: number) => readIssuance(ctx, club, id),
-      list: (club: string, query: ListQuery & IssuanceListFilters & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
-      search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),
-      credential: (club: string, id: number) => readCredential(ctx, club, id),
-      file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
-      fileFormats: supportedFormats(certificates),
-    },
+    issuances: issuanceOperations(ctx, certificates, issuanceFile),
     events: {
       list: (club: string, query: ListQuery = {}) => listEvents(ctx, club, query),
     },
-    verification: {
-      verify: (issuanceId: number) => verifyIssuance(issuanceId),
-      async credentialJwt(credentialId: string): Promise<string> {
-        const credential = await storage.credentials.findById(credentialId)
-        if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
-        return credential.jwt
-      },
-      async credentialForms(credentialId: string): Promise<CredentialForms> {
-        const credential = await storage.credentials.findById(credentialId)
-        if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
-        return { jwt: credential.jwt, jsonLd: jsonLdFormOf(credential) }
-      },
-      didDocument: (club: string) => didDocument(ctx, club),
-      statusList: (club: string, listId: number | null = null) => publishStatusList.jwt(club, listId),
-      statusListJsonLd: (club: string, listId: number | null = null) => publishStatusList.jsonLd(club, listId),
-      async image(hash: string) {
-        const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
-        if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })
-        return image
-      },
-      shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
-      shareCard: (club: string, credentialId: string) => shareCards.card(club, credentialId),
-      countShareView: (credentialId: string, userAgent: string | null) => ctx.shareViews.count(credentialId, userAgent),
-    },
+    verification: verificationOperations(ctx, verifyIssuance, publishStatusList, shareCards),
     wallets: createWallets(ctx),
     webhooks: createWebhooks(ctx),
     consoleEnabled: consoleCtx !== null,
@@ -370,4 +314,80 @@ export function createCoreIssuerFromContext(
     },
   }
   return issuer
+}
+
+/** The issuance operations of `CoreIssuer`: the keyed ones under their Idempotency-Key scopes. */
+function issuanceOperations(
+  ctx: IssuerContext,
+  certificates: CertificateRenderer | null,
+  issuanceFile: ReturnType<typeof createIssuanceFiles>,
+): CoreIssuer['issuances'] {
+  return {
+    issue: (club: string, input: unknown, options: IssueOptions = {}) => issueKeyed(ctx, club, input, options),
+    async revoke(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+      // Renamed like v1's when the stored answer became the detail itself rather than `{ data }`.
+      const scope = `${idempotencyScope} POST issuances/${id}/revoke ${club}`
+      const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
+        revokeIssuance(ctx, club, id, input, claim),
+      )
+      return { detail: result, replayed }
+    },
+    async reissue(club: string, id: number, input?: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+      const scope = `${idempotencyScope} POST issuances/${id}/reissue ${club}`
+      const { result, replayed } = await withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input ?? null }, (claim) =>
+        reissueIssuance(ctx, club, id, input, claim),
+      )
+      return { detail: result, replayed }
+    },
+    reissueMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+      const scope = `${idempotencyScope} POST issuances/reissue ${club}`
+      return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => reissueMany(ctx, club, input, claim))
+    },
+    revokeMany(club: string, input: unknown, { idempotencyKey = null, idempotencyScope = 'library' }: IssueOptions = {}) {
+      const scope = `${idempotencyScope} POST issuances/revoke ${club}`
+      return withIdempotency(ctx, { club, scope, key: idempotencyKey, body: input }, (claim) => revokeManyIssuances(ctx, club, input, claim))
+    },
+    notify: (club: string, id: number, input?: unknown) => notifyIssuance(ctx, club, id, input),
+    delivery: (club: string, id: number) => readDelivery(ctx, club, id),
+    read: (club: string, id: number) => readIssuance(ctx, club, id),
+    list: (club: string, query: ListQuery & IssuanceListFilters & { achievementId?: string | null } = {}) => listIssuances(ctx, club, query),
+    search: (club: string, query: IssuanceSearchQuery = {}) => searchIssuances(ctx, club, query),
+    credential: (club: string, id: number) => readCredential(ctx, club, id),
+    file: (club: string, id: number, format: string | null) => issuanceFile(club, id, format),
+    fileFormats: supportedFormats(certificates),
+  }
+}
+
+/** The public operations of `CoreIssuer`: verdicts, the credential's forms, the club's DID and status lists, share pages. */
+function verificationOperations(
+  ctx: IssuerContext,
+  verifyIssuance: ReturnType<typeof createIssuanceVerifier>,
+  publishStatusList: ReturnType<typeof createStatusListPublisher>,
+  shareCards: ReturnType<typeof createShareCards>,
+): CoreIssuer['verification'] {
+  const { storage } = ctx
+  return {
+    verify: (issuanceId: number) => verifyIssuance(issuanceId),
+    async credentialJwt(credentialId: string): Promise<string> {
+      const credential = await storage.credentials.findById(credentialId)
+      if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
+      return credential.jwt
+    },
+    async credentialForms(credentialId: string): Promise<CredentialForms> {
+      const credential = await storage.credentials.findById(credentialId)
+      if (!credential) throw new ProblemError('credential-not-found', { detail: 'There is no such credential.' })
+      return { jwt: credential.jwt, jsonLd: jsonLdFormOf(credential) }
+    },
+    didDocument: (club: string) => didDocument(ctx, club),
+    statusList: (club: string, listId: number | null = null) => publishStatusList.jwt(club, listId),
+    statusListJsonLd: (club: string, listId: number | null = null) => publishStatusList.jsonLd(club, listId),
+    async image(hash: string) {
+      const image = /^[0-9a-f]{64}$/.test(hash) ? await storage.images.findByHash(hash) : null
+      if (!image) throw new ProblemError('image-not-found', { detail: 'There is no such image.' })
+      return image
+    },
+    shareView: (club: string, credentialId: string) => shareView(ctx, verifyIssuance, club, credentialId),
+    shareCard: (club: string, credentialId: string) => shareCards.card(club, credentialId),
+    countShareView: (credentialId: string, userAgent: string | null) => ctx.shareViews.count(credentialId, userAgent),
+  }
 }

@@ -30,7 +30,7 @@ export function importsOf(root: string, ...paths: string[]): ImportEdge[] {
   return edges
 }
 
-function sourceFiles(path: string): string[] {
+export function sourceFiles(path: string): string[] {
   if (statSync(path).isFile()) return [path]
   const folder = path
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
