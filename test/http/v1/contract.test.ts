@@ -175,7 +175,7 @@ describe('the pinned-shape check itself', () => {
   it('reports an added key with a message that says to extend the pinned shape', () => {
     assert.throws(
       () => assertShape({ id: 1, tags: ['a'], program: null, extra: true }, pin, 'PIN'),
-      /gained keys \$\.extra.*extend the pinned shape PIN in test\/http\/v1-contract\.test\.ts/,
+      /gained keys \$\.extra.*extend the pinned shape PIN in test\/http\/v1\/contract\.test\.ts/,
     )
   })
 
