@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os'
 import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../../core/ports/data-integrity-signer.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
-import { proofRequestOfJwt } from '../../core/credentials/sign-data-integrity.ts'
+import { proofRequestOfJwt } from '../../core/credentials/prove-jwts.ts'
 import { createEddsaRdfc2022, type ProofPath, type Proved } from './data-integrity/eddsa-rdfc-2022.ts'
 import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
 import type { LoadQuestion, ProofTask, ProvedInThread, ProvedJwt } from './threads/data-integrity-thread.ts'

@@ -1,5 +1,4 @@
 import { contextLoader } from './context-loader.ts'
-import { credentialOfJwt } from './json-ld-form.ts'
 import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../ports/data-integrity-signer.ts'
 import type { SigningKey } from '../ports/key-store.ts'
 
@@ -21,41 +20,18 @@ export async function signDataIntegrity(
   credentials: CredentialObject[],
   documentLoader: DocumentLoader = contextLoader,
 ): Promise<CredentialObject[]> {
-  assertEd25519(key)
-  return signer.signMany(key, `${did}#${key.kid}`, credentials.map(proofRequestOf), documentLoader)
+  return signer.signMany(key, verificationMethodOf(key, did), credentials.map(proofRequestOf), documentLoader)
 }
 
-/**
- * The proofs of stored credentials by their JWTs, as `signDataIntegrity` makes them for each JWT's `vc`,
- * each as the proof's JSON text (what `credentials.storeProofs` stores). Through the signer's
- * `proveJwts` where it has one: a JWT is cheap to hand to another thread, which decodes it there, where
- * the decoded credential, cloned across, and its proof, cloned back and written out as JSON, were most of
- * the calling thread's work for a proof (docs/decisions/0050-worker-jobs-and-one-thread-pool.md).
- */
-export async function proveJwts(
-  signer: DataIntegritySigner,
-  key: SigningKey,
-  did: string,
-  jwts: string[],
-  documentLoader: DocumentLoader = contextLoader,
-): Promise<string[]> {
-  assertEd25519(key)
-  if (signer.proveJwts) return signer.proveJwts(key, `${did}#${key.kid}`, jwts, documentLoader)
-  const secured = await signer.signMany(key, `${did}#${key.kid}`, jwts.map(proofRequestOfJwt), documentLoader)
-  return secured.map((credential) => JSON.stringify(credential.proof))
-}
-
-/** The proof request of a stored credential's JWT: its `vc`, proved as of its `validFrom`. */
-export function proofRequestOfJwt(jwt: string): ProofRequest {
-  return proofRequestOf(credentialOfJwt(jwt))
-}
-
-function proofRequestOf(credential: CredentialObject): ProofRequest {
+/** The proof request of a credential: proved as of its `validFrom`, never a second time. */
+export function proofRequestOf(credential: CredentialObject): ProofRequest {
   if ('proof' in credential) throw new TypeError(`credential ${String(credential.id)} already has a proof`)
   if (typeof credential.validFrom !== 'string') throw new TypeError(`credential ${String(credential.id)} has no validFrom`)
   return { credential, created: credential.validFrom }
 }
 
-function assertEd25519(key: SigningKey): void {
+/** `<issuer DID>#<kid>` of the club's key, which must be its Ed25519 key. */
+export function verificationMethodOf(key: SigningKey, did: string): string {
   if (key.alg !== 'Ed25519') throw new TypeError(`a Data Integrity proof is signed with the club's Ed25519 key, not an ${key.alg} key`)
+  return `${did}#${key.kid}`
 }

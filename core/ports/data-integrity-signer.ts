@@ -43,7 +43,7 @@ export interface DataIntegritySigner {
   /**
    * The proofs of stored credentials given as their signed JWTs, each as the JSON text of the `proof`
    * `signMany` makes for the JWT's `vc` with `created` its `validFrom`, in the order of `jwts`. The
-   * request of each JWT MUST be the one `proofRequestOfJwt` (core/credentials/sign-data-integrity.ts)
+   * request of each JWT MUST be the one `proofRequestOfJwt` (core/credentials/prove-jwts.ts)
    * makes, so that its rules hold. Optional: a signer whose work runs on another thread takes the JWT,
    * cheap to hand over, and decodes it there (docs/decisions/0050-worker-jobs-and-one-thread-pool.md);
    * without it, core decodes the JWTs and calls `signMany`. Rejects on the first JWT it cannot prove.

@@ -1,5 +1,5 @@
 import { clubDataIntegrityKeyOwner, clubDid } from '../did-documents/did.ts'
-import { proveJwts } from '../credentials/sign-data-integrity.ts'
+import { proveJwts } from '../credentials/prove-jwts.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, SettledProof } from '../credentials/credential-record.ts'
 import { retryDelayMs } from './retry-delay.ts'

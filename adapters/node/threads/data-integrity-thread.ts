@@ -1,5 +1,5 @@
 import type { ProofRequest, RemoteDocument } from '../../../core/ports/data-integrity-signer.ts'
-import { proofRequestOfJwt } from '../../../core/credentials/sign-data-integrity.ts'
+import { proofRequestOfJwt } from '../../../core/credentials/prove-jwts.ts'
 import { createEddsaRdfc2022, type ProofPath, type Proved } from '../data-integrity/eddsa-rdfc-2022.ts'
 import { serveTasks } from './serve.ts'
 
