@@ -106,13 +106,17 @@ export async function wireIssuer({
  * the metrics how many proofs each path made.
  */
 function dataIntegritySignerOnFirstUse(metrics?: MetricsPort): DataIntegritySigner {
-  let signer: Promise<DataIntegritySigner> | undefined
+  let signer: Promise<Required<DataIntegritySigner>> | undefined
+  const loaded = () =>
+    (signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) =>
+      module.createDataIntegritySigner(metrics ? { onProofs: (path, count) => metrics.dataIntegrityProofs(path, count) } : {}),
+    ))
   return {
     async signMany(key, verificationMethod, requests, documentLoader) {
-      signer ??= import('../adapters/node/data-integrity-signer.ts').then((module) =>
-        module.createDataIntegritySigner(metrics ? { onProofs: (path, count) => metrics.dataIntegrityProofs(path, count) } : {}),
-      )
-      return (await signer).signMany(key, verificationMethod, requests, documentLoader)
+      return (await loaded()).signMany(key, verificationMethod, requests, documentLoader)
+    },
+    async proveJwts(key, verificationMethod, jwts, documentLoader) {
+      return (await loaded()).proveJwts(key, verificationMethod, jwts, documentLoader)
     },
     async close() {
       await (await signer)?.close?.()

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os'
 import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../../core/ports/data-integrity-signer.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
+import { proofRequestOfJwt } from '../../core/credentials/prove-jwts.ts'
 import { createEddsaRdfc2022, type ProofPath, type Proved } from './data-integrity/eddsa-rdfc-2022.ts'
 import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
-import type { LoadQuestion, ProofTask, ProvedInThread } from './threads/data-integrity-thread.ts'
+import type { LoadQuestion, ProofTask, ProvedInThread, ProvedJwt } from './threads/data-integrity-thread.ts'
 import { createThreadPool } from './threads/pool.ts'
 
 export interface DataIntegritySignerOptions {
@@ -51,28 +52,47 @@ export function createDataIntegritySigner({
   chunkSize = 32,
   background = true,
   onProofs,
-}: DataIntegritySignerOptions = {}): DataIntegritySigner & { close(): Promise<void> } {
+}: DataIntegritySignerOptions = {}): Required<DataIntegritySigner> {
   // Started on first use: a process that never proves (the admin CLI) starts no threads.
   let pool: ReturnType<typeof createPool> | null = null
   let here: ReturnType<typeof createEddsaRdfc2022> | null = null
   let closed = false
+  const count = (proved: { path: ProofPath }[]) => {
+    if (!onProofs) return
+    for (const path of ['fast', 'reference'] as const) {
+      const made = proved.filter((one) => one.path === path).length
+      if (made > 0) onProofs(path, made)
+    }
+  }
+  /** What every call needs first: an Ed25519 key, the shapes the loader answers, a signer not closed. */
+  async function prepare(key: SigningKey, documentLoader: DocumentLoader): Promise<readonly string[]> {
+    if (key.alg !== 'Ed25519') throw new TypeError(`eddsa-rdfc-2022 signs with an Ed25519 key, not ${key.alg}`)
+    const trusted = await shapesTrustedBy(documentLoader)
+    if (closed) throw new Error('the Data Integrity signer is closed')
+    return trusted
+  }
   return {
     async signMany(key, verificationMethod, requests, documentLoader) {
-      if (key.alg !== 'Ed25519') throw new TypeError(`eddsa-rdfc-2022 signs with an Ed25519 key, not ${key.alg}`)
       if (requests.length === 0) return []
-      const trusted = await shapesTrustedBy(documentLoader)
-      if (closed) throw new Error('the Data Integrity signer is closed')
+      const trusted = await prepare(key, documentLoader)
       const proved =
         threads === 0
           ? await (here ??= createEddsaRdfc2022()).sign(key.privateKey, verificationMethod, requests, documentLoader, trusted)
           : await (pool ??= createPool(threads, background)).sign(key, verificationMethod, requests, documentLoader, trusted, chunkSize)
-      if (onProofs) {
-        for (const path of ['fast', 'reference'] as const) {
-          const count = proved.filter((one) => one.path === path).length
-          if (count > 0) onProofs(path, count)
-        }
-      }
+      count(proved)
       return proved.map((one) => one.secured)
+    },
+    async proveJwts(key, verificationMethod, jwts, documentLoader) {
+      if (jwts.length === 0) return []
+      const trusted = await prepare(key, documentLoader)
+      const proved =
+        threads === 0
+          ? (await (here ??= createEddsaRdfc2022()).sign(key.privateKey, verificationMethod, jwts.map(proofRequestOfJwt), documentLoader, trusted)).map(
+              (one) => ({ path: one.path, json: JSON.stringify(one.secured.proof) }),
+            )
+          : await (pool ??= createPool(threads, background)).proveJwts(key, verificationMethod, jwts, documentLoader, trusted, chunkSize)
+      count(proved)
+      return proved.map((one) => one.json)
     },
     async close() {
       closed = true
@@ -82,37 +102,55 @@ export function createDataIntegritySigner({
 }
 
 function createPool(size: number, background: boolean) {
-  const pool = createThreadPool<ProofTask, ProvedInThread[]>({ thread: 'data-integrity-thread', size, name: 'Data Integrity signing thread', background })
+  const pool = createThreadPool<ProofTask, ProvedInThread[] | ProvedJwt[]>({
+    thread: 'data-integrity-thread',
+    size,
+    name: 'Data Integrity signing thread',
+    background,
+  })
+
+  /** Splits `items` into chunks, run by whichever thread is free first; resolves in their order. */
+  async function inChunks<Item, Result>(
+    items: Item[],
+    chunkSize: number,
+    documentLoader: DocumentLoader,
+    run: (chunk: Item[], load: (question: unknown) => Promise<unknown>) => Promise<Result[]>,
+  ): Promise<Result[]> {
+    const load = async (question: unknown) => {
+      const { contextUrl, documentUrl, document, tag } = await documentLoader((question as LoadQuestion).url)
+      return { contextUrl, documentUrl, document, ...(tag ? { tag } : {}) }
+    }
+    const parts: Promise<Result[]>[] = []
+    for (let from = 0; from < items.length; from += chunkSize) parts.push(run(items.slice(from, from + chunkSize), load))
+    // A chunk that died with its thread fails its call; the proof round puts its credentials back with back-off.
+    const settled = await Promise.allSettled(parts)
+    const failed = settled.find((part) => part.status === 'rejected')
+    if (failed) throw failed.reason
+    return settled.flatMap((part) => (part.status === 'fulfilled' ? part.value : []))
+  }
+
+  const keyOf = (key: SigningKey, verificationMethod: string, trusted: readonly string[]) => ({
+    kid: key.kid,
+    jwk: key.privateJwk as JsonWebKey,
+    verificationMethod,
+    trusted,
+  })
+
   return {
-    /** Splits the requests into chunks, signed by whichever thread is free first; resolves in request order. */
-    async sign(
-      key: SigningKey,
-      verificationMethod: string,
-      requests: ProofRequest[],
-      documentLoader: DocumentLoader,
-      trusted: readonly string[],
-      chunkSize: number,
-    ): Promise<Proved[]> {
-      const load = async (question: unknown) => {
-        const { contextUrl, documentUrl, document, tag } = await documentLoader((question as LoadQuestion).url)
-        return { contextUrl, documentUrl, document, ...(tag ? { tag } : {}) }
-      }
-      const parts: Promise<Proved[]>[] = []
-      for (let from = 0; from < requests.length; from += chunkSize) {
-        const task = { kid: key.kid, jwk: key.privateJwk as JsonWebKey, verificationMethod, requests: requests.slice(from, from + chunkSize), trusted }
-        parts.push(
-          pool
-            .run(task, load)
-            .then((proved) =>
-              proved.map((one, i) => (isSecured(one) ? one : { path: one.path, secured: { ...task.requests[i]!.credential, proof: one.proof } })),
-            ),
-        )
-      }
-      // A chunk that died with its thread fails its call; the proof round puts its credentials back with back-off.
-      const settled = await Promise.allSettled(parts)
-      const failed = settled.find((part) => part.status === 'rejected')
-      if (failed) throw failed.reason
-      return settled.flatMap((part) => (part.status === 'fulfilled' ? part.value : []))
+    sign(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader, trusted: readonly string[], chunkSize: number) {
+      return inChunks(requests, chunkSize, documentLoader, async (chunk, load): Promise<Proved[]> => {
+        const proved = (await pool.run({ ...keyOf(key, verificationMethod, trusted), requests: chunk }, load)) as ProvedInThread[]
+        return proved.map((one, i) => (isSecured(one) ? one : { path: one.path, secured: { ...chunk[i]!.credential, proof: one.proof } }))
+      })
+    },
+    /** The proofs of JWTs, each decoded and proved in a thread, back as their JSON text (ProvedJwt). */
+    proveJwts(key: SigningKey, verificationMethod: string, jwts: string[], documentLoader: DocumentLoader, trusted: readonly string[], chunkSize: number) {
+      return inChunks(
+        jwts,
+        chunkSize,
+        documentLoader,
+        async (chunk, load) => (await pool.run({ ...keyOf(key, verificationMethod, trusted), jwts: chunk }, load)) as ProvedJwt[],
+      )
     },
     close: () => pool.close(),
   }

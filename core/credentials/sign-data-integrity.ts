@@ -1,5 +1,5 @@
 import { contextLoader } from './context-loader.ts'
-import type { DataIntegritySigner, DocumentLoader } from '../ports/data-integrity-signer.ts'
+import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../ports/data-integrity-signer.ts'
 import type { SigningKey } from '../ports/key-store.ts'
 
 /** An OB 3.0 credential as a JSON object: the `vc` of a VC-JWT's payload (core/credentials/build-ob3.ts). */
@@ -20,11 +20,18 @@ export async function signDataIntegrity(
   credentials: CredentialObject[],
   documentLoader: DocumentLoader = contextLoader,
 ): Promise<CredentialObject[]> {
+  return signer.signMany(key, verificationMethodOf(key, did), credentials.map(proofRequestOf), documentLoader)
+}
+
+/** The proof request of a credential: proved as of its `validFrom`, never a second time. */
+export function proofRequestOf(credential: CredentialObject): ProofRequest {
+  if ('proof' in credential) throw new TypeError(`credential ${String(credential.id)} already has a proof`)
+  if (typeof credential.validFrom !== 'string') throw new TypeError(`credential ${String(credential.id)} has no validFrom`)
+  return { credential, created: credential.validFrom }
+}
+
+/** `<issuer DID>#<kid>` of the club's key, which must be its Ed25519 key. */
+export function verificationMethodOf(key: SigningKey, did: string): string {
   if (key.alg !== 'Ed25519') throw new TypeError(`a Data Integrity proof is signed with the club's Ed25519 key, not an ${key.alg} key`)
-  const requests = credentials.map((credential) => {
-    if ('proof' in credential) throw new TypeError(`credential ${String(credential.id)} already has a proof`)
-    if (typeof credential.validFrom !== 'string') throw new TypeError(`credential ${String(credential.id)} has no validFrom`)
-    return { credential, created: credential.validFrom }
-  })
-  return signer.signMany(key, `${did}#${key.kid}`, requests, documentLoader)
+  return `${did}#${key.kid}`
 }

@@ -40,6 +40,15 @@ export interface DataIntegritySigner {
    * first credential it cannot sign.
    */
   signMany(key: SigningKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader): Promise<Record<string, unknown>[]>
+  /**
+   * The proofs of stored credentials given as their signed JWTs, each as the JSON text of the `proof`
+   * `signMany` makes for the JWT's `vc` with `created` its `validFrom`, in the order of `jwts`. The
+   * request of each JWT MUST be the one `proofRequestOfJwt` (core/credentials/prove-jwts.ts)
+   * makes, so that its rules hold. Optional: a signer whose work runs on another thread takes the JWT,
+   * cheap to hand over, and decodes it there (docs/decisions/0050-worker-jobs-and-one-thread-pool.md);
+   * without it, core decodes the JWTs and calls `signMany`. Rejects on the first JWT it cannot prove.
+   */
+  proveJwts?(key: SigningKey, verificationMethod: string, jwts: string[], documentLoader: DocumentLoader): Promise<string[]>
   /** Releases threads or other resources; `issuer.close()` calls it. */
   close?(): Promise<void>
 }

@@ -1,6 +1,5 @@
 import { clubDataIntegrityKeyOwner, clubDid } from '../did-documents/did.ts'
-import { credentialOfJwt } from '../credentials/json-ld-form.ts'
-import { signDataIntegrity } from '../credentials/sign-data-integrity.ts'
+import { proveJwts } from '../credentials/prove-jwts.ts'
 import type { IssuerContext } from '../context.ts'
 import type { CredentialRecord, SettledProof } from '../credentials/credential-record.ts'
 import { retryDelayMs } from './retry-delay.ts'
@@ -49,13 +48,13 @@ async function proveClub(ctx: IssuerContext, group: ClaimedCredential[]): Promis
   let proofs: { id: string; proof: SettledProof }[]
   try {
     const key = await ctx.keys.activeKey(clubDataIntegrityKeyOwner(club))
-    const secured = await signDataIntegrity(
+    const json = await proveJwts(
       ctx.dataIntegritySigner!,
       key,
       clubDid(ctx.config, club),
-      group.map(({ credential }) => credentialOfJwt(credential.jwt)),
+      group.map(({ credential }) => credential.jwt),
     )
-    proofs = group.map(({ credential }, i) => ({ id: credential.id, proof: { state: 'made', json: JSON.stringify(secured[i]!.proof) } }))
+    proofs = group.map(({ credential }, i) => ({ id: credential.id, proof: { state: 'made', json: json[i]! } }))
   } catch (error) {
     // One credential the signer refuses must not hold up its club's others: each is tried alone.
     if (group.length > 1) {

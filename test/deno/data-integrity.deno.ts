@@ -10,6 +10,7 @@ import { decodeJwt } from 'jose'
 import { createIssuer, defaultUrls } from '../../index.ts'
 import { createMemoryStorage } from '../../adapters/memory/index.ts'
 import { createDataIntegritySigner } from '../../adapters/node/data-integrity-signer.ts'
+import { proveJwts } from '../../core/credentials/prove-jwts.ts'
 import { signDataIntegrity, type CredentialObject } from '../../core/credentials/sign-data-integrity.ts'
 import { clubDataIntegrityKeyOwner, clubDid } from '../../core/did-documents/did.ts'
 import { createKeyStore } from '../../core/keys/create-key-store.ts'
@@ -37,9 +38,14 @@ describe('the JSON-LD form on Deno', () => {
       // Made in a worker thread (node:worker_threads through Deno's Node compatibility), as on Node, and
       // byte for byte what the calling thread makes.
       const threaded = createDataIntegritySigner({ threads: 1 })
-      const [secured] = await signDataIntegrity(threaded, key, clubDid(issuer.config, 'chess'), [credential]).finally(() => threaded.close())
+      const [secured, byJwt] = await Promise.all([
+        signDataIntegrity(threaded, key, clubDid(issuer.config, 'chess'), [credential]).then(([one]) => one),
+        // The proof round's way: the JWT handed to the thread, decoded there, the proof's JSON text back.
+        proveJwts(threaded, key, clubDid(issuer.config, 'chess'), [jwt]).then(([one]) => one),
+      ]).finally(() => threaded.close())
       const [here] = await signDataIntegrity(createDataIntegritySigner({ threads: 0 }), key, clubDid(issuer.config, 'chess'), [credential])
       assert.deepStrictEqual(secured, here)
+      assert.equal(byJwt, JSON.stringify(here!.proof))
 
       const get = async (url: string): Promise<RawResponse> => {
         const response = await issuer.fetch(new Request(url))

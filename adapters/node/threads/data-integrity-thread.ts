@@ -1,14 +1,26 @@
 import type { ProofRequest, RemoteDocument } from '../../../core/ports/data-integrity-signer.ts'
-import { createEddsaRdfc2022, type Proved } from '../data-integrity/eddsa-rdfc-2022.ts'
+import { proofRequestOfJwt } from '../../../core/credentials/prove-jwts.ts'
+import { createEddsaRdfc2022, type ProofPath, type Proved } from '../data-integrity/eddsa-rdfc-2022.ts'
 import { serveTasks } from './serve.ts'
 
-/** A chunk of a proof round (adapters/node/data-integrity-signer.ts). */
-export interface ProofTask {
+/**
+ * A chunk of a proof round (adapters/node/data-integrity-signer.ts): credentials (`signMany`), or stored
+ * credentials' JWTs (`proveJwts`), which the thread decodes itself: a string is cheap to hand over, a
+ * credential object is not.
+ */
+export type ProofTask = TaskKey & ({ requests: ProofRequest[] } | { jwts: string[] })
+
+interface TaskKey {
   kid: string
   jwk: JsonWebKey
   verificationMethod: string
-  requests: ProofRequest[]
   trusted: readonly string[]
+}
+
+/** A JWT's proof as the thread hands it back: the proof's JSON text, as the calling thread stores it. */
+export interface ProvedJwt {
+  path: ProofPath
+  json: string
 }
 
 /**
@@ -31,7 +43,8 @@ const keys = new Map<string, CryptoKey>()
  * Contexts are loaded by asking the calling thread: a context the loader marks `static` is asked for
  * once per thread, after which jsonld keeps it resolved.
  */
-serveTasks(async ({ kid, jwk, verificationMethod, requests, trusted }: ProofTask, ask): Promise<ProvedInThread[]> => {
+serveTasks(async (task: ProofTask, ask): Promise<ProvedInThread[] | ProvedJwt[]> => {
+  const { kid, jwk, verificationMethod, trusted } = task
   // By kid and public key: a key given under a kid seen before with another key is that other key.
   const cached = `${kid} ${jwk.x}`
   let privateKey = keys.get(cached)
@@ -41,6 +54,10 @@ serveTasks(async ({ kid, jwk, verificationMethod, requests, trusted }: ProofTask
     keys.set(cached, privateKey)
   }
   const load = (url: string) => ask({ url } satisfies LoadQuestion) as Promise<RemoteDocument>
-  const proved = await suite.sign(privateKey, verificationMethod, requests, load, trusted)
+  if ('jwts' in task) {
+    const proved = await suite.sign(privateKey, verificationMethod, task.jwts.map(proofRequestOfJwt), load, trusted)
+    return proved.map((one) => ({ path: one.path, json: JSON.stringify(one.secured.proof) }))
+  }
+  const proved = await suite.sign(privateKey, verificationMethod, task.requests, load, trusted)
   return proved.map((one) => (one.path === 'fast' ? { path: 'fast', proof: one.secured.proof } : one))
 })
