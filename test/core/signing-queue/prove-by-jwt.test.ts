@@ -12,7 +12,7 @@ import type { DataIntegritySigner } from '../../../core/ports/data-integrity-sig
 import { provePendingCredentials } from '../../../core/signing-queue/prove-pending.ts'
 import { signPendingCredentials } from '../../../core/signing-queue/sign-pending.ts'
 import { createCoreHarness } from '../../support/core-issuer.ts'
-import { recipients } from '../issuances/support.ts'
+import { recipients } from '../../support/issuance-api.ts'
 
 describe('the proof round with a signer that proves JWTs', () => {
   it('hands it the stored JWTs, never calls signMany, and stores the proof texts it returns', async () => {
