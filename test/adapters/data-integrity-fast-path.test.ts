@@ -15,7 +15,8 @@ import { verifyCredential } from '@digitalbazaar/vc'
 import didContext from 'did-context'
 import multikeyContext from '@digitalbazaar/multikey-context'
 import rdfCanonize from 'rdf-canonize'
-import { canonicalNQuads, escapeLiteral } from '../../adapters/node/data-integrity/canonize.ts'
+import { canonicalNQuads } from '../../adapters/node/data-integrity/canonize.ts'
+import { escapeLiteral } from '../../adapters/node/data-integrity/n-quads.ts'
 import { documentShapeOf, writeQuads } from '../../adapters/node/data-integrity/credential-quads.ts'
 import { createEddsaRdfc2022 } from '../../adapters/node/data-integrity/eddsa-rdfc-2022.ts'
 import { base58btc, base58btcDecode } from '../../adapters/node/data-integrity/base58btc.ts'
@@ -76,6 +77,46 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     const twice = { ...credential, evidence: [same, { ...same }, { type: ['Evidence'], name: 'Other' }] }
     await compare(twice, contextLoader)
     assert.notEqual(await fast(twice), null)
+  })
+
+  it('writes a quad once where JSON nodes share an id or an array repeats a value, as jsonld merges them', async () => {
+    const credential = baseCredential()
+    const subject = credential.credentialSubject as Record<string, unknown>
+    const achievement = subject.achievement as Record<string, unknown>
+    const issuer = credential.issuer as { id: string; name: string }
+    const withAchievement = (changes: Record<string, unknown>) => ({
+      ...credential,
+      credentialSubject: { ...subject, achievement: { ...achievement, ...changes } },
+    })
+    const partner = (id: string, name: string) => ({ id, name, url: null, role: 'partner', isVerified: false })
+    const documents: Record<string, Record<string, unknown>> = {
+      'the issuer again as a co-issuer, with its name': withAchievement({
+        'x-partnerOrganizations': [partner(issuer.id, issuer.name), partner(issuer.id, 'Other')],
+      }),
+      'a co-issuer whose id is the achievement’s own, before its other members': {
+        ...credential,
+        credentialSubject: {
+          ...subject,
+          achievement: { 'x-partnerOrganizations': [partner(String(achievement.id), String(achievement.name))], ...achievement },
+        },
+      },
+      'two evidences with one id': {
+        ...credential,
+        evidence: [
+          { id: 'https://evidence.example/1', type: ['Evidence'], name: 'Game' },
+          { id: 'https://evidence.example/1', type: ['Evidence'], name: 'Game', description: 'Won' },
+        ],
+      },
+      'an evidence whose id is the credential’s, with its name': {
+        ...credential,
+        evidence: [{ id: credential.id, type: ['Evidence'], name: credential.name }],
+      },
+      'a tag twice': withAchievement({ tag: ['chess', 'endgames', 'chess'] }),
+    }
+    for (const [name, document] of Object.entries(documents)) {
+      assert.notEqual(await fast(document), null, name)
+      await compare(document, contextLoader)
+    }
   })
 
   it('leaves to the reference path what its shapes do not hold, and safe mode still refuses an undefined term', async () => {
