@@ -119,6 +119,15 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     }
   })
 
+  it('orders lines whose blank nodes are labelled past _:c14n9 as rdf-canonize does', async () => {
+    const credential = baseCredential()
+    const evidence = Array.from({ length: 12 }, (_, i) => ({ type: ['Evidence'], name: `Game ${i}`, ...(i % 3 ? { description: `Move ${i}` } : {}) }))
+    const document = { ...credential, evidence }
+    const canonical = await fast(document)
+    assert.match(canonical ?? '', /_:c14n11 /)
+    await compare(document, contextLoader)
+  })
+
   it('leaves to the reference path what its shapes do not hold, and safe mode still refuses an undefined term', async () => {
     const credential = baseCredential()
     const subject = credential.credentialSubject as Record<string, unknown>

@@ -25,9 +25,14 @@ export async function canonicalNQuads({ quads, blankNodes }: WrittenQuads): Prom
 
   const hashes: { hash: string; node: number }[] = []
   for (let node = 0; node < blankNodes; node++) {
-    const lines = touching[node]!.map((quad) => `${label(quad.subject, quad.subjectNode, node)}${quad.middle}${label(quad.object, quad.objectNode, node)} .\n`)
-    lines.sort()
-    hashes.push({ hash: hash('sha256', lines.join(''), 'hex'), node })
+    const mine = touching[node]!
+    const terms = (text: string, other: number) => (other < 0 ? text : other === node ? '_:a' : '_:z')
+    const text = serialized(
+      mine,
+      mine.map((quad) => terms(quad.subject, quad.subjectNode)),
+      mine.map((quad) => terms(quad.object, quad.objectNode)),
+    )
+    hashes.push({ hash: hash('sha256', text, 'hex'), node })
   }
   hashes.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
   for (let i = 1; i < hashes.length; i++) {
@@ -35,15 +40,30 @@ export async function canonicalNQuads({ quads, blankNodes }: WrittenQuads): Prom
   }
   const canonical: string[] = new Array<string>(blankNodes)
   hashes.forEach(({ node }, i) => (canonical[node] = `_:c14n${i}`))
-  const lines = quads.map(
-    (quad) =>
-      `${quad.subjectNode < 0 ? quad.subject : canonical[quad.subjectNode]}${quad.middle}${quad.objectNode < 0 ? quad.object : canonical[quad.objectNode]} .\n`,
+  return serialized(
+    quads,
+    quads.map((quad) => (quad.subjectNode < 0 ? quad.subject : canonical[quad.subjectNode]!)),
+    quads.map((quad) => (quad.objectNode < 0 ? quad.object : canonical[quad.objectNode]!)),
   )
-  lines.sort()
-  return lines.join('')
 }
 
-/** A term in a first-degree quad: as it is, or `_:a` for the blank node hashed, `_:z` for any other. */
-function label(text: string, node: number, hashed: number): string {
-  return node < 0 ? text : node === hashed ? '_:a' : '_:z'
+/**
+ * The N-Quads lines of `quads`, with `subjects[i]` and `objects[i]` as the text of quad i's terms, sorted
+ * as rdf-canonize sorts lines (by UTF-16 code unit) and concatenated. Sorted by term, not by line, so that
+ * no line is built before its place is known: the subject's text, then the predicate's rank, then the
+ * object's text, which is the lines' order. Where a term's text is the start of another's, the shorter
+ * comes first either way: in its line a space follows it, and the longer one goes on with a character
+ * above the space (a label's digit, `_:c14n1` and `_:c14n10`; a literal's datatype, `^^`; an IRI is
+ * never the start of another, ending with its one `>`).
+ */
+function serialized(quads: WrittenQuad[], subjects: string[], objects: string[]): string {
+  const order = quads.map((_, i) => i)
+  order.sort((a, b) => compare(subjects[a]!, subjects[b]!) || quads[a]!.rank - quads[b]!.rank || compare(objects[a]!, objects[b]!))
+  let text = ''
+  for (const i of order) text += `${subjects[i]!}${quads[i]!.middle}${objects[i]!} .\n`
+  return text
+}
+
+function compare(a: string, b: string): number {
+  return a === b ? 0 : a < b ? -1 : 1
 }

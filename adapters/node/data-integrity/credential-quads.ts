@@ -1,4 +1,4 @@
-import { escapeLiteral, type WrittenQuad, type WrittenQuads } from './n-quads.ts'
+import { escapeLiteral, type Predicate, type WrittenQuad, type WrittenQuads } from './n-quads.ts'
 import { DOCUMENT_SHAPES, XSD_STRING, type DocumentShape, type NodeShape, type ValueShape } from './shapes.ts'
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type'
@@ -18,7 +18,7 @@ const UNSURE = Symbol('unsure')
  * A node shape with the N-Quads text that is the same for every document made once, when the module
  * loads: each predicate's ` <iri> `, each class's `<iri>`, each datatype's closing `"^^<iri>`. A proof
  * then builds only the text of its own values. `sharedPredicates`: two of its quads could share a
- * predicate (none of clubcred's shapes does), so that only a set of every quad keeps them unique.
+ * predicate (none of clubcred's shapes does), so that its quads are compared with each other.
  */
 interface WriterNode {
   id: NodeShape['id']
@@ -28,13 +28,22 @@ interface WriterNode {
 }
 
 interface WriterMember {
-  middle: string
+  predicate: Predicate
   container: 'array' | 'one'
   nullable: boolean
   value: { kind: 'literal' | 'boolean'; datatype: string; close: string } | { kind: 'iri' } | { kind: 'node'; node: WriterNode }
 }
 
-const TYPE_MIDDLE = ` <${RDF_TYPE}> `
+/** Every predicate of the shapes, by IRI; ranked once all are known. */
+const PREDICATES = new Map<string, Predicate>()
+
+function predicate(iri: string): Predicate {
+  let known = PREDICATES.get(iri)
+  if (!known) PREDICATES.set(iri, (known = { middle: ` <${iri}> `, rank: -1 }))
+  return known
+}
+
+const TYPE = predicate(RDF_TYPE)
 
 function writerNode(shape: NodeShape, made: Map<NodeShape, WriterNode>): WriterNode {
   let node = made.get(shape)
@@ -42,7 +51,7 @@ function writerNode(shape: NodeShape, made: Map<NodeShape, WriterNode>): WriterN
   const members = new Map<string, WriterMember>()
   for (const [name, member] of Object.entries(shape.members)) {
     members.set(name, {
-      middle: ` <${member.predicate}> `,
+      predicate: predicate(member.predicate),
       container: member.container,
       nullable: member.nullable === true,
       value: writerValue(member.value, made),
@@ -76,6 +85,8 @@ const WRITERS = new Map<DocumentShape, WriterNode>()
 {
   const made = new Map<NodeShape, WriterNode>()
   for (const shape of DOCUMENT_SHAPES) WRITERS.set(shape, writerNode(shape.root, made))
+  const ranked = [...PREDICATES.values()].sort((a, b) => (a.middle < b.middle ? -1 : 1))
+  ranked.forEach((known, rank) => (known.rank = rank))
 }
 
 /**
@@ -149,10 +160,10 @@ interface Subject {
 }
 
 /** `object` is `<iri>`, a literal's text, or `''` for the blank node numbered `objectNode`. */
-function emit(writing: Writing, subject: Subject, middle: string, object: string, objectNode: number, value = '', datatype = ''): void {
-  const quad: WrittenQuad = { subject: subject.text, subjectNode: subject.node, middle, object, objectNode, value, datatype }
+function emit(writing: Writing, subject: Subject, { middle, rank }: Predicate, object: string, objectNode: number, value = '', datatype = ''): void {
+  const quad: WrittenQuad = { subject: subject.text, subjectNode: subject.node, middle, rank, object, objectNode, value, datatype }
   if (subject.quads) {
-    for (const earlier of subject.quads) if (earlier.middle === middle && earlier.objectNode === objectNode && earlier.object === object) return
+    for (const earlier of subject.quads) if (earlier.rank === rank && earlier.objectNode === objectNode && earlier.object === object) return
     subject.quads.push(quad)
   }
   writing.quads.push(quad)
@@ -187,7 +198,7 @@ function writeNode(writing: Writing, json: unknown, shape: WriterNode, root = fa
   // A type picks the type-scoped context its members are read in: it must be there, exactly.
   if (shape.type) {
     if (!sameJson(node.type, shape.type.json)) throw UNSURE
-    for (const type of shape.type.objects) emit(writing, subject, TYPE_MIDDLE, type, -1)
+    for (const type of shape.type.objects) emit(writing, subject, TYPE, type, -1)
   } else if (Object.hasOwn(node, 'type')) throw UNSURE
   for (const name in node) {
     if (!Object.hasOwn(node, name) || name === 'id' || name === 'type' || (root && name === '@context')) continue
@@ -225,23 +236,23 @@ function writeMember(writing: Writing, subject: Subject, member: WriterMember, v
   }
 }
 
-function writeValue(writing: Writing, subject: Subject, { middle, value: shape }: WriterMember, value: unknown): void {
+function writeValue(writing: Writing, subject: Subject, { predicate, value: shape }: WriterMember, value: unknown): void {
   switch (shape.kind) {
     case 'literal':
       if (typeof value !== 'string') throw UNSURE
-      emit(writing, subject, middle, `"${escapeLiteral(value)}${shape.close}`, -1, value, shape.datatype)
+      emit(writing, subject, predicate, `"${escapeLiteral(value)}${shape.close}`, -1, value, shape.datatype)
       return
     case 'boolean':
       if (typeof value !== 'boolean') throw UNSURE
-      emit(writing, subject, middle, value ? `"true${shape.close}` : `"false${shape.close}`, -1, String(value), shape.datatype)
+      emit(writing, subject, predicate, value ? `"true${shape.close}` : `"false${shape.close}`, -1, String(value), shape.datatype)
       return
     case 'iri':
-      emit(writing, subject, middle, iri(value), -1)
+      emit(writing, subject, predicate, iri(value), -1)
       return
     case 'node': {
       const object = writeNode(writing, value, shape.node)
-      if (typeof object === 'number') emit(writing, subject, middle, '', object)
-      else emit(writing, subject, middle, object, -1)
+      if (typeof object === 'number') emit(writing, subject, predicate, '', object)
+      else emit(writing, subject, predicate, object, -1)
       return
     }
   }

@@ -27,18 +27,30 @@ function needsEscape(value: string): boolean {
  * One quad of a document as the fast path writes it: its N-Quads text around its blank nodes, which
  * RDFC-1.0 labels afterwards (canonize.ts). `subject` and `object` are the term's text (`<iri>`, or a
  * literal with its quotes and datatype), `''` for a blank node, whose number in the document is
- * `subjectNode` or `objectNode` (`-1` for a term that is not one); `middle` is ` <predicate> `. A
- * literal also keeps its `value` and `datatype` as they are, for the rare graph rdf-canonize labels
- * itself (`toQuad`); both are `''` for any other object.
+ * `subjectNode` or `objectNode` (`-1` for a term that is not one); `middle` and `rank` are its
+ * predicate's (`Predicate`). A literal also keeps its `value` and `datatype` as they are, for the rare
+ * graph rdf-canonize labels itself (`toQuad`); both are `''` for any other object.
  */
 export interface WrittenQuad {
   subject: string
   subjectNode: number
   middle: string
+  rank: number
   object: string
   objectNode: number
   value: string
   datatype: string
+}
+
+/**
+ * A predicate as the writer knows it: its text between subject and object (` <iri> `), and its place
+ * among every predicate the writer knows, in the order of their text (by UTF-16 code unit). No `middle`
+ * is the start of another (each ends with `> ` and an IRI holds no `>`), so two lines with one subject
+ * are in the order of their predicates' ranks, or of their objects where the predicate is the same.
+ */
+export interface Predicate {
+  middle: string
+  rank: number
 }
 
 /** A document's quads as written, and how many blank nodes (numbered from 0) they hold. */
