@@ -138,6 +138,18 @@ describe('the fast path of eddsa-rdfc-2022', () => {
       'another type': { ...credential, type: ['VerifiableCredential', 'AchievementCredential'] },
       'types in another order': { ...credential, type: ['OpenBadgeCredential', 'VerifiableCredential'] },
       'another context list': { ...credential, '@context': (credential['@context'] as unknown[]).slice(0, 2) },
+      'the inline context with its members in another order': {
+        ...credential,
+        '@context': (credential['@context'] as unknown[]).map((entry) =>
+          typeof entry === 'string' ? entry : Object.fromEntries(Object.entries(entry as object).reverse()),
+        ),
+      },
+      'the inline context with one more term': {
+        ...credential,
+        '@context': (credential['@context'] as unknown[]).map((entry) =>
+          typeof entry === 'string' ? entry : { ...(entry as object), colour: 'https://example.com/colour' },
+        ),
+      },
       'a number where text goes': { ...credential, name: 42 },
       'an object where text goes': { ...credential, name: { '@value': 'x', '@language': 'en' } },
       'a co-issuer whose id is null': {

@@ -26,12 +26,13 @@ export async function canonicalNQuads({ quads, blankNodes }: WrittenQuads): Prom
   const hashes: { hash: string; node: number }[] = []
   for (let node = 0; node < blankNodes; node++) {
     const mine = touching[node]!
-    const terms = (text: string, other: number) => (other < 0 ? text : other === node ? '_:a' : '_:z')
-    const text = serialized(
-      mine,
-      mine.map((quad) => terms(quad.subject, quad.subjectNode)),
-      mine.map((quad) => terms(quad.object, quad.objectNode)),
-    )
+    const subjects: string[] = []
+    const objects: string[] = []
+    for (const quad of mine) {
+      subjects.push(firstDegree(quad.subject, quad.subjectNode, node))
+      objects.push(firstDegree(quad.object, quad.objectNode, node))
+    }
+    const text = serialized(mine, subjects, objects)
     hashes.push({ hash: hash('sha256', text, 'hex'), node })
   }
   hashes.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
@@ -62,6 +63,11 @@ function serialized(quads: WrittenQuad[], subjects: string[], objects: string[])
   let text = ''
   for (const i of order) text += `${subjects[i]!}${quads[i]!.middle}${objects[i]!} .\n`
   return text
+}
+
+/** A term in a first-degree quad: as it is, or `_:a` for the blank node hashed, `_:z` for any other. */
+function firstDegree(text: string, node: number, hashed: number): string {
+  return node < 0 ? text : node === hashed ? '_:a' : '_:z'
 }
 
 function compare(a: string, b: string): number {

@@ -90,8 +90,7 @@ const WRITERS = new Map<DocumentShape, WriterNode>()
 }
 
 /**
- * The shape whose `@context` the document has, exactly; `null` for any other. Compared entry by entry
- * (a URL as text, an inline context as its JSON), which costs less than the whole list's JSON each time.
+ * The shape whose `@context` the document has, exactly (as its JSON text would be); `null` for any other.
  */
 export function documentShapeOf(document: Record<string, unknown>): DocumentShape | null {
   const context = document['@context']
@@ -99,20 +98,25 @@ export function documentShapeOf(document: Record<string, unknown>): DocumentShap
   return DOCUMENT_SHAPES.find((shape) => sameContext(context, shape.context)) ?? null
 }
 
-const INLINE_CONTEXT_TEXT = new Map<unknown, string>(
-  DOCUMENT_SHAPES.flatMap((shape) => shape.context.filter((entry) => typeof entry !== 'string').map((entry) => [entry, JSON.stringify(entry)] as const)),
-)
-
-function sameContext(context: unknown[], expected: readonly unknown[]): boolean {
-  if (context.length !== expected.length) return false
-  for (let i = 0; i < expected.length; i++) {
-    const entry = expected[i]
-    if (typeof entry === 'string') {
-      if (context[i] !== entry) return false
-    } else if (context[i] !== entry) {
-      const item = context[i]
-      if (typeof item !== 'object' || item === null || JSON.stringify(item) !== INLINE_CONTEXT_TEXT.get(entry)) return false
-    }
+/**
+ * Whether `value` is `expected` as JSON text would show it: the same members in the same order, the same
+ * items, the same strings and booleans (a context holds no numbers). Walked, not stringified: the inline
+ * context is in every credential.
+ */
+function sameContext(value: unknown, expected: unknown): boolean {
+  if (value === expected) return true
+  if (typeof expected !== 'object' || expected === null || typeof value !== 'object' || value === null) return false
+  if (Array.isArray(expected)) {
+    if (!Array.isArray(value) || value.length !== expected.length) return false
+    for (let i = 0; i < expected.length; i++) if (!sameContext(value[i], expected[i])) return false
+    return true
+  }
+  if (Array.isArray(value)) return false
+  const names = Object.keys(expected)
+  const actual = Object.keys(value)
+  if (actual.length !== names.length) return false
+  for (let i = 0; i < names.length; i++) {
+    if (actual[i] !== names[i] || !sameContext((value as Record<string, unknown>)[names[i]!], (expected as Record<string, unknown>)[names[i]!])) return false
   }
   return true
 }
