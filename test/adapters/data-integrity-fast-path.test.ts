@@ -15,7 +15,8 @@ import { verifyCredential } from '@digitalbazaar/vc'
 import didContext from 'did-context'
 import multikeyContext from '@digitalbazaar/multikey-context'
 import rdfCanonize from 'rdf-canonize'
-import { canonicalNQuads, escapeLiteral } from '../../adapters/node/data-integrity/canonize.ts'
+import { canonicalNQuads } from '../../adapters/node/data-integrity/canonize.ts'
+import { escapeLiteral } from '../../adapters/node/data-integrity/n-quads.ts'
 import { documentShapeOf, writeQuads } from '../../adapters/node/data-integrity/credential-quads.ts'
 import { createEddsaRdfc2022 } from '../../adapters/node/data-integrity/eddsa-rdfc-2022.ts'
 import { base58btc, base58btcDecode } from '../../adapters/node/data-integrity/base58btc.ts'
@@ -78,6 +79,55 @@ describe('the fast path of eddsa-rdfc-2022', () => {
     assert.notEqual(await fast(twice), null)
   })
 
+  it('writes a quad once where JSON nodes share an id or an array repeats a value, as jsonld merges them', async () => {
+    const credential = baseCredential()
+    const subject = credential.credentialSubject as Record<string, unknown>
+    const achievement = subject.achievement as Record<string, unknown>
+    const issuer = credential.issuer as { id: string; name: string }
+    const withAchievement = (changes: Record<string, unknown>) => ({
+      ...credential,
+      credentialSubject: { ...subject, achievement: { ...achievement, ...changes } },
+    })
+    const partner = (id: string, name: string) => ({ id, name, url: null, role: 'partner', isVerified: false })
+    const documents: Record<string, Record<string, unknown>> = {
+      'the issuer again as a co-issuer, with its name': withAchievement({
+        'x-partnerOrganizations': [partner(issuer.id, issuer.name), partner(issuer.id, 'Other')],
+      }),
+      'a co-issuer whose id is the achievement’s own, before its other members': {
+        ...credential,
+        credentialSubject: {
+          ...subject,
+          achievement: { 'x-partnerOrganizations': [partner(String(achievement.id), String(achievement.name))], ...achievement },
+        },
+      },
+      'two evidences with one id': {
+        ...credential,
+        evidence: [
+          { id: 'https://evidence.example/1', type: ['Evidence'], name: 'Game' },
+          { id: 'https://evidence.example/1', type: ['Evidence'], name: 'Game', description: 'Won' },
+        ],
+      },
+      'an evidence whose id is the credential’s, with its name': {
+        ...credential,
+        evidence: [{ id: credential.id, type: ['Evidence'], name: credential.name }],
+      },
+      'a tag twice': withAchievement({ tag: ['chess', 'endgames', 'chess'] }),
+    }
+    for (const [name, document] of Object.entries(documents)) {
+      assert.notEqual(await fast(document), null, name)
+      await compare(document, contextLoader)
+    }
+  })
+
+  it('orders lines whose blank nodes are labelled past _:c14n9 as rdf-canonize does', async () => {
+    const credential = baseCredential()
+    const evidence = Array.from({ length: 12 }, (_, i) => ({ type: ['Evidence'], name: `Game ${i}`, ...(i % 3 ? { description: `Move ${i}` } : {}) }))
+    const document = { ...credential, evidence }
+    const canonical = await fast(document)
+    assert.match(canonical ?? '', /_:c14n11 /)
+    await compare(document, contextLoader)
+  })
+
   it('leaves to the reference path what its shapes do not hold, and safe mode still refuses an undefined term', async () => {
     const credential = baseCredential()
     const subject = credential.credentialSubject as Record<string, unknown>
@@ -88,6 +138,18 @@ describe('the fast path of eddsa-rdfc-2022', () => {
       'another type': { ...credential, type: ['VerifiableCredential', 'AchievementCredential'] },
       'types in another order': { ...credential, type: ['OpenBadgeCredential', 'VerifiableCredential'] },
       'another context list': { ...credential, '@context': (credential['@context'] as unknown[]).slice(0, 2) },
+      'the inline context with its members in another order': {
+        ...credential,
+        '@context': (credential['@context'] as unknown[]).map((entry) =>
+          typeof entry === 'string' ? entry : Object.fromEntries(Object.entries(entry as object).reverse()),
+        ),
+      },
+      'the inline context with one more term': {
+        ...credential,
+        '@context': (credential['@context'] as unknown[]).map((entry) =>
+          typeof entry === 'string' ? entry : { ...(entry as object), colour: 'https://example.com/colour' },
+        ),
+      },
       'a number where text goes': { ...credential, name: 42 },
       'an object where text goes': { ...credential, name: { '@value': 'x', '@language': 'en' } },
       'a co-issuer whose id is null': {

@@ -1,19 +1,6 @@
-import { createHash } from 'node:crypto'
+import { hash } from 'node:crypto'
 import rdfCanonize from 'rdf-canonize'
-import { XSD_STRING } from './shapes.ts'
-import type { Quad } from './credential-quads.ts'
-
-/**
- * A quad as N-Quads text around its blank nodes: `subject` and `object` are the term's text, or `null`
- * for a blank node, whose label (`subjectLabel`, `objectLabel`) is written in as each step needs it.
- */
-interface Written {
-  subject: string | null
-  subjectLabel: string
-  middle: string
-  object: string | null
-  objectLabel: string
-}
+import { toQuad, type WrittenQuad, type WrittenQuads } from './n-quads.ts'
 
 /**
  * RDFC-1.0 of quads from `writeQuads`: the canonical N-Quads rdf-canonize makes of them, byte for byte.
@@ -25,66 +12,64 @@ interface Written {
  * hash (two identical evidences without an address) need the N-degree step: rdf-canonize then runs the
  * whole algorithm on the same quads.
  *
- * Serialized as rdf-canonize's NQuads does: an IRI as `<iri>` (writeQuads only writes IRIs with nothing
- * to escape, and the predicates and datatypes are the shapes' constants), a literal as its escaped text
- * with `^^<datatype>` unless it is xsd:string (`escapeLiteral`, checked against rdf-canonize's for every
- * character it escapes in test/adapters/data-integrity-fast-path.test.ts).
+ * Serialized as rdf-canonize's NQuads does (the writer made each term's text: n-quads.ts).
  */
-export async function canonicalNQuads(quads: Quad[]): Promise<string> {
-  const written: Written[] = []
-  const byBlankNode = new Map<string, Written[]>()
-  const touch = (label: string, quad: Written) => {
-    const held = byBlankNode.get(label)
+export async function canonicalNQuads({ quads, blankNodes }: WrittenQuads): Promise<string> {
+  const touching: WrittenQuad[][] = []
+  for (let node = 0; node < blankNodes; node++) touching.push([])
+  for (const quad of quads) {
+    if (quad.subjectNode >= 0) touching[quad.subjectNode]!.push(quad)
     // A quad whose subject and object are one blank node counts once, as rdf-canonize's set does.
-    if (!held) byBlankNode.set(label, [quad])
-    else if (held.at(-1) !== quad) held.push(quad)
-  }
-  for (const { subject, predicate, object } of quads) {
-    const quad: Written = {
-      subject: subject.termType === 'BlankNode' ? null : `<${subject.value}>`,
-      subjectLabel: subject.termType === 'BlankNode' ? subject.value : '',
-      middle: ` <${predicate.value}> `,
-      object:
-        object.termType === 'BlankNode'
-          ? null
-          : object.termType === 'NamedNode'
-            ? `<${object.value}>`
-            : object.datatype.value === XSD_STRING
-              ? `"${escapeLiteral(object.value)}"`
-              : `"${escapeLiteral(object.value)}"^^<${object.datatype.value}>`,
-      objectLabel: object.termType === 'BlankNode' ? object.value : '',
-    }
-    written.push(quad)
-    if (quad.subject === null) touch(quad.subjectLabel, quad)
-    if (quad.object === null) touch(quad.objectLabel, quad)
+    if (quad.objectNode >= 0 && quad.objectNode !== quad.subjectNode) touching[quad.objectNode]!.push(quad)
   }
 
-  const byHash = new Map<string, string>()
-  for (const [label, touching] of byBlankNode) {
-    const own = (text: string | null, other: string) => text ?? (other === label ? '_:a' : '_:z')
-    const lines = touching.map((quad) => `${own(quad.subject, quad.subjectLabel)}${quad.middle}${own(quad.object, quad.objectLabel)} .\n`)
-    lines.sort()
-    const hash = createHash('sha256').update(lines.join(''), 'utf8').digest('hex')
-    if (byHash.has(hash)) return rdfCanonize.canonize(quads, { algorithm: 'RDFC-1.0' })
-    byHash.set(hash, label)
+  const hashes: { hash: string; node: number }[] = []
+  for (let node = 0; node < blankNodes; node++) {
+    const mine = touching[node]!
+    const subjects: string[] = []
+    const objects: string[] = []
+    for (const quad of mine) {
+      subjects.push(firstDegree(quad.subject, quad.subjectNode, node))
+      objects.push(firstDegree(quad.object, quad.objectNode, node))
+    }
+    const text = serialized(mine, subjects, objects)
+    hashes.push({ hash: hash('sha256', text, 'hex'), node })
   }
-  const canonical = new Map<string, string>()
-  for (const hash of [...byHash.keys()].sort()) canonical.set(byHash.get(hash)!, `_:c14n${canonical.size}`)
-  const lines = written.map(
-    (quad) => `${quad.subject ?? canonical.get(quad.subjectLabel)!}${quad.middle}${quad.object ?? canonical.get(quad.objectLabel)!} .\n`,
+  hashes.sort((a, b) => (a.hash < b.hash ? -1 : a.hash > b.hash ? 1 : 0))
+  for (let i = 1; i < hashes.length; i++) {
+    if (hashes[i]!.hash === hashes[i - 1]!.hash) return rdfCanonize.canonize(quads.map(toQuad), { algorithm: 'RDFC-1.0' })
+  }
+  const canonical: string[] = new Array<string>(blankNodes)
+  hashes.forEach(({ node }, i) => (canonical[node] = `_:c14n${i}`))
+  return serialized(
+    quads,
+    quads.map((quad) => (quad.subjectNode < 0 ? quad.subject : canonical[quad.subjectNode]!)),
+    quads.map((quad) => (quad.objectNode < 0 ? quad.object : canonical[quad.objectNode]!)),
   )
-  lines.sort()
-  return lines.join('')
 }
 
-/** What rdf-canonize's N-Quads writer escapes in a literal: the C0 controls and DEL, `"` and `\`. */
-// eslint-disable-next-line no-control-regex -- control characters are what N-Quads escapes
-const LITERAL_ESCAPES = /[\u0000-\u001F\u007F"\\]/
-const LITERAL_ESCAPES_ALL = new RegExp(LITERAL_ESCAPES.source, 'g')
-/** Its ECHARs; any other is `\uXXXX`, upper-case hex. */
-const ECHAR: Record<string, string> = { '\b': '\\b', '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r', '"': '\\"', '\\': '\\\\' }
+/**
+ * The N-Quads lines of `quads`, with `subjects[i]` and `objects[i]` as the text of quad i's terms, sorted
+ * as rdf-canonize sorts lines (by UTF-16 code unit) and concatenated. Sorted by term, not by line, so that
+ * no line is built before its place is known: the subject's text, then the predicate's rank, then the
+ * object's text, which is the lines' order. Where a term's text is the start of another's, the shorter
+ * comes first either way: in its line a space follows it, and the longer one goes on with a character
+ * above the space (a label's digit, `_:c14n1` and `_:c14n10`; a literal's datatype, `^^`; an IRI is
+ * never the start of another, ending with its one `>`).
+ */
+function serialized(quads: WrittenQuad[], subjects: string[], objects: string[]): string {
+  const order = quads.map((_, i) => i)
+  order.sort((a, b) => compare(subjects[a]!, subjects[b]!) || quads[a]!.rank - quads[b]!.rank || compare(objects[a]!, objects[b]!))
+  let text = ''
+  for (const i of order) text += `${subjects[i]!}${quads[i]!.middle}${objects[i]!} .\n`
+  return text
+}
 
-export function escapeLiteral(value: string): string {
-  if (!LITERAL_ESCAPES.test(value)) return value
-  return value.replace(LITERAL_ESCAPES_ALL, (char) => ECHAR[char] ?? `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`)
+/** A term in a first-degree quad: as it is, or `_:a` for the blank node hashed, `_:z` for any other. */
+function firstDegree(text: string, node: number, hashed: number): string {
+  return node < 0 ? text : node === hashed ? '_:a' : '_:z'
+}
+
+function compare(a: string, b: string): number {
+  return a === b ? 0 : a < b ? -1 : 1
 }
