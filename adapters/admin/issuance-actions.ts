@@ -37,14 +37,7 @@ export function issuanceActionHandlers(frame: ConsoleFrame) {
 
   /** The rows ticked on the list: their ids, and the names of the first ten (another club's id has none and is left out). */
   async function ofRows(session: ConsoleSession, form: URLSearchParams): Promise<BulkChoice> {
-    const ids = [
-      ...new Set(
-        form
-          .getAll('id')
-          .filter((id) => ID.test(id))
-          .map(Number),
-      ),
-    ].slice(0, MAX_REVOKE_IDS)
+    const ids = tickedIds(form)
     const sample: BulkChoice['sample'] = []
     for (const id of ids.slice(0, 10)) {
       try {
@@ -96,14 +89,7 @@ export function issuanceActionHandlers(frame: ConsoleFrame) {
           if (choice.ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
           return htmlResponse(bulkConfirmPage(base, session, choice))
         }
-        const ids = [
-          ...new Set(
-            form
-              .getAll('id')
-              .filter((id) => ID.test(id))
-              .map(Number),
-          ),
-        ].slice(0, MAX_REVOKE_IDS)
+        const ids = tickedIds(form)
         if (ids.length === 0) return htmlResponse(bulkRefusedPage(base, session, NONE_CHOSEN), 422)
         const reason = (form.get('reason') ?? '').replace(/\r\n?/g, '\n')
         const again = async (errors: Map<string, Words>) => htmlResponse(bulkConfirmPage(base, session, await ofRows(session, form), { reason, errors }), 422)
@@ -118,4 +104,16 @@ export function issuanceActionHandlers(frame: ConsoleFrame) {
       },
     },
   } satisfies Partial<ConsoleHandlers>
+}
+
+/** The issuance ids ticked on the list's form, each once, at most as many as one bulk action takes. */
+function tickedIds(form: URLSearchParams): number[] {
+  return [
+    ...new Set(
+      form
+        .getAll('id')
+        .filter((id) => ID.test(id))
+        .map(Number),
+    ),
+  ].slice(0, MAX_REVOKE_IDS)
 }
