@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os'
 import type { DataIntegritySigner, DocumentLoader, ProofRequest } from '../../core/ports/data-integrity-signer.ts'
 import type { SigningKey } from '../../core/ports/key-store.ts'
-import { proofRequestOfJwt } from '../../core/credentials/prove-jwts.ts'
-import { createEddsaRdfc2022, type ProofPath, type Proved } from './data-integrity/eddsa-rdfc-2022.ts'
+import { createEddsaRdfc2022, type ProofPath, type Proved, type ProvedJwt } from './data-integrity/eddsa-rdfc-2022.ts'
 import { shapesTrustedBy } from './data-integrity/trusted-contexts.ts'
-import type { LoadQuestion, ProofTask, ProvedInThread, ProvedJwt } from './threads/data-integrity-thread.ts'
+import type { LoadQuestion, ProofTask, ProvedInThread } from './threads/data-integrity-thread.ts'
 import { createThreadPool } from './threads/pool.ts'
 
 export interface DataIntegritySignerOptions {
@@ -87,9 +86,7 @@ export function createDataIntegritySigner({
       const trusted = await prepare(key, documentLoader)
       const proved =
         threads === 0
-          ? (await (here ??= createEddsaRdfc2022()).sign(key.privateKey, verificationMethod, jwts.map(proofRequestOfJwt), documentLoader, trusted)).map(
-              (one) => ({ path: one.path, json: JSON.stringify(one.secured.proof) }),
-            )
+          ? await (here ??= createEddsaRdfc2022()).proveJwts(key.privateKey, verificationMethod, jwts, documentLoader, trusted)
           : await (pool ??= createPool(threads, background)).proveJwts(key, verificationMethod, jwts, documentLoader, trusted, chunkSize)
       count(proved)
       return proved.map((one) => one.json)

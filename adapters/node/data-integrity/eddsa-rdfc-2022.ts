@@ -3,6 +3,7 @@ import { DataIntegrityProof, type DataIntegritySigningKey } from '@digitalbazaar
 import { cryptosuite } from '@digitalbazaar/eddsa-rdfc-2022-cryptosuite'
 import jsigs from 'jsonld-signatures'
 import type { DocumentLoader, ProofRequest } from '../../../core/ports/data-integrity-signer.ts'
+import { proofRequestOfJwt } from '../../../core/credentials/prove-jwts.ts'
 import type { DataIntegrityProofPath } from '../../../core/ports/metrics.ts'
 import { base58btc, base58btcDecode } from './base58btc.ts'
 import { canonicalNQuads } from './canonize.ts'
@@ -15,6 +16,12 @@ export type ProofPath = DataIntegrityProofPath
 export interface Proved {
   secured: Record<string, unknown>
   path: ProofPath
+}
+
+/** A stored credential's proof by its JWT: the proof's JSON text, as the proof round stores it. */
+export interface ProvedJwt {
+  path: ProofPath
+  json: string
 }
 
 /** The proof's members before `proofValue`, in the order jsonld-signatures writes them. */
@@ -105,7 +112,7 @@ export function createEddsaRdfc2022() {
     return jsigs.sign({ ...credential }, { suite, purpose: new jsigs.purposes.AssertionProofPurpose(), documentLoader })
   }
 
-  return {
+  const suite = {
     /** Each credential with its proof, in order, one at a time (canonicalization is CPU-bound), and the path each took. */
     async sign(privateKey: CryptoKey, verificationMethod: string, requests: ProofRequest[], documentLoader: DocumentLoader, trusted: readonly string[]) {
       const proved: Proved[] = []
@@ -120,6 +127,12 @@ export function createEddsaRdfc2022() {
         proved.push({ secured: { ...request.credential, proof: { ...options, proofValue: `z${base58btc(signature)}` } }, path: 'fast' })
       }
       return proved
+    },
+
+    /** The proofs of stored credentials by their JWTs (core/credentials/prove-jwts.ts), each as its JSON text, in order. */
+    async proveJwts(privateKey: CryptoKey, verificationMethod: string, jwts: string[], documentLoader: DocumentLoader, trusted: readonly string[]) {
+      const proved = await suite.sign(privateKey, verificationMethod, jwts.map(proofRequestOfJwt), documentLoader, trusted)
+      return proved.map((one): ProvedJwt => ({ path: one.path, json: JSON.stringify(one.secured.proof) }))
     },
 
     /**
@@ -143,6 +156,7 @@ export function createEddsaRdfc2022() {
       return crypto.subtle.verify('Ed25519', publicKey, signature, verifyData(forms))
     },
   }
+  return suite
 }
 
 const keyObjects = new WeakMap<CryptoKey, KeyObject | null>()

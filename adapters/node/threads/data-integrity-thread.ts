@@ -1,6 +1,5 @@
 import type { ProofRequest, RemoteDocument } from '../../../core/ports/data-integrity-signer.ts'
-import { proofRequestOfJwt } from '../../../core/credentials/prove-jwts.ts'
-import { createEddsaRdfc2022, type ProofPath, type Proved } from '../data-integrity/eddsa-rdfc-2022.ts'
+import { createEddsaRdfc2022, type Proved, type ProvedJwt } from '../data-integrity/eddsa-rdfc-2022.ts'
 import { serveTasks } from './serve.ts'
 
 /**
@@ -15,12 +14,6 @@ interface TaskKey {
   jwk: JsonWebKey
   verificationMethod: string
   trusted: readonly string[]
-}
-
-/** A JWT's proof as the thread hands it back: the proof's JSON text, as the calling thread stores it. */
-export interface ProvedJwt {
-  path: ProofPath
-  json: string
 }
 
 /**
@@ -54,10 +47,7 @@ serveTasks(async (task: ProofTask, ask): Promise<ProvedInThread[] | ProvedJwt[]>
     keys.set(cached, privateKey)
   }
   const load = (url: string) => ask({ url } satisfies LoadQuestion) as Promise<RemoteDocument>
-  if ('jwts' in task) {
-    const proved = await suite.sign(privateKey, verificationMethod, task.jwts.map(proofRequestOfJwt), load, trusted)
-    return proved.map((one) => ({ path: one.path, json: JSON.stringify(one.secured.proof) }))
-  }
+  if ('jwts' in task) return suite.proveJwts(privateKey, verificationMethod, task.jwts, load, trusted)
   const proved = await suite.sign(privateKey, verificationMethod, task.requests, load, trusted)
   return proved.map((one) => (one.path === 'fast' ? { path: 'fast', proof: one.secured.proof } : one))
 })
